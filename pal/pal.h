@@ -1,0 +1,183 @@
+/* pal.h -- PAL, the problem-oriented access library: read the records of any
+ * trace described by an EDL dictionary, field by field, by name.
+ *
+ * Objects follow the EDL/PAL design: dictionary, record descriptor (+ iterator),
+ * field descriptor (+ iterator), bind info, reader, record.
+ *
+ * Ownership: pal_reader_open/pal_dict_load give objects the caller frees with
+ * pal_reader_close/pal_dict_destroy (NULL accepted). Everything else is
+ * borrowed: descriptors and handles live as long as their reader or dictionary;
+ * a record returned by pal_reader_next, and the strings read from it, stay valid
+ * until the next call to pal_reader_next or pal_reader_close.
+ * A reader's dictionary may grow while reading (record types registered during
+ * the traced run); descriptors already handed out never change or move. */
+#ifndef PAL_H
+#define PAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PAL_BUILDING) && defined(__GNUC__)
+#define PAL_API __attribute__((visibility("default")))
+#else
+#define PAL_API
+#endif
+
+typedef enum pal_status {
+    PAL_OK = 0,
+    PAL_END,        /* no more records */
+    PAL_ENOFIELD,   /* the record has no field of that name */
+    PAL_ETYPE,      /* the field exists but has another type (e.g. string read as integer) */
+    PAL_ERANGE,     /* the value does not fit the requested type */
+    PAL_EIO,        /* cannot open or read a file */
+    PAL_EFORMAT,    /* not a trace/dictionary of a known format, or damaged (strict mode) */
+    PAL_ENODICT,    /* the trace needs a dictionary (-d) and none was given */
+    PAL_ENOMEM,
+    PAL_EINVAL      /* bad argument */
+} pal_status;
+
+typedef enum pal_type {
+    PAL_INT8 = 1, PAL_INT16, PAL_INT32, PAL_INT64,
+    PAL_UINT8, PAL_UINT16, PAL_UINT32, PAL_UINT64,
+    PAL_FLOAT32, PAL_FLOAT64, PAL_STRING
+} pal_type;
+
+typedef struct pal_dict pal_dict;
+typedef struct pal_recdesc pal_recdesc;
+typedef struct pal_fielddesc pal_fielddesc;
+typedef struct pal_bindinfo pal_bindinfo;
+typedef struct pal_reader pal_reader;
+typedef struct pal_record pal_record;
+typedef struct pal_handle pal_handle;
+
+/* Iterators: plain structs on the caller's stack. */
+typedef struct pal_recdesc_iter { const pal_dict *dict; size_t next; } pal_recdesc_iter;
+typedef struct pal_field_iter { const pal_recdesc *rec; size_t next; } pal_field_iter;
+
+PAL_API const char *pal_status_string(pal_status s);
+
+/* ---------------- Dictionary ---------------- */
+/* Loads a binary dictionary file (edlc output). */
+PAL_API pal_status pal_dict_load(const char *path, pal_dict **out);
+PAL_API void pal_dict_destroy(pal_dict *d);
+PAL_API const char *pal_dict_name(const pal_dict *d);
+PAL_API const char *pal_dict_version(const pal_dict *d);
+PAL_API const char *pal_dict_representation(const pal_dict *d);   /* "binary" or "ascii" */
+PAL_API const char *pal_dict_time_field(const pal_dict *d);       /* "" if none */
+PAL_API const char *pal_dict_time_unit(const pal_dict *d);
+PAL_API size_t pal_dict_record_count(const pal_dict *d);
+PAL_API const pal_recdesc *pal_dict_record(const pal_dict *d, size_t i);
+PAL_API const pal_recdesc *pal_dict_find_record(const pal_dict *d, const char *name);
+PAL_API const pal_bindinfo *pal_dict_bindinfo(const pal_dict *d);
+/* Prints the dictionary as readable text (EDL-like) to a FILE* passed as void*. */
+PAL_API void pal_dict_print(const pal_dict *d, void *file);
+
+/* RecordDIterator */
+PAL_API void pal_dict_records(const pal_dict *d, pal_recdesc_iter *it);
+PAL_API const pal_recdesc *pal_recdesc_next(pal_recdesc_iter *it);   /* NULL at end */
+
+/* ---------------- RecordDescriptor ---------------- */
+PAL_API const char *pal_recdesc_name(const pal_recdesc *r);
+PAL_API const char *pal_recdesc_description(const pal_recdesc *r);
+PAL_API size_t pal_recdesc_index(const pal_recdesc *r);
+PAL_API size_t pal_recdesc_field_count(const pal_recdesc *r);
+PAL_API const pal_fielddesc *pal_recdesc_field(const pal_recdesc *r, size_t i);
+PAL_API const pal_fielddesc *pal_recdesc_find_field(const pal_recdesc *r, const char *name);
+
+/* FieldDIterator */
+PAL_API void pal_recdesc_fields(const pal_recdesc *r, pal_field_iter *it);
+PAL_API const pal_fielddesc *pal_field_next(pal_field_iter *it);      /* NULL at end */
+
+/* ---------------- FieldDescriptor ---------------- */
+PAL_API const char *pal_field_name(const pal_fielddesc *f);
+PAL_API pal_type pal_field_type(const pal_fielddesc *f);
+PAL_API const char *pal_field_type_name(const pal_fielddesc *f);     /* "uint32", ... */
+PAL_API const char *pal_field_encoding(const pal_fielddesc *f);      /* "ULEB", ... */
+PAL_API const char *pal_field_unit(const pal_fielddesc *f);          /* "" if none */
+PAL_API const char *pal_field_description(const pal_fielddesc *f);   /* "" if none */
+PAL_API size_t pal_field_index(const pal_fielddesc *f);
+
+/* ---------------- BindInfo ---------------- */
+PAL_API unsigned pal_bindinfo_key_count(const pal_bindinfo *b);       /* 0 = DEFAULT */
+PAL_API unsigned pal_bindinfo_key_index(const pal_bindinfo *b, unsigned which);
+PAL_API size_t pal_bindinfo_count(const pal_bindinfo *b);
+/* key2 is NULL when the entry has one key. */
+PAL_API pal_status pal_bindinfo_entry(const pal_bindinfo *b, size_t i, const char **key1,
+                                      const char **key2, const pal_recdesc **rec);
+
+/* ---------------- Reader ---------------- */
+/* Damage and warning reports go to this callback (default: stderr, one line each,
+ * "trace.ecl: byte 4096: chunk payload CRC mismatch, chunk skipped"). */
+typedef void (*pal_diag_fn)(void *ctx, const char *message);
+
+typedef struct pal_trace_info {
+    double ticks_per_second;      /* of the time field; 1e9 for "ns" */
+    int64_t realtime_offset_ns;   /* UNIX-epoch ns at time 0, or 0 if unknown */
+    int clock_source;             /* 1 monotonic, 2 cycle counter, 3 realtime, 0 unknown */
+    uint32_t pid;
+    int32_t rank, size;           /* -1 if unknown */
+    uint64_t start_time;
+    char host[65];
+} pal_trace_info;
+
+typedef struct pal_reader_stats {
+    uint64_t records;             /* records returned */
+    uint64_t chunks;              /* good chunks read */
+    uint64_t damaged;             /* damaged chunks (or bad lines) reported and skipped */
+    uint64_t bytes_skipped;       /* bytes passed over because of damage */
+    int truncated;                /* the file ends inside a chunk */
+} pal_reader_stats;
+
+/* Opens a trace. dict_path NULL: the dictionary embedded in the trace. Messages
+ * for failures are available from pal_reader_error on the returned reader, or,
+ * when *out is NULL, from pal_last_error(). */
+PAL_API pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader **out);
+PAL_API void pal_reader_close(pal_reader *r);
+PAL_API const char *pal_last_error(void);                  /* thread-local, for failed opens */
+PAL_API const pal_dict *pal_reader_dict(const pal_reader *r);
+PAL_API pal_status pal_reader_info(const pal_reader *r, pal_trace_info *info);
+PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
+/* Strict: the first damage ends reading with PAL_EFORMAT instead of skip-and-count. */
+PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
+/* Next record; PAL_END at the end of the trace. */
+PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
+PAL_API const char *pal_reader_error(const pal_reader *r);  /* last message, "" if none */
+PAL_API void pal_reader_stats(const pal_reader *r, pal_reader_stats *st);
+
+/* A handle names a field once for every record type that has it; getting a
+ * field through a handle is an array lookup. Owned by the reader. */
+PAL_API pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_handle **out);
+
+/* ---------------- Record ---------------- */
+PAL_API const pal_recdesc *pal_record_desc(const pal_record *rec);
+PAL_API uint64_t pal_record_time(const pal_record *rec);     /* designated time field, 0 if none */
+PAL_API uint32_t pal_record_process(const pal_record *rec);  /* rank, or 0 if unknown */
+PAL_API uint32_t pal_record_stream(const pal_record *rec);   /* thread stream id */
+PAL_API uint64_t pal_record_offset(const pal_record *rec);   /* byte offset of its chunk or line */
+
+/* By name. Integer getters accept any integer field (PAL_ERANGE if the value does
+ * not fit); pal_record_get_f64 also accepts integer fields; strings are not
+ * NUL-terminated in general: use len. */
+PAL_API pal_status pal_record_get_i64(const pal_record *rec, const char *field, int64_t *out);
+PAL_API pal_status pal_record_get_u64(const pal_record *rec, const char *field, uint64_t *out);
+PAL_API pal_status pal_record_get_f64(const pal_record *rec, const char *field, double *out);
+PAL_API pal_status pal_record_get_str(const pal_record *rec, const char *field,
+                                      const char **s, size_t *len);
+/* By handle: same rules, PAL_ENOFIELD when this record's type lacks the field. */
+PAL_API pal_status pal_record_i64(const pal_record *rec, const pal_handle *h, int64_t *out);
+PAL_API pal_status pal_record_u64(const pal_record *rec, const pal_handle *h, uint64_t *out);
+PAL_API pal_status pal_record_f64(const pal_record *rec, const pal_handle *h, double *out);
+PAL_API pal_status pal_record_str(const pal_record *rec, const pal_handle *h,
+                                  const char **s, size_t *len);
+/* Formats field i as text ("42", "3.5", the string as is); returns the length
+ * it needed, like snprintf. */
+PAL_API size_t pal_record_format(const pal_record *rec, size_t i, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PAL_H */
