@@ -1,0 +1,443 @@
+/* dict_codec.c -- the binary form of an EDL dictionary (doc/dictionary-format.md):
+ * deterministic encoding, bounds-checked decoding, merging and comparison. */
+#include "config.h"
+
+#include "edl/dict_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define HEADER_SIZE 24
+#define MAX_STRING (1u << 24)
+
+/* ---- encoding: a growable little-endian byte buffer ---- */
+typedef struct outbuf {
+    unsigned char *p;
+    size_t len, cap;
+    int failed;
+} outbuf;
+
+static void out_bytes(outbuf *o, const void *src, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->len + n > o->cap) {
+        size_t cap = o->cap ? o->cap : 256;
+        while (cap < o->len + n)
+            cap *= 2;
+        unsigned char *np = realloc(o->p, cap);
+        if (!np) {
+            o->failed = 1;
+            return;
+        }
+        o->p = np;
+        o->cap = cap;
+    }
+    memcpy(o->p + o->len, src, n);
+    o->len += n;
+}
+
+static void out_u8(outbuf *o, unsigned v)
+{
+    unsigned char b = (unsigned char)v;
+    out_bytes(o, &b, 1);
+}
+
+static void out_u16(outbuf *o, unsigned v)
+{
+    unsigned char b[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
+    out_bytes(o, b, 2);
+}
+
+static void out_u32(outbuf *o, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 24)};
+    out_bytes(o, b, 4);
+}
+
+static void put_u32_at(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static void out_str(outbuf *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= MAX_STRING) {
+        o->failed = 1;
+        return;
+    }
+    out_u32(o, (uint32_t)n);
+    out_bytes(o, s, n);
+}
+
+edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
+{
+    if (!d || !buf || !len)
+        return EDL_EINVAL;
+    *buf = NULL;
+    *len = 0;
+    outbuf o = {0};
+    out_bytes(&o, EDL_DICT_MAGIC, 8);
+    out_u16(&o, EDL_DICT_VERSION_MAJOR);
+    out_u16(&o, EDL_DICT_VERSION_MINOR);
+    out_u32(&o, 0);     /* total length, patched below */
+    out_u32(&o, 0);     /* CRC, patched below */
+    out_u32(&o, 0);     /* reserved */
+    out_str(&o, d->name);
+    out_str(&o, d->version);
+    out_u8(&o, d->repr);
+    out_u8(&o, (unsigned char)d->byte_order);
+    out_u8(&o, d->framing);
+    out_u8(&o, 0);
+    out_str(&o, d->separators);
+    out_str(&o, d->comment);
+    out_str(&o, d->time_field);
+    out_str(&o, d->time_unit);
+    out_str(&o, d->process_field);
+    out_str(&o, d->thread_field);
+    out_u8(&o, d->key_count);
+    out_u8(&o, d->key_index[0]);
+    out_u8(&o, d->key_index[1]);
+    out_u8(&o, 0);
+    out_u32(&o, (uint32_t)d->nrecords);
+    for (size_t i = 0; i < d->nrecords; i++) {
+        const edl_record *r = d->records[i];
+        out_str(&o, r->name);
+        out_str(&o, r->description);
+        out_u32(&o, (uint32_t)r->nfields);
+        for (size_t j = 0; j < r->nfields; j++) {
+            const edl_field *f = r->fields[j];
+            out_str(&o, f->name);
+            out_u8(&o, f->type);
+            out_u8(&o, f->enc);
+            out_u16(&o, f->flags);
+            out_str(&o, f->unit);
+            out_str(&o, f->description);
+        }
+    }
+    out_u32(&o, (uint32_t)d->nbinds);
+    for (size_t i = 0; i < d->nbinds; i++) {
+        const struct edl_bind_entry *b = &d->binds[i];
+        out_str(&o, b->key1);
+        out_u8(&o, b->key2 != NULL);
+        out_str(&o, b->key2 ? b->key2 : "");
+        out_u32(&o, (uint32_t)b->record);
+    }
+    if (o.failed || o.len > UINT32_MAX) {
+        free(o.p);
+        return EDL_ENOMEM;
+    }
+    put_u32_at(o.p + 12, (uint32_t)o.len);
+    put_u32_at(o.p + 16, (uint32_t)crc32(0L, o.p, (uInt)o.len));
+    *buf = o.p;
+    *len = o.len;
+    return EDL_OK;
+}
+
+/* ---- decoding: every read is bounds-checked and errors carry the offset ---- */
+typedef struct inbuf {
+    const unsigned char *p;
+    size_t len, pos;
+    char *err;
+    size_t errlen;
+    int failed;
+} inbuf;
+
+static void fail(inbuf *in, size_t at, const char *fmt, ...)
+{
+    if (in->failed)
+        return;
+    in->failed = 1;
+    if (in->err && in->errlen) {
+        char what[200];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        snprintf(in->err, in->errlen, "%s at byte %zu", what, at);
+    }
+}
+
+static int need(inbuf *in, size_t n, const char *what)
+{
+    if (in->failed)
+        return 0;
+    if (in->len - in->pos < n) {
+        fail(in, in->pos, "dictionary truncated reading %s", what);
+        return 0;
+    }
+    return 1;
+}
+
+static unsigned in_u8(inbuf *in, const char *what)
+{
+    if (!need(in, 1, what))
+        return 0;
+    return in->p[in->pos++];
+}
+
+static unsigned in_u16(inbuf *in, const char *what)
+{
+    if (!need(in, 2, what))
+        return 0;
+    unsigned v = in->p[in->pos] | (unsigned)in->p[in->pos + 1] << 8;
+    in->pos += 2;
+    return v;
+}
+
+static uint32_t get_u32_at(const unsigned char *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t in_u32(inbuf *in, const char *what)
+{
+    if (!need(in, 4, what))
+        return 0;
+    uint32_t v = get_u32_at(in->p + in->pos);
+    in->pos += 4;
+    return v;
+}
+
+/* Returns a malloc'd NUL-terminated copy, or NULL on failure (in->failed set). */
+static char *in_str(inbuf *in, const char *what)
+{
+    size_t at = in->pos;
+    uint32_t n = in_u32(in, what);
+    if (in->failed)
+        return NULL;
+    if (n >= MAX_STRING || in->len - in->pos < n) {
+        fail(in, at, "bad length %u of %s", (unsigned)n, what);
+        return NULL;
+    }
+    if (memchr(in->p + in->pos, 0, n)) {
+        fail(in, at, "NUL byte inside %s", what);
+        return NULL;
+    }
+    char *s = malloc((size_t)n + 1);
+    if (!s) {
+        fail(in, at, "out of memory");
+        return NULL;
+    }
+    memcpy(s, in->p + in->pos, n);
+    s[n] = 0;
+    in->pos += n;
+    return s;
+}
+
+static edl_status decode_body(inbuf *in, edl_dict **out)
+{
+    edl_dict *d = NULL;
+    edl_status st = EDL_EFORMAT;
+    char *name = in_str(in, "name");
+    char *version = in_str(in, "version");
+    size_t at = in->pos;
+    unsigned repr = in_u8(in, "representation");
+    unsigned order = in_u8(in, "byte order");
+    unsigned framing = in_u8(in, "framing");
+    in_u8(in, "reserved");
+    if (in->failed)
+        goto done;
+    if (edl_dict_create(name, version, (edl_repr)repr, &d) != EDL_OK) {
+        fail(in, at, "bad dictionary name or representation %u", repr);
+        goto done;
+    }
+    if (repr == EDL_REPR_BINARY && edl_dict_set_binary(d, (char)order, (edl_framing)framing)) {
+        fail(in, at + 1, "bad byte order or framing");
+        goto done;
+    }
+    if (repr == EDL_REPR_ASCII && (order != 0 || framing != EDL_FRAMING_LINES)) {
+        fail(in, at + 1, "bad byte order or framing for ascii");
+        goto done;
+    }
+    at = in->pos;
+    char *sep = in_str(in, "separators"), *com = in_str(in, "comment");
+    if (!in->failed && repr == EDL_REPR_ASCII && edl_dict_set_ascii(d, sep, com))
+        fail(in, at, "bad ascii separators");
+    if (!in->failed && repr == EDL_REPR_BINARY && (*sep || *com))
+        fail(in, at, "separators given for a binary representation");
+    free(sep);
+    free(com);
+    at = in->pos;
+    char *tf = in_str(in, "time field"), *tu = in_str(in, "time unit");
+    char *pf = in_str(in, "process field"), *thf = in_str(in, "thread field");
+    if (!in->failed && edl_dict_set_roles(d, tf, tu, pf, thf))
+        fail(in, at, "bad role designation");
+    free(tf);
+    free(tu);
+    free(pf);
+    free(thf);
+    at = in->pos;
+    unsigned kc = in_u8(in, "key count"), k0 = in_u8(in, "key index"),
+             k1 = in_u8(in, "key index");
+    in_u8(in, "reserved");
+    if (!in->failed && edl_dict_set_key(d, kc, k0, k1))
+        fail(in, at, "bad key specification");
+    if (!in->failed && ((kc < 1 && k0 != EDL_NO_KEY) || (kc < 2 && k1 != EDL_NO_KEY)))
+        fail(in, at, "bad key specification");
+    uint32_t nrec = in_u32(in, "record count");
+    for (uint32_t i = 0; i < nrec && !in->failed; i++) {
+        edl_record *r = NULL;
+        at = in->pos;
+        char *rn = in_str(in, "record name"), *rd = in_str(in, "record description");
+        if (!in->failed && edl_dict_add_record(d, rn, rd, &r))
+            fail(in, at, "bad or duplicate record name '%s'", rn);
+        free(rn);
+        free(rd);
+        uint32_t nf = in_u32(in, "field count");
+        for (uint32_t j = 0; j < nf && !in->failed; j++) {
+            at = in->pos;
+            char *fnm = in_str(in, "field name");
+            unsigned type = in_u8(in, "field type"), enc = in_u8(in, "field encoding");
+            unsigned flags = in_u16(in, "field flags");
+            char *fu = in_str(in, "field unit"), *fd = in_str(in, "field description");
+            if (!in->failed && flags != 0)
+                fail(in, at, "unknown field flags 0x%x", flags);
+            if (!in->failed &&
+                edl_record_add_field(r, fnm, (edl_type)type, (edl_encoding)enc, fu, fd))
+                fail(in, at, "bad field '%s' (type %u, encoding %u)", fnm, type, enc);
+            free(fnm);
+            free(fu);
+            free(fd);
+        }
+    }
+    uint32_t nb = in_u32(in, "bind count");
+    for (uint32_t i = 0; i < nb && !in->failed; i++) {
+        at = in->pos;
+        char *k1s = in_str(in, "bind key");
+        unsigned has2 = in_u8(in, "bind flag");
+        char *k2s = in_str(in, "bind key");
+        uint32_t rec = in_u32(in, "bind record");
+        if (!in->failed && (has2 > 1 || rec >= d->nrecords))
+            fail(in, at, "bad bind entry");
+        if (!in->failed &&
+            edl_dict_add_bind(d, k1s, has2 ? k2s : NULL, d->records[rec]->name))
+            fail(in, at, "duplicate bind key '%s'", k1s);
+        free(k1s);
+        free(k2s);
+    }
+    if (!in->failed && in->pos != in->len)
+        fail(in, in->pos, "%zu unexpected bytes after the dictionary", in->len - in->pos);
+    if (!in->failed) {
+        *out = d;
+        d = NULL;
+        st = EDL_OK;
+    }
+done:
+    free(name);
+    free(version);
+    edl_dict_destroy(d);
+    return st;
+}
+
+edl_status edl_dict_decode(const void *buf, size_t len, edl_dict **out, char *err, size_t errlen)
+{
+    inbuf in = {buf, len, 0, err, errlen, 0};
+    if (err && errlen)
+        err[0] = 0;
+    if (!out || (!buf && len))
+        return EDL_EINVAL;
+    *out = NULL;
+    const unsigned char *p = buf;
+    if (len < HEADER_SIZE || memcmp(p, EDL_DICT_MAGIC, 8) != 0) {
+        fail(&in, 0, len < HEADER_SIZE ? "dictionary too short (%zu bytes)" : "bad magic", len);
+        return EDL_EFORMAT;
+    }
+    unsigned major = p[8] | (unsigned)p[9] << 8;
+    if (major != EDL_DICT_VERSION_MAJOR) {
+        fail(&in, 8, "unsupported dictionary version %u", major);
+        return EDL_EFORMAT;
+    }
+    uint32_t total = get_u32_at(p + 12);
+    if (total < HEADER_SIZE || total > len) {
+        fail(&in, 12, "bad dictionary length %u (have %zu bytes)", (unsigned)total, len);
+        return EDL_EFORMAT;
+    }
+    unsigned char zero[4] = {0, 0, 0, 0};
+    uLong crc = crc32(0L, p, 16);
+    crc = crc32(crc, zero, 4);
+    crc = crc32(crc, p + 20, total - 20);
+    if ((uint32_t)crc != get_u32_at(p + 16)) {
+        fail(&in, 16, "dictionary checksum mismatch");
+        return EDL_ECRC;
+    }
+    in.len = total;
+    in.pos = HEADER_SIZE;
+    return decode_body(&in, out);
+}
+
+/* ---- merge and equality ---- */
+static int records_equal(const edl_record *a, const edl_record *b)
+{
+    if (strcmp(a->name, b->name) || strcmp(a->description, b->description) ||
+        a->nfields != b->nfields)
+        return 0;
+    for (size_t i = 0; i < a->nfields; i++) {
+        const edl_field *x = a->fields[i], *y = b->fields[i];
+        if (strcmp(x->name, y->name) || x->type != y->type || x->enc != y->enc ||
+            x->flags != y->flags || strcmp(x->unit, y->unit) ||
+            strcmp(x->description, y->description))
+            return 0;
+    }
+    return 1;
+}
+
+edl_status edl_dict_merge(edl_dict *d, const edl_dict *src)
+{
+    if (!d || !src)
+        return EDL_EINVAL;
+    /* Check everything first so that a failed merge leaves d unchanged. */
+    for (size_t i = 0; i < src->nrecords; i++) {
+        const edl_record *mine = edl_dict_find_record(d, src->records[i]->name);
+        if (mine && !records_equal(mine, src->records[i]))
+            return EDL_EEXIST;
+    }
+    for (size_t i = 0; i < src->nbinds; i++) {
+        const struct edl_bind_entry *b = &src->binds[i];
+        long at = edl_find_bind(d, b->key1, b->key2);
+        if (at >= 0 && strcmp(d->records[d->binds[at].record]->name,
+                              src->records[b->record]->name) != 0)
+            return EDL_EEXIST;
+    }
+    for (size_t i = 0; i < src->nrecords; i++) {
+        const edl_record *s = src->records[i];
+        if (edl_dict_find_record(d, s->name))
+            continue;
+        edl_record *r;
+        edl_status st = edl_dict_add_record(d, s->name, s->description, &r);
+        for (size_t j = 0; st == EDL_OK && j < s->nfields; j++) {
+            const edl_field *f = s->fields[j];
+            st = edl_record_add_field(r, f->name, f->type, f->enc, f->unit, f->description);
+        }
+        if (st != EDL_OK)
+            return st;
+    }
+    for (size_t i = 0; i < src->nbinds; i++) {
+        const struct edl_bind_entry *b = &src->binds[i];
+        if (edl_find_bind(d, b->key1, b->key2) >= 0)
+            continue;
+        edl_status st = edl_dict_add_bind(d, b->key1, b->key2, src->records[b->record]->name);
+        if (st != EDL_OK)
+            return st;
+    }
+    return EDL_OK;
+}
+
+int edl_dict_equal(const edl_dict *a, const edl_dict *b)
+{
+    unsigned char *pa = NULL, *pb = NULL;
+    size_t la = 0, lb = 0;
+    int eq = a && b && edl_dict_encode(a, &pa, &la) == EDL_OK &&
+             edl_dict_encode(b, &pb, &lb) == EDL_OK && la == lb && memcmp(pa, pb, la) == 0;
+    free(pa);
+    free(pb);
+    return eq;
+}
