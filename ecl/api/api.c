@@ -1,0 +1,349 @@
+/* api.c -- ECL interface layer: the functions of ecl.h on top of the basic
+ * layer. Tracing starts at ecl_init or at the first call of anything else and
+ * ends at ecl_finalize or at exit. The recording functions are one unlikely
+ * branch plus the inline buffer code of ecl/core/core.h. */
+#include <config.h>
+
+#include "ecl/ecl.h"
+#include "ecl/api/config.h"
+#include "ecl/core/core.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { API_UNINIT = 0, API_ON, API_OFF, API_FINALIZED };
+
+static int api_state;
+static ecl_status api_init_status = ECL_OK;
+static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+static int atexit_done;
+
+/* Field kinds of each registered type, by type id (published once). */
+static const uint8_t *type_kinds[ECL_REC_TYPE_LIMIT];
+static uint8_t type_nfields[ECL_REC_TYPE_LIMIT];
+
+static ecl_status from_core(ecl_core_status s)
+{
+    switch (s) {
+    case ECL_CORE_OK: return ECL_OK;
+    case ECL_CORE_ENOMEM: return ECL_ENOMEM;
+    case ECL_CORE_EINVAL: return ECL_EINVAL;
+    case ECL_CORE_EIO: return ECL_EIO;
+    case ECL_CORE_ECONFIG: return ECL_ECONFIG;
+    case ECL_CORE_EEXIST: return ECL_EEXIST;
+    case ECL_CORE_ESTATE: return ECL_ESTATE;
+    }
+    return ECL_EINVAL;
+}
+
+static void at_exit(void)
+{
+    ecl_finalize();
+}
+
+ECL_API ecl_status ecl_init(void)
+{
+    char err[8500];
+    ecl_api_config cfg;
+    pthread_mutex_lock(&api_lock);
+    ecl_status st;
+    switch (api_state) {
+    case API_ON:
+        st = ECL_OK;
+        goto out;
+    case API_OFF:
+        st = api_init_status;
+        goto out;
+    case API_FINALIZED:
+        st = ECL_ESTATE;
+        goto out;
+    default:
+        break;
+    }
+    api_state = API_OFF;
+    if (ecl_api_config_from_env(&cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "ecl: %s; tracing disabled\n", err);
+        st = api_init_status = ECL_ECONFIG;
+        goto out;
+    }
+    if (!cfg.enabled) {
+        st = api_init_status = ECL_OK;
+        goto out;
+    }
+    ecl_core_status cs = ecl_trace_open(&cfg.trace, err, sizeof err);
+    if (cs != ECL_CORE_OK) {
+        fprintf(stderr, "ecl: %s; tracing disabled\n", err);
+        st = api_init_status = from_core(cs);
+        goto out;
+    }
+    /* The trace must end with its index even when the program just returns
+     * from main or calls exit without ecl_finalize. */
+    if (!atexit_done && atexit(at_exit) == 0)
+        atexit_done = 1;
+    api_state = API_ON;
+    st = ECL_OK;
+out:
+    pthread_mutex_unlock(&api_lock);
+    return st;
+}
+
+ECL_API ecl_status ecl_finalize(void)
+{
+    pthread_mutex_lock(&api_lock);
+    ecl_status st = ECL_OK;
+    if (api_state == API_ON)
+        st = from_core(ecl_trace_close());
+    api_state = API_FINALIZED;
+    pthread_mutex_unlock(&api_lock);
+    return st;
+}
+
+/* Slow branch of every recording call: starts tracing on first use. Returns
+ * nonzero if the record should be taken now. */
+static int __attribute__((noinline)) wake(void)
+{
+    if (__atomic_load_n(&api_state, __ATOMIC_ACQUIRE) == API_UNINIT)
+        ecl_init();
+    return ecl_buf_is_active();
+}
+
+#define ECL_RECORDING() (ECL_LIKELY(__atomic_load_n(&ecl_buf_active, __ATOMIC_RELAXED)) || wake())
+
+static void ensure_init(void)
+{
+    if (__atomic_load_n(&api_state, __ATOMIC_ACQUIRE) == API_UNINIT)
+        ecl_init();
+}
+
+ECL_API ecl_status ecl_flush(void)
+{
+    ensure_init();
+    switch (__atomic_load_n(&api_state, __ATOMIC_ACQUIRE)) {
+    case API_ON:
+        return from_core(ecl_buf_flush());
+    case API_OFF:
+        return ECL_OK;
+    default:
+        return ECL_ESTATE;
+    }
+}
+
+ECL_API const char *ecl_trace_path(void)
+{
+    return ecl_trace_file_path();
+}
+
+/* ---------------- regions ---------------- */
+
+ECL_API ecl_region ecl_region_define(const char *name)
+{
+    if (name == NULL || name[0] == '\0')
+        return 0;
+    ensure_init();
+    return ecl_trace_region(name);
+}
+
+ECL_API void ecl_enter(ecl_region region)
+{
+    if (ECL_RECORDING())
+        ecl_buf_record_u(ECL_REC_ENTER, region);
+}
+
+ECL_API void ecl_leave(ecl_region region)
+{
+    if (ECL_RECORDING())
+        ecl_buf_record_u(ECL_REC_LEAVE, region);
+}
+
+/* ---------------- markers ---------------- */
+
+ECL_API void ecl_marker(const char *text)
+{
+    if (!ECL_RECORDING())
+        return;
+    if (text == NULL)
+        text = "";
+    size_t n = strlen(text);
+    size_t room = ecl_buf_record_max - ECL_BUF_HEADER_MAX - 10;
+    if (n > room)
+        n = room;                    /* a record must fit one buffer */
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(ECL_REC_MARKER, ECL_BUF_HEADER_MAX + 10 + n, &t, &now);
+    if (p == NULL)
+        return;
+    p = ecl_buf_put_str(p, text, n);
+    ecl_buf_commit(t, p, now);
+}
+
+/* ---------------- counters ---------------- */
+
+ECL_API ecl_counter ecl_counter_define(const char *name, const char *unit, ecl_counter_kind kind)
+{
+    if (name == NULL || name[0] == '\0' || (kind != ECL_COUNTER_INT && kind != ECL_COUNTER_FLOAT))
+        return 0;
+    ensure_init();
+    return ecl_trace_counter(name, unit, (int)kind);
+}
+
+ECL_API void ecl_counter_int(ecl_counter counter, int64_t value)
+{
+    if (!ECL_RECORDING())
+        return;
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(ECL_REC_COUNTER_INT, ECL_BUF_SMALL, &t, &now);
+    if (p == NULL)
+        return;
+    p = ecl_buf_put_uleb(p, counter);
+    p = ecl_buf_put_sleb(p, value);
+    ecl_buf_commit(t, p, now);
+}
+
+ECL_API void ecl_counter_float(ecl_counter counter, double value)
+{
+    if (!ECL_RECORDING())
+        return;
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(ECL_REC_COUNTER_FLOAT, ECL_BUF_SMALL, &t, &now);
+    if (p == NULL)
+        return;
+    p = ecl_buf_put_uleb(p, counter);
+    p = ecl_buf_put_f64(p, value);
+    ecl_buf_commit(t, p, now);
+}
+
+/* ---------------- user-defined record types ---------------- */
+
+ECL_API ecl_status ecl_type_register(const char *name, const ecl_field *fields, size_t nfields,
+                                     ecl_type *out)
+{
+    ecl_trace_field tf[ECL_MAX_FIELDS];
+    uint8_t kinds[ECL_MAX_FIELDS];
+    if (name == NULL || out == NULL || nfields > ECL_MAX_FIELDS || (nfields > 0 && fields == NULL))
+        return ECL_EINVAL;
+    for (size_t i = 0; i < nfields; i++) {
+        tf[i].name = fields[i].name;
+        tf[i].unit = fields[i].unit;
+        tf[i].description = fields[i].description;
+        switch (fields[i].type) {
+        case ECL_FIELD_INT32: tf[i].type = EDL_INT32; tf[i].encoding = EDL_ENC_SLEB; break;
+        case ECL_FIELD_INT64: tf[i].type = EDL_INT64; tf[i].encoding = EDL_ENC_SLEB; break;
+        case ECL_FIELD_UINT32: tf[i].type = EDL_UINT32; tf[i].encoding = EDL_ENC_ULEB; break;
+        case ECL_FIELD_UINT64: tf[i].type = EDL_UINT64; tf[i].encoding = EDL_ENC_ULEB; break;
+        case ECL_FIELD_FLOAT64: tf[i].type = EDL_FLOAT64; tf[i].encoding = EDL_ENC_FIXED; break;
+        case ECL_FIELD_STRING: tf[i].type = EDL_STRING; tf[i].encoding = EDL_ENC_LSTRING; break;
+        default: return ECL_EINVAL;
+        }
+        kinds[i] = (uint8_t)fields[i].type;
+    }
+    ensure_init();
+    if (__atomic_load_n(&api_state, __ATOMIC_ACQUIRE) == API_FINALIZED)
+        return ECL_ESTATE;
+    uint32_t id;
+    ecl_core_status cs = ecl_trace_type_define(0, name, NULL, tf, nfields, &id);
+    if (cs != ECL_CORE_OK)
+        return from_core(cs);
+    pthread_mutex_lock(&api_lock);
+    if (type_kinds[id] == NULL) {
+        uint8_t *k = malloc(nfields ? nfields : 1);
+        if (k == NULL) {
+            pthread_mutex_unlock(&api_lock);
+            return ECL_ENOMEM;
+        }
+        memcpy(k, kinds, nfields);
+        type_nfields[id] = (uint8_t)nfields;
+        __atomic_store_n(&type_kinds[id], k, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&api_lock);
+    *out = id;
+    return ECL_OK;
+}
+
+ECL_API void ecl_record(ecl_type type, const ecl_value *values)
+{
+    if (!ECL_RECORDING())
+        return;
+    if (type >= ECL_REC_TYPE_LIMIT)
+        return;
+    const uint8_t *kinds = __atomic_load_n(&type_kinds[type], __ATOMIC_ACQUIRE);
+    if (kinds == NULL)
+        return;
+    size_t nf = type_nfields[type];
+    if (nf > 0 && values == NULL)
+        return;
+
+    /* Size first: strings are measured once, and cut if the record would not
+     * fit one buffer. */
+    size_t need = ECL_BUF_HEADER_MAX, nstr = 0, slen[ECL_MAX_FIELDS];
+    for (size_t i = 0; i < nf; i++) {
+        if (kinds[i] == ECL_FIELD_STRING) {
+            slen[i] = values[i].s != NULL ? strlen(values[i].s) : 0;
+            need += 10 + slen[i];
+            nstr++;
+        } else {
+            need += 10;
+        }
+    }
+    if (need > ecl_buf_record_max) {
+        size_t fixed = need;
+        for (size_t i = 0; i < nf; i++)
+            if (kinds[i] == ECL_FIELD_STRING)
+                fixed -= slen[i];
+        size_t each = fixed < ecl_buf_record_max ? (ecl_buf_record_max - fixed) / nstr : 0;
+        need = fixed;
+        for (size_t i = 0; i < nf; i++)
+            if (kinds[i] == ECL_FIELD_STRING) {
+                if (slen[i] > each)
+                    slen[i] = each;
+                need += slen[i];
+            }
+    }
+
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(type, need, &t, &now);
+    if (p == NULL)
+        return;
+    for (size_t i = 0; i < nf; i++) {
+        switch (kinds[i]) {
+        case ECL_FIELD_INT32: p = ecl_buf_put_sleb(p, (int32_t)values[i].i); break;
+        case ECL_FIELD_INT64: p = ecl_buf_put_sleb(p, values[i].i); break;
+        case ECL_FIELD_UINT32: p = ecl_buf_put_uleb(p, (uint32_t)values[i].u); break;
+        case ECL_FIELD_UINT64: p = ecl_buf_put_uleb(p, values[i].u); break;
+        case ECL_FIELD_FLOAT64: p = ecl_buf_put_f64(p, values[i].f); break;
+        default: p = ecl_buf_put_str(p, values[i].s != NULL ? values[i].s : "", slen[i]); break;
+        }
+    }
+    ecl_buf_commit(t, p, now);
+}
+
+/* ---------------- pause / resume ---------------- */
+
+ECL_API void ecl_pause(void)
+{
+    ensure_init();
+    ecl_trace_pause();
+}
+
+ECL_API void ecl_resume(void)
+{
+    ensure_init();
+    ecl_trace_resume();
+}
+
+ECL_API const char *ecl_status_string(ecl_status s)
+{
+    switch (s) {
+    case ECL_OK: return "success";
+    case ECL_ENOMEM: return "out of memory";
+    case ECL_EINVAL: return "invalid argument";
+    case ECL_EIO: return "cannot write the trace file";
+    case ECL_ECONFIG: return "bad ECL_* configuration value";
+    case ECL_EEXIST: return "a record type of that name exists with other fields";
+    case ECL_ESTATE: return "not possible in this state";
+    }
+    return "unknown status";
+}

@@ -1,0 +1,169 @@
+/* config.c -- ECL interface layer: the ECL_* environment variables. A bad
+ * value is an error with the variable, the value and what is accepted, never a
+ * silent fallback: a trace taken with the wrong settings costs a whole run. */
+#include <config.h>
+
+#include "ecl/api/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+extern char **environ;
+
+static int is_one_of(const char *v, const char *const *names)
+{
+    for (int i = 0; names[i] != NULL; i++)
+        if (strcasecmp(v, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    static const char *const no[] = { "0", "no", "false", "off", NULL };
+    static const char *const yes[] = { "1", "yes", "true", "on", NULL };
+    if (is_one_of(v, no) >= 0)
+        *out = 0;
+    else if (is_one_of(v, yes) >= 0)
+        *out = 1;
+    else
+        return -1;
+    return 0;
+}
+
+/* Decimal integer with an optional K, M or G suffix (powers of 1024,
+ * optionally followed by "iB" or "B"). */
+static int parse_size(const char *v, unsigned long long *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno != 0)
+        return -1;
+    unsigned long long mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1ull << 10; end++; break;
+    case 'm': case 'M': mul = 1ull << 20; end++; break;
+    case 'g': case 'G': mul = 1ull << 30; end++; break;
+    default: break;
+    }
+    if (mul > 1 && (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0))
+        end += strlen(end);
+    if (*end != '\0' || n > (1ull << 40) / mul)
+        return -1;
+    *out = n * mul;
+    return 0;
+}
+
+static int parse_uint(const char *v, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    if (errno != 0 || *end != '\0' || n < lo || n > hi)
+        return -1;
+    *out = n;
+    return 0;
+}
+
+#define BAD(...)                                                                   \
+    do {                                                                           \
+        snprintf(err, errlen, "%s='%s' is not valid: " __VA_ARGS__);               \
+        return -1;                                                                 \
+    } while (0)
+
+int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value, char *err,
+                       size_t errlen)
+{
+    ecl_trace_config *t = &cfg->trace;
+    unsigned long long sz;
+    unsigned long n;
+    int k;
+
+    if (strcmp(name, "ECL_ENABLE") == 0) {
+        if (parse_bool(value, &cfg->enabled) != 0)
+            BAD("expected 1 or 0 (yes/no, true/false, on/off)", name, value);
+    } else if (strcmp(name, "ECL_VERBOSE") == 0) {
+        if (parse_bool(value, &t->verbose) != 0)
+            BAD("expected 1 or 0 (yes/no, true/false, on/off)", name, value);
+    } else if (strcmp(name, "ECL_DIR") == 0) {
+        if (value[0] == '\0' || strlen(value) >= sizeof t->dir - 64)
+            BAD("expected a directory name (at most %zu bytes)", name, value,
+                sizeof t->dir - 64);
+        snprintf(t->dir, sizeof t->dir, "%s", value);
+    } else if (strcmp(name, "ECL_PREFIX") == 0) {
+        if (value[0] == '\0' || strchr(value, '/') != NULL || strlen(value) >= sizeof t->prefix)
+            BAD("expected a file name prefix without '/' (at most %zu bytes)", name, value,
+                sizeof t->prefix - 1);
+        snprintf(t->prefix, sizeof t->prefix, "%s", value);
+    } else if (strcmp(name, "ECL_BUFFER_SIZE") == 0) {
+        if (parse_size(value, &sz) != 0 || sz < 4096 || sz > (1ull << 30))
+            BAD("expected a size between 4K and 1G, with an optional K, M or G suffix "
+                "(e.g. 1M)", name, value);
+        t->buffer_size = (size_t)sz;
+    } else if (strcmp(name, "ECL_BUFFER_COUNT") == 0) {
+        if (parse_uint(value, 1, ECL_BUF_COUNT_MAX, &n) != 0)
+            BAD("expected a number of buffers per thread from 1 to %d", name, value,
+                ECL_BUF_COUNT_MAX);
+        t->buffer_count = (unsigned)n;
+    } else if (strcmp(name, "ECL_COMPRESS") == 0) {
+        static const char *const m[] = { "none", "zlib", "zstd", NULL };
+        if ((k = is_one_of(value, m)) < 0)
+            BAD("expected none, zlib or zstd", name, value);
+        if (!ecl_trace_have_compress(k))
+            BAD("this ECL was built without zstd (use zlib or none)", name, value);
+        t->compress = k;
+    } else if (strcmp(name, "ECL_COMPRESS_LEVEL") == 0) {
+        if (parse_uint(value, 1, 19, &n) != 0)
+            BAD("expected a level from 1 (fast) to 9 for zlib or 19 for zstd", name, value);
+        t->compress_level = (int)n;
+    } else if (strcmp(name, "ECL_CLOCK") == 0) {
+        static const char *const c[] = { "auto", "monotonic", "tsc", "realtime", NULL };
+        if ((k = is_one_of(value, c)) < 0)
+            BAD("expected auto, tsc, monotonic or realtime", name, value);
+        t->clock = (ecl_sys_clock_source)k;   /* same order as ecl_sys_clock_source */
+    } else if (strcmp(name, "ECL_ON_FULL") == 0) {
+        static const char *const f[] = { "block", "drop", NULL };
+        if ((k = is_one_of(value, f)) < 0)
+            BAD("expected block (lossless) or drop", name, value);
+        t->drop_when_full = k;
+    } else {
+        snprintf(err, errlen, "unknown variable %s", name);
+        return 1;
+    }
+    return 0;
+}
+
+int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->enabled = 1;
+    ecl_trace_config_default(&cfg->trace);
+    for (char **e = environ; e != NULL && *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        char name[64];
+        if (strncmp(*e, "ECL_", 4) != 0 || eq == NULL || (size_t)(eq - *e) >= sizeof name)
+            continue;
+        memcpy(name, *e, (size_t)(eq - *e));
+        name[eq - *e] = '\0';
+        int r = ecl_api_config_set(cfg, name, eq + 1, err, errlen);
+        if (r < 0)
+            return -1;
+        if (r > 0 && cfg->trace.verbose)
+            fprintf(stderr, "ecl: warning: %s (ignored)\n", err);
+    }
+    if (cfg->trace.compress == ECL_COMPRESS_ZLIB && cfg->trace.compress_level > 9) {
+        snprintf(err, errlen, "ECL_COMPRESS_LEVEL='%d' is not valid: zlib levels are 1 to 9",
+                 cfg->trace.compress_level);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,566 @@
+/* buf.c -- ECL basic layer: per-thread buffers. The fast path is inline in
+ * core.h; this file is the slow path (first event of a thread, full buffer,
+ * explicit flush, thread exit) and the hand-over to the writer thread.
+ *
+ * Ownership: a thread's FILLING buffer and its hot fields are written only by
+ * that thread. Everyone else (the writer, ecl_trace_close, a crash handler)
+ * touches QUEUED buffers through a state CAS, or takes a snapshot of the
+ * FILLING buffer up to the last committed record without changing the owner's
+ * pointers (a foreign write to pos/end could race with a record in flight). */
+#include <config.h>
+
+#include "ecl/core/internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The state of a thread that has no buffer: empty, so every record takes the
+ * slow path, which registers the thread. */
+static ecl_buf_hot no_buffer;
+
+__thread ecl_buf_hot *ecl_buf_self __attribute__((tls_model("initial-exec"))) = &no_buffer;
+__thread int ecl_buf_in_tool __attribute__((tls_model("initial-exec")));
+int ecl_buf_active;
+size_t ecl_buf_record_max;
+
+static ecl_buf_thread *self_thread(void)
+{
+    return ecl_buf_self == &no_buffer ? NULL : (ecl_buf_thread *)ecl_buf_self;
+}
+
+void ecl_buf_reset_self(void)
+{
+    ecl_buf_self = &no_buffer;
+}
+
+static void busy_lock(ecl_buf_thread *t)
+{
+    while (__atomic_exchange_n(&t->busy, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static int busy_try(ecl_buf_thread *t)
+{
+    return __atomic_exchange_n(&t->busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static void busy_unlock(ecl_buf_thread *t)
+{
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+}
+
+static int trace_state(void)
+{
+    return __atomic_load_n(&ecl_T.state, __ATOMIC_ACQUIRE);
+}
+
+void ecl_buf_notify_free(void)
+{
+    pthread_mutex_lock(&ecl_T.free_lock);
+    pthread_cond_broadcast(&ecl_T.free_cond);
+    pthread_mutex_unlock(&ecl_T.free_lock);
+}
+
+/* Waits for a change of buffer states, at most 50 ms (a missed wake-up only
+ * costs time, never correctness: every caller loops and re-checks). */
+static void wait_for_writer(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 50000000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&ecl_T.free_lock);
+    pthread_cond_timedwait(&ecl_T.free_cond, &ecl_T.free_lock, &ts);
+    pthread_mutex_unlock(&ecl_T.free_lock);
+}
+
+/* ---------------- registration ---------------- */
+
+static uint8_t *pool_get(size_t size)
+{
+    uint8_t *p = NULL;
+    pthread_mutex_lock(&ecl_T.pool_lock);
+    if (ecl_T.pool_len > 0)
+        p = ecl_T.pool[--ecl_T.pool_len];
+    pthread_mutex_unlock(&ecl_T.pool_lock);
+    return p != NULL ? p : malloc(size);
+}
+
+static void pool_put(uint8_t *p)
+{
+    pthread_mutex_lock(&ecl_T.pool_lock);
+    if (ecl_T.pool_len == ecl_T.pool_cap) {
+        size_t cap = ecl_T.pool_cap ? 2 * ecl_T.pool_cap : 16;
+        uint8_t **np = realloc(ecl_T.pool, cap * sizeof *np);
+        if (np == NULL) {
+            pthread_mutex_unlock(&ecl_T.pool_lock);
+            return;                  /* kept by its dead thread: a leak, not a crash */
+        }
+        ecl_T.pool = np;
+        ecl_T.pool_cap = cap;
+    }
+    ecl_T.pool[ecl_T.pool_len++] = p;
+    pthread_mutex_unlock(&ecl_T.pool_lock);
+}
+
+/* Makes a FREE buffer the FILLING one. Owner only, busy held. */
+static int take_free(ecl_buf_thread *t)
+{
+    for (unsigned i = 0; i < t->nbuf; i++) {
+        ecl_buf *b = &t->bufs[i];
+        if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != ECL_BUF_FREE)
+            continue;
+        b->state = ECL_BUF_FILLING;
+        t->cur = (int)i;
+        t->cur_first = t->hot.last;
+        t->hot.count = 0;
+        t->hot.end = b->data + ecl_T.cfg.buffer_size;
+        __atomic_store_n(&t->hot.pos, b->data, __ATOMIC_RELEASE);
+        return 1;
+    }
+    return 0;
+}
+
+static void thread_name_record(ecl_buf_thread *t, uint64_t now)
+{
+    char name[64];
+    uint8_t rec[128];
+    ecl_sys_thread_name(name, sizeof name);
+    size_t n = strlen(name);
+    uint8_t *p = rec;
+    *p++ = ECL_REC_THREAD_DEF;
+    *p++ = 0;                        /* time delta: the chunk's first_time is now */
+    p = ecl_buf_put_uleb(p, t->stream);
+    p = ecl_buf_put_uleb(p, t->tid);
+    p = ecl_buf_put_str(p, name, n);
+    ecl_trace_write_def(rec, (size_t)(p - rec), now);
+}
+
+static ecl_buf_thread *register_thread(void)
+{
+    ecl_buf_thread *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->nbuf = ecl_T.cfg.buffer_count;
+    for (unsigned i = 0; i < t->nbuf; i++) {
+        if ((t->bufs[i].data = pool_get(ecl_T.cfg.buffer_size)) == NULL) {
+            for (unsigned j = 0; j < i; j++)
+                pool_put(t->bufs[j].data);
+            free(t);
+            return NULL;
+        }
+    }
+    t->tid = ecl_sys_thread_id();
+    t->alive = 1;
+    t->cur = -1;
+
+    /* Stream ids follow the order of first events; the thread_def goes to the
+     * file (stream 0) before any chunk of this stream can. */
+    pthread_mutex_lock(&ecl_T.def_lock);
+    if (trace_state() != ECL_T_OPEN) {
+        pthread_mutex_unlock(&ecl_T.def_lock);
+        for (unsigned i = 0; i < t->nbuf; i++)
+            pool_put(t->bufs[i].data);
+        free(t);
+        return NULL;
+    }
+    t->stream = ++ecl_T.next_stream;
+    uint64_t now = ecl_sys_clock_now();
+    t->hot.last = now;
+    thread_name_record(t, now);
+    ecl_buf_thread *head = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE);
+    do {
+        t->next = head;
+    } while (!__atomic_compare_exchange_n(&ecl_T.threads, &head, t, 1, __ATOMIC_RELEASE,
+                                          __ATOMIC_ACQUIRE));
+    pthread_mutex_unlock(&ecl_T.def_lock);
+
+    if (ecl_T.thread_key_ok)
+        pthread_setspecific(ecl_T.thread_key, t);
+    take_free(t);
+    ecl_buf_self = &t->hot;
+    return t;
+}
+
+/* ---------------- hand-over ---------------- */
+
+/* Queues the FILLING buffer. foreign: called from another thread (close or
+ * crash) — the counters are re-derived from the committed bytes because the
+ * owner may be between two stores of a record. */
+static void handoff(ecl_buf_thread *t, int foreign)
+{
+    if (t->cur < 0)
+        return;
+    ecl_buf *b = &t->bufs[t->cur];
+    uint8_t *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
+    size_t len = (size_t)(pos - b->data);
+    uint32_t count = t->hot.count;
+    uint64_t last = t->hot.last;
+    if (foreign)
+        len = ecl_chunk_scan(b->data, len, t->cur_first, &count, &last);
+    if (count == 0)
+        return;                      /* nothing to write: keep filling it */
+    b->len = (uint32_t)len;
+    b->count = count;
+    b->first_time = t->cur_first;
+    b->last_time = last;
+    b->seq = t->next_seq++;
+    t->cur = -1;
+    if (!foreign) {
+        t->hot.end = NULL;
+        __atomic_store_n(&t->hot.pos, NULL, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&b->state, ECL_BUF_QUEUED, __ATOMIC_RELEASE);
+}
+
+void ecl_buf_handoff(ecl_buf_thread *t)
+{
+    handoff(t, t != self_thread());
+    ecl_trace_wake_writer();
+}
+
+/* Writes a record at an explicit time at the start of a fresh buffer (flush
+ * and lost records). Owner only; fits because of ECL_BUF_RESERVE. */
+static void put_u2(ecl_buf_thread *t, uint32_t type, uint64_t time, uint64_t a, uint64_t b,
+                   int nvals)
+{
+    uint8_t *p = t->hot.pos;
+    if (time < t->hot.last)
+        time = t->hot.last;
+    *p++ = (uint8_t)type;
+    p = ecl_buf_put_uleb(p, time - t->hot.last);
+    p = ecl_buf_put_uleb(p, a);
+    if (nvals > 1)
+        p = ecl_buf_put_uleb(p, b);
+    ecl_buf_commit(&t->hot, p, time);
+}
+
+/* Records the pending flush and lost records into the fresh buffer. */
+static void put_pending(ecl_buf_thread *t)
+{
+    if (t->flush_pending) {
+        put_u2(t, ECL_REC_FLUSH, t->flush_t0, t->flush_t1 - t->flush_t0, t->flush_bytes, 2);
+        t->flush_pending = 0;
+    }
+    if (t->lost > 0) {
+        put_u2(t, ECL_REC_LOST, ecl_sys_clock_now(), t->lost, 0, 1);
+        t->lost = 0;
+    }
+}
+
+/* Gets a FREE buffer: waits for the writer (lossless) unless dropping. */
+static int acquire(ecl_buf_thread *t)
+{
+    int waited = 0;
+    for (;;) {
+        if (take_free(t))
+            return 1;
+        if (ecl_T.cfg.drop_when_full || trace_state() != ECL_T_OPEN)
+            return 0;
+        if (!waited) {
+            waited = 1;
+            __atomic_fetch_add(&ecl_T.st_waits, 1, __ATOMIC_RELAXED);
+        }
+        ecl_trace_wake_writer();
+        wait_for_writer();
+    }
+}
+
+ecl_buf_hot *ecl_buf_slow(size_t need)
+{
+    if (!__atomic_load_n(&ecl_buf_active, __ATOMIC_RELAXED) || need > ecl_buf_record_max)
+        return NULL;
+    ecl_buf_thread *t = self_thread();
+    if (t == NULL) {
+        if (ecl_buf_in_tool)
+            return NULL;
+        ecl_buf_in_tool++;
+        t = register_thread();
+        ecl_buf_in_tool--;
+        if (t == NULL)
+            return NULL;
+        if ((size_t)((uintptr_t)t->hot.end - (uintptr_t)t->hot.pos) >= need)
+            return &t->hot;
+    }
+
+    ecl_buf_in_tool++;
+    busy_lock(t);
+    ecl_buf_hot *ret = NULL;
+    if (trace_state() != ECL_T_OPEN)
+        goto out;
+    if (t->cur >= 0) {
+        if ((size_t)((uintptr_t)t->hot.end - (uintptr_t)t->hot.pos) >= need) {
+            ret = &t->hot;
+            goto out;
+        }
+        t->flush_t0 = ecl_sys_clock_now();
+        t->flush_bytes = (uint64_t)(t->hot.pos - t->bufs[t->cur].data);
+        handoff(t, 0);
+        ecl_trace_wake_writer();
+        t->flush_pending = 1;
+        t->flush_t1 = 0;
+    }
+    if (!acquire(t)) {
+        if (t->flush_pending && t->flush_t1 == 0)
+            t->flush_t1 = ecl_sys_clock_now();
+        t->lost++;
+        __atomic_fetch_add(&ecl_T.st_lost, 1, __ATOMIC_RELAXED);
+        goto out;
+    }
+    if (t->flush_pending && t->flush_t1 == 0)
+        t->flush_t1 = ecl_sys_clock_now();
+    put_pending(t);
+    ret = &t->hot;
+out:
+    busy_unlock(t);
+    ecl_buf_in_tool--;
+    return ret;
+}
+
+/* Waits until every chunk handed off by t is in the file (or writing stopped). */
+static void wait_written(ecl_buf_thread *t)
+{
+    while (__atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) < t->next_seq &&
+           trace_state() == ECL_T_OPEN && __atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE))
+        wait_for_writer();
+}
+
+ecl_core_status ecl_buf_flush(void)
+{
+    ecl_buf_thread *t = self_thread();
+    if (trace_state() != ECL_T_OPEN)
+        return ECL_CORE_ESTATE;
+    if (t == NULL || t->cur < 0 || t->hot.count == 0)
+        return ECL_CORE_OK;
+    ecl_buf_in_tool++;
+    busy_lock(t);
+    t->flush_t0 = ecl_sys_clock_now();
+    t->flush_bytes = (uint64_t)(t->hot.pos - t->bufs[t->cur].data);
+    handoff(t, 0);
+    busy_unlock(t);
+    ecl_trace_wake_writer();
+    wait_written(t);
+    busy_lock(t);
+    t->flush_t1 = ecl_sys_clock_now();
+    t->flush_pending = 1;
+    if (t->cur < 0 && trace_state() == ECL_T_OPEN && acquire(t))
+        put_pending(t);
+    busy_unlock(t);
+    ecl_buf_in_tool--;
+    return trace_state() == ECL_T_OPEN ? ECL_CORE_OK : ECL_CORE_EIO;
+}
+
+/* ---------------- the writer's side ---------------- */
+
+void ecl_buf_write_queued(ecl_buf_thread *t, ecl_chunk_zctx *z)
+{
+    for (;;) {
+        uint64_t want = __atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE);
+        ecl_buf *b = NULL;
+        for (unsigned i = 0; i < t->nbuf; i++) {
+            ecl_buf *c = &t->bufs[i];
+            if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == ECL_BUF_QUEUED && c->seq == want) {
+                b = c;
+                break;
+            }
+        }
+        if (b == NULL)
+            return;
+        int s = trace_state();
+        if (s == ECL_T_CRASHED)
+            return;                  /* the crash handler owns the buffers now */
+        int expect = ECL_BUF_QUEUED;
+        if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            return;
+        if (s == ECL_T_OPEN || s == ECL_T_CLOSING) {
+            ecl_chunk_info ci;
+            const uint8_t *out;
+            memset(&ci, 0, sizeof ci);
+            ci.kind = 1;
+            ci.stored_length = (uint32_t)ecl_chunk_compress(z, b->data, b->len, &out,
+                                                            &ci.compression);
+            ci.raw_length = b->len;
+            ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+            ci.stream = t->stream;
+            ci.record_count = b->count;
+            ci.sequence = b->seq;
+            ci.first_time = b->first_time;
+            ci.last_time = b->last_time;
+            ecl_chunk_write(&ci, out, 0);
+        }
+        /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
+        __atomic_store_n(&t->write_seq, want + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+        ecl_buf_notify_free();
+    }
+}
+
+/* Crash and close paths: writes a buffer directly, uncompressed. */
+static void write_direct(ecl_buf_thread *t, const uint8_t *data, uint32_t len, uint32_t count,
+                         uint64_t seq, uint64_t first, uint64_t last, int in_signal)
+{
+    /* stored as is: compression is the writer thread's job */
+    ecl_chunk_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.kind = 1;
+    ci.stored_length = ci.raw_length = len;
+    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+    ci.stream = t->stream;
+    ci.record_count = count;
+    ci.sequence = seq;
+    ci.first_time = first;
+    ci.last_time = last;
+    ecl_chunk_write(&ci, data, in_signal);
+}
+
+static void crash_collect(ecl_buf_thread *t)
+{
+    /* Let a chunk the writer is in the middle of land first (bounded: the
+     * writer may itself be stuck), so that the stream stays in order. */
+    for (int spin = 0; spin < 500; spin++) {
+        int writing = 0;
+        for (unsigned i = 0; i < t->nbuf; i++)
+            writing |= __atomic_load_n(&t->bufs[i].state, __ATOMIC_ACQUIRE) == ECL_BUF_WRITING;
+        if (!writing)
+            break;
+        ecl_sys_sleep_ns(1000000);
+    }
+    for (;;) {
+        ecl_buf *b = NULL;
+        for (unsigned i = 0; i < t->nbuf; i++) {
+            ecl_buf *c = &t->bufs[i];
+            if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == ECL_BUF_QUEUED &&
+                (b == NULL || c->seq < b->seq))
+                b = c;
+        }
+        if (b == NULL)
+            break;
+        int expect = ECL_BUF_QUEUED;
+        if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            continue;
+        write_direct(t, b->data, b->len, b->count, b->seq, b->first_time, b->last_time, 1);
+        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+    }
+    /* The FILLING buffer, unless the interrupted code is this thread's own
+     * slow path (busy held: its pointers may be half updated). */
+    if (!busy_try(t))
+        return;
+    if (t->cur >= 0) {
+        ecl_buf *b = &t->bufs[t->cur];
+        uint8_t *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
+        uint32_t count;
+        uint64_t last;
+        size_t len = ecl_chunk_scan(b->data, (size_t)(pos - b->data), t->cur_first, &count, &last);
+        if (count > 0)
+            write_direct(t, b->data, (uint32_t)len, count, t->next_seq++, t->cur_first, last, 1);
+    }
+    /* busy stays held: nothing may touch this thread's buffers any more. */
+}
+
+void ecl_buf_collect_all(int in_signal)
+{
+    for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
+         t = t->next) {
+        if (!__atomic_load_n(&t->alive, __ATOMIC_ACQUIRE))
+            continue;                /* an exited thread flushed itself */
+        if (in_signal) {
+            crash_collect(t);
+            continue;
+        }
+        busy_lock(t);
+        handoff(t, t != self_thread());
+        busy_unlock(t);
+    }
+    if (!in_signal)
+        ecl_trace_wake_writer();
+}
+
+/* pthread key destructor: the thread's last records go to the file before
+ * its buffers return to the pool for threads created later. */
+void ecl_buf_thread_exit(void *arg)
+{
+    ecl_buf_thread *t = arg;
+    if (t == NULL)
+        return;
+    ecl_buf_in_tool++;
+    busy_lock(t);
+    int open = trace_state() == ECL_T_OPEN;
+    if (open)
+        handoff(t, 0);
+    busy_unlock(t);
+    if (open) {
+        ecl_trace_wake_writer();
+        wait_written(t);
+        /* Records dropped at the end still have to be counted in the trace. */
+        if (t->lost > 0 || t->flush_pending) {
+            busy_lock(t);
+            if (trace_state() == ECL_T_OPEN && take_free(t)) {
+                put_pending(t);
+                handoff(t, 0);
+            }
+            busy_unlock(t);
+            ecl_trace_wake_writer();
+            wait_written(t);
+        }
+    }
+    int all_free = 1;
+    for (unsigned i = 0; i < t->nbuf; i++)
+        all_free &= __atomic_load_n(&t->bufs[i].state, __ATOMIC_ACQUIRE) == ECL_BUF_FREE;
+    busy_lock(t);
+    __atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
+    if (all_free && open && trace_state() == ECL_T_OPEN) {
+        for (unsigned i = 0; i < t->nbuf; i++) {
+            pool_put(t->bufs[i].data);
+            t->bufs[i].data = NULL;
+        }
+        t->nbuf = 0;
+    }
+    busy_unlock(t);
+    ecl_buf_self = &no_buffer;
+    ecl_buf_in_tool--;
+}
+
+void ecl_buf_write_pending(void)
+{
+    for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
+         t = t->next) {
+        uint8_t rec[64], *p = rec;
+        busy_lock(t);
+        if (t->lost == 0 && !t->flush_pending) {
+            busy_unlock(t);
+            continue;
+        }
+        uint64_t first = t->hot.last, time = first;
+        if (t->flush_pending) {
+            uint64_t t1 = t->flush_t1 ? t->flush_t1 : t->flush_t0;
+            time = t->flush_t0 > first ? t->flush_t0 : first;
+            *p++ = ECL_REC_FLUSH;
+            p = ecl_buf_put_uleb(p, time - first);
+            p = ecl_buf_put_uleb(p, t1 - t->flush_t0);
+            p = ecl_buf_put_uleb(p, t->flush_bytes);
+        }
+        uint32_t count = t->flush_pending ? 1 : 0;
+        if (t->lost > 0) {
+            uint64_t now = ecl_sys_clock_now();
+            if (now < time)
+                now = time;
+            *p++ = ECL_REC_LOST;
+            p = ecl_buf_put_uleb(p, now - time);
+            p = ecl_buf_put_uleb(p, t->lost);
+            time = now;
+            count++;
+        }
+        t->lost = 0;
+        t->flush_pending = 0;
+        write_direct(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
+        __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
+        busy_unlock(t);
+    }
+}

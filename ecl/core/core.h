@@ -1,0 +1,291 @@
+/* core.h -- ECL basic layer: per-thread record buffers, record encoding, the
+ * chunk writer and the trace file (doc/trace-format.md). Used by the interface
+ * layer (ecl/api) and the MPI profiling layer; includes only ecl/sys below it.
+ *
+ * Recording a record is: ecl_buf_begin (bounds check, clock read, type and
+ * time delta), ecl_buf_put_* for the fields, ecl_buf_commit. That path never
+ * locks, allocates or makes a system call; a full buffer goes to the writer
+ * thread through the out-of-line slow path. Callers check ecl_buf_active first.
+ *
+ * Functions returning ecl_core_status write a message to stderr on EIO and
+ * ECONFIG-like failures; the interface layer maps the codes to ecl_status. */
+#ifndef ECL_CORE_H
+#define ECL_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ecl/sys/sys.h"
+#include "edl/edl.h"
+
+#define ECL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ECL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+typedef enum ecl_core_status {
+    ECL_CORE_OK = 0,
+    ECL_CORE_ENOMEM,
+    ECL_CORE_EINVAL,
+    ECL_CORE_EIO,
+    ECL_CORE_ECONFIG,
+    ECL_CORE_EEXIST,
+    ECL_CORE_ESTATE
+} ecl_core_status;
+
+/* Record type ids of the native dictionary (doc/trace-format.md). */
+enum {
+    ECL_REC_REGION_DEF = 1,
+    ECL_REC_ENTER = 2,
+    ECL_REC_LEAVE = 3,
+    ECL_REC_MARKER = 4,
+    ECL_REC_COUNTER_DEF = 5,
+    ECL_REC_COUNTER_INT = 6,
+    ECL_REC_COUNTER_FLOAT = 7,
+    ECL_REC_THREAD_DEF = 8,
+    ECL_REC_FLUSH = 9,
+    ECL_REC_LOST = 10,
+    ECL_REC_PAUSE = 11,
+    ECL_REC_RESUME = 12,
+    ECL_REC_CLOCK_SYNC = 13,
+    ECL_REC_RESERVED_FIRST = 14,   /* 14..127: ECL layers (MPI) via ecl_trace_type_define */
+    ECL_REC_RESERVED_LAST = 127,
+    ECL_REC_USER_FIRST = 128,      /* user types */
+    ECL_REC_TYPE_LIMIT = 4096      /* ids are below this (so a type id is at most 2 ULEB bytes) */
+};
+
+/* Largest header of any record: type (2 ULEB bytes) + time delta (10). */
+#define ECL_BUF_HEADER_MAX 12
+/* Room every fixed-size native record fits in (header + two 10-byte values). */
+#define ECL_BUF_SMALL 32
+/* Bytes kept free at the start of every buffer for the flush/lost records. */
+#define ECL_BUF_RESERVE 128
+#define ECL_BUF_COUNT_MAX 16
+
+/* ---------------- configuration ---------------- */
+enum { ECL_COMPRESS_NONE = 0, ECL_COMPRESS_ZLIB = 1, ECL_COMPRESS_ZSTD = 2 };
+
+typedef struct ecl_trace_config {
+    char dir[1024];
+    char prefix[256];
+    size_t buffer_size;          /* bytes per buffer, >= 4096 */
+    unsigned buffer_count;       /* buffers per thread, 1..ECL_BUF_COUNT_MAX */
+    int compress;                /* ECL_COMPRESS_* */
+    int compress_level;          /* 0 = the method's default (zlib 1, zstd 1) */
+    ecl_sys_clock_source clock;
+    int drop_when_full;          /* 0 = block (lossless), 1 = drop and count */
+    int verbose;
+} ecl_trace_config;
+
+/* Defaults as documented in doc/configuration.md. */
+void ecl_trace_config_default(ecl_trace_config *cfg);
+/* 1 if this build can write chunks compressed with method (ECL_COMPRESS_*). */
+int ecl_trace_have_compress(int method);
+
+/* ---------------- trace life cycle ---------------- */
+/* Creates the trace file "<dir>/<prefix>.<pid>.ecl", writes its header and the
+ * first clock_sync, starts the writer thread, installs the crash hooks and
+ * turns recording on. err receives a message on failure.
+ * ECL_CORE_EIO: the file cannot be created; ECL_CORE_ECONFIG: the clock is not
+ * available; ECL_CORE_ENOMEM; ECL_CORE_ESTATE: already open or finished. */
+ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t errlen);
+/* Flushes every thread, writes clock_sync, the index and the footer, closes the
+ * file. Idempotent; recording stays off afterwards. */
+ecl_core_status ecl_trace_close(void);
+/* 1 while the trace file is open for writing (also while paused). */
+int ecl_trace_is_open(void);
+/* 1 once the trace was closed (or stopped by a write error). */
+int ecl_trace_is_done(void);
+/* Path of the trace file, or NULL before open. Borrowed. */
+const char *ecl_trace_file_path(void);
+
+/* Sets the MPI world rank and size once known (the MPI layer calls it after
+ * MPI_Init): rewrites the header's rank, size and header_crc in place, renames
+ * the file from "<prefix>.<pid>.ecl" to "<prefix>.<rank>.ecl", and stamps the
+ * rank into the process field of every later chunk.
+ * ECL_CORE_EINVAL: rank < 0 or size <= rank; ECL_CORE_ESTATE: not open;
+ * ECL_CORE_EIO: the rewrite or rename failed (message on stderr; the trace
+ * stays valid under its old name). */
+ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size);
+
+/* Pause/resume (process-wide). Pause records `pause` on the calling thread,
+ * then turns recording off; resume turns it on and records `resume`. */
+void ecl_trace_pause(void);
+void ecl_trace_resume(void);
+int ecl_trace_is_paused(void);
+
+/* ---------------- definitions (stream 0, written synchronously) ---------------- */
+/* Same name -> same id; ids start at 1. 0 on error (message on stderr if EIO). */
+uint32_t ecl_trace_region(const char *name);
+/* kind: 0 = int64, 1 = float64. Same name -> same id (the first unit/kind win). */
+uint32_t ecl_trace_counter(const char *name, const char *unit, int kind);
+/* Kind (0/1) of a defined counter, or -1 if the id is unknown. */
+int ecl_trace_counter_kind(uint32_t id);
+
+/* A field of a record type defined at run time. It follows the `type` and
+ * `time` fields every record has. Encodings allowed: ULEB (unsigned), SLEB
+ * (signed), FIXED (numbers), LSTRING (string). */
+typedef struct ecl_trace_field {
+    const char *name;
+    edl_type type;
+    edl_encoding encoding;
+    const char *unit;            /* may be NULL */
+    const char *description;     /* may be NULL */
+} ecl_trace_field;
+
+/* Defines a record type: it is added to the trace dictionary and a kind-2
+ * dictionary chunk is written before this returns, so records of the type may
+ * follow at once. id: a fixed id in 14..127 (the ECL layers' reserved range),
+ * or 0 for the next user id (128, 129, ...). Defining the same name with the
+ * same fields again gives the same id.
+ * ECL_CORE_EINVAL: bad name, field or id; ECL_CORE_EEXIST: the name (or the
+ * fixed id) is taken by another definition; ECL_CORE_ENOMEM; ECL_CORE_EIO;
+ * ECL_CORE_ESTATE: the trace is not open. */
+ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char *description,
+                                      const ecl_trace_field *fields, size_t nfields,
+                                      uint32_t *out);
+/* Layout of a defined type's extra fields, one letter each: 'u' ULEB, 's' SLEB,
+ * '1' '2' '4' '8' FIXED of that width, 'l' LSTRING; NULL if the id is unknown.
+ * Async-signal-safe (used to re-check buffers while crashing). */
+const char *ecl_trace_layout(uint32_t type);
+
+/* ---------------- recording ---------------- */
+/* The hot part of a thread's state. pos == end means "take the slow path"
+ * (no buffer yet, dropping, or tracing off). */
+typedef struct ecl_buf_hot {
+    uint8_t *pos;                /* next free byte of the current buffer */
+    uint8_t *end;                /* end of the current buffer */
+    uint64_t last;               /* time of the last record: the TDELTA base */
+    uint32_t count;              /* records in the current buffer */
+} ecl_buf_hot;
+
+extern __thread ecl_buf_hot *ecl_buf_self __attribute__((tls_model("initial-exec")));
+/* Nonzero while records are taken: trace open, not paused, no write error. */
+extern int ecl_buf_active;
+/* Largest record (bytes) that fits a buffer; longer strings get truncated. */
+extern size_t ecl_buf_record_max;
+/* Recursion guard for layers that intercept calls ECL itself makes (MPI):
+ * nonzero while the calling thread is inside ECL. */
+extern __thread int ecl_buf_in_tool __attribute__((tls_model("initial-exec")));
+
+static inline int ecl_buf_is_active(void)
+{
+    return ECL_LIKELY(__atomic_load_n(&ecl_buf_active, __ATOMIC_RELAXED) != 0);
+}
+
+/* Slow path: registers the thread or hands the full buffer to the writer so
+ * that need bytes fit. NULL: the record is not taken (tracing off, or dropped
+ * and counted with ECL_ON_FULL=drop). */
+ecl_buf_hot *ecl_buf_slow(size_t need) __attribute__((noinline));
+
+static inline uint8_t *ecl_buf_put_uleb(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint8_t *ecl_buf_put_sleb(uint8_t *p, int64_t v)
+{
+    /* zig-zag: small magnitudes of either sign stay short */
+    return ecl_buf_put_uleb(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* FIXED fields use the host byte order, which the dictionary declares. */
+static inline uint8_t *ecl_buf_put_f64(uint8_t *p, double v)
+{
+    memcpy(p, &v, sizeof v);
+    return p + sizeof v;
+}
+
+static inline uint8_t *ecl_buf_put_str(uint8_t *p, const char *s, size_t n)
+{
+    p = ecl_buf_put_uleb(p, n);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* Bytes ULEB needs for v. */
+static inline size_t ecl_buf_uleb_size(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/* Decodes a ULEB from [p, end): bytes used, 0 if cut short or over 64 bits. */
+size_t ecl_buf_get_uleb(const uint8_t *p, const uint8_t *end, uint64_t *v);
+
+/* Starts a record of type with at most need bytes in total (header included;
+ * need <= ecl_buf_record_max). Writes type and time; returns the position for
+ * the fields, or NULL if the record is not taken. *tp and *now are for commit. */
+static inline uint8_t *ecl_buf_begin(uint32_t type, size_t need, ecl_buf_hot **tp, uint64_t *now)
+{
+    ecl_buf_hot *t = ecl_buf_self;
+    if (ECL_UNLIKELY((size_t)(t->end - t->pos) < need)) {
+        t = ecl_buf_slow(need);
+        if (t == NULL)
+            return NULL;
+    }
+    uint64_t tnow = ecl_sys_clock_now();
+    uint64_t delta = tnow - t->last;
+    /* A clock that steps back (another core's counter, a VM migration) must
+     * not break per-stream time order: clamp the delta at 0. */
+    if (ECL_UNLIKELY((int64_t)delta < 0)) {
+        delta = 0;
+        tnow = t->last;
+    }
+    uint8_t *p = t->pos;
+    if (ECL_LIKELY(type < 0x80))
+        *p++ = (uint8_t)type;
+    else
+        p = ecl_buf_put_uleb(p, type);
+    p = ecl_buf_put_uleb(p, delta);
+    *tp = t;
+    *now = tnow;
+    return p;
+}
+
+/* Ends the record started by ecl_buf_begin; p is just past its last field.
+ * The release store publishes the bytes to a crash-time flush. */
+static inline void ecl_buf_commit(ecl_buf_hot *t, uint8_t *p, uint64_t now)
+{
+    t->last = now;
+    t->count++;
+    __atomic_store_n(&t->pos, p, __ATOMIC_RELEASE);
+}
+
+/* A record with one ULEB field (enter, leave): the hot path of the API. */
+static inline void ecl_buf_record_u(uint32_t type, uint64_t v)
+{
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(type, ECL_BUF_SMALL, &t, &now);
+    if (ECL_UNLIKELY(p == NULL))
+        return;
+    p = ecl_buf_put_uleb(p, v);
+    ecl_buf_commit(t, p, now);
+}
+
+/* Hands the calling thread's buffer to the writer and waits until it is in
+ * the file; records a flush record for the time spent. */
+ecl_core_status ecl_buf_flush(void);
+
+/* ---------------- statistics (for ECL_VERBOSE and tests) ---------------- */
+typedef struct ecl_trace_stats {
+    uint64_t records;            /* records in chunks written */
+    uint64_t chunks;             /* chunks written (all kinds) */
+    uint64_t bytes;              /* file size */
+    uint64_t raw_bytes;          /* record payload before compression */
+    uint64_t lost;               /* records dropped (ECL_ON_FULL=drop) */
+    uint64_t waits;              /* times a thread waited for a free buffer */
+    uint32_t streams;            /* thread streams */
+} ecl_trace_stats;
+void ecl_trace_get_stats(ecl_trace_stats *st);
+
+#endif /* ECL_CORE_H */

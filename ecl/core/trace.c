@@ -1,0 +1,556 @@
+/* trace.c -- ECL basic layer: the trace file. Opens it and writes the header
+ * (with the embedded dictionary), runs the writer thread that compresses and
+ * writes full buffers, flushes everything at close or on a fatal signal, and
+ * ends the file with the index and footer. */
+#include <config.h>
+
+#include "ecl/core/internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+ecl_trace_state ecl_T = {
+    .fd = -1,
+    .process = 0xFFFFFFFFu,
+    .def_lock = PTHREAD_MUTEX_INITIALIZER,
+    .free_lock = PTHREAD_MUTEX_INITIALIZER,
+    .free_cond = PTHREAD_COND_INITIALIZER,
+    .pool_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static pthread_mutex_t close_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t pause_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define FIXED_HEADER 136
+
+void ecl_trace_config_default(ecl_trace_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->dir, sizeof cfg->dir, ".");
+    snprintf(cfg->prefix, sizeof cfg->prefix, "trace");
+    cfg->buffer_size = 1u << 20;
+    cfg->buffer_count = 2;
+    cfg->compress = ECL_COMPRESS_ZLIB;
+    cfg->compress_level = 0;
+    cfg->clock = ECL_SYS_CLOCK_AUTO;
+}
+
+static int get_state(void)
+{
+    return __atomic_load_n(&ecl_T.state, __ATOMIC_ACQUIRE);
+}
+
+static int set_state_from(int from, int to)
+{
+    return __atomic_compare_exchange_n(&ecl_T.state, &from, to, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
+
+int ecl_trace_is_open(void)
+{
+    return get_state() == ECL_T_OPEN;
+}
+
+int ecl_trace_is_done(void)
+{
+    return get_state() >= ECL_T_DONE;
+}
+
+const char *ecl_trace_file_path(void)
+{
+    return __atomic_load_n(&ecl_T.path_cur, __ATOMIC_ACQUIRE);
+}
+
+/* Async-signal-safe string append, for messages built in a crash handler. */
+static size_t cat(char *dst, size_t n, size_t len, const char *s)
+{
+    while (*s && len + 1 < n)
+        dst[len++] = *s++;
+    dst[len] = '\0';
+    return len;
+}
+
+void ecl_trace_fail(const char *msg)
+{
+    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    if (!set_state_from(ECL_T_OPEN, ECL_T_FAILED))
+        set_state_from(ECL_T_CLOSING, ECL_T_FAILED);
+    if (__atomic_exchange_n(&ecl_T.fail_reported, 1, __ATOMIC_ACQ_REL) == 0) {
+        char line[4600];
+        size_t n = cat(line, sizeof line, 0, "ecl: ");
+        if (msg != NULL) {
+            n = cat(line, sizeof line, n, msg);
+        } else {
+            n = cat(line, sizeof line, n, "cannot write trace '");
+            n = cat(line, sizeof line, n, ecl_trace_file_path() ? ecl_trace_file_path() : "?");
+            n = cat(line, sizeof line, n, "'");
+        }
+        n = cat(line, sizeof line, n,
+                "; tracing stopped, trace readable up to the last complete chunk\n");
+        ecl_sys_stderr(line);
+    }
+    if (msg != NULL)                 /* not in a signal handler: wake blocked threads */
+        ecl_buf_notify_free();
+}
+
+void ecl_trace_index_add(const ecl_index_entry *e)
+{
+    pthread_mutex_lock(&index_lock);
+    if (ecl_T.index_len == ecl_T.index_cap && !ecl_T.index_broken) {
+        size_t cap = ecl_T.index_cap ? 2 * ecl_T.index_cap : 256;
+        ecl_index_entry *ni = realloc(ecl_T.index, cap * sizeof *ni);
+        if (ni == NULL) {
+            ecl_T.index_broken = 1;  /* the index is optional: skip it, not the chunk */
+        } else {
+            ecl_T.index = ni;
+            ecl_T.index_cap = cap;
+        }
+    }
+    if (!ecl_T.index_broken)
+        ecl_T.index[ecl_T.index_len++] = *e;
+    pthread_mutex_unlock(&index_lock);
+}
+
+void ecl_trace_wake_writer(void)
+{
+    if (__atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE))
+        sem_post(&ecl_T.writer_wake);
+}
+
+ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time)
+{
+    int s = get_state();
+    if (s != ECL_T_OPEN && s != ECL_T_CLOSING)
+        return ECL_CORE_ESTATE;
+    ecl_chunk_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.kind = 1;
+    ci.stored_length = ci.raw_length = (uint32_t)len;
+    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+    ci.stream = 0;
+    ci.record_count = 1;
+    ci.sequence = ecl_T.seq0++;
+    ci.first_time = ci.last_time = time;
+    return ecl_chunk_write(&ci, rec, 0);
+}
+
+static ecl_core_status write_clock_sync(void)
+{
+    uint64_t ticks, mono, real;
+    uint8_t rec[40], *p = rec;
+    ecl_sys_clock_pair(&ticks, &mono, &real);
+    *p++ = ECL_REC_CLOCK_SYNC;
+    *p++ = 0;
+    p = ecl_buf_put_uleb(p, mono);
+    p = ecl_buf_put_uleb(p, real);
+    pthread_mutex_lock(&ecl_T.def_lock);
+    ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), ticks);
+    pthread_mutex_unlock(&ecl_T.def_lock);
+    return st;
+}
+
+/* ---------------- header ---------------- */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void header_set_identity(uint8_t *h, int32_t rank, int32_t size)
+{
+    put32(h + 44, (uint32_t)rank);
+    put32(h + 48, (uint32_t)size);
+    put32(h + 16, 0);
+    put32(h + 16, (uint32_t)crc32(0L, h, (uInt)ecl_T.header_len));
+}
+
+static ecl_core_status build_header(uint64_t start, char *err, size_t errlen)
+{
+    unsigned char *dict;
+    size_t dlen;
+    if (edl_dict_encode(ecl_T.dict, &dict, &dlen) != EDL_OK) {
+        snprintf(err, errlen, "cannot encode the trace dictionary");
+        return ECL_CORE_ENOMEM;
+    }
+    size_t hlen = (FIXED_HEADER + dlen + 7) & ~(size_t)7;
+    uint8_t *h = calloc(1, hlen);
+    if (h == NULL) {
+        free(dict);
+        snprintf(err, errlen, "out of memory");
+        return ECL_CORE_ENOMEM;
+    }
+    memcpy(h, "ECLTRACE", 8);
+    h[8] = 1;                        /* version 1.0 */
+    h[10] = 0;
+    put32(h + 12, (uint32_t)hlen);
+    h[20] = (uint8_t)edl_dict_byte_order(ecl_T.dict);
+    h[21] = (uint8_t)ecl_sys_clock_source_get();
+    double tps = ecl_sys_clock_ticks_per_second();
+    uint64_t tpsbits;
+    memcpy(&tpsbits, &tps, 8);
+    put64(h + 24, tpsbits);
+    put64(h + 32, (uint64_t)ecl_sys_clock_realtime_offset_ns());
+    put32(h + 40, ecl_sys_pid());
+    put64(h + 56, start);
+    char host[65];
+    ecl_sys_host_name(host, sizeof host);
+    memcpy(h + 64, host, strnlen(host, 64));
+    put32(h + 128, FIXED_HEADER);
+    put32(h + 132, (uint32_t)dlen);
+    memcpy(h + FIXED_HEADER, dict, dlen);
+    free(dict);
+    ecl_T.header = h;
+    ecl_T.header_len = hlen;
+    header_set_identity(h, -1, -1);
+    return ECL_CORE_OK;
+}
+
+/* ---------------- writer thread ---------------- */
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    ecl_sys_block_signals();
+    ecl_buf_in_tool = 1;
+    ecl_chunk_zctx *z = ecl_chunk_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
+                                              ecl_T.cfg.buffer_size);
+    /* Without a context (out of memory) chunks are written uncompressed. */
+    for (;;) {
+        int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
+        for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
+             t = t->next)
+            ecl_buf_write_queued(t, z);
+        if (stop || get_state() == ECL_T_CRASHED)
+            break;
+        while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
+            ;
+    }
+    ecl_chunk_zctx_destroy(z);
+    return NULL;
+}
+
+static void on_crash(int sig)
+{
+    int s = get_state();
+    if (s != ECL_T_OPEN && s != ECL_T_CLOSING)
+        return;
+    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    if (!set_state_from(s, ECL_T_CRASHED))
+        return;
+    ecl_buf_collect_all(1);
+    if (ecl_T.cfg.verbose) {
+        char line[4300], num[16];
+        size_t n = cat(line, sizeof line, 0, "ecl: signal ");
+        int k = 0, v = sig;
+        char rev[16];
+        do {
+            rev[k++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v > 0 && k < 15);
+        for (int i = 0; i < k; i++)
+            num[i] = rev[k - 1 - i];
+        num[k] = '\0';
+        n = cat(line, sizeof line, n, num);
+        n = cat(line, sizeof line, n, ": buffers flushed to '");
+        n = cat(line, sizeof line, n, ecl_trace_file_path());
+        cat(line, sizeof line, n, "'\n");
+        ecl_sys_stderr(line);
+    }
+}
+
+/* ---------------- open / close ---------------- */
+
+/* A forked child has no writer thread and shares the parent's file: it must
+ * not record (it would block on a full buffer forever) nor write. */
+static void atfork_child(void)
+{
+    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ecl_T.state, ECL_T_DONE, __ATOMIC_RELEASE);
+    ecl_buf_reset_self();
+}
+
+ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t errlen)
+{
+    ecl_core_status st;
+    int e;
+    pthread_mutex_lock(&close_lock);
+    if (get_state() != ECL_T_NONE) {
+        snprintf(err, errlen, "the trace was already opened");
+        pthread_mutex_unlock(&close_lock);
+        return ECL_CORE_ESTATE;
+    }
+    ecl_T.cfg = *cfg;
+    if ((e = ecl_sys_clock_init(cfg->clock, err, errlen)) != 0) {
+        st = ECL_CORE_ECONFIG;
+        goto fail;
+    }
+    uint64_t start = ecl_sys_clock_now();
+    if ((st = ecl_defs_init(err, errlen)) != ECL_CORE_OK)
+        goto fail;
+    if ((st = build_header(start, err, errlen)) != ECL_CORE_OK)
+        goto fail;
+    if ((e = ecl_sys_mkdirs(cfg->dir, err, errlen)) != 0) {
+        st = ECL_CORE_EIO;
+        goto fail;
+    }
+    snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.ecl", cfg->dir, cfg->prefix,
+             (unsigned)ecl_sys_pid());
+    int fd = ecl_sys_create(ecl_T.path[0], err, errlen);
+    if (fd < 0) {
+        st = ECL_CORE_EIO;
+        goto fail;
+    }
+    ecl_T.fd = fd;
+    ecl_T.path_cur = ecl_T.path[0];
+    struct iovec iov = { ecl_T.header, ecl_T.header_len };
+    if ((e = ecl_sys_write_at(fd, ecl_T.path_cur, &iov, 1, 0, err, errlen)) != 0) {
+        st = ECL_CORE_EIO;
+        goto fail;
+    }
+    ecl_T.file_end = ecl_T.header_len;
+    ecl_buf_record_max = cfg->buffer_size - ECL_BUF_RESERVE;
+    if (sem_init(&ecl_T.writer_wake, 0, 0) != 0) {
+        snprintf(err, errlen, "cannot create the writer semaphore: %s", strerror(errno));
+        st = ECL_CORE_ENOMEM;
+        goto fail;
+    }
+    ecl_T.thread_key_ok = pthread_key_create(&ecl_T.thread_key, ecl_buf_thread_exit) == 0;
+    __atomic_store_n(&ecl_T.state, ECL_T_OPEN, __ATOMIC_RELEASE);
+    write_clock_sync();
+    __atomic_store_n(&ecl_T.writer_running, 1, __ATOMIC_RELEASE);
+    if ((e = pthread_create(&ecl_T.writer, NULL, writer_main, NULL)) != 0) {
+        __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&ecl_T.state, ECL_T_NONE, __ATOMIC_RELEASE);
+        snprintf(err, errlen, "cannot start the writer thread: %s", strerror(e));
+        st = ECL_CORE_ENOMEM;
+        goto fail;
+    }
+    ecl_sys_signals_install(on_crash);
+    static int atfork_done;
+    if (!atfork_done && pthread_atfork(NULL, NULL, atfork_child) == 0)
+        atfork_done = 1;
+    if (cfg->verbose) {
+        char line[4400];
+        double tps = ecl_sys_clock_ticks_per_second();
+        static const char *const zname[] = { "none", "zlib", "zstd" };
+        snprintf(line, sizeof line,
+                 "ecl: tracing to '%s' (clock %s, %.6g ticks/s; %u buffers of %zu bytes per "
+                 "thread; compression %s; %s when full)\n",
+                 ecl_T.path_cur, ecl_sys_clock_name(ecl_sys_clock_source_get()), tps,
+                 cfg->buffer_count, cfg->buffer_size, zname[cfg->compress],
+                 cfg->drop_when_full ? "drop" : "block");
+        ecl_sys_stderr(line);
+    }
+    __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&close_lock);
+    return ECL_CORE_OK;
+fail:
+    if (ecl_T.fd >= 0) {
+        ecl_sys_close(ecl_T.fd);
+        ecl_T.fd = -1;
+    }
+    free(ecl_T.header);
+    ecl_T.header = NULL;
+    ecl_defs_fini();
+    ecl_T.path_cur = NULL;
+    pthread_mutex_unlock(&close_lock);
+    return st;
+}
+
+static void write_index(void)
+{
+    pthread_mutex_lock(&index_lock);
+    size_t n = ecl_T.index_broken ? 0 : ecl_T.index_len;
+    uint8_t *pay = n ? malloc(n * 40) : NULL;
+    uint64_t first = UINT64_MAX, last = 0;
+    for (size_t i = 0; pay && i < n; i++) {
+        const ecl_index_entry *e = &ecl_T.index[i];
+        uint8_t *p = pay + 40 * i;
+        memset(p, 0, 40);
+        put64(p, e->offset);
+        put32(p + 8, e->process);
+        put32(p + 12, e->stream);
+        put64(p + 16, e->first_time);
+        put64(p + 24, e->last_time);
+        put32(p + 32, e->record_count);
+        p[36] = e->kind;
+        if (e->first_time < first)
+            first = e->first_time;
+        if (e->last_time > last)
+            last = e->last_time;
+    }
+    pthread_mutex_unlock(&index_lock);
+    if (pay == NULL)
+        return;
+    ecl_chunk_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.kind = 3;
+    ci.stored_length = ci.raw_length = (uint32_t)(n * 40);
+    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+    ci.stream = 0;
+    ci.record_count = (uint32_t)n;   /* index entries */
+    pthread_mutex_lock(&ecl_T.def_lock);
+    ci.sequence = ecl_T.seq0++;
+    pthread_mutex_unlock(&ecl_T.def_lock);
+    ci.first_time = first;
+    ci.last_time = last;
+    /* The footer needs the index chunk's offset, so reserve both at once. */
+    uint8_t hdr[ECL_CHUNK_HEADER], footer[16];
+    ecl_chunk_header_encode(hdr, &ci, (uint32_t)crc32(0L, pay, (uInt)ci.stored_length));
+    uint64_t size = ECL_CHUNK_HEADER + (uint64_t)ci.stored_length;
+    uint64_t off = __atomic_fetch_add(&ecl_T.file_end, size + 16, __ATOMIC_RELAXED);
+    memcpy(footer, "ECLINDEX", 8);
+    put64(footer + 8, off);
+    struct iovec iov[3] = { { hdr, sizeof hdr }, { pay, ci.stored_length }, { footer, 16 } };
+    char msg[4400];
+    if (ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, iov, 3, off, msg, sizeof msg) != 0)
+        ecl_trace_fail(msg);
+    free(pay);
+}
+
+ecl_core_status ecl_trace_close(void)
+{
+    pthread_mutex_lock(&close_lock);
+    int s = get_state();
+    if (s != ECL_T_OPEN && s != ECL_T_FAILED) {
+        pthread_mutex_unlock(&close_lock);
+        return s == ECL_T_NONE ? ECL_CORE_ESTATE : ECL_CORE_OK;
+    }
+    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    set_state_from(ECL_T_OPEN, ECL_T_CLOSING);
+    ecl_buf_notify_free();           /* threads waiting for a buffer give up */
+    ecl_buf_in_tool++;
+    if (get_state() == ECL_T_CLOSING)
+        ecl_buf_collect_all(0);
+    __atomic_store_n(&ecl_T.writer_stop, 1, __ATOMIC_RELEASE);
+    sem_post(&ecl_T.writer_wake);
+    pthread_join(ecl_T.writer, NULL);
+    __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
+    if (get_state() == ECL_T_CLOSING) {
+        ecl_buf_write_pending();
+        write_clock_sync();
+        write_index();
+    }
+    ecl_core_status st = set_state_from(ECL_T_CLOSING, ECL_T_DONE) ? ECL_CORE_OK : ECL_CORE_EIO;
+    ecl_sys_signals_uninstall();
+    if (ecl_T.cfg.verbose) {
+        ecl_trace_stats ts;
+        char line[4600];
+        ecl_trace_get_stats(&ts);
+        snprintf(line, sizeof line,
+                 "ecl: trace '%s' %s: %llu records in %llu chunks, %llu bytes (%llu before "
+                 "compression), %u threads, %llu lost, %llu waits for a free buffer\n",
+                 ecl_T.path_cur, st == ECL_CORE_OK ? "complete" : "incomplete",
+                 (unsigned long long)ts.records, (unsigned long long)ts.chunks,
+                 (unsigned long long)ts.bytes, (unsigned long long)ts.raw_bytes, ts.streams,
+                 (unsigned long long)ts.lost, (unsigned long long)ts.waits);
+        ecl_sys_stderr(line);
+    }
+    ecl_sys_close(ecl_T.fd);
+    ecl_T.fd = -1;
+    ecl_buf_in_tool--;
+    pthread_mutex_unlock(&close_lock);
+    return st;
+}
+
+ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size)
+{
+    char err[8400];
+    if (rank < 0 || size <= rank)
+        return ECL_CORE_EINVAL;
+    pthread_mutex_lock(&close_lock);
+    ecl_core_status st = ECL_CORE_OK;
+    if (get_state() != ECL_T_OPEN) {
+        st = ECL_CORE_ESTATE;
+        goto out;
+    }
+    pthread_mutex_lock(&ecl_T.def_lock);
+    header_set_identity(ecl_T.header, rank, size);
+    struct iovec iov = { ecl_T.header, FIXED_HEADER };
+    int e = ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, &iov, 1, 0, err, sizeof err);
+    __atomic_store_n(&ecl_T.process, (uint32_t)rank, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&ecl_T.def_lock);
+    if (e != 0) {
+        ecl_trace_fail(err);
+        st = ECL_CORE_EIO;
+        goto out;
+    }
+    const char *old = ecl_T.path_cur;
+    char *next = old == ecl_T.path[0] ? ecl_T.path[1] : ecl_T.path[0];
+    snprintf(next, sizeof ecl_T.path[0], "%s/%s.%d.ecl", ecl_T.cfg.dir, ecl_T.cfg.prefix,
+             (int)rank);
+    if (strcmp(old, next) != 0) {
+        if (ecl_sys_rename(old, next, err, sizeof err) != 0) {
+            char line[8500];
+            snprintf(line, sizeof line, "ecl: %s\n", err);
+            ecl_sys_stderr(line);
+            st = ECL_CORE_EIO;
+            goto out;
+        }
+        __atomic_store_n(&ecl_T.path_cur, next, __ATOMIC_RELEASE);
+    }
+out:
+    pthread_mutex_unlock(&close_lock);
+    return st;
+}
+
+/* ---------------- pause / resume ---------------- */
+
+static void record_bare(uint32_t type)
+{
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(type, ECL_BUF_SMALL, &t, &now);
+    if (p != NULL)
+        ecl_buf_commit(t, p, now);
+}
+
+void ecl_trace_pause(void)
+{
+    pthread_mutex_lock(&pause_lock);
+    if (get_state() == ECL_T_OPEN && !ecl_T.paused) {
+        record_bare(ECL_REC_PAUSE);
+        ecl_T.paused = 1;
+        __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&pause_lock);
+}
+
+void ecl_trace_resume(void)
+{
+    pthread_mutex_lock(&pause_lock);
+    if (get_state() == ECL_T_OPEN && ecl_T.paused) {
+        ecl_T.paused = 0;
+        __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
+        record_bare(ECL_REC_RESUME);
+    }
+    pthread_mutex_unlock(&pause_lock);
+}
+
+int ecl_trace_is_paused(void)
+{
+    return ecl_T.paused;
+}
+
+void ecl_trace_get_stats(ecl_trace_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->records = __atomic_load_n(&ecl_T.st_records, __ATOMIC_RELAXED);
+    st->chunks = __atomic_load_n(&ecl_T.st_chunks, __ATOMIC_RELAXED);
+    st->bytes = __atomic_load_n(&ecl_T.file_end, __ATOMIC_RELAXED);
+    st->raw_bytes = __atomic_load_n(&ecl_T.st_raw, __ATOMIC_RELAXED);
+    st->lost = __atomic_load_n(&ecl_T.st_lost, __ATOMIC_RELAXED);
+    st->waits = __atomic_load_n(&ecl_T.st_waits, __ATOMIC_RELAXED);
+    st->streams = __atomic_load_n(&ecl_T.next_stream, __ATOMIC_RELAXED);
+}

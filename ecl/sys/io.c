@@ -1,0 +1,177 @@
+/* io.c -- ECL system layer: identity (pid, thread id, host) and file output.
+ * Writes go through pwritev at explicit offsets so that any thread, and a
+ * signal handler, can write without sharing a file position. */
+#include <config.h>
+
+#include "ecl/sys/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+uint64_t ecl_sys_thread_id(void)
+{
+#ifdef SYS_gettid
+    return (uint64_t)syscall(SYS_gettid);
+#else
+    return (uint64_t)(uintptr_t)pthread_self();
+#endif
+}
+
+uint32_t ecl_sys_pid(void)
+{
+    return (uint32_t)getpid();
+}
+
+void ecl_sys_host_name(char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    if (gethostname(buf, len) != 0)
+        snprintf(buf, len, "unknown");
+    buf[len - 1] = '\0';
+}
+
+void ecl_sys_thread_name(char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+#if defined(__GLIBC__)
+    if (len >= 16 && pthread_getname_np(pthread_self(), buf, len) != 0)
+        buf[0] = '\0';
+#endif
+}
+
+int ecl_sys_mkdirs(const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    size_t n = strlen(path);
+    if (n == 0)
+        return 0;
+    if (n >= sizeof tmp) {
+        snprintf(err, errlen, "directory name too long: '%.64s...'", path);
+        return ENAMETOOLONG;
+    }
+    memcpy(tmp, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (tmp[i] != '/' && tmp[i] != '\0')
+            continue;
+        char c = tmp[i];
+        tmp[i] = '\0';
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            snprintf(err, errlen, "cannot create directory '%s': %s", tmp, strerror(e));
+            return e;
+        }
+        tmp[i] = c;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "'%s' is not a directory", path);
+        return ENOTDIR;
+    }
+    return 0;
+}
+
+int ecl_sys_create(const char *path, char *err, size_t errlen)
+{
+    int fd;
+    do {
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "cannot create trace '%s': %s", path, strerror(e));
+        return -e;
+    }
+    return fd;
+}
+
+int ecl_sys_write_at(int fd, const char *path, const struct iovec *iov, int iovcnt, uint64_t off,
+                     char *err, size_t errlen)
+{
+    struct iovec v[8];
+    uint64_t total = 0, done = 0;
+    if (iovcnt > 8)
+        return EINVAL;
+    for (int i = 0; i < iovcnt; i++) {
+        v[i] = iov[i];
+        total += iov[i].iov_len;
+    }
+    struct iovec *cur = v;
+    int left = iovcnt;
+    while (left > 0) {
+        if (cur->iov_len == 0) {
+            cur++;
+            left--;
+            continue;
+        }
+        ssize_t w = pwritev(fd, cur, left, (off_t)(off + done));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            /* A write that makes no progress without an error would loop
+             * forever; treat it as a full device. */
+            int e = w < 0 ? errno : ENOSPC;
+            if (err != NULL)
+                snprintf(err, errlen,
+                         "cannot write trace '%s': %s (wrote %llu of %llu bytes at offset %llu)",
+                         path, strerror(e), (unsigned long long)done,
+                         (unsigned long long)total, (unsigned long long)off);
+            return e;
+        }
+        done += (uint64_t)w;
+        size_t k = (size_t)w;
+        while (left > 0 && k >= cur->iov_len) {
+            k -= cur->iov_len;
+            cur++;
+            left--;
+        }
+        if (left > 0) {
+            cur->iov_base = (char *)cur->iov_base + k;
+            cur->iov_len -= k;
+        }
+    }
+    return 0;
+}
+
+int ecl_sys_close(int fd)
+{
+    return close(fd) == 0 ? 0 : errno;
+}
+
+int ecl_sys_rename(const char *from, const char *to, char *err, size_t errlen)
+{
+    if (rename(from, to) == 0)
+        return 0;
+    int e = errno;
+    snprintf(err, errlen, "cannot rename trace '%s' to '%s': %s", from, to, strerror(e));
+    return e;
+}
+
+void ecl_sys_stderr(const char *msg)
+{
+    size_t n = strlen(msg);
+    while (n > 0) {
+        ssize_t w = write(2, msg, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        msg += w;
+        n -= (size_t)w;
+    }
+}
+
+void ecl_sys_sleep_ns(uint64_t ns)
+{
+    struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}

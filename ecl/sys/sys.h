@@ -1,0 +1,104 @@
+/* sys.h -- ECL system-dependent layer: clocks, thread/process identity, file
+ * writes and signal hooks. The only place in ECL with OS- or CPU-specific code;
+ * the basic layer (ecl/core) includes this header and nothing else from the OS.
+ *
+ * Every function returns 0 on success or an errno value; messages go into a
+ * caller-provided buffer so the caller decides where (and whether) to print. */
+#ifndef ECL_SYS_H
+#define ECL_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define ECL_SYS_HAVE_TSC 1
+#else
+#define ECL_SYS_HAVE_TSC 0
+#endif
+
+/* Values are the clock_source codes of the trace header (doc/trace-format.md). */
+typedef enum ecl_sys_clock_source {
+    ECL_SYS_CLOCK_AUTO = 0,       /* request only: TSC if invariant, else monotonic */
+    ECL_SYS_CLOCK_MONOTONIC = 1,  /* CLOCK_MONOTONIC, ns */
+    ECL_SYS_CLOCK_TSC = 2,        /* calibrated invariant cycle counter */
+    ECL_SYS_CLOCK_REALTIME = 3    /* CLOCK_REALTIME, ns */
+} ecl_sys_clock_source;
+
+/* The active source; written once by ecl_sys_clock_init, read on every record. */
+extern int ecl_sys_clock_kind;
+
+uint64_t ecl_sys_clock_gettime(void);
+
+/* Reads the active clock, in ticks. The hot path: an inline rdtsc when the
+ * cycle counter was chosen, otherwise a (vDSO) clock_gettime call. */
+static inline uint64_t ecl_sys_clock_now(void)
+{
+#if ECL_SYS_HAVE_TSC
+    if (__builtin_expect(ecl_sys_clock_kind == ECL_SYS_CLOCK_TSC, 1))
+        return __rdtsc();
+#endif
+    return ecl_sys_clock_gettime();
+}
+
+/* Chooses and calibrates the clock (calibration of the cycle counter takes
+ * about 10 ms). Returns 0, or EINVAL with a message when the requested source
+ * does not exist on this machine. Calling it again re-selects. */
+int ecl_sys_clock_init(ecl_sys_clock_source want, char *err, size_t errlen);
+ecl_sys_clock_source ecl_sys_clock_source_get(void);
+const char *ecl_sys_clock_name(ecl_sys_clock_source s);
+double ecl_sys_clock_ticks_per_second(void);
+/* UNIX-epoch ns at tick 0 (measured at init). */
+int64_t ecl_sys_clock_realtime_offset_ns(void);
+/* A (CLOCK_MONOTONIC ns, CLOCK_REALTIME ns, ticks) triple read back to back. */
+void ecl_sys_clock_pair(uint64_t *ticks, uint64_t *mono_ns, uint64_t *real_ns);
+/* 1 if the CPU has an invariant cycle counter ECL can use. */
+int ecl_sys_clock_has_invariant_tsc(void);
+
+/* ---- identity ---- */
+uint64_t ecl_sys_thread_id(void);           /* kernel thread id */
+uint32_t ecl_sys_pid(void);
+/* Host name, NUL-terminated, truncated to len-1. */
+void ecl_sys_host_name(char *buf, size_t len);
+/* Name of the calling thread ("" if unknown). */
+void ecl_sys_thread_name(char *buf, size_t len);
+
+/* ---- files ---- */
+/* Creates every missing directory of path (like mkdir -p). */
+int ecl_sys_mkdirs(const char *path, char *err, size_t errlen);
+/* Creates/truncates a file for writing; returns the fd or -errno. */
+int ecl_sys_create(const char *path, char *err, size_t errlen);
+/* Writes all of iov at offset off with pwritev, retrying short writes and
+ * EINTR. On failure returns the errno and describes it in err:
+ * "cannot write trace 'PATH': REASON (wrote N of M bytes at offset O)".
+ * Async-signal-safe when err is NULL. */
+int ecl_sys_write_at(int fd, const char *path, const struct iovec *iov, int iovcnt, uint64_t off,
+                     char *err, size_t errlen);
+int ecl_sys_close(int fd);
+int ecl_sys_rename(const char *from, const char *to, char *err, size_t errlen);
+/* Writes a whole message to stderr with write(2) (async-signal-safe). */
+void ecl_sys_stderr(const char *msg);
+
+/* ---- signals ---- */
+/* Called once, from the handler of the first fatal signal, before the signal is
+ * re-raised with its previous disposition. Must be async-signal-safe. */
+typedef void (*ecl_sys_crash_fn)(int sig);
+/* Installs handlers for SIGTERM, SIGINT, SIGSEGV, SIGBUS and SIGABRT where
+ * the disposition is the default (a program's own handlers and ignored signals
+ * are left alone), and ignores SIGXFSZ if it has the default action so that
+ * exceeding `ulimit -f` is a write error (EFBIG) instead of death. */
+int ecl_sys_signals_install(ecl_sys_crash_fn fn);
+/* Restores the dispositions replaced by ecl_sys_signals_install, where ECL's
+ * handler is still installed. */
+void ecl_sys_signals_uninstall(void);
+/* Blocks every signal in the calling thread (for helper threads, so that
+ * process-directed signals go to the application's threads). */
+void ecl_sys_block_signals(void);
+
+/* Sleeps ns nanoseconds (async-signal-safe). */
+void ecl_sys_sleep_ns(uint64_t ns);
+
+#endif /* ECL_SYS_H */

@@ -1,0 +1,310 @@
+/* check_core.c -- unit tests of the ECL basic layer (ecl/core): LEB and
+ * zig-zag encodings at their boundaries, chunk headers, the crash-time record
+ * scan, compression, the time-delta clamp, type definitions. */
+#include <config.h>
+
+#include "ecl/core/internal.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+START_TEST(uleb_boundaries)
+{
+    static const struct { uint64_t v; size_t n; } cases[] = {
+        { 0, 1 }, { 1, 1 }, { 127, 1 }, { 128, 2 }, { 16383, 2 }, { 16384, 3 },
+        { 2097151, 3 }, { 2097152, 4 }, { UINT32_MAX, 5 }, { 1ull << 35, 6 },
+        { (1ull << 63) - 1, 9 }, { 1ull << 63, 10 }, { UINT64_MAX, 10 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t buf[16];
+        uint8_t *end = ecl_buf_put_uleb(buf, cases[i].v);
+        ck_assert_uint_eq((size_t)(end - buf), cases[i].n);
+        ck_assert_uint_eq(ecl_buf_uleb_size(cases[i].v), cases[i].n);
+        for (size_t k = 0; k + 1 < cases[i].n; k++)
+            ck_assert(buf[k] & 0x80);
+        ck_assert(!(buf[cases[i].n - 1] & 0x80));
+        uint64_t back = 0;
+        ck_assert_uint_eq(ecl_buf_get_uleb(buf, end, &back), cases[i].n);
+        ck_assert(back == cases[i].v);
+        /* cut short: not decodable */
+        ck_assert_uint_eq(ecl_buf_get_uleb(buf, end - 1, &back), 0);
+    }
+    uint8_t two[] = { 0x80, 0x01 };
+    uint64_t v;
+    ck_assert_uint_eq(ecl_buf_get_uleb(two, two + 2, &v), 2);
+    ck_assert_uint_eq(v, 128);
+    /* 10th byte above 1 overflows 64 bits; 11 bytes never decode */
+    uint8_t over[11] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0 };
+    ck_assert_uint_eq(ecl_buf_get_uleb(over, over + 11, &v), 0);
+    uint8_t eleven[11] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0 };
+    ck_assert_uint_eq(ecl_buf_get_uleb(eleven, eleven + 11, &v), 0);
+}
+END_TEST
+
+START_TEST(sleb_zigzag)
+{
+    static const struct { int64_t v; uint64_t z; } cases[] = {
+        { 0, 0 }, { -1, 1 }, { 1, 2 }, { -2, 3 }, { 63, 126 }, { -64, 127 }, { 64, 128 },
+        { INT64_MAX, UINT64_MAX - 1 }, { INT64_MIN, UINT64_MAX },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t a[16], b[16];
+        uint8_t *ea = ecl_buf_put_sleb(a, cases[i].v);
+        uint8_t *eb = ecl_buf_put_uleb(b, cases[i].z);
+        ck_assert_uint_eq((size_t)(ea - a), (size_t)(eb - b));
+        ck_assert(memcmp(a, b, (size_t)(ea - a)) == 0);
+        uint64_t z;
+        ecl_buf_get_uleb(a, ea, &z);
+        int64_t back = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+        ck_assert(back == cases[i].v);
+    }
+}
+END_TEST
+
+START_TEST(lstring_and_f64)
+{
+    uint8_t buf[64], *p = buf;
+    p = ecl_buf_put_str(p, "hello", 5);
+    p = ecl_buf_put_f64(p, 2.5);
+    ck_assert_uint_eq((size_t)(p - buf), 1 + 5 + 8);
+    ck_assert_uint_eq(buf[0], 5);
+    ck_assert(memcmp(buf + 1, "hello", 5) == 0);
+    double d;
+    memcpy(&d, buf + 6, 8);
+    ck_assert(d == 2.5);
+}
+END_TEST
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+    return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+START_TEST(chunk_header_layout)
+{
+    ecl_chunk_info ci = { 1, 1, 1000, 4000, 0xFFFFFFFFu, 3, 77, 9, 123456789, 987654321 };
+    uint8_t h[64];
+    ecl_chunk_header_encode(h, &ci, 0xDEADBEEF);
+    ck_assert(memcmp(h, "ECHK", 4) == 0);
+    ck_assert_uint_eq(rd32(h + 4), (uint32_t)crc32(0, h + 8, 56));
+    ck_assert_uint_eq(h[8], 1);
+    ck_assert_uint_eq(h[9], 1);
+    ck_assert_uint_eq(rd32(h + 12), 1000);
+    ck_assert_uint_eq(rd32(h + 16), 4000);
+    ck_assert_uint_eq(rd32(h + 20), 0xFFFFFFFFu);
+    ck_assert_uint_eq(rd32(h + 24), 3);
+    ck_assert_uint_eq(rd32(h + 28), 77);
+    ck_assert_uint_eq(rd64(h + 32), 9);
+    ck_assert_uint_eq(rd64(h + 40), 123456789);
+    ck_assert_uint_eq(rd64(h + 48), 987654321);
+    ck_assert_uint_eq(rd32(h + 56), 0xDEADBEEF);
+    ck_assert_uint_eq(rd32(h + 60), 0);
+}
+END_TEST
+
+START_TEST(scan_stops_at_partial_record)
+{
+    uint8_t buf[256], *p = buf;
+    /* enter(5) +10, marker "abc" +3, counter_float(2, 1.5) +0, leave(5) +200 */
+    *p++ = ECL_REC_ENTER; p = ecl_buf_put_uleb(p, 10); p = ecl_buf_put_uleb(p, 5);
+    *p++ = ECL_REC_MARKER; p = ecl_buf_put_uleb(p, 3); p = ecl_buf_put_str(p, "abc", 3);
+    *p++ = ECL_REC_COUNTER_FLOAT; *p++ = 0; *p++ = 2; p = ecl_buf_put_f64(p, 1.5);
+    *p++ = ECL_REC_LEAVE; p = ecl_buf_put_uleb(p, 200); p = ecl_buf_put_uleb(p, 5);
+    size_t full = (size_t)(p - buf);
+    uint32_t count;
+    uint64_t last;
+    ck_assert_uint_eq(ecl_chunk_scan(buf, full, 1000, &count, &last), full);
+    ck_assert_uint_eq(count, 4);
+    ck_assert_uint_eq(last, 1213);
+    /* every cut inside the last record drops just that record */
+    for (size_t cut = full - 1; cut > full - 4; cut--) {
+        size_t good = ecl_chunk_scan(buf, cut, 1000, &count, &last);
+        ck_assert_uint_eq(count, 3);
+        ck_assert_uint_eq(last, 1013);
+        ck_assert_uint_eq(good, full - 4);
+    }
+    /* an unknown type ends the scan */
+    buf[0] = 100;
+    ck_assert_uint_eq(ecl_chunk_scan(buf, full, 0, &count, &last), 0);
+    ck_assert_uint_eq(count, 0);
+}
+END_TEST
+
+START_TEST(compression_roundtrip)
+{
+    size_t n = 65536;
+    uint8_t *src = malloc(n), *back = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        src[i] = (uint8_t)(i % 7 == 0 ? ECL_REC_ENTER : i % 13);
+    for (int method = ECL_COMPRESS_ZLIB; method <= ECL_COMPRESS_ZSTD; method++) {
+        if (!ecl_trace_have_compress(method))
+            continue;
+        ecl_chunk_zctx *z = ecl_chunk_zctx_create(method, 1, n);
+        ck_assert(z != NULL);
+        for (int rep = 0; rep < 3; rep++) {        /* the context is reused */
+            const uint8_t *out;
+            uint8_t used;
+            size_t m = ecl_chunk_compress(z, src, n, &out, &used);
+            ck_assert_int_eq(used, method);
+            ck_assert(m < n / 4);
+            if (method == ECL_COMPRESS_ZLIB) {
+                uLongf bl = (uLongf)n;
+                ck_assert_int_eq(uncompress(back, &bl, out, (uLong)m), Z_OK);
+                ck_assert_uint_eq(bl, n);
+                ck_assert(memcmp(src, back, n) == 0);
+            }
+        }
+        /* incompressible input is stored raw */
+        uint8_t rnd[256];
+        for (size_t i = 0; i < sizeof rnd; i++)
+            rnd[i] = (uint8_t)(i * 2654435761u >> 13);
+        const uint8_t *out;
+        uint8_t used;
+        ck_assert_uint_eq(ecl_chunk_compress(z, rnd, 8, &out, &used), 8);
+        ck_assert_int_eq(used, ECL_COMPRESS_NONE);
+        ck_assert(out == rnd);
+        ecl_chunk_zctx_destroy(z);
+    }
+    free(src);
+    free(back);
+}
+END_TEST
+
+START_TEST(time_delta_clamps_at_zero)
+{
+    /* A thread whose last time lies in the future (a clock that stepped
+     * back): the delta is 0 and the record keeps the last time. */
+    char e[256];
+    ck_assert_int_eq(ecl_sys_clock_init(ECL_SYS_CLOCK_MONOTONIC, e, sizeof e), 0);
+    uint8_t buf[64];
+    ecl_buf_hot fake = { buf, buf + sizeof buf, ecl_sys_clock_now() + 1000000000000ull, 0 };
+    ecl_buf_hot *saved = ecl_buf_self;
+    ecl_buf_self = &fake;
+    uint64_t before = fake.last;
+    ecl_buf_record_u(ECL_REC_ENTER, 300);
+    ecl_buf_self = saved;
+    ck_assert_uint_eq(fake.count, 1);
+    ck_assert_uint_eq(fake.last, before);
+    ck_assert_uint_eq((size_t)(fake.pos - buf), 4);
+    ck_assert_uint_eq(buf[0], ECL_REC_ENTER);
+    ck_assert_uint_eq(buf[1], 0);
+    ck_assert_uint_eq(buf[2], 0xAC);   /* 300 = 0b10_0101100 */
+    ck_assert_uint_eq(buf[3], 0x02);
+
+    /* and a normal record: small positive delta, 3 bytes for a small region */
+    fake.last = ecl_sys_clock_now();
+    ecl_buf_self = &fake;
+    ecl_buf_record_u(ECL_REC_LEAVE, 7);
+    ecl_buf_self = saved;
+    ck_assert_uint_eq(fake.count, 2);
+    ck_assert(fake.pos - buf <= 4 + 6);
+}
+END_TEST
+
+START_TEST(type_definitions)
+{
+    /* Without an open trace, definitions still get ids (nothing is written). */
+    ecl_trace_field f[2] = {
+        { "a", EDL_INT64, EDL_ENC_SLEB, NULL, NULL },
+        { "b", EDL_STRING, EDL_ENC_LSTRING, "u", "d" },
+    };
+    uint32_t id, id2;
+    ck_assert_int_eq(ecl_trace_type_define(0, "t1", NULL, f, 2, &id), ECL_CORE_OK);
+    ck_assert_uint_eq(id, ECL_REC_USER_FIRST);
+    ck_assert_str_eq(ecl_trace_layout(id), "sl");
+    ck_assert_int_eq(ecl_trace_type_define(0, "t1", NULL, f, 2, &id2), ECL_CORE_OK);
+    ck_assert_uint_eq(id2, id);
+    ck_assert_int_eq(ecl_trace_type_define(0, "t1", NULL, f, 1, &id2), ECL_CORE_EEXIST);
+    ck_assert_int_eq(ecl_trace_type_define(0, "enter", NULL, f, 1, &id2), ECL_CORE_EEXIST);
+    ck_assert_int_eq(ecl_trace_type_define(0, "1bad", NULL, f, 1, &id2), ECL_CORE_EINVAL);
+    ck_assert_int_eq(ecl_trace_type_define(200, "t2", NULL, f, 1, &id2), ECL_CORE_EINVAL);
+    ck_assert_int_eq(ecl_trace_type_define(20, "mpi_send", NULL, f, 1, &id2), ECL_CORE_OK);
+    ck_assert_uint_eq(id2, 20);
+    ck_assert_int_eq(ecl_trace_type_define(20, "other", NULL, f, 1, &id2), ECL_CORE_EEXIST);
+    ecl_trace_field bad = { "time", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL };
+    ck_assert_int_eq(ecl_trace_type_define(0, "t3", NULL, &bad, 1, &id2), ECL_CORE_EINVAL);
+    ecl_trace_field mismatch = { "x", EDL_INT32, EDL_ENC_ULEB, NULL, NULL };
+    ck_assert_int_eq(ecl_trace_type_define(0, "t4", NULL, &mismatch, 1, &id2), ECL_CORE_EINVAL);
+    ck_assert(ecl_trace_layout(ECL_REC_ENTER) != NULL);
+    ck_assert(ecl_trace_layout(127) == NULL);
+    ck_assert(ecl_trace_layout(ECL_REC_TYPE_LIMIT) == NULL);
+    ck_assert_uint_eq(ecl_trace_region("x"), 1);
+    ck_assert_uint_eq(ecl_trace_region("y"), 2);
+    ck_assert_uint_eq(ecl_trace_region("x"), 1);
+    ck_assert_uint_eq(ecl_trace_region(""), 0);
+}
+END_TEST
+
+START_TEST(set_rank_rewrites_header)
+{
+    char dir[] = "/tmp/ecl-check-core-XXXXXX", err[512], path[600];
+    ck_assert(mkdtemp(dir) != NULL);
+    ecl_trace_config cfg;
+    ecl_trace_config_default(&cfg);
+    snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
+    cfg.clock = ECL_SYS_CLOCK_MONOTONIC;
+    ck_assert_int_eq(ecl_trace_open(&cfg, err, sizeof err), ECL_CORE_OK);
+    snprintf(path, sizeof path, "%s/trace.%u.ecl", dir, (unsigned)getpid());
+    ck_assert_str_eq(ecl_trace_file_path(), path);
+    uint32_t r = ecl_trace_region("r");
+    ecl_buf_record_u(ECL_REC_ENTER, r);
+    ck_assert_int_eq(ecl_trace_set_rank(-1, 4), ECL_CORE_EINVAL);
+    ck_assert_int_eq(ecl_trace_set_rank(3, 8), ECL_CORE_OK);
+    ecl_buf_record_u(ECL_REC_LEAVE, r);
+    ck_assert_int_eq(ecl_trace_close(), ECL_CORE_OK);
+    ck_assert_int_eq(ecl_trace_close(), ECL_CORE_OK);          /* idempotent */
+    ck_assert_int_eq(ecl_trace_set_rank(3, 8), ECL_CORE_ESTATE);
+    ck_assert_int_eq(access(path, F_OK), -1);                  /* renamed */
+    snprintf(path, sizeof path, "%s/trace.3.ecl", dir);
+    ck_assert_str_eq(ecl_trace_file_path(), path);
+
+    FILE *f = fopen(path, "rb");
+    ck_assert(f != NULL);
+    static uint8_t buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    uint32_t hlen = rd32(buf + 12), crc = rd32(buf + 16);
+    ck_assert(hlen <= n);
+    ck_assert((int32_t)rd32(buf + 44) == 3 && (int32_t)rd32(buf + 48) == 8);
+    memset(buf + 16, 0, 4);
+    ck_assert_uint_eq(crc, (uint32_t)crc32(0, buf, hlen));
+    /* chunks after set_rank carry the rank; the footer ends the file */
+    int with_rank = 0;
+    for (size_t off = hlen; off + 64 <= n && memcmp(buf + off, "ECHK", 4) == 0;
+         off += 64 + rd32(buf + off + 12))
+        with_rank += rd32(buf + off + 20) == 3;
+    ck_assert(with_rank >= 2);   /* leave's chunk, the final clock_sync, the index */
+    ck_assert(memcmp(buf + n - 16, "ECLINDEX", 8) == 0);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ecl_core");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, uleb_boundaries);
+    tcase_add_test(tc, sleb_zigzag);
+    tcase_add_test(tc, lstring_and_f64);
+    tcase_add_test(tc, chunk_header_layout);
+    tcase_add_test(tc, scan_stops_at_partial_record);
+    tcase_add_test(tc, compression_roundtrip);
+    tcase_add_test(tc, time_delta_clamps_at_zero);
+    tcase_add_test(tc, type_definitions);
+    tcase_add_test(tc, set_rank_rewrites_header);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
