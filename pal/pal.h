@@ -146,7 +146,7 @@ PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
 PAL_API const char *pal_reader_error(const pal_reader *r);  /* last message, "" if none */
-PAL_API void pal_reader_stats(const pal_reader *r, pal_reader_stats *st);
+PAL_API void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st);
 
 /* A handle names a field once for every record type that has it; getting a
  * field through a handle is an array lookup. Owned by the reader. */

@@ -1,0 +1,752 @@
+/* dict.c -- PAL dictionary objects (Dictionary, RecordDescriptor, FieldDescriptor,
+ * BindInfo and the iterators) over an EDL dictionary, and their compilation
+ * into decode ops and a key table for the readers. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pal/pal-internal.h"
+
+/* Integer keys below this bound get a direct table (the common case: small
+ * record type ids); others are searched. */
+#define PAL_DIRECT_MAX 65536
+
+uint8_t pal_type_class(pal_type t)
+{
+    switch (t) {
+    case PAL_INT8: case PAL_INT16: case PAL_INT32: case PAL_INT64:
+        return PAL_TC_SIGNED;
+    case PAL_UINT8: case PAL_UINT16: case PAL_UINT32: case PAL_UINT64:
+        return PAL_TC_UNSIGNED;
+    case PAL_FLOAT32: case PAL_FLOAT64:
+        return PAL_TC_FLOAT;
+    case PAL_STRING:
+        return PAL_TC_STRING;
+    }
+    return 0;
+}
+
+static uint64_t type_max(pal_type t)
+{
+    switch (t) {
+    case PAL_INT8: return INT8_MAX;
+    case PAL_INT16: return INT16_MAX;
+    case PAL_INT32: return INT32_MAX;
+    case PAL_INT64: return INT64_MAX;
+    case PAL_UINT8: return UINT8_MAX;
+    case PAL_UINT16: return UINT16_MAX;
+    case PAL_UINT32: return UINT32_MAX;
+    default: return UINT64_MAX;
+    }
+}
+
+/* The op for one field, or PAL_OP_BAD when a binary record cannot hold it. */
+static pal_op compile_field(const pal_fielddesc *f, int be)
+{
+    pal_op op;
+    memset(&op, 0, sizeof op);
+    op.code = PAL_OP_BAD;
+    op.slot = (uint32_t)f->index;
+    op.limit = type_max(f->type);
+    /* FIXED ops are named by the byte order in the file: the loads assemble
+     * the value byte by byte, which compilers turn into a plain (or swapped)
+     * load, so the host's order never matters. */
+    switch (f->encoding) {
+    case EDL_ENC_ULEB:
+        if (f->tclass == PAL_TC_UNSIGNED)
+            op.code = PAL_OP_ULEB;
+        break;
+    case EDL_ENC_SLEB:
+        if (f->tclass == PAL_TC_SIGNED)
+            op.code = PAL_OP_SLEB;
+        break;
+    case EDL_ENC_TDELTA:
+        if (f->type == PAL_UINT64)
+            op.code = PAL_OP_TDELTA;
+        break;
+    case EDL_ENC_LSTRING:
+        if (f->type == PAL_STRING)
+            op.code = PAL_OP_LSTRING;
+        break;
+    case EDL_ENC_FIXED:
+        switch (f->type) {
+        case PAL_UINT8: op.code = PAL_OP_U8; break;
+        case PAL_INT8: op.code = PAL_OP_I8; break;
+        case PAL_UINT16: op.code = be ? PAL_OP_U16B : PAL_OP_U16L; break;
+        case PAL_INT16: op.code = be ? PAL_OP_I16B : PAL_OP_I16L; break;
+        case PAL_UINT32: op.code = be ? PAL_OP_U32B : PAL_OP_U32L; break;
+        case PAL_INT32: op.code = be ? PAL_OP_I32B : PAL_OP_I32L; break;
+        case PAL_UINT64: case PAL_INT64: op.code = be ? PAL_OP_U64B : PAL_OP_U64L; break;
+        case PAL_FLOAT32: op.code = be ? PAL_OP_F32B : PAL_OP_F32L; break;
+        case PAL_FLOAT64: op.code = be ? PAL_OP_F64B : PAL_OP_F64L; break;
+        default: break;
+        }
+        break;
+    default:
+        break;
+    }
+    return op;
+}
+
+static void free_recdesc(pal_recdesc *r)
+{
+    if (!r)
+        return;
+    free(r->fields);
+    free(r->ops);
+    free(r);
+}
+
+static long find_field_index(const pal_recdesc *r, const char *name)
+{
+    if (!name || !*name)
+        return -1;
+    for (size_t i = 0; i < r->nfields; i++)
+        if (strcmp(r->fields[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static pal_status make_recdesc(pal_dict *d, size_t index, pal_recdesc **out)
+{
+    const edl_record *er = edl_dict_record(d->ed, index);
+    pal_recdesc *r = calloc(1, sizeof *r);
+    if (!r)
+        return PAL_ENOMEM;
+    r->dict = d;
+    r->er = er;
+    r->name = edl_record_name(er);
+    r->description = edl_record_description(er);
+    r->index = index;
+    r->nfields = edl_record_field_count(er);
+    r->fields = calloc(r->nfields ? r->nfields : 1, sizeof *r->fields);
+    if (!r->fields) {
+        free(r);
+        return PAL_ENOMEM;
+    }
+    for (size_t i = 0; i < r->nfields; i++) {
+        const edl_field *ef = edl_record_field(er, i);
+        pal_fielddesc *f = &r->fields[i];
+        f->rec = r;
+        f->name = edl_field_name(ef);
+        f->unit = edl_field_unit(ef);
+        f->description = edl_field_description(ef);
+        f->index = i;
+        f->type = (pal_type)edl_field_type(ef);
+        f->tclass = pal_type_class(f->type);
+        f->encoding = edl_field_encoding(ef);
+        if (!f->unit)
+            f->unit = "";
+        if (!f->description)
+            f->description = "";
+    }
+    r->time_fi = (int32_t)find_field_index(r, edl_dict_time_field(d->ed));
+    r->process_fi = (int32_t)find_field_index(r, edl_dict_process_field(d->ed));
+    r->thread_fi = (int32_t)find_field_index(r, edl_dict_thread_field(d->ed));
+    r->time_unsigned = r->time_fi >= 0 && r->fields[r->time_fi].tclass == PAL_TC_UNSIGNED;
+    if (r->process_fi >= 0 || r->thread_fi >= 0)
+        d->role_fields = 1;
+    if (!r->description)
+        r->description = "";
+    r->usable = 1;
+    *out = r;
+    return PAL_OK;
+}
+
+/* Compiles the key prefix (fields 0..key_last) from the first record that
+ * has them all; every record must then agree with it. */
+static pal_status compile_prefix(pal_dict *d)
+{
+    if (d->prefix_done || d->key_count == 0 || !d->binary)
+        return PAL_OK;
+    for (size_t i = 0; i < d->nrecs; i++) {
+        const pal_recdesc *r = d->recs[i];
+        if (r->nfields <= d->key_last)
+            continue;
+        pal_op *ops = calloc(d->key_last + 1, sizeof *ops);
+        if (!ops)
+            return PAL_ENOMEM;
+        int ok = 1;
+        for (unsigned k = 0; k <= d->key_last; k++) {
+            ops[k] = compile_field(&r->fields[k], d->file_be);
+            if (ops[k].code == PAL_OP_BAD)
+                ok = 0;
+        }
+        if (!ok) {
+            free(ops);
+            continue;
+        }
+        d->prefix = ops;
+        d->prefix_rec = r;
+        d->nprefix = d->key_last + 1;
+        d->prefix_done = 1;
+        d->prefix_uleb = d->key_count == 1 && d->nprefix == 1 && ops[0].code == PAL_OP_ULEB;
+        d->key_class = r->fields[d->key_index[0]].tclass;
+        d->key2_class = d->key_count > 1 ? r->fields[d->key_index[1]].tclass : 0;
+        return PAL_OK;
+    }
+    return PAL_OK;
+}
+
+/* Builds r's ops and decides whether r is usable. */
+static pal_status compile_record(pal_dict *d, pal_recdesc *r)
+{
+    if (!d->binary)
+        return PAL_OK;
+    size_t first = d->key_count ? d->key_last + 1 : 0;
+    free(r->ops);
+    r->ops = NULL;
+    r->nops = 0;
+    r->usable = 1;
+    r->why = NULL;
+    if (d->key_count == 0 && r->nfields == 0) {
+        r->usable = 0;
+        r->why = "record descriptor has no fields";
+    }
+    if (d->key_count) {
+        if (r->nfields < first) {
+            r->usable = 0;
+            r->why = "record descriptor lacks the key field";
+            return PAL_OK;
+        }
+        if (!d->prefix_done) {
+            r->usable = 0;
+            r->why = "no record descriptor defines a readable key field";
+            return PAL_OK;
+        }
+        /* Fields up to the key are decoded before the record is known, so
+         * they must be laid out alike in every record. */
+        for (size_t k = 0; k < first; k++) {
+            const pal_fielddesc *want = &d->prefix_rec->fields[k];
+            if (r->fields[k].type != want->type || r->fields[k].encoding != want->encoding) {
+                r->usable = 0;
+                r->why = "record descriptor's key fields differ from the others'";
+                return PAL_OK;
+            }
+        }
+    }
+    if (r->nfields > first) {
+        r->ops = calloc(r->nfields - first, sizeof *r->ops);
+        if (!r->ops)
+            return PAL_ENOMEM;
+    }
+    for (size_t i = first; i < r->nfields; i++) {
+        pal_op op = compile_field(&r->fields[i], d->file_be);
+        if (op.code == PAL_OP_BAD && r->usable) {
+            r->usable = 0;
+            r->why = "a field's encoding cannot be read from a binary record";
+        }
+        r->ops[r->nops++] = op;
+    }
+    /* The LEB kernel (see pal-internal.h). */
+    r->leb = r->usable && r->nops <= 15;
+    r->leb_kinds = 0;
+    for (uint32_t j = 0; j < r->nops && r->leb; j++) {
+        uint64_t kind = r->ops[j].code == PAL_OP_ULEB ? PAL_LK_ULEB
+                      : r->ops[j].code == PAL_OP_SLEB ? PAL_LK_SLEB
+                      : r->ops[j].code == PAL_OP_TDELTA ? PAL_LK_TDELTA : 0;
+        if (!kind)
+            r->leb = 0;
+        r->leb_kinds |= kind << (4 * j);
+    }
+    /* ...with at most one TDELTA, which then is the time field if there is one,
+     * so that the record's time is the running sum itself */
+    int ntd = 0;
+    for (uint32_t j = 0; j < r->nops; j++)
+        ntd += r->ops[j].code == PAL_OP_TDELTA;
+    if (ntd > 1 || (r->time_fi >= 0 && (r->time_fi < (int32_t)first ||
+                                        r->ops[r->time_fi - (int32_t)first].code != PAL_OP_TDELTA)))
+        r->leb = 0;
+    return PAL_OK;
+}
+
+/* Parses bind text for a key of this type class; 0 when it cannot match. */
+static int parse_key(const char *text, int tclass, uint64_t *out, size_t *len)
+{
+    char *end;
+    errno = 0;
+    *len = strlen(text);
+    switch (tclass) {
+    case PAL_TC_UNSIGNED: {
+        if (!*text || *text == '-' || *text == '+' || *text == ' ')
+            return 0;
+        unsigned long long v = strtoull(text, &end, 10);
+        if (errno || *end)
+            return 0;
+        *out = v;
+        return 1;
+    }
+    case PAL_TC_SIGNED: {
+        if (!*text || *text == ' ')
+            return 0;
+        long long v = strtoll(text, &end, 10);
+        if (errno || *end)
+            return 0;
+        *out = (uint64_t)(int64_t)v;
+        return 1;
+    }
+    case PAL_TC_FLOAT: {
+        if (!*text)
+            return 0;
+        double v = strtod(text, &end);
+        if (*end)
+            return 0;
+        memcpy(out, &v, sizeof v);
+        return 1;
+    }
+    case PAL_TC_STRING:
+        *out = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static pal_status compile_binds(pal_dict *d)
+{
+    size_t n = edl_dict_bind_count(d->ed);
+    free(d->keys);
+    free(d->direct);
+    d->keys = NULL;
+    d->direct = NULL;
+    d->nkeys = d->ndirect = 0;
+    d->nbinds_seen = n;
+    long def = edl_dict_default_record(d->ed);
+    d->default_rec = def >= 0 && (size_t)def < d->nrecs ? d->recs[def] : NULL;
+    if (!d->binary || d->key_count == 0 || !d->prefix_done || n == 0)
+        return PAL_OK;
+    d->keys = calloc(n, sizeof *d->keys);
+    if (!d->keys)
+        return PAL_ENOMEM;
+    size_t maxdirect = 0;
+    int direct_ok = d->key_count == 1 &&
+                    (d->key_class == PAL_TC_UNSIGNED || d->key_class == PAL_TC_SIGNED);
+    for (size_t i = 0; i < n; i++) {
+        edl_bind b = edl_dict_bind(d->ed, i);
+        pal_key k;
+        memset(&k, 0, sizeof k);
+        if (b.record >= d->nrecs || !b.key1)
+            continue;
+        k.rec = d->recs[b.record];
+        if (!parse_key(b.key1, d->key_class, &k.k1, &k.n1))
+            continue;
+        k.s1 = b.key1;
+        if (b.key2) {
+            if (d->key_count < 2 || !parse_key(b.key2, d->key2_class, &k.k2, &k.n2))
+                continue;
+            k.s2 = b.key2;
+            k.has_k2 = 1;
+        }
+        if (direct_ok && !k.has_k2 && k.k1 < PAL_DIRECT_MAX && k.k1 + 1 > maxdirect)
+            maxdirect = (size_t)k.k1 + 1;
+        d->keys[d->nkeys++] = k;
+    }
+    if (maxdirect) {
+        d->direct = calloc(maxdirect, sizeof *d->direct);
+        if (!d->direct)
+            return PAL_ENOMEM;
+        d->ndirect = maxdirect;
+        for (size_t i = 0; i < d->nkeys; i++)
+            if (!d->keys[i].has_k2 && d->keys[i].k1 < maxdirect)
+                d->direct[d->keys[i].k1] = d->keys[i].rec;
+    }
+    return PAL_OK;
+}
+
+static int key_equal(int tclass, uint64_t want, const char *ws, size_t wn, pal_value v,
+                     uint32_t len)
+{
+    if (tclass == PAL_TC_STRING)
+        return wn == len && memcmp(ws, v.s, wn) == 0;
+    return want == v.u;
+}
+
+const pal_recdesc *pal_dict_lookup(const pal_dict *d, const pal_value *vals, const uint32_t *lens)
+{
+    if (d->key_count == 0)
+        return d->default_rec ? d->default_rec : d->nrecs ? d->recs[0] : NULL;
+    unsigned k0 = d->key_index[0], k1 = d->key_index[1];
+    const pal_recdesc *one = NULL;
+    for (size_t i = 0; i < d->nkeys; i++) {
+        const pal_key *k = &d->keys[i];
+        if (!key_equal(d->key_class, k->k1, k->s1, k->n1, vals[k0], lens[k0]))
+            continue;
+        if (!k->has_k2) {
+            if (d->key_count == 1)
+                return k->rec;
+            one = k->rec;       /* <key1> alone: used when no <key1:key2> matches */
+        } else if (key_equal(d->key2_class, k->k2, k->s2, k->n2, vals[k1], lens[k1])) {
+            return k->rec;
+        }
+    }
+    return one ? one : d->default_rec;
+}
+
+pal_status pal_dict_sync(pal_dict *d, char *err, size_t errlen)
+{
+    size_t n = edl_dict_record_count(d->ed);
+    size_t old = d->nrecs;
+    pal_status st;
+    if (n > d->caprecs) {
+        size_t cap = d->caprecs ? d->caprecs * 2 : 16;
+        while (cap < n)
+            cap *= 2;
+        pal_recdesc **nr = realloc(d->recs, cap * sizeof *nr);
+        if (!nr)
+            goto nomem;
+        d->recs = nr;
+        d->caprecs = cap;
+    }
+    for (size_t i = old; i < n; i++) {
+        if ((st = make_recdesc(d, i, &d->recs[i])) != PAL_OK)
+            goto nomem;
+        d->nrecs = i + 1;
+        if (d->recs[i]->nfields > d->max_fields)
+            d->max_fields = d->recs[i]->nfields;
+    }
+    int had_prefix = d->prefix_done;
+    if ((st = compile_prefix(d)) != PAL_OK)
+        goto nomem;
+    /* A prefix found only now makes earlier records decodable too. */
+    for (size_t i = had_prefix != d->prefix_done ? 0 : old; i < n; i++)
+        if ((st = compile_record(d, d->recs[i])) != PAL_OK)
+            goto nomem;
+    if (n != old || d->nbinds_seen != edl_dict_bind_count(d->ed) || had_prefix != d->prefix_done ||
+        !d->keys)
+        if ((st = compile_binds(d)) != PAL_OK)
+            goto nomem;
+    return PAL_OK;
+nomem:
+    if (err)
+        snprintf(err, errlen, "out of memory");
+    return PAL_ENOMEM;
+}
+
+pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen)
+{
+    pal_dict *d = calloc(1, sizeof *d);
+    pal_status st;
+    *out = NULL;
+    if (!d) {
+        edl_dict_destroy(ed);
+        if (err)
+            snprintf(err, errlen, "out of memory");
+        return PAL_ENOMEM;
+    }
+    d->ed = ed;
+    d->bind.dict = d;
+    d->binary = edl_dict_repr(ed) == EDL_REPR_BINARY;
+    d->file_be = d->binary && edl_dict_byte_order(ed) == 'B';
+    d->key_count = edl_dict_key_count(ed);
+    if (d->key_count > 2) {
+        if (err)
+            snprintf(err, errlen, "dictionary has %u key fields (at most 2)", d->key_count);
+        pal_dict_destroy(d);
+        return PAL_EFORMAT;
+    }
+    for (unsigned k = 0; k < d->key_count; k++) {
+        d->key_index[k] = edl_dict_key_index(ed, k);
+        if (d->key_index[k] > d->key_last)
+            d->key_last = d->key_index[k];
+    }
+    if ((st = pal_dict_sync(d, err, errlen)) != PAL_OK) {
+        pal_dict_destroy(d);
+        return st;
+    }
+    *out = d;
+    return PAL_OK;
+}
+
+pal_status pal_dict_load(const char *path, pal_dict **out)
+{
+    PAL_REQUIRE(out, PAL_EINVAL);
+    *out = NULL;
+    PAL_REQUIRE(path, PAL_EINVAL);
+    pal_status st = PAL_OK;
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    char err[256] = "";
+    edl_dict *ed = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        pal_set_last_error("cannot load dictionary '%s': %s", path, strerror(errno));
+        return PAL_EIO;
+    }
+    for (;;) {
+        if (len == cap) {
+            /* Dictionaries are small; refuse absurd files rather than eat memory. */
+            if (cap >= ((size_t)1 << 26)) {
+                pal_set_last_error("cannot load dictionary '%s': file larger than 64 MiB", path);
+                st = PAL_EFORMAT;
+                goto out;
+            }
+            cap = cap ? cap * 2 : 4096;
+            unsigned char *nb = realloc(buf, cap);
+            if (!nb) {
+                pal_set_last_error("cannot load dictionary '%s': out of memory", path);
+                st = PAL_ENOMEM;
+                goto out;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                pal_set_last_error("cannot load dictionary '%s': read error", path);
+                st = PAL_EIO;
+                goto out;
+            }
+            break;
+        }
+    }
+    if (len < 8 || memcmp(buf, EDL_DICT_MAGIC, 8) != 0) {
+        pal_set_last_error("cannot load dictionary '%s': bad magic at byte 0 (not a binary "
+                           "dictionary; compile EDL sources with edlc)", path);
+        st = PAL_EFORMAT;
+        goto out;
+    }
+    edl_status es = edl_dict_decode(buf, len, &ed, err, sizeof err);
+    if (es != EDL_OK) {
+        pal_set_last_error("cannot load dictionary '%s': %s", path,
+                           *err ? err : edl_status_string(es));
+        st = es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT;
+        goto out;
+    }
+    st = pal_dict_wrap(ed, out, err, sizeof err);
+    if (st != PAL_OK)
+        pal_set_last_error("cannot load dictionary '%s': %s", path, err);
+    else
+        pal_clear_last_error();
+out:
+    fclose(f);
+    free(buf);
+    return st;
+}
+
+void pal_dict_destroy(pal_dict *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->nrecs; i++)
+        free_recdesc(d->recs[i]);
+    free(d->recs);
+    free(d->prefix);
+    free(d->direct);
+    free(d->keys);
+    edl_dict_destroy(d->ed);
+    free(d);
+}
+
+/* ---- Dictionary accessors ---- */
+
+const char *pal_dict_name(const pal_dict *d)
+{
+    PAL_REQUIRE(d, "");
+    return edl_dict_name(d->ed);
+}
+
+const char *pal_dict_version(const pal_dict *d)
+{
+    PAL_REQUIRE(d, "");
+    return edl_dict_version(d->ed);
+}
+
+const char *pal_dict_representation(const pal_dict *d)
+{
+    PAL_REQUIRE(d, "");
+    return edl_dict_repr(d->ed) == EDL_REPR_ASCII ? "ascii" : "binary";
+}
+
+const char *pal_dict_time_field(const pal_dict *d)
+{
+    PAL_REQUIRE(d, "");
+    const char *s = edl_dict_time_field(d->ed);
+    return s ? s : "";
+}
+
+const char *pal_dict_time_unit(const pal_dict *d)
+{
+    PAL_REQUIRE(d, "");
+    const char *s = edl_dict_time_unit(d->ed);
+    return s ? s : "";
+}
+
+size_t pal_dict_record_count(const pal_dict *d)
+{
+    PAL_REQUIRE(d, 0);
+    return d->nrecs;
+}
+
+const pal_recdesc *pal_dict_record(const pal_dict *d, size_t i)
+{
+    PAL_REQUIRE(d, NULL);
+    return i < d->nrecs ? d->recs[i] : NULL;
+}
+
+const pal_recdesc *pal_dict_find_record(const pal_dict *d, const char *name)
+{
+    PAL_REQUIRE(d && name, NULL);
+    for (size_t i = 0; i < d->nrecs; i++)
+        if (strcmp(d->recs[i]->name, name) == 0)
+            return d->recs[i];
+    return NULL;
+}
+
+const pal_bindinfo *pal_dict_bindinfo(const pal_dict *d)
+{
+    PAL_REQUIRE(d, NULL);
+    return &d->bind;
+}
+
+void pal_dict_records(const pal_dict *d, pal_recdesc_iter *it)
+{
+    PAL_REQUIRE(it, );
+    it->dict = d;
+    it->next = 0;
+}
+
+const pal_recdesc *pal_recdesc_next(pal_recdesc_iter *it)
+{
+    PAL_REQUIRE(it, NULL);
+    if (!it->dict || it->next >= it->dict->nrecs)
+        return NULL;
+    return it->dict->recs[it->next++];
+}
+
+/* ---- RecordDescriptor ---- */
+
+const char *pal_recdesc_name(const pal_recdesc *r)
+{
+    PAL_REQUIRE(r, "");
+    return r->name;
+}
+
+const char *pal_recdesc_description(const pal_recdesc *r)
+{
+    PAL_REQUIRE(r, "");
+    return r->description;
+}
+
+size_t pal_recdesc_index(const pal_recdesc *r)
+{
+    PAL_REQUIRE(r, 0);
+    return r->index;
+}
+
+size_t pal_recdesc_field_count(const pal_recdesc *r)
+{
+    PAL_REQUIRE(r, 0);
+    return r->nfields;
+}
+
+const pal_fielddesc *pal_recdesc_field(const pal_recdesc *r, size_t i)
+{
+    PAL_REQUIRE(r, NULL);
+    return i < r->nfields ? &r->fields[i] : NULL;
+}
+
+const pal_fielddesc *pal_recdesc_find_field(const pal_recdesc *r, const char *name)
+{
+    PAL_REQUIRE(r && name, NULL);
+    long i = find_field_index(r, name);
+    return i < 0 ? NULL : &r->fields[i];
+}
+
+void pal_recdesc_fields(const pal_recdesc *r, pal_field_iter *it)
+{
+    PAL_REQUIRE(it, );
+    it->rec = r;
+    it->next = 0;
+}
+
+const pal_fielddesc *pal_field_next(pal_field_iter *it)
+{
+    PAL_REQUIRE(it, NULL);
+    if (!it->rec || it->next >= it->rec->nfields)
+        return NULL;
+    return &it->rec->fields[it->next++];
+}
+
+/* ---- FieldDescriptor ---- */
+
+const char *pal_field_name(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, "");
+    return f->name;
+}
+
+pal_type pal_field_type(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, (pal_type)0);
+    return f->type;
+}
+
+const char *pal_field_type_name(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, "");
+    return edl_type_name((edl_type)f->type);
+}
+
+const char *pal_field_encoding(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, "");
+    return edl_encoding_name(f->encoding);
+}
+
+const char *pal_field_unit(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, "");
+    return f->unit;
+}
+
+const char *pal_field_description(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, "");
+    return f->description;
+}
+
+size_t pal_field_index(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, 0);
+    return f->index;
+}
+
+/* ---- BindInfo ---- */
+
+unsigned pal_bindinfo_key_count(const pal_bindinfo *b)
+{
+    PAL_REQUIRE(b, 0);
+    return b->dict->key_count;
+}
+
+unsigned pal_bindinfo_key_index(const pal_bindinfo *b, unsigned which)
+{
+    PAL_REQUIRE(b, EDL_NO_KEY);
+    return which < b->dict->key_count ? b->dict->key_index[which] : EDL_NO_KEY;
+}
+
+size_t pal_bindinfo_count(const pal_bindinfo *b)
+{
+    PAL_REQUIRE(b, 0);
+    return edl_dict_bind_count(b->dict->ed);
+}
+
+pal_status pal_bindinfo_entry(const pal_bindinfo *b, size_t i, const char **key1,
+                              const char **key2, const pal_recdesc **rec)
+{
+    PAL_REQUIRE(b, PAL_EINVAL);
+    const pal_dict *d = b->dict;
+    if (i >= edl_dict_bind_count(d->ed))
+        return PAL_EINVAL;
+    edl_bind e = edl_dict_bind(d->ed, i);
+    if (key1)
+        *key1 = e.key1;
+    if (key2)
+        *key2 = e.key2;
+    if (rec)
+        *rec = e.record < d->nrecs ? d->recs[e.record] : NULL;
+    return PAL_OK;
+}

@@ -1,0 +1,628 @@
+/* pal-dump.c -- print the records of any EDL-described trace as text, CSV or
+ * JSON lines, with filters and per-type counts. Uses the public PAL API only,
+ * so it is also the reference for how a tool reads traces. */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pal/pal.h"
+
+enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+/* Per record descriptor, computed on first use (the dictionary may grow). */
+typedef struct typeinfo {
+    int known;
+    int selected;
+    int has_time;
+    unsigned char *skip;      /* fields shown in the prefix (key, time) */
+    uint64_t count;
+} typeinfo;
+
+typedef struct opts {
+    const char *dict_path;
+    enum fmt fmt;
+    const char **types;
+    size_t ntypes;
+    int has_stream, has_process, has_from, has_to;
+    uint32_t stream, process;
+    uint64_t from, to;
+    int count, print_dict, info, strict;
+    uint64_t head;
+    int has_head;
+} opts;
+
+static const char *prog = "pal-dump";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"Usage: %s [OPTION]... TRACE\n"
+"Print the records of a trace described by an EDL dictionary: the dictionary\n"
+"embedded in ECL traces, or one given with -d for other binary formats.\n"
+"\n"
+"  -d, --dict-file=DICT  read TRACE with this binary dictionary (edlc output)\n"
+"  -f, --format=FMT      output format: text (default), csv or json\n"
+"  -t, --type=NAME       only records of this type; repeatable\n"
+"  -p, --process=RANK    only records of this process\n"
+"  -s, --stream=ID       only records of this stream (thread)\n"
+"      --from=T          only records with time >= T (raw time units)\n"
+"      --to=T            only records with time <= T\n"
+"  -n, --head=N          stop after N records (after filtering)\n"
+"  -c, --count           print per-type record counts (sorted by type name)\n"
+"                        and the total instead of the records\n"
+"      --dict            print the trace's dictionary and exit\n"
+"      --info            print the trace information and reading statistics\n"
+"      --strict          stop at the first damage instead of skipping it\n"
+"  -h, --help            show this help and exit\n"
+"  -V, --version         show the version and exit\n"
+"\n"
+"Output formats (fields shown are all fields but the key and time fields):\n"
+"  text  one line per record: TIME pPROCESS sSTREAM TYPE name=value ...,\n"
+"        strings in double quotes with C escapes; '-' when there is no time,\n"
+"        e.g.  12345678 p0 s1 enter region=3\n"
+"  csv   long (tidy) form, RFC 4180 (bytes as they are, fields with commas,\n"
+"        quotes or control bytes quoted): one header line\n"
+"          record,time,process,stream,type,field,value\n"
+"        then one row per field; 'record' numbers the records from 0 so rows\n"
+"        regroup; a record with no fields gives one row with empty field/value\n"
+"  json  one object per line (JSON Lines):\n"
+"          {\"time\":T,\"process\":P,\"stream\":S,\"type\":\"NAME\",\"fields\":{...}}\n"
+"        time is null without a time field; non-finite floats are null;\n"
+"        bytes that are not UTF-8 are written as \\u00XX\n"
+"\n"
+"Damage (bad chunks, a cut file) is reported on stderr, one line each, and\n"
+"reading goes on with the next intact chunk.\n"
+"\n"
+"Exit status: 0 if the trace was read without damage, 1 on a usage error or\n"
+"when the trace cannot be opened or read, 2 if damage was found and reported\n"
+"(with --strict: at the first damage).\n", prog);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* ---- output helpers ---- */
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return len;
+}
+
+static void put_text_string(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                fprintf(f, "\\x%02x", c);
+            } else if (c >= 0x80) {
+                /* valid UTF-8 as is, other bytes escaped */
+                size_t len = utf8_len((const unsigned char *)s + i, n - i);
+                if (len == 0) {
+                    fprintf(f, "\\x%02x", c);
+                } else {
+                    fwrite(s + i, 1, len, f);
+                    i += len - 1;
+                }
+            } else {
+                fputc(c, f);
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+static void put_json_string(FILE *f, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            switch (c) {
+            case '\n': fputs("\\n", f); break;
+            case '\t': fputs("\\t", f); break;
+            case '\r': fputs("\\r", f); break;
+            default: fprintf(f, "\\u%04x", c);
+            }
+            i++;
+        } else {
+            size_t len = utf8_len(p + i, n - i);
+            if (len == 0) {
+                fprintf(f, "\\u%04x", c);       /* the byte as a Latin-1 code point */
+                i++;
+            } else {
+                fwrite(p + i, 1, len, f);
+                i += len;
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+static void put_csv_string(FILE *f, const char *s, size_t n)
+{
+    int quote = n == 0 || s[0] == ' ' || s[n - 1] == ' ';
+    /* control bytes are not CSV text: quoting at least keeps them inside the field */
+    for (size_t i = 0; i < n && !quote; i++)
+        if (s[i] == ',' || s[i] == '"' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            quote = 1;
+    if (!quote) {
+        fwrite(s, 1, n, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', f);
+        fputc(s[i], f);
+    }
+    fputc('"', f);
+}
+
+/* ---- per-type bookkeeping ---- */
+
+typedef struct state {
+    const opts *o;
+    pal_reader *r;
+    const pal_dict *d;
+    typeinfo *types;
+    size_t ntypes;
+    char *buf;
+    size_t bufsize;
+    uint64_t printed;
+} state;
+
+static typeinfo *type_of(state *s, const pal_recdesc *rd)
+{
+    size_t i = pal_recdesc_index(rd);
+    if (i >= s->ntypes) {
+        size_t n = i + 16;
+        typeinfo *t = realloc(s->types, n * sizeof *t);
+        if (!t) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            exit(1);
+        }
+        memset(t + s->ntypes, 0, (n - s->ntypes) * sizeof *t);
+        s->types = t;
+        s->ntypes = n;
+    }
+    typeinfo *t = &s->types[i];
+    if (!t->known) {
+        t->known = 1;
+        t->selected = s->o->ntypes == 0;
+        for (size_t k = 0; k < s->o->ntypes; k++)
+            if (strcmp(s->o->types[k], pal_recdesc_name(rd)) == 0)
+                t->selected = 1;
+        size_t nf = pal_recdesc_field_count(rd);
+        t->skip = calloc(nf ? nf : 1, 1);
+        if (!t->skip) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            exit(1);
+        }
+        const pal_bindinfo *b = pal_dict_bindinfo(s->d);
+        for (unsigned k = 0; k < pal_bindinfo_key_count(b); k++)
+            if (pal_bindinfo_key_index(b, k) < nf)
+                t->skip[pal_bindinfo_key_index(b, k)] = 1;
+        const pal_fielddesc *tf = pal_recdesc_find_field(rd, pal_dict_time_field(s->d));
+        if (tf)
+            t->skip[pal_field_index(tf)] = 1;
+        t->has_time = tf != NULL;
+    }
+    return t;
+}
+
+/* Field i as text in s->buf; returns its length. */
+static size_t field_text(state *s, const pal_record *rec, size_t i)
+{
+    size_t n = pal_record_format(rec, i, s->buf, s->bufsize);
+    if (n >= s->bufsize) {
+        size_t size = n + 1;
+        char *b = realloc(s->buf, size);
+        if (!b) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            exit(1);
+        }
+        s->buf = b;
+        s->bufsize = size;
+        n = pal_record_format(rec, i, s->buf, s->bufsize);
+    }
+    return n;
+}
+
+static int is_finite_text(const char *t)
+{
+    /* pal_record_format writes non-finite values as printf does */
+    return !strstr(t, "nan") && !strstr(t, "inf");
+}
+
+static void print_record(state *s, const pal_record *rec, const typeinfo *t, FILE *f)
+{
+    const pal_recdesc *rd = pal_record_desc(rec);
+    size_t nf = pal_recdesc_field_count(rd);
+    const char *name = pal_recdesc_name(rd);
+    int has_time = t->has_time;
+    uint64_t time = pal_record_time(rec);
+    uint32_t proc = pal_record_process(rec), stream = pal_record_stream(rec);
+
+    switch (s->o->fmt) {
+    case FMT_TEXT:
+        if (has_time)
+            fprintf(f, "%" PRIu64, time);
+        else
+            fputc('-', f);
+        fprintf(f, " p%" PRIu32 " s%" PRIu32 " %s", proc, stream, name);
+        for (size_t i = 0; i < nf; i++) {
+            if (t->skip[i])
+                continue;
+            const pal_fielddesc *fd = pal_recdesc_field(rd, i);
+            size_t n = field_text(s, rec, i);
+            fprintf(f, " %s=", pal_field_name(fd));
+            if (pal_field_type(fd) == PAL_STRING)
+                put_text_string(f, s->buf, n);
+            else
+                fwrite(s->buf, 1, n, f);
+        }
+        fputc('\n', f);
+        break;
+    case FMT_CSV: {
+        int any = 0;
+        for (size_t i = 0; i <= nf; i++) {
+            if (i < nf && t->skip[i])
+                continue;
+            if (i == nf && any)
+                break;
+            fprintf(f, "%" PRIu64 ",", s->printed);
+            if (has_time)
+                fprintf(f, "%" PRIu64, time);
+            fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%s,", proc, stream, name);
+            if (i < nf) {
+                const pal_fielddesc *fd = pal_recdesc_field(rd, i);
+                size_t n = field_text(s, rec, i);
+                fprintf(f, "%s,", pal_field_name(fd));
+                if (pal_field_type(fd) == PAL_STRING)
+                    put_csv_string(f, s->buf, n);
+                else
+                    fwrite(s->buf, 1, n, f);
+            } else {
+                fputc(',', f);
+            }
+            fputc('\n', f);
+            any = 1;
+        }
+        break;
+    }
+    case FMT_JSON: {
+        fputs("{\"time\":", f);
+        if (has_time)
+            fprintf(f, "%" PRIu64, time);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"process\":%" PRIu32 ",\"stream\":%" PRIu32 ",\"type\":", proc, stream);
+        put_json_string(f, name, strlen(name));
+        fputs(",\"fields\":{", f);
+        int first = 1;
+        for (size_t i = 0; i < nf; i++) {
+            if (t->skip[i])
+                continue;
+            const pal_fielddesc *fd = pal_recdesc_field(rd, i);
+            size_t n = field_text(s, rec, i);
+            if (!first)
+                fputc(',', f);
+            first = 0;
+            put_json_string(f, pal_field_name(fd), strlen(pal_field_name(fd)));
+            fputc(':', f);
+            pal_type ty = pal_field_type(fd);
+            if (ty == PAL_STRING)
+                put_json_string(f, s->buf, n);
+            else if ((ty == PAL_FLOAT32 || ty == PAL_FLOAT64) && !is_finite_text(s->buf))
+                fputs("null", f);
+            else
+                fwrite(s->buf, 1, n, f);
+        }
+        fputs("}}\n", f);
+        break;
+    }
+    }
+}
+
+static int cmp_type_name(const void *a, const void *b)
+{
+    const pal_recdesc *const *x = a, *const *y = b;
+    return strcmp(pal_recdesc_name(*x), pal_recdesc_name(*y));
+}
+
+static void print_counts(state *s, FILE *f)
+{
+    size_t n = pal_dict_record_count(s->d), m = 0, width = 5;
+    const pal_recdesc **list = calloc(n ? n : 1, sizeof *list);
+    uint64_t total = 0;
+    if (!list) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pal_recdesc *rd = pal_dict_record(s->d, i);
+        typeinfo *t = type_of(s, rd);
+        if (!t->selected)
+            continue;
+        list[m++] = rd;
+        if (strlen(pal_recdesc_name(rd)) > width)
+            width = strlen(pal_recdesc_name(rd));
+    }
+    qsort(list, m, sizeof *list, cmp_type_name);
+    for (size_t i = 0; i < m; i++) {
+        uint64_t c = s->types[pal_recdesc_index(list[i])].count;
+        fprintf(f, "%-*s %12" PRIu64 "\n", (int)width, pal_recdesc_name(list[i]), c);
+        total += c;
+    }
+    fprintf(f, "%-*s %12" PRIu64 "\n", (int)width, "total", total);
+    free(list);
+}
+
+static void print_info(state *s, FILE *f)
+{
+    pal_trace_info in;
+    pal_reader_stats st;
+    pal_reader_info(s->r, &in);
+    pal_reader_get_stats(s->r, &st);
+    static const char *const clocks[] = {"unknown", "monotonic", "cycle counter", "realtime"};
+    fprintf(f, "format:           %s %s (%s)\n", pal_dict_name(s->d), pal_dict_version(s->d),
+            pal_dict_representation(s->d));
+    fprintf(f, "record types:     %zu\n", pal_dict_record_count(s->d));
+    fprintf(f, "time field:       %s (%s)\n", *pal_dict_time_field(s->d) ?
+            pal_dict_time_field(s->d) : "none", pal_dict_time_unit(s->d));
+    fprintf(f, "ticks per second: %.17g\n", in.ticks_per_second);
+    fprintf(f, "clock:            %s\n",
+            in.clock_source >= 0 && in.clock_source <= 3 ? clocks[in.clock_source] : "?");
+    fprintf(f, "realtime offset:  %" PRId64 " ns\n", in.realtime_offset_ns);
+    fprintf(f, "host:             %s\n", in.host);
+    fprintf(f, "pid:              %" PRIu32 "\n", in.pid);
+    fprintf(f, "rank / size:      %" PRId32 " / %" PRId32 "\n", in.rank, in.size);
+    fprintf(f, "start time:       %" PRIu64 "\n", in.start_time);
+    fprintf(f, "records:          %" PRIu64 "\n", st.records);
+    fprintf(f, "chunks:           %" PRIu64 "\n", st.chunks);
+    fprintf(f, "damaged:          %" PRIu64 "\n", st.damaged);
+    fprintf(f, "bytes skipped:    %" PRIu64 "\n", st.bytes_skipped);
+    fprintf(f, "truncated:        %s\n", st.truncated ? "yes" : "no");
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_FROM = 256, O_TO, O_DICT, O_INFO, O_STRICT };
+    static const struct option longopts[] = {
+        {"dict-file", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {"type", required_argument, NULL, 't'},
+        {"process", required_argument, NULL, 'p'},
+        {"stream", required_argument, NULL, 's'},
+        {"from", required_argument, NULL, O_FROM},
+        {"to", required_argument, NULL, O_TO},
+        {"head", required_argument, NULL, 'n'},
+        {"count", no_argument, NULL, 'c'},
+        {"dict", no_argument, NULL, O_DICT},
+        {"info", no_argument, NULL, O_INFO},
+        {"strict", no_argument, NULL, O_STRICT},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}
+    };
+    opts o;
+    state s;
+    int c, rc = 0;
+    uint64_t v;
+    memset(&o, 0, sizeof o);
+    memset(&s, 0, sizeof s);
+    o.types = calloc((size_t)argc + 1, sizeof *o.types);
+    if (!o.types)
+        return 1;
+    while ((c = getopt_long(argc, argv, "d:f:t:p:s:n:chV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            o.dict_path = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                o.fmt = FMT_TEXT;
+            else if (strcmp(optarg, "csv") == 0)
+                o.fmt = FMT_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                o.fmt = FMT_JSON;
+            else {
+                fprintf(stderr, "%s: unknown format '%s' (text, csv or json)\n", prog, optarg);
+                rc = 1;
+                goto early;
+            }
+            break;
+        case 't':
+            o.types[o.ntypes++] = optarg;
+            break;
+        case 'p':
+        case 's':
+            if (parse_u64(optarg, &v) != 0 || v > UINT32_MAX) {
+                fprintf(stderr, "%s: bad %s '%s'\n", prog, c == 'p' ? "process" : "stream",
+                        optarg);
+                rc = 1;
+                goto early;
+            }
+            if (c == 'p') {
+                o.has_process = 1;
+                o.process = (uint32_t)v;
+            } else {
+                o.has_stream = 1;
+                o.stream = (uint32_t)v;
+            }
+            break;
+        case O_FROM:
+        case O_TO:
+            if (parse_u64(optarg, &v) != 0) {
+                fprintf(stderr, "%s: bad time '%s'\n", prog, optarg);
+                rc = 1;
+                goto early;
+            }
+            if (c == O_FROM) {
+                o.has_from = 1;
+                o.from = v;
+            } else {
+                o.has_to = 1;
+                o.to = v;
+            }
+            break;
+        case 'n':
+            if (parse_u64(optarg, &o.head) != 0) {
+                fprintf(stderr, "%s: bad count '%s'\n", prog, optarg);
+                rc = 1;
+                goto early;
+            }
+            o.has_head = 1;
+            break;
+        case 'c': o.count = 1; break;
+        case O_DICT: o.print_dict = 1; break;
+        case O_INFO: o.info = 1; break;
+        case O_STRICT: o.strict = 1; break;
+        case 'h':
+            usage(stdout);
+            goto early;
+        case 'V':
+            printf("pal-dump (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+            goto early;
+        default:
+            fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+            rc = 1;
+            goto early;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog,
+                optind >= argc ? "no trace given" : "more than one trace given", prog);
+        rc = 1;
+        goto early;
+    }
+    const char *path = argv[optind];
+    pal_reader *r;
+    pal_status st = pal_reader_open(path, o.dict_path, &r);
+    if (st != PAL_OK) {
+        fprintf(stderr, "%s: %s\n", prog, pal_last_error());
+        rc = 1;
+        goto early;
+    }
+    s.o = &o;
+    s.r = r;
+    s.d = pal_reader_dict(r);
+    pal_reader_set_strict(r, o.strict);
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+
+    if (o.print_dict) {
+        pal_dict_print(s.d, stdout);
+        goto done;
+    }
+    for (size_t k = 0; k < o.ntypes; k++)
+        if (!pal_dict_find_record(s.d, o.types[k]))
+            fprintf(stderr, "%s: warning: '%s' has no record type '%s'\n", prog, path,
+                    o.types[k]);
+    if (o.fmt == FMT_CSV && !o.count && !o.info)
+        fputs("record,time,process,stream,type,field,value\n", stdout);
+
+    const pal_record *rec;
+    while (!(o.has_head && s.printed >= o.head) && (st = pal_reader_next(r, &rec)) == PAL_OK) {
+        typeinfo *t = type_of(&s, pal_record_desc(rec));
+        if (!t->selected)
+            continue;
+        if (o.has_stream && pal_record_stream(rec) != o.stream)
+            continue;
+        if (o.has_process && pal_record_process(rec) != o.process)
+            continue;
+        if ((o.has_from && pal_record_time(rec) < o.from) ||
+            (o.has_to && pal_record_time(rec) > o.to))
+            continue;
+        t->count++;
+        if (!o.count && !o.info)
+            print_record(&s, rec, t, stdout);
+        s.printed++;
+    }
+    if (st == PAL_EIO) {
+        fprintf(stderr, "%s: %s\n", prog, pal_reader_error(r));
+        rc = 1;
+    }
+    if (o.count)
+        print_counts(&s, stdout);
+    if (o.info)
+        print_info(&s, stdout);
+done:
+    if (rc == 0) {
+        pal_reader_stats rs;
+        pal_reader_get_stats(r, &rs);
+        if (rs.damaged || rs.truncated)
+            rc = 2;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+        rc = 1;
+    }
+    for (size_t i = 0; i < s.ntypes; i++)
+        free(s.types[i].skip);
+    free(s.types);
+    free(s.buf);
+    free(o.types);
+    pal_reader_close(r);
+    return rc;
+early:
+    /* before a reader exists: usage errors, --help, --version, open failures */
+    free(o.types);
+    return rc;
+}

@@ -1,0 +1,196 @@
+/* pal-internal.h -- PAL's private objects, shared by the files of pal/ (and by
+ * the unit tests, which include it to reach the decoder). Not installed.
+ *
+ * A pal_dict wraps an edl_dict and adds what reading needs: per record
+ * descriptor a compiled list of decode ops, and a key table that maps the
+ * decoded key field(s) to a record descriptor. Everything a reader knows about
+ * the record layout comes from here; PAL has no knowledge of any one format. */
+#ifndef PAL_INTERNAL_H
+#define PAL_INTERNAL_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "edl/edl.h"
+#include "pal/pal.h"
+
+#if defined(__GNUC__)
+#define PAL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PAL_INLINE static inline __attribute__((always_inline))
+#define PAL_NOINLINE __attribute__((noinline))
+#define PAL_UNUSED __attribute__((unused))
+#define PAL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PAL_LIKELY(x) (x)
+#define PAL_UNLIKELY(x) (x)
+#define PAL_INLINE static inline
+#define PAL_NOINLINE
+#define PAL_UNUSED
+#define PAL_PRINTF(a, b)
+#endif
+
+/* API misuse (NULL where the contract forbids it): an assertion in debug builds,
+ * an error return in release builds (NDEBUG), never a crash on user data. */
+#define PAL_REQUIRE(cond, ret)                                                  \
+    do {                                                                        \
+        if (PAL_UNLIKELY(!(cond))) {                                            \
+            assert(!"PAL API misuse: " #cond);                                  \
+            return ret;                                                         \
+        }                                                                       \
+    } while (0)
+
+/* One decoded field value. Integers are stored widened (signed types sign
+ * extended into i), floats as double, strings as a pointer into the chunk
+ * buffer with the length kept beside the values array. */
+typedef union pal_value {
+    uint64_t u;
+    int64_t i;
+    double f;
+    const unsigned char *s;
+} pal_value;
+
+/* Decode ops: one per field, chosen at dictionary compile time so that the
+ * per-record loop is a switch over small integers with no table lookups. */
+enum pal_opcode {
+    PAL_OP_ULEB = 1,     /* limit = type maximum */
+    PAL_OP_SLEB,         /* limit = type maximum; minimum is -limit-1 */
+    PAL_OP_TDELTA,
+    PAL_OP_LSTRING,
+    PAL_OP_U8, PAL_OP_I8,
+    PAL_OP_U16L, PAL_OP_U16B, PAL_OP_I16L, PAL_OP_I16B,
+    PAL_OP_U32L, PAL_OP_U32B, PAL_OP_I32L, PAL_OP_I32B,
+    PAL_OP_U64L, PAL_OP_U64B,     /* int64 too: same bits */
+    PAL_OP_F32L, PAL_OP_F32B, PAL_OP_F64L, PAL_OP_F64B,
+    PAL_OP_BAD           /* an encoding a binary record cannot hold (TEXT, or a bad pair) */
+};
+
+typedef struct pal_op {
+    uint8_t code;
+    uint8_t pad[3];
+    uint32_t slot;       /* field index = index into the values array */
+    uint64_t limit;
+} pal_op;
+
+enum { PAL_LK_ULEB = 1, PAL_LK_SLEB, PAL_LK_TDELTA };
+
+/* Type classes, for the getters. */
+enum { PAL_TC_SIGNED = 1, PAL_TC_UNSIGNED, PAL_TC_FLOAT, PAL_TC_STRING };
+
+struct pal_fielddesc {
+    const pal_recdesc *rec;
+    const char *name, *unit, *description;
+    size_t index;
+    pal_type type;
+    uint8_t tclass;
+    edl_encoding encoding;
+};
+
+struct pal_recdesc {
+    const pal_dict *dict;
+    const edl_record *er;
+    const char *name, *description;
+    size_t index;
+    size_t nfields;
+    pal_fielddesc *fields;
+    /* Ops for the fields after the key prefix (fields 0..key_last are decoded by
+     * the dictionary's prefix ops before the record is known). */
+    pal_op *ops;
+    uint32_t nops;
+    int32_t time_fi, process_fi, thread_fi;    /* -1: none */
+    int time_unsigned;               /* the time field is an unsigned integer */
+    /* LEB kernel: every field after the key is ULEB, SLEB or TDELTA (at most
+     * 15 of them) and the time field, if any, is one of the TDELTAs. Such
+     * records -- the bulk of compact formats -- are verified and decoded by
+     * tight loops over leb_kinds (4 bits per field, PAL_LK_*, low first). */
+    int leb;
+    uint64_t leb_kinds;
+    /* 0 when the record cannot be decoded (key prefix differs from the first
+     * record's, or a field has an encoding binary records cannot hold);
+     * why says what, for the reports. */
+    int usable;
+    const char *why;
+};
+
+struct pal_bindinfo {
+    const pal_dict *dict;
+};
+
+/* A bind entry resolved against the key field type: integer keys parsed from
+ * their decimal text, string keys compared as bytes. */
+typedef struct pal_key {
+    uint64_t k1, k2;                 /* integer / float bits */
+    const char *s1, *s2;             /* string keys (the bind text) */
+    size_t n1, n2;
+    int has_k2;
+    const pal_recdesc *rec;
+} pal_key;
+
+struct pal_dict {
+    edl_dict *ed;
+    pal_recdesc **recs;              /* pointers: descriptors never move */
+    size_t nrecs, caprecs;
+    struct pal_bindinfo bind;
+    size_t max_fields;
+    int binary;                      /* representation binary */
+    int file_be;                     /* FIXED fields are big-endian */
+    /* key */
+    unsigned key_count, key_index[2], key_last;
+    int key_class;                   /* type class of the primary key field */
+    int key2_class;
+    const pal_recdesc *prefix_rec;   /* the record the prefix was taken from */
+    pal_op *prefix;                  /* ops for fields 0..key_last */
+    uint32_t nprefix;
+    int prefix_done;
+    /* The prefix is one ULEB key field (the usual layout): decoded and
+     * looked up without the generic op loop. */
+    int prefix_uleb;
+    /* Some record has a process or thread field (else both come from the
+     * container for every record). */
+    int role_fields;
+    /* primary-key-only integer keys below this bound map straight to a record */
+    const pal_recdesc **direct;
+    size_t ndirect;
+    pal_key *keys;                   /* every usable bind entry */
+    const pal_recdesc *default_rec;  /* for records no bind entry matches; NULL = unknown */
+    size_t nkeys;
+    size_t nbinds_seen;              /* edl bind entries already compiled */
+};
+
+/* The record a reader hands out; lives in the reader. */
+struct pal_record {
+    const pal_recdesc *desc;
+    uint32_t ri;                     /* desc->index, one load less for the getters */
+    const pal_value *vals;
+    const uint32_t *lens;
+    uint64_t time;
+    uint64_t offset;
+    uint32_t process, stream;
+};
+
+struct pal_handle {
+    struct pal_handle *next;
+    char *name;
+    struct pal_slot { int32_t field; uint8_t tclass; } *slots;   /* by record index */
+    size_t nslots;
+};
+
+/* ---- dict.c ---- */
+/* Wraps ed (taking ownership, also on failure). */
+pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen);
+/* Brings the pal_dict up to date after records or binds were added to d->ed. */
+pal_status pal_dict_sync(pal_dict *d, char *err, size_t errlen);
+/* Slow path of the key lookup: vals holds the decoded key prefix. */
+const pal_recdesc *pal_dict_lookup(const pal_dict *d, const pal_value *vals, const uint32_t *lens);
+uint8_t pal_type_class(pal_type t);
+
+/* ---- status.c ---- */
+void pal_set_last_error(const char *fmt, ...) PAL_PRINTF(1, 2);
+void pal_clear_last_error(void);
+
+/* ---- record.c ---- */
+/* Value of a field as uint64 for roles (time/process/stream). */
+uint64_t pal_value_as_u64(pal_value v, uint8_t tclass);
+
+#endif /* PAL_INTERNAL_H */

@@ -1,0 +1,1229 @@
+/* reader.c -- PAL Reader: opens a trace (ECL chunked container, or a raw
+ * record stream described by a given dictionary), streams it in constant
+ * memory and hands out decoded records.
+ *
+ * Memory: one read window (a few hundred KiB, or one chunk if larger) and one
+ * decompression buffer, both reused, and the values of a batch of 64 records.
+ * Chunk damage is reported, counted and skipped exactly as
+ * doc/trace-format.md says; nothing in here knows any record layout.
+ *
+ * A records chunk is read in two passes: verification decodes it whole with
+ * every check (so a damaged chunk is skipped as a whole, without holding its
+ * decoded records), then batches are decoded from the verified bytes with no
+ * checks at all. Keys are looked up in a direct table; records whose fields
+ * are all LEB-encoded take a dedicated loop in both passes. */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64   /* traces beyond 2 GiB on 32-bit hosts */
+#endif
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+#include "pal/decode.h"
+#include "pal/pal-internal.h"
+
+#define ECL_FILE_MAGIC "ECLTRACE"
+#define ECL_FOOTER_MAGIC "ECLINDEX"
+#define ECL_CHUNK_MAGIC 0x4B484345u          /* "ECHK" */
+#define ECL_HEADER_FIXED 136
+#define ECL_CHUNK_HEADER 64
+#define ECL_FOOTER 16
+
+#define PAL_READAHEAD ((size_t)256 << 10)    /* read window for sequential reading */
+#define PAL_SCAN_WINDOW ((size_t)1 << 20)    /* resync scan window */
+#define PAL_MAX_HEADER ((uint64_t)64 << 20)  /* file header incl. dictionary */
+#define PAL_MAX_RAW ((uint64_t)1 << 30)      /* decompressed chunk payload */
+#define PAL_MAX_RAW_RECORD ((size_t)256 << 20) /* one record of a raw stream */
+/* Records decoded per refill: pal_reader_next is then a pointer bump, and the
+ * decode loop keeps its state in registers across records. */
+#define PAL_BATCH 64
+
+enum { FRAMING_ECL = 1, FRAMING_RAW = 2 };
+enum { ST_READING = 0, ST_ENDED, ST_FAILED };
+
+typedef struct chunk_hdr {
+    uint8_t kind, compression;
+    uint16_t flags;
+    uint32_t stored, raw, process, stream, count, payload_crc;
+    uint64_t sequence, first_time, last_time;
+} chunk_hdr;
+
+struct pal_reader {
+    char *path;
+    int fd;
+    uint64_t size;
+    pal_dict *dict;
+    int framing;
+    pal_trace_info info;
+    uint32_t header_rank;           /* for chunks with process 0xFFFFFFFF */
+    pal_diag_fn diag;
+    void *diag_ctx;
+    int strict;
+    int state;
+    pal_status failed;              /* what reading returns again once ST_FAILED */
+    char err[1024];
+    pal_reader_stats st;
+    /* read window: file bytes [roff, roff + rlen) */
+    unsigned char *rbuf;
+    size_t rcap, rlen;
+    uint64_t roff;
+    /* decompression buffer */
+    unsigned char *dbuf;
+    size_t dcap;
+    /* position: next chunk header (ECL) or next record (raw) */
+    uint64_t data_start, pos;
+    uint64_t index_off;             /* last index chunk read, for the footer check */
+    /* records of the current chunk, verified, not yet handed out */
+    const unsigned char *cp, *cend;
+    uint32_t cleft;
+    uint64_t tsum;
+    uint32_t cprocess, cstream;
+    uint64_t coff;
+    /* scratch values (verification, raw streams) and the record of a raw stream */
+    pal_value *vals;
+    uint32_t *lens;
+    size_t nvals;
+    pal_record rec;
+    /* a batch of decoded records of the current chunk, handed out in turn */
+    pal_record batch[PAL_BATCH];
+    pal_value *bvals;               /* PAL_BATCH rows of nvals values */
+    uint32_t *blens;
+    const pal_record *bnext, *bend;   /* the batch's records not handed out yet */
+    uint64_t chunk_no, batch_chunk; /* records chunks loaded; whose roles the batch holds */
+    pal_handle *handles;
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static uint16_t le16(const unsigned char *p) { return (uint16_t)pal_load_le(p, 2); }
+static uint32_t le32(const unsigned char *p) { return (uint32_t)pal_load_le(p, 4); }
+static uint64_t le64(const unsigned char *p) { return pal_load_le(p, 8); }
+
+static void default_diag(void *ctx, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", message);
+}
+
+/* Formats "path: byte N: message" into r->err and sends it to the callback. */
+static void PAL_PRINTF(3, 4) report(pal_reader *r, uint64_t off, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(r->err, sizeof r->err, "%s: byte %" PRIu64 ": ", r->path, off);
+    if (n < 0 || (size_t)n >= sizeof r->err)
+        n = 0;
+    va_start(ap, fmt);
+    vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (r->diag)
+        r->diag(r->diag_ctx, r->err);
+}
+
+/* Damage bookkeeping after report(): strict mode stops here. */
+static pal_status damaged(pal_reader *r, uint64_t skipped)
+{
+    r->st.damaged++;
+    r->st.bytes_skipped += skipped;
+    if (r->strict) {
+        r->state = ST_FAILED;
+        r->failed = PAL_EFORMAT;
+        return PAL_EFORMAT;
+    }
+    return PAL_OK;
+}
+
+static pal_status truncated(pal_reader *r, uint64_t skipped)
+{
+    r->st.truncated = 1;
+    r->st.bytes_skipped += skipped;
+    r->state = r->strict ? ST_FAILED : ST_ENDED;
+    r->failed = PAL_EFORMAT;
+    return r->strict ? PAL_EFORMAT : PAL_END;
+}
+
+static int read_at(pal_reader *r, uint64_t off, unsigned char *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(r->fd, buf + got, n - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k == 0)
+            errno = EIO;            /* the file shrank while being read */
+        if (k <= 0)
+            return -1;
+        got += (size_t)k;
+    }
+    return 0;
+}
+
+/* Makes file bytes [off, off + n) available in the read window, reading
+ * `ahead` bytes (at least n, at most to the end of file) when it must.
+ * NULL if the file does not hold them or cannot be read. Pointers from an
+ * earlier call stay valid only while the window is not refilled. */
+static const unsigned char *fetch(pal_reader *r, uint64_t off, size_t n, size_t ahead)
+{
+    if (off >= r->roff && n <= r->rlen && off - r->roff <= r->rlen - n)
+        return r->rbuf + (off - r->roff);
+    if (off > r->size || n > r->size - off)
+        return NULL;
+    size_t want = ahead > n ? ahead : n;
+    if (want > r->size - off)
+        want = (size_t)(r->size - off);
+    if (want > r->rcap) {
+        unsigned char *nb = realloc(r->rbuf, want);
+        if (!nb)
+            return NULL;
+        r->rbuf = nb;
+        r->rcap = want;
+    }
+    r->rlen = 0;
+    if (read_at(r, off, r->rbuf, want) != 0)
+        return NULL;
+    r->roff = off;
+    r->rlen = want;
+    return r->rbuf;
+}
+
+static pal_status ensure_vals(pal_reader *r)
+{
+    size_t need = r->dict->max_fields ? r->dict->max_fields : 1;
+    if (need <= r->nvals)
+        return PAL_OK;
+    /* Only between batches (the dictionary grows while a chunk is loaded), so
+     * no record handed out since the last pal_reader_next is invalidated. */
+    pal_value *v = calloc(need, sizeof *v), *bv = calloc(need * PAL_BATCH, sizeof *bv);
+    uint32_t *l = calloc(need, sizeof *l), *bl = calloc(need * PAL_BATCH, sizeof *bl);
+    if (!v || !bv || !l || !bl) {
+        free(v);
+        free(bv);
+        free(l);
+        free(bl);
+        return PAL_ENOMEM;
+    }
+    free(r->vals);
+    free(r->lens);
+    free(r->bvals);
+    free(r->blens);
+    r->vals = v;
+    r->lens = l;
+    r->bvals = bv;
+    r->blens = bl;
+    r->nvals = need;
+    r->rec.vals = r->vals;
+    r->rec.lens = r->lens;
+    for (size_t i = 0; i < PAL_BATCH; i++) {
+        r->batch[i].vals = bv + i * need;
+        r->batch[i].lens = bl + i * need;
+    }
+    return PAL_OK;
+}
+
+static pal_status handle_fill(pal_reader *r, pal_handle *h)
+{
+    size_t n = r->dict->nrecs;
+    if (n <= h->nslots)
+        return PAL_OK;
+    struct pal_slot *s = realloc(h->slots, n * sizeof *s);
+    if (!s)
+        return PAL_ENOMEM;
+    h->slots = s;
+    for (size_t i = h->nslots; i < n; i++) {
+        const pal_fielddesc *f = pal_recdesc_find_field(r->dict->recs[i], h->name);
+        s[i].field = f ? (int32_t)f->index : -1;
+        s[i].tclass = f ? f->tclass : 0;
+    }
+    h->nslots = n;
+    return PAL_OK;
+}
+
+/* After the dictionary grew: new record descriptors reach the values array
+ * and every handle's slot table. */
+static pal_status dict_grown(pal_reader *r)
+{
+    pal_status st = ensure_vals(r);
+    for (pal_handle *h = r->handles; h && st == PAL_OK; h = h->next)
+        st = handle_fill(r, h);
+    return st;
+}
+
+/* ---------------------------------------------------------------- chunks */
+
+/* 0 ok, else the reason the 64 bytes at b are not a chunk header. */
+static const char *parse_chunk(const unsigned char *b, chunk_hdr *h)
+{
+    if (le32(b) != ECL_CHUNK_MAGIC)
+        return "bad magic";
+    if (le32(b + 4) != (uint32_t)crc32(0L, b + 8, ECL_CHUNK_HEADER - 8))
+        return "header CRC mismatch";
+    h->kind = b[8];
+    h->compression = b[9];
+    h->flags = le16(b + 10);
+    h->stored = le32(b + 12);
+    h->raw = le32(b + 16);
+    h->process = le32(b + 20);
+    h->stream = le32(b + 24);
+    h->count = le32(b + 28);
+    h->sequence = le64(b + 32);
+    h->first_time = le64(b + 40);
+    h->last_time = le64(b + 48);
+    h->payload_crc = le32(b + 56);
+    if (h->stored >= 0x80000000u)
+        return "stored_length over 2^31";
+    return NULL;
+}
+
+static int is_footer_at(pal_reader *r, uint64_t off)
+{
+    unsigned char b[8];
+    return off + ECL_FOOTER == r->size && read_at(r, off, b, 8) == 0 &&
+           memcmp(b, ECL_FOOTER_MAGIC, 8) == 0;
+}
+
+/* Scans forward from `from` for the next offset holding a valid chunk header
+ * or the footer; returns the file size if there is none. */
+static uint64_t resync(pal_reader *r, uint64_t from)
+{
+    uint64_t off = from;
+    while (off < r->size) {
+        size_t n = (size_t)(r->size - off < PAL_SCAN_WINDOW ? r->size - off : PAL_SCAN_WINDOW);
+        const unsigned char *b = fetch(r, off, n, n);
+        if (!b)
+            return r->size;
+        for (size_t i = 0; i < n;) {
+            const unsigned char *q = memchr(b + i, 'E', n - i);
+            if (!q)
+                break;
+            size_t j = (size_t)(q - b);
+            uint64_t cand = off + j;
+            unsigned char hb[ECL_CHUNK_HEADER];
+            chunk_hdr h;
+            if (r->size - cand >= ECL_CHUNK_HEADER) {
+                /* The magic first, from the window when it is there; the
+                 * header is read separately as it may straddle the window. */
+                if (j + 4 <= n && le32(b + j) != ECL_CHUNK_MAGIC) {
+                    i = j + 1;
+                    continue;
+                }
+                if (read_at(r, cand, hb, sizeof hb) == 0 && !parse_chunk(hb, &h))
+                    return cand;
+            } else if (is_footer_at(r, cand)) {
+                return cand;
+            }
+            i = j + 1;
+        }
+        off += n;
+    }
+    return r->size;
+}
+
+/* Points *out at the raw payload of chunk h (stored bytes at src). NULL on
+ * success, else the reason. */
+static const char *inflate_payload(pal_reader *r, const chunk_hdr *h, const unsigned char *src,
+                                   const unsigned char **out)
+{
+    if (h->compression == 0) {
+        if (h->raw != h->stored)
+            return "raw_length differs from stored_length in an uncompressed chunk";
+        *out = src;
+        return NULL;
+    }
+    if (h->raw > PAL_MAX_RAW)
+        return "raw_length over 1 GiB";
+    if (h->raw + (size_t)1 > r->dcap) {
+        unsigned char *nb = realloc(r->dbuf, h->raw + (size_t)1);
+        if (!nb)
+            return "out of memory for the decompressed payload";
+        r->dbuf = nb;
+        r->dcap = h->raw + (size_t)1;
+    }
+    switch (h->compression) {
+    case 1: {
+        uLongf dl = h->raw;
+        uLong sl = h->stored;
+        int rc = uncompress2(r->dbuf, &dl, src, &sl);
+        if (rc != Z_OK || dl != h->raw || sl != h->stored)
+            return "zlib payload does not decompress to raw_length bytes";
+        break;
+    }
+    case 2:
+#ifdef HAVE_ZSTD
+    {
+        size_t n = ZSTD_decompress(r->dbuf, h->raw, src, h->stored);
+        if (ZSTD_isError(n) || n != h->raw)
+            return "zstd payload does not decompress to raw_length bytes";
+        break;
+    }
+#else
+        return "zstd compression, not supported by this build of PAL";
+#endif
+    default:
+        return "unknown compression";
+    }
+    *out = r->dbuf;
+    return NULL;
+}
+
+/* Decodes a dictionary chunk and merges what it adds. NULL or the reason. */
+static const char *merge_dict_chunk(pal_reader *r, const unsigned char *p, size_t n, char *why,
+                                    size_t whylen)
+{
+    edl_dict *src = NULL;
+    char err[256] = "";
+    edl_status es = edl_dict_decode(p, n, &src, err, sizeof err);
+    if (es != EDL_OK) {
+        snprintf(why, whylen, "dictionary chunk does not decode: %s",
+                 *err ? err : edl_status_string(es));
+        return why;
+    }
+    es = edl_dict_merge(r->dict->ed, src);
+    edl_dict_destroy(src);
+    /* Merge may have added part before failing: bring everything up to date. */
+    if (pal_dict_sync(r->dict, NULL, 0) != PAL_OK || dict_grown(r) != PAL_OK) {
+        snprintf(why, whylen, "out of memory while adding a dictionary chunk");
+        return why;
+    }
+    if (es != EDL_OK) {
+        snprintf(why, whylen, "dictionary chunk conflicts with earlier definitions (%s)",
+                 edl_status_string(es));
+        return why;
+    }
+    return NULL;
+}
+
+/* Formats the decoded primary key for a report. */
+static void key_text(const pal_reader *r, char *buf, size_t size)
+{
+    const pal_dict *d = r->dict;
+    if (!d->key_count || !d->prefix_done) {
+        snprintf(buf, size, "?");
+        return;
+    }
+    pal_value v = r->vals[d->key_index[0]];
+    switch (d->key_class) {
+    case PAL_TC_SIGNED: snprintf(buf, size, "%" PRId64, v.i); break;
+    case PAL_TC_UNSIGNED: snprintf(buf, size, "%" PRIu64, v.u); break;
+    case PAL_TC_FLOAT: snprintf(buf, size, "%g", v.f); break;
+    default: {
+        uint32_t n = r->lens[d->key_index[0]];
+        snprintf(buf, size, "\"%.*s\"", (int)(n > 40 ? 40 : n), (const char *)v.s);
+    }
+    }
+}
+
+/* Explains a failed checked decode: "record 3 (at payload byte 17): ..." */
+static void decode_why(const pal_reader *r, const pal_decerr *e, uint64_t index, size_t at,
+                       char *why, size_t whylen)
+{
+    char key[64];
+    if (e->rec == NULL && e->field < 0) {
+        key_text(r, key, sizeof key);
+        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu): %s %s", index, at,
+                 e->why, key);
+    } else if (e->field >= 0) {
+        const pal_recdesc *rd = e->rec ? e->rec : r->dict->prefix_rec;
+        const char *fname = rd && (size_t)e->field < rd->nfields ? rd->fields[e->field].name : "?";
+        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu)%s%s, field '%s': %s",
+                 index, at, e->rec ? " " : "", e->rec ? e->rec->name : "", fname, e->why);
+    } else {
+        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu) %s: %s", index, at,
+                 e->rec->name, e->why);
+    }
+}
+
+/* The usual compact layout -- one ULEB key field first, mostly LEB fields --
+ * verified in a tight loop with no error bookkeeping. 1 if the payload
+ * decodes exactly as the header says; 0 if not, and the generic pass below
+ * then finds out why. */
+static int verify_fast(pal_reader *r, const chunk_hdr *h, const unsigned char *p)
+{
+    const pal_dict *d = r->dict;
+    const unsigned char *end = p + h->raw;
+    const pal_recdesc *const *direct = d->direct;
+    const uint64_t ndirect = d->ndirect, klimit = d->prefix[0].limit;
+    const uint32_t kslot = d->prefix[0].slot;
+    pal_value *vals = r->vals;
+    uint32_t *lens = r->lens;
+    uint64_t t = h->first_time, last = 0;
+    int have_time = 0;
+    for (uint32_t n = h->count; n; n--) {
+        uint64_t k;
+        if (PAL_LIKELY(p < end && *p < 0x80)) {
+            k = *p++;
+        } else {
+            /* p itself never has its address taken: it stays in a register */
+            const unsigned char *q = p;
+            if (pal_uleb_slow(&q, end, &k) != PAL_DEC_OK || k > klimit)
+                return 0;
+            p = q;
+        }
+        const pal_recdesc *rd = PAL_LIKELY(k < ndirect) ? direct[k] : NULL;
+        if (PAL_UNLIKELY(!rd)) {
+            vals[kslot].u = k;
+            if (!(rd = pal_dict_lookup(d, vals, lens)))
+                return 0;
+        }
+        if (PAL_LIKELY(rd->leb)) {
+            /* Values below 128 fit every type, so only multi-byte LEBs need
+             * the full checks (and the op they belong to); far from the end
+             * of the payload no byte needs a bounds check. */
+            const pal_op *op = rd->ops;
+            uint64_t kinds = rd->leb_kinds;
+            if (PAL_LIKELY(end - p >= 16 * 10)) {
+                for (; kinds; kinds >>= 4, op++) {
+                    uint64_t x = *p;
+                    if (PAL_LIKELY(x < 0x80)) {
+                        p++;
+                    } else if (p[1] < 0x80 && op->limit >= 16383) {
+                        /* two bytes: below 2^14, fits every type of 16 bits up */
+                        x = (x & 0x7f) | ((uint64_t)p[1] << 7);
+                        p += 2;
+                    } else {
+                        const unsigned char *q = p;
+                        if (pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 1, NULL))
+                            return 0;
+                        p = q;
+                        continue;
+                    }
+                    if ((kinds & 15) == PAL_LK_TDELTA) {
+                        t += x;
+                        if (PAL_UNLIKELY(t < x))
+                            return 0;       /* wrapped */
+                    }
+                }
+            } else {
+                for (; kinds; kinds >>= 4, op++) {
+                    if (PAL_LIKELY(p < end && *p < 0x80)) {
+                        uint64_t x = *p++;
+                        if ((kinds & 15) == PAL_LK_TDELTA) {
+                            t += x;
+                            if (PAL_UNLIKELY(t < x))
+                                return 0;
+                        }
+                    } else {
+                        const unsigned char *q = p;
+                        if (pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 1, NULL))
+                            return 0;
+                        p = q;
+                    }
+                }
+            }
+            if (rd->time_fi >= 0) {
+                last = t;
+                have_time = 1;
+            }
+            continue;
+        }
+        if (PAL_UNLIKELY(!rd->usable))
+            return 0;
+        vals[kslot].u = k;
+        for (const pal_op *op = rd->ops, *oe = op + rd->nops; op < oe; op++) {
+            unsigned code = op->code;
+            uint64_t x;
+            const unsigned char *q = p;
+            if (PAL_LIKELY(code <= PAL_OP_TDELTA)) {
+                if (PAL_LIKELY(q < end && *q < 0x80))
+                    x = *q++;
+                else if (pal_uleb_slow(&q, end, &x) != PAL_DEC_OK)
+                    return 0;
+                p = q;
+                if (code == PAL_OP_TDELTA) {
+                    if (PAL_UNLIKELY(t + x < t))
+                        return 0;
+                    t += x;
+                    x = t;
+                } else if (code == PAL_OP_ULEB) {
+                    if (PAL_UNLIKELY(x > op->limit))
+                        return 0;
+                } else {
+                    int64_t v = pal_unzigzag(x);
+                    if (PAL_UNLIKELY(v > (int64_t)op->limit || v < -(int64_t)op->limit - 1))
+                        return 0;
+                }
+                vals[op->slot].u = x;
+            } else if (pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 1, NULL) != PAL_DEC_OK) {
+                return 0;
+            } else {
+                p = q;
+            }
+        }
+        if (rd->time_fi >= 0) {
+            last = pal_record_time_of(rd, vals);
+            have_time = 1;
+        }
+    }
+    return p == end && (!have_time || last == h->last_time);
+}
+
+/* Verifies that a records payload decodes exactly as its header says. */
+static const char *verify_records(pal_reader *r, const chunk_hdr *h, const unsigned char *p,
+                                  char *why, size_t whylen)
+{
+    const unsigned char *q = p, *end = p + h->raw;
+    uint64_t t = h->first_time, last = 0;
+    int have_time = 0;
+    const pal_recdesc *rd;
+    pal_decerr e;
+    if (h->count > h->raw) {
+        /* every record takes at least one byte */
+        snprintf(why, whylen, "record_count %" PRIu32 " exceeds the %" PRIu32 " payload bytes",
+                 h->count, h->raw);
+        return why;
+    }
+    for (uint32_t i = 0; i < h->count; i++) {
+        const unsigned char *at = q;
+        if (pal_decode_record(r->dict, &q, end, &t, r->vals, r->lens, &rd, 1, &e) != PAL_DEC_OK) {
+            decode_why(r, &e, i, (size_t)(at - p), why, whylen);
+            return why;
+        }
+        if (rd->time_fi >= 0) {
+            last = pal_record_time_of(rd, r->vals);
+            have_time = 1;
+        }
+    }
+    if (q != end) {
+        snprintf(why, whylen, "%" PRIu32 " records end at payload byte %zu of %" PRIu32,
+                 h->count, (size_t)(q - p), h->raw);
+        return why;
+    }
+    if (have_time && last != h->last_time) {
+        snprintf(why, whylen, "last record time %" PRIu64 " differs from the chunk's last_time %"
+                 PRIu64, last, h->last_time);
+        return why;
+    }
+    return NULL;
+}
+
+/* Reads chunks until one with records is ready (PAL_OK), the end (PAL_END),
+ * or strict damage (PAL_EFORMAT). */
+static pal_status load_chunk(pal_reader *r)
+{
+    char why[512];
+    for (;;) {
+        if (r->state != ST_READING)
+            return r->state == ST_ENDED ? PAL_END : r->failed;
+        uint64_t off = r->pos;
+        uint64_t left = r->size - off;
+        if (left == 0) {
+            r->state = ST_ENDED;
+            return PAL_END;
+        }
+        if (left == ECL_FOOTER && is_footer_at(r, off)) {
+            unsigned char fb[ECL_FOOTER];
+            r->state = ST_ENDED;
+            if (read_at(r, off, fb, sizeof fb) == 0 && le64(fb + 8) != r->index_off) {
+                report(r, off, "footer names byte %" PRIu64 " as the index, which is not the "
+                       "index chunk just read", le64(fb + 8));
+                if (damaged(r, ECL_FOOTER) != PAL_OK)
+                    return PAL_EFORMAT;
+            }
+            return PAL_END;
+        }
+        if (left < ECL_CHUNK_HEADER) {
+            report(r, off, "file ends inside a chunk header (%" PRIu64 " bytes left): truncated",
+                   left);
+            return truncated(r, left);
+        }
+        const unsigned char *b = fetch(r, off, ECL_CHUNK_HEADER, PAL_READAHEAD);
+        if (!b) {
+            report(r, off, "read error: %s", errno ? strerror(errno) : "error");
+            r->state = ST_FAILED;
+            r->failed = PAL_EIO;
+            return PAL_EIO;
+        }
+        chunk_hdr h;
+        const char *bad = parse_chunk(b, &h);
+        if (bad) {
+            uint64_t next = resync(r, off + 1);
+            if (next < r->size)
+                report(r, off, "bad chunk header (%s); resuming at byte %" PRIu64
+                       " (%" PRIu64 " bytes skipped)", bad, next, next - off);
+            else
+                report(r, off, "bad chunk header (%s); no further chunk (%" PRIu64
+                       " bytes skipped)", bad, next - off);
+            r->pos = next;
+            if (damaged(r, next - off) != PAL_OK)
+                return PAL_EFORMAT;
+            continue;
+        }
+        uint64_t poff = off + ECL_CHUNK_HEADER;
+        if (h.stored > left - ECL_CHUNK_HEADER) {
+            report(r, off, "file truncated inside a chunk: its payload needs %" PRIu32
+                   " bytes, %" PRIu64 " are left", h.stored, left - ECL_CHUNK_HEADER);
+            return truncated(r, left);
+        }
+        r->pos = poff + h.stored;
+        const unsigned char *p = fetch(r, poff, h.stored, PAL_READAHEAD);
+        if (!p) {
+            report(r, off, "cannot read chunk payload: %s", errno ? strerror(errno) : "error");
+            r->state = ST_FAILED;
+            r->failed = PAL_EIO;
+            return PAL_EIO;
+        }
+        uint64_t whole = ECL_CHUNK_HEADER + (uint64_t)h.stored;
+        if ((uint32_t)crc32(0L, p, h.stored) != h.payload_crc) {
+            report(r, off, "chunk payload CRC mismatch, chunk skipped");
+            if (damaged(r, whole) != PAL_OK)
+                return PAL_EFORMAT;
+            continue;
+        }
+        if (h.flags != 0) {
+            report(r, off, "unknown chunk flags 0x%04x, chunk skipped", (unsigned)h.flags);
+            if (damaged(r, whole) != PAL_OK)
+                return PAL_EFORMAT;
+            continue;
+        }
+        if (h.kind == 3) {
+            r->index_off = off;         /* nothing depends on the index */
+            continue;
+        }
+        if (h.kind != 1 && h.kind != 2) {
+            report(r, off, "unknown chunk kind %u, chunk skipped", (unsigned)h.kind);
+            continue;                   /* a newer writer's addition, not damage */
+        }
+        const unsigned char *data;
+        bad = inflate_payload(r, &h, p, &data);
+        if (!bad && h.kind == 2)
+            bad = merge_dict_chunk(r, data, h.raw, why, sizeof why);
+        else if (!bad)
+            bad = r->dict->prefix_uleb && h.count <= h.raw && verify_fast(r, &h, data)
+                      ? NULL : verify_records(r, &h, data, why, sizeof why);
+        if (bad) {
+            report(r, off, "%s chunk damaged: %s; chunk skipped",
+                   h.kind == 1 ? "records" : "dictionary", bad);
+            if (damaged(r, whole) != PAL_OK)
+                return PAL_EFORMAT;
+            continue;
+        }
+        r->st.chunks++;
+        if (h.kind == 2 || h.count == 0)
+            continue;
+        r->cp = data;
+        r->cend = data + h.raw;
+        r->cleft = h.count;
+        r->tsum = h.first_time;
+        r->coff = off;
+        r->cprocess = h.process != 0xFFFFFFFFu ? h.process : r->header_rank;
+        r->cstream = h.stream;
+        r->chunk_no++;
+        return PAL_OK;
+    }
+}
+
+/* ---------------------------------------------------------------- records */
+
+PAL_INLINE void fill_record(pal_reader *r, pal_record *rec, const pal_recdesc *rd,
+                            const pal_value *vals)
+{
+    rec->desc = rd;
+    rec->ri = (uint32_t)rd->index;
+    rec->time = pal_record_time_of(rd, vals);
+    rec->offset = r->coff;
+    if (PAL_LIKELY(!r->dict->role_fields)) {
+        rec->process = r->cprocess;
+        rec->stream = r->cstream;
+        return;
+    }
+    rec->process = rd->process_fi < 0 ? r->cprocess
+        : (uint32_t)pal_value_as_u64(vals[rd->process_fi], rd->fields[rd->process_fi].tclass);
+    rec->stream = rd->thread_fi < 0 ? r->cstream
+        : (uint32_t)pal_value_as_u64(vals[rd->thread_fi], rd->fields[rd->thread_fi].tclass);
+}
+
+/* Decodes the next batch of the current chunk's records. They were verified
+ * as a whole chunk, so nothing is checked here. */
+static void fill_batch(pal_reader *r)
+{
+    const pal_dict *d = r->dict;
+    const unsigned char *p = r->cp, *end = r->cend;
+    uint64_t t = r->tsum;
+    uint32_t n = r->cleft < PAL_BATCH ? r->cleft : PAL_BATCH;
+    size_t stride = r->nvals;
+    pal_value *vals = r->bvals;
+    uint32_t *lens = r->blens;
+    pal_record *rec = r->batch;
+    if (!d->role_fields && r->batch_chunk != r->chunk_no) {
+        /* container roles: the same for every record of the chunk */
+        for (size_t i = 0; i < PAL_BATCH; i++) {
+            r->batch[i].offset = r->coff;
+            r->batch[i].process = r->cprocess;
+            r->batch[i].stream = r->cstream;
+        }
+        r->batch_chunk = r->chunk_no;
+    }
+    const int roles = d->role_fields;
+    if (PAL_LIKELY(d->prefix_uleb)) {
+        const pal_recdesc *const *direct = d->direct;
+        const uint64_t ndirect = d->ndirect;
+        const uint32_t kslot = d->prefix[0].slot;
+        for (uint32_t i = 0; i < n; i++, vals += stride, lens += stride, rec++) {
+            uint64_t k = pal_uleb_fast(&p);
+            vals[kslot].u = k;
+            const pal_recdesc *rd = PAL_LIKELY(k < ndirect) ? direct[k] : NULL;
+            if (PAL_UNLIKELY(!rd))
+                rd = pal_dict_lookup(d, vals, lens);
+            rec->desc = rd;
+            rec->ri = (uint32_t)rd->index;
+            if (PAL_LIKELY(rd->leb)) {
+                /* fields after the key are consecutive values */
+                pal_value *v = vals + kslot + 1;
+                for (uint64_t kinds = rd->leb_kinds; kinds; kinds >>= 4, v++) {
+                    uint64_t x = pal_uleb_fast(&p);
+                    unsigned kind = kinds & 15;
+                    if (kind == PAL_LK_TDELTA)
+                        x = t += x;
+                    else if (kind == PAL_LK_SLEB)
+                        x = (uint64_t)pal_unzigzag(x);
+                    v->u = x;
+                }
+                rec->time = rd->time_fi >= 0 ? t : 0;     /* the one TDELTA */
+                if (roles)
+                    fill_record(r, rec, rd, vals);
+                continue;
+            }
+            for (const pal_op *op = rd->ops, *oe = op + rd->nops; op < oe; op++) {
+                unsigned code = op->code;
+                if (PAL_LIKELY(code <= PAL_OP_TDELTA)) {
+                    uint64_t x = pal_uleb_fast(&p);
+                    if (code == PAL_OP_TDELTA)
+                        x = t += x;
+                    else if (code == PAL_OP_SLEB)
+                        x = (uint64_t)pal_unzigzag(x);
+                    vals[op->slot].u = x;
+                } else {
+                    const unsigned char *q = p;     /* keeps p in a register */
+                    pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 0, NULL);
+                    p = q;
+                }
+            }
+            rec->time = pal_record_time_of(rd, vals);
+            if (roles)
+                fill_record(r, rec, rd, vals);
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++, vals += stride, lens += stride, rec++) {
+            const pal_recdesc *rd;
+            const unsigned char *q = p;
+            pal_decode_record(d, &q, end, &t, vals, lens, &rd, 0, NULL);
+            p = q;
+            fill_record(r, rec, rd, vals);
+        }
+    }
+    r->cp = p;
+    r->tsum = t;
+    r->cleft -= n;
+    r->bnext = r->batch;
+    r->bend = r->batch + n;
+}
+
+/* A raw stream: records back to back, decoded with full checks one at a time
+ * (there are no chunk CRCs to lean on), then decoded again unchecked is not
+ * needed: the checked pass already stored the values. */
+static pal_status raw_next(pal_reader *r, const pal_record **out)
+{
+    if (r->state != ST_READING)
+        return r->state == ST_ENDED ? PAL_END : r->failed;
+    uint64_t left = r->size - r->pos;
+    if (left == 0) {
+        r->state = ST_ENDED;
+        return PAL_END;
+    }
+    size_t ahead = PAL_READAHEAD;
+    for (;;) {
+        size_t n = left < ahead ? (size_t)left : ahead;
+        const unsigned char *b = fetch(r, r->pos, n, ahead);
+        if (!b) {
+            report(r, r->pos, "read error: %s", errno ? strerror(errno) : "error");
+            r->state = ST_FAILED;
+            r->failed = PAL_EIO;
+            return PAL_EIO;
+        }
+        const unsigned char *q = b;
+        const pal_recdesc *rd;
+        pal_decerr e;
+        int rc = pal_decode_record(r->dict, &q, b + n, &r->tsum, r->vals, r->lens, &rd, 1, &e);
+        if (rc == PAL_DEC_SHORT && n < left && ahead < PAL_MAX_RAW_RECORD) {
+            ahead *= 2;             /* a long record: widen the window */
+            continue;
+        }
+        if (rc == PAL_DEC_SHORT && n == left) {
+            report(r, r->pos, "file ends inside a record (%" PRIu64 " bytes left): truncated",
+                   left);
+            return truncated(r, left);
+        }
+        if (rc != PAL_DEC_OK) {
+            char why[512];
+            decode_why(r, &e, r->st.records, 0, why, sizeof why);
+            report(r, r->pos, "cannot decode %s; a raw stream has no framing to resume at, "
+                   "the remaining %" PRIu64 " bytes are skipped",
+                   rc == PAL_DEC_SHORT ? "a record longer than 256 MiB" : why, left);
+            r->state = ST_ENDED;
+            if (damaged(r, left) != PAL_OK)
+                return PAL_EFORMAT;
+            return PAL_END;
+        }
+        r->coff = r->pos;
+        r->pos += (uint64_t)(q - b);
+        fill_record(r, &r->rec, rd, r->vals);
+        r->st.records++;
+        *out = &r->rec;
+        return PAL_OK;
+    }
+}
+
+static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
+{
+    if (r->framing == FRAMING_RAW)
+        return raw_next(r, out);
+    if (r->cleft == 0) {
+        pal_status st = load_chunk(r);
+        if (st != PAL_OK)
+            return st;
+    }
+    fill_batch(r);
+    r->st.records++;
+    *out = r->bnext++;
+    return PAL_OK;
+}
+
+pal_status pal_reader_next(pal_reader *r, const pal_record **out)
+{
+    PAL_REQUIRE(r && out, PAL_EINVAL);
+    if (PAL_LIKELY(r->bnext < r->bend)) {
+        r->st.records++;
+        *out = r->bnext++;
+        return PAL_OK;
+    }
+    return next_slow(r, out);
+}
+
+/* ---------------------------------------------------------------- open */
+
+/* Collects the dictionary chunks ahead of time so the dictionary is complete
+ * before the first record: walks chunk headers only (64-byte reads, seeking
+ * by stored_length), reading payloads of kind 2 alone. Damage is not reported
+ * here; the sequential pass reports it in file order. */
+static void prescan(pal_reader *r)
+{
+    uint64_t off = r->data_start;
+    char why[256];
+    while (r->size - off >= ECL_CHUNK_HEADER) {
+        unsigned char hb[ECL_CHUNK_HEADER];
+        chunk_hdr h;
+        if (read_at(r, off, hb, sizeof hb) != 0)
+            return;
+        if (parse_chunk(hb, &h)) {
+            off = resync(r, off + 1);
+            continue;
+        }
+        uint64_t avail = r->size - off - ECL_CHUNK_HEADER;
+        if (h.stored > avail)
+            return;
+        if (h.kind == 2 && h.flags == 0) {
+            const unsigned char *p = fetch(r, off + ECL_CHUNK_HEADER, h.stored, h.stored);
+            const unsigned char *data;
+            if (p && (uint32_t)crc32(0L, p, h.stored) == h.payload_crc &&
+                !inflate_payload(r, &h, p, &data))
+                (void)merge_dict_chunk(r, data, h.raw, why, sizeof why);
+        }
+        off += ECL_CHUNK_HEADER + (uint64_t)h.stored;
+    }
+}
+
+static double unit_ticks(const char *unit)
+{
+    if (!unit)
+        return 0;
+    if (strcmp(unit, "ns") == 0)
+        return 1e9;
+    if (strcmp(unit, "us") == 0)
+        return 1e6;
+    if (strcmp(unit, "ms") == 0)
+        return 1e3;
+    if (strcmp(unit, "s") == 0)
+        return 1;
+    return 0;
+}
+
+#define OPEN_FAIL(status, ...)                                                  \
+    do {                                                                        \
+        pal_set_last_error(__VA_ARGS__);                                        \
+        st = (status);                                                          \
+        goto fail;                                                              \
+    } while (0)
+
+/* Validates the file header, takes its dictionary (unless one was given). */
+static pal_status open_ecl(pal_reader *r, pal_dict **given)
+{
+    pal_status st = PAL_OK;
+    const char *path = r->path;
+    if (r->size < ECL_HEADER_FIXED)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header truncated at byte %" PRIu64
+                  " (needs %d bytes)", path, r->size, ECL_HEADER_FIXED);
+    const unsigned char *b = fetch(r, 0, ECL_HEADER_FIXED, ECL_HEADER_FIXED);
+    if (!b)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    unsigned vmaj = le16(b + 8), vmin = le16(b + 10);
+    uint32_t hlen = le32(b + 12), hcrc = le32(b + 16);
+    uint32_t doff = le32(b + 128), dlen = le32(b + 132);
+    if (vmaj != 1)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': unsupported format version %u.%u at "
+                  "byte 8 (this reader knows 1.x)", path, vmaj, vmin);
+    if (hlen < ECL_HEADER_FIXED || hlen > PAL_MAX_HEADER)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': bad header_length %" PRIu32
+                  " at byte 12", path, hlen);
+    if (hlen > r->size)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header truncated at byte %" PRIu64
+                  " (header_length is %" PRIu32 ")", path, r->size, hlen);
+    if (doff < ECL_HEADER_FIXED || dlen > hlen || doff > hlen - dlen)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': embedded dictionary (offset %" PRIu32
+                  ", length %" PRIu32 ") outside the header at byte 128", path, doff, dlen);
+    b = fetch(r, 0, hlen, hlen);
+    if (!b)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    {
+        static const unsigned char zero[4];
+        uLong c = crc32(0L, b, 16);
+        c = crc32(c, zero, 4);
+        c = crc32(c, b + 20, hlen - 20);
+        if ((uint32_t)c != hcrc)
+            OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header CRC mismatch at byte 16 "
+                      "(header bytes 0-%" PRIu32 " damaged)", path, hlen);
+    }
+    r->info.clock_source = b[21];
+    {
+        uint64_t bits = le64(b + 24);
+        memcpy(&r->info.ticks_per_second, &bits, sizeof bits);
+    }
+    r->info.realtime_offset_ns = (int64_t)le64(b + 32);
+    r->info.pid = le32(b + 40);
+    r->info.rank = (int32_t)le32(b + 44);
+    r->info.size = (int32_t)le32(b + 48);
+    r->info.start_time = le64(b + 56);
+    memcpy(r->info.host, b + 64, 64);
+    r->info.host[64] = '\0';
+    r->header_rank = r->info.rank >= 0 ? (uint32_t)r->info.rank : 0;
+    if (*given) {
+        r->dict = *given;
+        *given = NULL;
+    } else {
+        edl_dict *ed = NULL;
+        char err[256] = "";
+        edl_status es = edl_dict_decode(b + doff, dlen, &ed, err, sizeof err);
+        if (es != EDL_OK)
+            OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
+                      "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
+                      path, doff, *err ? err : edl_status_string(es));
+        if ((st = pal_dict_wrap(ed, &r->dict, err, sizeof err)) != PAL_OK)
+            OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
+                      path, doff, err);
+    }
+    if (!r->dict->binary)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary describes an ascii "
+                  "format, not ECL chunks", path);
+    const char *unit = edl_dict_time_unit(r->dict->ed);
+    if (!unit || strcmp(unit, "ticks") != 0)
+        r->info.ticks_per_second = unit_ticks(unit);
+    r->framing = FRAMING_ECL;
+    r->data_start = r->pos = hlen;
+    if ((st = ensure_vals(r)) != PAL_OK)
+        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+    prescan(r);
+    if ((st = ensure_vals(r)) != PAL_OK)
+        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+    return PAL_OK;
+fail:
+    return st;
+}
+
+/* A foreign file read through a given dictionary. */
+static pal_status open_foreign(pal_reader *r, pal_dict **given)
+{
+    pal_status st = PAL_OK;
+    const char *path = r->path;
+    pal_dict *d = *given;
+    if (!d->binary)
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary '%s' describes an ascii "
+                  "(line) format; ascii traces are not supported yet", path, pal_dict_name(d));
+    switch (edl_dict_framing(d->ed)) {
+    case EDL_FRAMING_RAW:
+        break;
+    case EDL_FRAMING_ECL:
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': bad magic at byte 0 (the dictionary "
+                  "'%s' says ECL container, the file does not start with \"ECLTRACE\")",
+                  path, pal_dict_name(d));
+    default:
+        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary '%s' has a framing "
+                  "binary files cannot use", path, pal_dict_name(d));
+    }
+    r->dict = d;
+    *given = NULL;
+    r->framing = FRAMING_RAW;
+    r->data_start = r->pos = 0;
+    r->info.ticks_per_second = unit_ticks(edl_dict_time_unit(d->ed));
+    if ((st = ensure_vals(r)) != PAL_OK)
+        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+    return PAL_OK;
+fail:
+    return st;
+}
+
+pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader **out)
+{
+    PAL_REQUIRE(out, PAL_EINVAL);
+    *out = NULL;
+    PAL_REQUIRE(path, PAL_EINVAL);
+    pal_status st = PAL_OK;
+    pal_dict *given = NULL;
+    struct stat sb;
+    pal_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        return PAL_ENOMEM;
+    }
+    r->fd = -1;
+    r->index_off = UINT64_MAX;
+    r->diag = default_diag;
+    r->info.rank = r->info.size = -1;
+    if (dict_path && (st = pal_dict_load(dict_path, &given)) != PAL_OK)
+        goto fail;              /* pal_dict_load set the message */
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': %s", path, strerror(errno));
+    if (fstat(r->fd, &sb) != 0)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': not a regular file", path);
+    r->size = (uint64_t)sb.st_size;
+    const unsigned char *b = r->size >= 8 ? fetch(r, 0, 8, PAL_READAHEAD) : NULL;
+    if (r->size >= 8 && !b)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    if (b && memcmp(b, ECL_FILE_MAGIC, 8) == 0)
+        st = open_ecl(r, &given);
+    else if (!given)
+        OPEN_FAIL(PAL_ENODICT, "cannot open trace '%s': bad magic at byte 0 (not an ECL "
+                  "trace); a trace without an embedded dictionary needs one (pal-dump -d DICT)",
+                  path);
+    else
+        st = open_foreign(r, &given);
+    if (st != PAL_OK)
+        goto fail;
+    pal_dict_destroy(given);
+    pal_clear_last_error();
+    *out = r;
+    return PAL_OK;
+fail:
+    pal_dict_destroy(given);
+    pal_reader_close(r);
+    return st;
+}
+
+void pal_reader_close(pal_reader *r)
+{
+    if (!r)
+        return;
+    while (r->handles) {
+        pal_handle *h = r->handles;
+        r->handles = h->next;
+        free(h->name);
+        free(h->slots);
+        free(h);
+    }
+    if (r->fd >= 0)
+        close(r->fd);
+    pal_dict_destroy(r->dict);
+    free(r->rbuf);
+    free(r->dbuf);
+    free(r->vals);
+    free(r->lens);
+    free(r->bvals);
+    free(r->blens);
+    free(r->path);
+    free(r);
+}
+
+const pal_dict *pal_reader_dict(const pal_reader *r)
+{
+    PAL_REQUIRE(r, NULL);
+    return r->dict;
+}
+
+pal_status pal_reader_info(const pal_reader *r, pal_trace_info *info)
+{
+    PAL_REQUIRE(r && info, PAL_EINVAL);
+    *info = r->info;
+    return PAL_OK;
+}
+
+void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx)
+{
+    PAL_REQUIRE(r, );
+    r->diag = fn;
+    r->diag_ctx = ctx;
+}
+
+void pal_reader_set_strict(pal_reader *r, int strict)
+{
+    PAL_REQUIRE(r, );
+    r->strict = strict != 0;
+}
+
+const char *pal_reader_error(const pal_reader *r)
+{
+    PAL_REQUIRE(r, "");
+    return r->err;
+}
+
+void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st)
+{
+    PAL_REQUIRE(r && st, );
+    *st = r->st;
+}
+
+pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_handle **out)
+{
+    PAL_REQUIRE(out, PAL_EINVAL);
+    *out = NULL;
+    PAL_REQUIRE(r && field_name, PAL_EINVAL);
+    for (pal_handle *h = r->handles; h; h = h->next)
+        if (strcmp(h->name, field_name) == 0) {
+            *out = h;
+            return PAL_OK;
+        }
+    /* A name no record has is most likely a typo: say so now rather than
+     * hand out a handle that never finds anything. */
+    size_t i;
+    for (i = 0; i < r->dict->nrecs; i++)
+        if (pal_recdesc_find_field(r->dict->recs[i], field_name))
+            break;
+    if (i == r->dict->nrecs)
+        return PAL_ENOFIELD;
+    pal_handle *h = calloc(1, sizeof *h);
+    if (!h || !(h->name = strdup(field_name))) {
+        free(h);
+        return PAL_ENOMEM;
+    }
+    if (handle_fill(r, h) != PAL_OK) {
+        free(h->name);
+        free(h);
+        return PAL_ENOMEM;
+    }
+    h->next = r->handles;
+    r->handles = h;
+    *out = h;
+    return PAL_OK;
+}
