@@ -1,0 +1,24 @@
+/* config.h -- ECL interface layer: reading the ECL_* environment
+ * (doc/configuration.md has the table). Internal to ecl/api. */
+#ifndef ECL_API_CONFIG_H
+#define ECL_API_CONFIG_H
+
+#include <stddef.h>
+
+#include "ecl/core/core.h"
+
+typedef struct ecl_api_config {
+    int enabled;                 /* ECL_ENABLE */
+    ecl_trace_config trace;      /* everything else */
+} ecl_api_config;
+
+/* Parses one variable value at a time so tests can feed values directly.
+ * Returns 0, or -1 with a message ("ECL_COMPRESS='lz4' is not valid: ...")
+ * in err. */
+int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value, char *err,
+                       size_t errlen);
+/* Defaults, then every ECL_* variable present in the environment. An unknown
+ * ECL_* variable is reported as a warning (a typo would otherwise be silent). */
+int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen);
+
+#endif /* ECL_API_CONFIG_H */
