@@ -51,6 +51,7 @@ static int encoding_fits(edl_type t, edl_encoding e)
     case EDL_ENC_TDELTA: return t == EDL_UINT64;
     case EDL_ENC_LSTRING: return t == EDL_STRING;
     case EDL_ENC_TEXT: return 1;
+    case EDL_ENC_NONE: return 0;   /* array fields only, never through here */
     }
     return 0;
 }
@@ -69,7 +70,12 @@ edl_status edl_dict_create(const char *name, const char *version, edl_repr repr,
     d->byte_order = repr == EDL_REPR_BINARY ? 'L' : 0;
     d->framing = repr == EDL_REPR_BINARY ? EDL_FRAMING_ECL : EDL_FRAMING_LINES;
     d->key_index[0] = d->key_index[1] = EDL_NO_KEY;
+    d->ascii_flags = repr == EDL_REPR_ASCII ? EDL_ASCII_MERGE : 0;
+    d->quote = repr == EDL_REPR_ASCII ? '"' : 0;
+    d->default_record = -1;
     if (edl_set_string(&d->name, name) || edl_set_string(&d->version, version) ||
+        edl_set_string(&d->time_fraction_field, "") ||
+        edl_set_string(&d->time_fraction_unit, "") ||
         edl_set_string(&d->separators, repr == EDL_REPR_ASCII ? " \t" : "") ||
         edl_set_string(&d->comment, "") || edl_set_string(&d->time_field, "") ||
         edl_set_string(&d->time_unit, "") || edl_set_string(&d->process_field, "") ||
@@ -81,10 +87,26 @@ edl_status edl_dict_create(const char *name, const char *version, edl_repr repr,
     return EDL_OK;
 }
 
+static void array_free(struct edl_array *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->nshapes; i++) {
+        for (size_t j = 0; j < a->shapes[i].ncomps; j++)
+            free((char *)a->shapes[i].comps[j].name);
+        free(a->shapes[i].comps);
+        free(a->shapes[i].token);
+    }
+    free(a->shapes);
+    free(a->shape_name);
+    free(a);
+}
+
 static void field_free(edl_field *f)
 {
     if (!f)
         return;
+    array_free(f->array);
     free(f->name);
     free(f->unit);
     free(f->description);
@@ -123,6 +145,8 @@ void edl_dict_destroy(edl_dict *d)
     free(d->time_unit);
     free(d->process_field);
     free(d->thread_field);
+    free(d->time_fraction_field);
+    free(d->time_fraction_unit);
     free(d);
 }
 
@@ -138,7 +162,8 @@ edl_status edl_dict_set_binary(edl_dict *d, char byte_order, edl_framing framing
 
 edl_status edl_dict_set_ascii(edl_dict *d, const char *separators, const char *comment)
 {
-    if (!d || d->repr != EDL_REPR_ASCII || !separators || !*separators)
+    if (!d || d->repr != EDL_REPR_ASCII || !separators || !*separators ||
+        strchr(separators, '\n') || (d->quote && strchr(separators, d->quote)))
         return EDL_EINVAL;
     if (edl_set_string(&d->separators, separators) || edl_set_string(&d->comment, comment))
         return EDL_ENOMEM;
@@ -208,38 +233,286 @@ edl_status edl_dict_add_record(edl_dict *d, const char *name, const char *descri
         return EDL_ENOMEM;
     }
     r->index = d->nrecords;
+    r->dict = d;
     d->records[d->nrecords++] = r;
     if (out)
         *out = r;
     return EDL_OK;
 }
 
-edl_status edl_record_add_field(edl_record *r, const char *name, edl_type type, edl_encoding enc,
-                                const char *unit, const char *description)
+/* Room for one more field pointer. */
+static edl_status grow_fields(edl_record *r)
 {
-    if (!r || !valid_name(name) || !encoding_fits(type, enc))
-        return EDL_EINVAL;
-    if (edl_record_find_field(r, name) >= 0)
-        return EDL_EEXIST;
-    if (r->nfields == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 8;
-        edl_field **n = realloc(r->fields, cap * sizeof *n);
-        if (!n)
-            return EDL_ENOMEM;
-        r->fields = n;
-        r->cap = cap;
-    }
+    if (r->nfields < r->cap)
+        return EDL_OK;
+    size_t cap = r->cap ? r->cap * 2 : 8;
+    edl_field **n = realloc(r->fields, cap * sizeof *n);
+    if (!n)
+        return EDL_ENOMEM;
+    r->fields = n;
+    r->cap = cap;
+    return EDL_OK;
+}
+
+/* Rules on where a new field may go (doc/dictionary-format.md, "Variable parts"):
+ * nothing after a rest-of-record array, and after an optional field only
+ * optional fields and arrays. */
+static int may_append(const edl_record *r, int optional, int array)
+{
+    if (r->nfields == 0)
+        return 1;
+    const edl_field *last = r->fields[r->nfields - 1];
+    if (last->array && last->array->count_field == EDL_NO_FIELD)
+        return 0;
+    if (!optional && !array)
+        for (size_t i = 0; i < r->nfields; i++)
+            if (r->fields[i]->flags & EDL_FIELD_OPTIONAL)
+                return 0;
+    return 1;
+}
+
+static edl_field *new_field(edl_record *r, const char *name, edl_type type, edl_encoding enc,
+                            unsigned flags, const char *unit, const char *description)
+{
     edl_field *f = calloc(1, sizeof *f);
     if (!f || !(f->name = strdup(name)) || !(f->unit = dup_or_empty(unit)) ||
         !(f->description = dup_or_empty(description))) {
         field_free(f);
-        return EDL_ENOMEM;
+        return NULL;
     }
     f->type = type;
     f->enc = enc;
+    f->flags = (uint16_t)flags;
     f->index = r->nfields;
+    return f;
+}
+
+edl_status edl_record_add_field_ex(edl_record *r, const char *name, edl_type type,
+                                   edl_encoding enc, unsigned flags, const char *unit,
+                                   const char *description)
+{
+    if (!r || !valid_name(name) || !encoding_fits(type, enc) || (flags & ~EDL_FIELD_OPTIONAL))
+        return EDL_EINVAL;
+    if ((flags & EDL_FIELD_OPTIONAL) && r->dict->repr != EDL_REPR_ASCII)
+        return EDL_EINVAL;
+    if (!may_append(r, (flags & EDL_FIELD_OPTIONAL) != 0, 0))
+        return EDL_EINVAL;
+    if (edl_record_find_field(r, name) >= 0)
+        return EDL_EEXIST;
+    if (grow_fields(r))
+        return EDL_ENOMEM;
+    edl_field *f = new_field(r, name, type, enc, flags, unit, description);
+    if (!f)
+        return EDL_ENOMEM;
     r->fields[r->nfields++] = f;
     return EDL_OK;
+}
+
+edl_status edl_record_add_field(edl_record *r, const char *name, edl_type type, edl_encoding enc,
+                                const char *unit, const char *description)
+{
+    return edl_record_add_field_ex(r, name, type, enc, 0, unit, description);
+}
+
+static int type_is_integer(edl_type t) { return type_is_signed(t) || type_is_unsigned(t); }
+
+/* Index of the scalar field that may serve as count (integer) or shape
+ * selector (integer or string), or EDL_NO_FIELD when it cannot. */
+static size_t ref_field(const edl_record *r, const char *name, int shape)
+{
+    long i = edl_record_find_field(r, name);
+    if (i < 0 || i >= 0xFFFF)
+        return EDL_NO_FIELD;
+    edl_type t = r->fields[i]->type;
+    if (!type_is_integer(t) && !(shape && t == EDL_STRING))
+        return EDL_NO_FIELD;
+    return (size_t)i;
+}
+
+/* Copies items into shape s; EDL_EINVAL when a component is bad. */
+static edl_status set_shape(struct edl_shape *s, const char *token, const edl_component *items,
+                            size_t n)
+{
+    memset(s, 0, sizeof *s);
+    if (!items || n == 0 || n >= 0xFFFF)
+        return EDL_EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = items[i].name ? items[i].name : "";
+        if ((*nm && !valid_name(nm)) || items[i].type == EDL_ARRAY ||
+            !encoding_fits(items[i].type, items[i].enc))
+            return EDL_EINVAL;
+        for (size_t j = 0; *nm && j < i; j++)
+            if (items[j].name && strcmp(items[j].name, nm) == 0)
+                return EDL_EINVAL;
+    }
+    if (!(s->token = dup_or_empty(token)) || !(s->comps = calloc(n, sizeof *s->comps)))
+        return EDL_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        s->comps[i] = items[i];
+        if (!(s->comps[i].name = dup_or_empty(items[i].name)))
+            return EDL_ENOMEM;
+        s->ncomps = i + 1;
+    }
+    return EDL_OK;
+}
+
+static void shape_clear(struct edl_shape *s)
+{
+    for (size_t j = 0; j < s->ncomps; j++)
+        free((char *)s->comps[j].name);
+    free(s->comps);
+    free(s->token);
+    memset(s, 0, sizeof *s);
+}
+
+static edl_status shape_append(struct edl_array *a, const char *token, const edl_component *items,
+                               size_t n)
+{
+    if (a->nshapes == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 4;
+        if (cap >= 0xFFFF)
+            return EDL_EINVAL;
+        struct edl_shape *ns = realloc(a->shapes, cap * sizeof *ns);
+        if (!ns)
+            return EDL_ENOMEM;
+        a->shapes = ns;
+        a->cap = cap;
+    }
+    edl_status st = set_shape(&a->shapes[a->nshapes], token, items, n);
+    if (st != EDL_OK) {
+        shape_clear(&a->shapes[a->nshapes]);
+        return st;
+    }
+    a->nshapes++;
+    return EDL_OK;
+}
+
+/* Common part of the two array constructors. */
+static edl_status add_array(edl_record *r, const char *name, const char *count_field,
+                            const char *shape_field, const char *shape_name, unsigned shape_flags,
+                            const char *unit, const char *description, edl_field **out)
+{
+    *out = NULL;
+    if (!r || !valid_name(name) || (shape_flags & ~EDL_SHAPE_FORMAT) ||
+        (shape_name && *shape_name && !valid_name(shape_name)))
+        return EDL_EINVAL;
+    int ascii = r->dict->repr == EDL_REPR_ASCII;
+    if ((!count_field || shape_field) && !ascii)
+        return EDL_EINVAL;
+    size_t count = EDL_NO_FIELD, shape = EDL_NO_FIELD;
+    if (count_field && (count = ref_field(r, count_field, 0)) == EDL_NO_FIELD)
+        return EDL_EINVAL;
+    if (shape_field && (shape = ref_field(r, shape_field, 1)) == EDL_NO_FIELD)
+        return EDL_EINVAL;
+    if (!may_append(r, 0, 1))
+        return EDL_EINVAL;
+    if (edl_record_find_field(r, name) >= 0)
+        return EDL_EEXIST;
+    if (grow_fields(r))
+        return EDL_ENOMEM;
+    edl_field *f = new_field(r, name, EDL_ARRAY, EDL_ENC_NONE, EDL_FIELD_ARRAY, unit, description);
+    if (!f)
+        return EDL_ENOMEM;
+    if (!(f->array = calloc(1, sizeof *f->array)) ||
+        !(f->array->shape_name = dup_or_empty(shape_field ? shape_name : ""))) {
+        field_free(f);
+        return EDL_ENOMEM;
+    }
+    f->array->count_field = count;
+    f->array->shape_field = shape;
+    f->array->shape_flags = shape_field ? shape_flags : 0;
+    *out = f;
+    return EDL_OK;
+}
+
+edl_status edl_record_add_array(edl_record *r, const char *name, const char *count_field,
+                                const edl_component *items, size_t nitems, const char *unit,
+                                const char *description)
+{
+    edl_field *f;
+    edl_status st = add_array(r, name, count_field, NULL, NULL, 0, unit, description, &f);
+    if (st == EDL_OK && (st = shape_append(f->array, "", items, nitems)) != EDL_OK)
+        field_free(f);
+    else if (st == EDL_OK)
+        r->fields[r->nfields++] = f;
+    return st;
+}
+
+edl_status edl_record_add_shaped_array(edl_record *r, const char *name, const char *count_field,
+                                       const char *shape_field, const char *shape_name,
+                                       unsigned shape_flags, const char *unit,
+                                       const char *description)
+{
+    edl_field *f;
+    if (!shape_field)
+        return EDL_EINVAL;
+    edl_status st = add_array(r, name, count_field, shape_field, shape_name, shape_flags, unit,
+                              description, &f);
+    if (st == EDL_OK)
+        r->fields[r->nfields++] = f;
+    return st;
+}
+
+edl_status edl_record_add_shape(edl_record *r, const char *token, const edl_component *items,
+                                size_t nitems)
+{
+    if (!r || !token || r->nfields == 0)
+        return EDL_EINVAL;
+    edl_field *f = r->fields[r->nfields - 1];
+    if (!f->array || f->array->shape_field == EDL_NO_FIELD)
+        return EDL_EINVAL;
+    if (edl_field_find_shape(f, token) >= 0)
+        return EDL_EEXIST;
+    return shape_append(f->array, token, items, nitems);
+}
+
+edl_status edl_record_copy_field(edl_record *r, const edl_field *f)
+{
+    if (!f->array)
+        return edl_record_add_field_ex(r, f->name, f->type, f->enc, f->flags, f->unit,
+                                       f->description);
+    const struct edl_array *a = f->array;
+    if ((a->count_field != EDL_NO_FIELD && a->count_field >= r->nfields) ||
+        (a->shape_field != EDL_NO_FIELD && a->shape_field >= r->nfields))
+        return EDL_EINVAL;
+    const char *count = a->count_field == EDL_NO_FIELD ? NULL : r->fields[a->count_field]->name;
+    edl_status st;
+    if (a->shape_field == EDL_NO_FIELD) {
+        if (a->nshapes != 1)
+            return EDL_EINVAL;
+        return edl_record_add_array(r, f->name, count, a->shapes[0].comps, a->shapes[0].ncomps,
+                                    f->unit, f->description);
+    }
+    st = edl_record_add_shaped_array(r, f->name, count, r->fields[a->shape_field]->name,
+                                     a->shape_name, a->shape_flags, f->unit, f->description);
+    for (size_t i = 0; st == EDL_OK && i < a->nshapes; i++)
+        st = edl_record_add_shape(r, a->shapes[i].token, a->shapes[i].comps, a->shapes[i].ncomps);
+    return st;
+}
+
+int edl_fields_equal(const edl_field *x, const edl_field *y)
+{
+    if (strcmp(x->name, y->name) || x->type != y->type || x->enc != y->enc ||
+        x->flags != y->flags || strcmp(x->unit, y->unit) || strcmp(x->description, y->description) ||
+        !x->array != !y->array)
+        return 0;
+    if (!x->array)
+        return 1;
+    const struct edl_array *a = x->array, *b = y->array;
+    if (a->count_field != b->count_field || a->shape_field != b->shape_field ||
+        a->shape_flags != b->shape_flags || strcmp(a->shape_name, b->shape_name) ||
+        a->nshapes != b->nshapes)
+        return 0;
+    for (size_t i = 0; i < a->nshapes; i++) {
+        const struct edl_shape *s = &a->shapes[i], *t = &b->shapes[i];
+        if (strcmp(s->token, t->token) || s->ncomps != t->ncomps)
+            return 0;
+        for (size_t j = 0; j < s->ncomps; j++)
+            if (strcmp(s->comps[j].name, t->comps[j].name) || s->comps[j].type != t->comps[j].type ||
+                s->comps[j].enc != t->comps[j].enc)
+                return 0;
+    }
+    return 1;
 }
 
 long edl_find_bind(const edl_dict *d, const char *key1, const char *key2)
@@ -285,6 +558,78 @@ edl_status edl_dict_add_bind(edl_dict *d, const char *key1, const char *key2,
     return EDL_OK;
 }
 
+edl_status edl_dict_set_ascii_syntax(edl_dict *d, unsigned flags, char quote, unsigned skip_lines)
+{
+    if (!d || d->repr != EDL_REPR_ASCII || (flags & ~0x0Fu) || skip_lines > 0xFFFF)
+        return EDL_EINVAL;
+    if (quote && ((unsigned char)quote < 0x21 || (unsigned char)quote > 0x7E ||
+                  strchr(d->separators, quote)))
+        return EDL_EINVAL;
+    if (!quote && (flags & EDL_ASCII_QUOTE_DOUBLED))
+        return EDL_EINVAL;
+    d->ascii_flags = flags;
+    d->quote = quote;
+    d->skip_lines = skip_lines;
+    return EDL_OK;
+}
+
+edl_status edl_dict_set_default_record(edl_dict *d, const char *record_name)
+{
+    if (!d)
+        return EDL_EINVAL;
+    if (!record_name) {
+        d->default_record = -1;
+        return EDL_OK;
+    }
+    const edl_record *r = edl_dict_find_record(d, record_name);
+    if (!r)
+        return EDL_ENOENT;
+    d->default_record = (long)r->index;
+    return EDL_OK;
+}
+
+edl_status edl_dict_set_time_fraction(edl_dict *d, const char *field, const char *unit)
+{
+    if (!d)
+        return EDL_EINVAL;
+    if (!field || !*field)
+        field = unit = "";
+    else if (!valid_name(field) || !unit || !*unit || !valid_unit(unit))
+        return EDL_EINVAL;
+    if (edl_set_string(&d->time_fraction_field, field) ||
+        edl_set_string(&d->time_fraction_unit, unit))
+        return EDL_ENOMEM;
+    return EDL_OK;
+}
+
+int edl_dict_needs_1_1(const edl_dict *d)
+{
+    if (d->ascii_flags || d->quote || d->skip_lines || d->default_record >= 0 ||
+        *d->time_fraction_field)
+        return 1;
+    for (size_t i = 0; i < d->nrecords; i++)
+        for (size_t j = 0; j < d->records[i]->nfields; j++)
+            if (d->records[i]->fields[j]->flags)
+                return 1;
+    return 0;
+}
+
+long edl_dict_lookup(const edl_dict *d, const char *key1, const char *key2)
+{
+    if (!d)
+        return -1;
+    if (d->key_count == 0)
+        return d->default_record >= 0 ? d->default_record : d->nrecords ? 0 : -1;
+    if (!key1)
+        return d->default_record;
+    long b = -1;
+    if (d->key_count == 2 && key2)
+        b = edl_find_bind(d, key1, key2);
+    if (b < 0)
+        b = edl_find_bind(d, key1, NULL);
+    return b >= 0 ? (long)d->binds[b].record : d->default_record;
+}
+
 /* ---- access ---- */
 const char *edl_dict_name(const edl_dict *d) { return d ? d->name : ""; }
 const char *edl_dict_version(const edl_dict *d) { return d ? d->version : ""; }
@@ -322,6 +667,18 @@ const edl_record *edl_dict_find_record(const edl_dict *d, const char *name)
 }
 
 size_t edl_dict_bind_count(const edl_dict *d) { return d ? d->nbinds : 0; }
+unsigned edl_dict_ascii_flags(const edl_dict *d) { return d ? d->ascii_flags : 0; }
+char edl_dict_quote(const edl_dict *d) { return d ? d->quote : 0; }
+unsigned edl_dict_skip_lines(const edl_dict *d) { return d ? d->skip_lines : 0; }
+long edl_dict_default_record(const edl_dict *d) { return d ? d->default_record : -1; }
+const char *edl_dict_time_fraction_field(const edl_dict *d)
+{
+    return d ? d->time_fraction_field : "";
+}
+const char *edl_dict_time_fraction_unit(const edl_dict *d)
+{
+    return d ? d->time_fraction_unit : "";
+}
 
 edl_bind edl_dict_bind(const edl_dict *d, size_t i)
 {
@@ -359,13 +716,107 @@ edl_type edl_field_type(const edl_field *f) { return f ? f->type : EDL_INT8; }
 edl_encoding edl_field_encoding(const edl_field *f) { return f ? f->enc : EDL_ENC_FIXED; }
 const char *edl_field_unit(const edl_field *f) { return f ? f->unit : ""; }
 const char *edl_field_description(const edl_field *f) { return f ? f->description : ""; }
+unsigned edl_field_flags(const edl_field *f) { return f ? f->flags : 0; }
+
+size_t edl_field_count_field(const edl_field *f)
+{
+    return f && f->array ? f->array->count_field : EDL_NO_FIELD;
+}
+
+size_t edl_field_shape_field(const edl_field *f)
+{
+    return f && f->array ? f->array->shape_field : EDL_NO_FIELD;
+}
+
+const char *edl_field_shape_name(const edl_field *f)
+{
+    return f && f->array ? f->array->shape_name : "";
+}
+
+unsigned edl_field_shape_flags(const edl_field *f)
+{
+    return f && f->array ? f->array->shape_flags : 0;
+}
+
+size_t edl_field_shape_count(const edl_field *f)
+{
+    return f && f->array ? f->array->nshapes : 0;
+}
+
+const char *edl_field_shape_token(const edl_field *f, size_t shape)
+{
+    return f && f->array && shape < f->array->nshapes ? f->array->shapes[shape].token : "";
+}
+
+size_t edl_field_component_count(const edl_field *f, size_t shape)
+{
+    return f && f->array && shape < f->array->nshapes ? f->array->shapes[shape].ncomps : 0;
+}
+
+edl_component edl_field_component(const edl_field *f, size_t shape, size_t i)
+{
+    edl_component c = {"", EDL_INT64, EDL_ENC_NONE};
+    if (f && f->array && shape < f->array->nshapes && i < f->array->shapes[shape].ncomps)
+        c = f->array->shapes[shape].comps[i];
+    return c;
+}
+
+long edl_field_find_shape(const edl_field *f, const char *token)
+{
+    if (!f || !f->array || !token)
+        return -1;
+    for (size_t i = 0; i < f->array->nshapes; i++)
+        if (strcmp(f->array->shapes[i].token, token) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* printf-like item formats: "%d%lf" is an item of an integer and a float.
+ * Characters other than conversions are ignored: in a trace each value is a
+ * token of its own. */
+long edl_format_components(const char *format, edl_component *out, size_t max)
+{
+    if (!format)
+        return -1;
+    long n = 0;
+    for (const char *p = format; *p; p++) {
+        if (*p != '%')
+            continue;
+        p++;
+        if (*p == '%')
+            continue;
+        while (*p && strchr("-+ #0", *p))
+            p++;
+        while ((*p >= '0' && *p <= '9') || *p == '.')
+            p++;
+        while (*p && strchr("hlLqjzt", *p))
+            p++;
+        edl_type t;
+        switch (*p) {
+        case 'd': case 'i': t = EDL_INT64; break;
+        case 'u': case 'o': case 'x': case 'X': t = EDL_UINT64; break;
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+            t = EDL_FLOAT64;
+            break;
+        case 's': case 'c': t = EDL_STRING; break;
+        default: return -1;
+        }
+        if ((size_t)n < max && out) {
+            out[n].name = "";
+            out[n].type = t;
+            out[n].enc = EDL_ENC_TEXT;
+        }
+        n++;
+    }
+    return n > 0 ? n : -1;
+}
 
 const char *edl_type_name(edl_type t)
 {
     static const char *const names[] = {"?", "int8", "int16", "int32", "int64", "uint8",
                                         "uint16", "uint32", "uint64", "float32", "float64",
-                                        "string"};
-    return (unsigned)t <= EDL_STRING ? names[t] : "?";
+                                        "string", "array"};
+    return (unsigned)t <= EDL_ARRAY ? names[t] : "?";
 }
 
 const char *edl_encoding_name(edl_encoding e)
@@ -384,6 +835,8 @@ const char *edl_status_string(edl_status s)
     case EDL_ENOENT: return "no such record";
     case EDL_EFORMAT: return "malformed dictionary";
     case EDL_ECRC: return "dictionary checksum mismatch";
+    case EDL_ECOMPILE: return "EDL source has errors";
+    case EDL_EIO: return "input/output error";
     }
     return "unknown status";
 }

@@ -78,6 +78,26 @@ static void out_str(outbuf *o, const char *s)
     out_bytes(o, s, n);
 }
 
+/* The 1.1 extension of an array field, after its description. */
+static void out_array(outbuf *o, const struct edl_array *a)
+{
+    out_u16(o, a->count_field == EDL_NO_FIELD ? 0xFFFF : (unsigned)a->count_field);
+    out_u16(o, a->shape_field == EDL_NO_FIELD ? 0xFFFF : (unsigned)a->shape_field);
+    out_str(o, a->shape_name);
+    out_u8(o, a->shape_flags);
+    out_u8(o, 0);
+    out_u16(o, (unsigned)a->nshapes);
+    for (size_t i = 0; i < a->nshapes; i++) {
+        out_str(o, a->shapes[i].token);
+        out_u16(o, (unsigned)a->shapes[i].ncomps);
+        for (size_t j = 0; j < a->shapes[i].ncomps; j++) {
+            out_str(o, a->shapes[i].comps[j].name);
+            out_u8(o, a->shapes[i].comps[j].type);
+            out_u8(o, a->shapes[i].comps[j].enc);
+        }
+    }
+}
+
 edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
 {
     if (!d || !buf || !len)
@@ -85,9 +105,10 @@ edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
     *buf = NULL;
     *len = 0;
     outbuf o = {0};
+    int v11 = edl_dict_needs_1_1(d);
     out_bytes(&o, EDL_DICT_MAGIC, 8);
     out_u16(&o, EDL_DICT_VERSION_MAJOR);
-    out_u16(&o, EDL_DICT_VERSION_MINOR);
+    out_u16(&o, v11 ? 1 : 0);
     out_u32(&o, 0);     /* total length, patched below */
     out_u32(&o, 0);     /* CRC, patched below */
     out_u32(&o, 0);     /* reserved */
@@ -121,6 +142,8 @@ edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
             out_u16(&o, f->flags);
             out_str(&o, f->unit);
             out_str(&o, f->description);
+            if (f->array)
+                out_array(&o, f->array);
         }
     }
     out_u32(&o, (uint32_t)d->nbinds);
@@ -130,6 +153,14 @@ edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
         out_u8(&o, b->key2 != NULL);
         out_str(&o, b->key2 ? b->key2 : "");
         out_u32(&o, (uint32_t)b->record);
+    }
+    if (v11) {
+        out_u8(&o, d->ascii_flags);
+        out_u8(&o, (unsigned char)d->quote);
+        out_u16(&o, d->skip_lines);
+        out_u32(&o, d->default_record < 0 ? UINT32_MAX : (uint32_t)d->default_record);
+        out_str(&o, d->time_fraction_field);
+        out_str(&o, d->time_fraction_unit);
     }
     if (o.failed || o.len > UINT32_MAX) {
         free(o.p);
@@ -233,7 +264,72 @@ static char *in_str(inbuf *in, const char *what)
     return s;
 }
 
-static edl_status decode_body(inbuf *in, edl_dict **out)
+/* Reads one item shape's components into a malloc'd array (names malloc'd). */
+static edl_component *in_components(inbuf *in, size_t *n)
+{
+    *n = in_u16(in, "component count");
+    if (in->failed)
+        return NULL;
+    edl_component *c = calloc(*n ? *n : 1, sizeof *c);
+    if (!c) {
+        fail(in, in->pos, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < *n && !in->failed; i++) {
+        c[i].name = in_str(in, "component name");
+        c[i].type = (edl_type)in_u8(in, "component type");
+        c[i].enc = (edl_encoding)in_u8(in, "component encoding");
+    }
+    return c;
+}
+
+static void free_components(edl_component *c, size_t n)
+{
+    for (size_t i = 0; c && i < n; i++)
+        free((char *)c[i].name);
+    free(c);
+}
+
+/* The 1.1 extension of an array field (after its description), added to r. */
+static void in_array(inbuf *in, edl_record *r, const char *name, const char *unit,
+                     const char *desc, size_t at)
+{
+    unsigned count = in_u16(in, "count field"), shape = in_u16(in, "shape field");
+    char *shape_name = in_str(in, "shape name");
+    unsigned shape_flags = in_u8(in, "shape flags");
+    in_u8(in, "reserved");
+    unsigned nshapes = in_u16(in, "shape count");
+    size_t nf = edl_record_field_count(r);
+    const char *cname = NULL, *sname = NULL;
+    if (!in->failed && ((count != 0xFFFF && count >= nf) || (shape != 0xFFFF && shape >= nf)))
+        fail(in, at, "array '%s' refers to a field that does not precede it", name);
+    if (!in->failed && count != 0xFFFF)
+        cname = edl_field_name(edl_record_field(r, count));
+    if (!in->failed && shape != 0xFFFF)
+        sname = edl_field_name(edl_record_field(r, shape));
+    int fixed = shape == 0xFFFF;
+    if (!in->failed && !fixed &&
+        edl_record_add_shaped_array(r, name, cname, sname, shape_name, shape_flags, unit, desc))
+        fail(in, at, "bad array '%s'", name);
+    if (!in->failed && fixed && (nshapes != 1 || *shape_name || shape_flags))
+        fail(in, at, "bad fixed shape of array '%s'", name);
+    for (unsigned i = 0; i < nshapes && !in->failed; i++) {
+        size_t sat = in->pos, nc = 0;
+        char *token = in_str(in, "shape token");
+        edl_component *c = in_components(in, &nc);
+        if (!in->failed && fixed && *token)
+            fail(in, sat, "bad fixed shape of array '%s'", name);
+        if (!in->failed && fixed && edl_record_add_array(r, name, cname, c, nc, unit, desc))
+            fail(in, at, "bad array '%s'", name);
+        if (!in->failed && !fixed && edl_record_add_shape(r, token, c, nc))
+            fail(in, sat, "bad or duplicate shape '%s' of array '%s'", token, name);
+        free(token);
+        free_components(c, nc);
+    }
+    free(shape_name);
+}
+
+static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
 {
     edl_dict *d = NULL;
     edl_status st = EDL_EFORMAT;
@@ -258,6 +354,9 @@ static edl_status decode_body(inbuf *in, edl_dict **out)
         fail(in, at + 1, "bad byte order or framing for ascii");
         goto done;
     }
+    /* Ascii syntax is in the 1.1 tail; a 1.0 dictionary has none of it. */
+    if (repr == EDL_REPR_ASCII)
+        edl_dict_set_ascii_syntax(d, 0, 0, 0);
     at = in->pos;
     char *sep = in_str(in, "separators"), *com = in_str(in, "comment");
     if (!in->failed && repr == EDL_REPR_ASCII && edl_dict_set_ascii(d, sep, com))
@@ -299,11 +398,17 @@ static edl_status decode_body(inbuf *in, edl_dict **out)
             unsigned type = in_u8(in, "field type"), enc = in_u8(in, "field encoding");
             unsigned flags = in_u16(in, "field flags");
             char *fu = in_str(in, "field unit"), *fd = in_str(in, "field description");
-            if (!in->failed && flags != 0)
+            unsigned known = minor >= 1 ? EDL_FIELD_OPTIONAL | EDL_FIELD_ARRAY : 0;
+            if (!in->failed && (flags & ~known))
                 fail(in, at, "unknown field flags 0x%x", flags);
-            if (!in->failed &&
-                edl_record_add_field(r, fnm, (edl_type)type, (edl_encoding)enc, fu, fd))
+            if (!in->failed && !(flags & EDL_FIELD_ARRAY) &&
+                edl_record_add_field_ex(r, fnm, (edl_type)type, (edl_encoding)enc, flags, fu, fd))
                 fail(in, at, "bad field '%s' (type %u, encoding %u)", fnm, type, enc);
+            if (!in->failed && (flags & EDL_FIELD_ARRAY) &&
+                (flags != EDL_FIELD_ARRAY || type != EDL_ARRAY || enc != EDL_ENC_NONE))
+                fail(in, at, "bad array field '%s' (type %u, encoding %u)", fnm, type, enc);
+            if (!in->failed && (flags & EDL_FIELD_ARRAY))
+                in_array(in, r, fnm, fu, fd, at);
             free(fnm);
             free(fu);
             free(fd);
@@ -324,7 +429,29 @@ static edl_status decode_body(inbuf *in, edl_dict **out)
         free(k1s);
         free(k2s);
     }
-    if (!in->failed && in->pos != in->len)
+    if (minor >= 1 && !in->failed) {
+        at = in->pos;
+        unsigned aflags = in_u8(in, "ascii flags"), quote = in_u8(in, "quote");
+        unsigned skip = in_u16(in, "skip lines");
+        if (!in->failed && repr == EDL_REPR_ASCII &&
+            edl_dict_set_ascii_syntax(d, aflags, (char)quote, skip))
+            fail(in, at, "bad ascii syntax");
+        if (!in->failed && repr != EDL_REPR_ASCII && (aflags || quote || skip))
+            fail(in, at, "ascii syntax given for a binary representation");
+        at = in->pos;
+        uint32_t def = in_u32(in, "default record");
+        if (!in->failed && def != UINT32_MAX &&
+            (def >= d->nrecords || edl_dict_set_default_record(d, d->records[def]->name)))
+            fail(in, at, "bad default record %u", (unsigned)def);
+        at = in->pos;
+        char *ff = in_str(in, "time fraction field"), *fu = in_str(in, "time fraction unit");
+        if (!in->failed && (edl_dict_set_time_fraction(d, ff, fu) || (!*ff && *fu)))
+            fail(in, at, "bad time fraction designation");
+        free(ff);
+        free(fu);
+    }
+    /* A newer minor version appends after what this reader knows: skip it. */
+    if (!in->failed && in->pos != in->len && minor <= EDL_DICT_VERSION_MINOR)
         fail(in, in->pos, "%zu unexpected bytes after the dictionary", in->len - in->pos);
     if (!in->failed) {
         *out = d;
@@ -371,7 +498,7 @@ edl_status edl_dict_decode(const void *buf, size_t len, edl_dict **out, char *er
     }
     in.len = total;
     in.pos = HEADER_SIZE;
-    return decode_body(&in, out);
+    return decode_body(&in, p[10] | (unsigned)p[11] << 8, out);
 }
 
 /* ---- merge and equality ---- */
@@ -380,13 +507,9 @@ static int records_equal(const edl_record *a, const edl_record *b)
     if (strcmp(a->name, b->name) || strcmp(a->description, b->description) ||
         a->nfields != b->nfields)
         return 0;
-    for (size_t i = 0; i < a->nfields; i++) {
-        const edl_field *x = a->fields[i], *y = b->fields[i];
-        if (strcmp(x->name, y->name) || x->type != y->type || x->enc != y->enc ||
-            x->flags != y->flags || strcmp(x->unit, y->unit) ||
-            strcmp(x->description, y->description))
+    for (size_t i = 0; i < a->nfields; i++)
+        if (!edl_fields_equal(a->fields[i], b->fields[i]))
             return 0;
-    }
     return 1;
 }
 
@@ -413,10 +536,8 @@ edl_status edl_dict_merge(edl_dict *d, const edl_dict *src)
             continue;
         edl_record *r;
         edl_status st = edl_dict_add_record(d, s->name, s->description, &r);
-        for (size_t j = 0; st == EDL_OK && j < s->nfields; j++) {
-            const edl_field *f = s->fields[j];
-            st = edl_record_add_field(r, f->name, f->type, f->enc, f->unit, f->description);
-        }
+        for (size_t j = 0; st == EDL_OK && j < s->nfields; j++)
+            st = edl_record_copy_field(r, s->fields[j]);
         if (st != EDL_OK)
             return st;
     }

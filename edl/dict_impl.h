@@ -5,6 +5,24 @@
 
 #include "edl/edl.h"
 
+/* One item shape of an array: the token that selects it ("" when fixed) and
+ * its components (names owned, never NULL). */
+struct edl_shape {
+    char *token;
+    edl_component *comps;
+    size_t ncomps;
+};
+
+/* The variable part of an array field (EDL_FIELD_ARRAY). */
+struct edl_array {
+    size_t count_field;   /* index in the record, EDL_NO_FIELD = rest of record */
+    size_t shape_field;   /* index in the record, EDL_NO_FIELD = one fixed shape */
+    char *shape_name;     /* never NULL */
+    unsigned shape_flags; /* EDL_SHAPE_FORMAT */
+    struct edl_shape *shapes;
+    size_t nshapes, cap;
+};
+
 struct edl_field {
     char *name;
     edl_type type;
@@ -13,6 +31,7 @@ struct edl_field {
     char *unit;           /* never NULL: "" when absent */
     char *description;    /* never NULL */
     size_t index;
+    struct edl_array *array;  /* non-NULL iff flags has EDL_FIELD_ARRAY */
 };
 
 struct edl_record {
@@ -21,6 +40,7 @@ struct edl_record {
     size_t index;
     edl_field **fields;   /* pointers, so borrowed fields never move */
     size_t nfields, cap;
+    const edl_dict *dict; /* owner: field rules depend on the representation */
 };
 
 struct edl_bind_entry {
@@ -42,6 +62,12 @@ struct edl_dict {
     size_t nrecords, rcap;
     struct edl_bind_entry *binds;
     size_t nbinds, bcap;
+    /* 1.1 */
+    unsigned ascii_flags;   /* EDL_ASCII_* */
+    char quote;             /* 0 = none */
+    unsigned skip_lines;
+    long default_record;    /* -1 = none */
+    char *time_fraction_field, *time_fraction_unit;
 };
 
 /* Index of the bind entry with these keys (key2 NULL = one key), or -1. */
@@ -49,5 +75,14 @@ long edl_find_bind(const edl_dict *d, const char *key1, const char *key2);
 
 /* Replaces *slot with a copy of s (NULL -> ""). */
 edl_status edl_set_string(char **slot, const char *s);
+
+/* 1 when the dictionary needs format 1.1 (anything beyond 1.0 is in use). */
+int edl_dict_needs_1_1(const edl_dict *d);
+
+/* Copies field f (scalar or array, with its shapes) to the end of r. */
+edl_status edl_record_copy_field(edl_record *r, const edl_field *f);
+
+/* Deep equality of two fields / records, as the encoding sees them. */
+int edl_fields_equal(const edl_field *a, const edl_field *b);
 
 #endif /* EDL_DICT_IMPL_H */

@@ -1,6 +1,8 @@
 /* edl.h -- EDL dictionary model: trace descriptors in memory and in their
- * binary form (doc/dictionary-format.md). Used by ECL to describe the traces it
- * writes, by PAL to read any described trace, and by edlc.
+ * binary form (doc/dictionary-format.md), and the EDL compiler that builds them
+ * from source (doc/edl.md). Used by ECL to describe the traces it writes, by
+ * PAL to read any described trace, and by edlc. The model is libedl-dict; the
+ * compiler (edl_compile_*, edl_dict_print) is libedl, which includes it.
  *
  * Ownership: edl_dict_create/edl_dict_decode give a dictionary that the caller
  * frees with edl_dict_destroy (NULL accepted). Record and field pointers are
@@ -23,8 +25,12 @@ extern "C" {
 
 #define EDL_DICT_MAGIC "EDLDICT"   /* 8 bytes with the NUL */
 #define EDL_DICT_VERSION_MAJOR 1
-#define EDL_DICT_VERSION_MINOR 0
+/* Highest minor version understood. The encoder writes 0 when a dictionary
+ * uses nothing added in 1.1 (variable parts, ascii syntax, default record,
+ * split timestamp), so such dictionaries keep their 1.0 bytes. */
+#define EDL_DICT_VERSION_MINOR 1
 #define EDL_NO_KEY 0xFF
+#define EDL_NO_FIELD ((size_t)-1)   /* no count field (rest of record) / no shape field */
 
 typedef enum edl_status {
     EDL_OK = 0,
@@ -33,7 +39,9 @@ typedef enum edl_status {
     EDL_EEXIST,     /* duplicate record, field or bind key */
     EDL_ENOENT,     /* unknown record in a bind */
     EDL_EFORMAT,    /* binary dictionary malformed (magic, version, bounds) */
-    EDL_ECRC        /* binary dictionary checksum mismatch */
+    EDL_ECRC,       /* binary dictionary checksum mismatch */
+    EDL_ECOMPILE,   /* EDL source has errors (reported through the diagnostics sink) */
+    EDL_EIO         /* cannot read or write a file */
 } edl_status;
 
 typedef enum edl_repr { EDL_REPR_BINARY = 1, EDL_REPR_ASCII = 2 } edl_repr;
@@ -46,13 +54,39 @@ typedef enum edl_framing {
 typedef enum edl_type {
     EDL_INT8 = 1, EDL_INT16, EDL_INT32, EDL_INT64,
     EDL_UINT8, EDL_UINT16, EDL_UINT32, EDL_UINT64,
-    EDL_FLOAT32, EDL_FLOAT64, EDL_STRING
+    EDL_FLOAT32, EDL_FLOAT64, EDL_STRING,
+    EDL_ARRAY       /* a variable part: items of components (edl_record_add_array) */
 } edl_type;
 
 typedef enum edl_encoding {
+    EDL_ENC_NONE = 0,   /* array fields only: their components carry encodings */
     EDL_ENC_FIXED = 1, EDL_ENC_ULEB, EDL_ENC_SLEB, EDL_ENC_TDELTA,
     EDL_ENC_LSTRING, EDL_ENC_TEXT
 } edl_encoding;
+
+/* Field flags (doc/dictionary-format.md, "Variable parts"). */
+#define EDL_FIELD_OPTIONAL 0x0001u  /* ascii: may be missing at the end of a line */
+#define EDL_FIELD_ARRAY    0x0002u  /* type is EDL_ARRAY; count and item shapes follow */
+
+/* Ascii syntax flags (edl_dict_set_ascii_syntax). */
+#define EDL_ASCII_MERGE            0x01u /* a run of separators is one boundary; leading
+                                          * and trailing separators are ignored */
+#define EDL_ASCII_TRAILING_COMMENT 0x02u /* the comment prefix also starts a comment after
+                                          * tokens, outside quotes */
+#define EDL_ASCII_BLANK_ERROR      0x04u /* a blank line is an error (default: skipped) */
+#define EDL_ASCII_QUOTE_DOUBLED    0x08u /* inside quotes a doubled quote is one quote
+                                          * (default: backslash escapes) */
+
+/* Shape flags of an array (edl_record_add_shaped_array). */
+#define EDL_SHAPE_FORMAT 0x01u      /* a shape token matching no entry is a printf-like
+                                     * format: one component per conversion */
+
+/* One component of an array item: name ("" when unnamed), type, encoding. */
+typedef struct edl_component {
+    const char *name;
+    edl_type type;
+    edl_encoding enc;
+} edl_component;
 
 typedef struct edl_dict edl_dict;
 typedef struct edl_record edl_record;
@@ -91,6 +125,42 @@ EDL_API edl_status edl_record_add_field(edl_record *r, const char *name, edl_typ
 EDL_API edl_status edl_dict_add_bind(edl_dict *d, const char *key1, const char *key2,
                                      const char *record_name);
 
+/* ---- building: 1.1 additions (doc/dictionary-format.md) ---- */
+/* Ascii syntax: EDL_ASCII_* flags, the quote character (0 = none; not a
+ * separator, not a newline) and the number of lines skipped at the start of a
+ * file. EDL_EINVAL for a binary dictionary or a bad value. */
+EDL_API edl_status edl_dict_set_ascii_syntax(edl_dict *d, unsigned flags, char quote,
+                                             unsigned skip_lines);
+/* The record for physical records that match no bind entry (NULL = none:
+ * such records are unknown). With key_count 0 it is every record's descriptor. */
+EDL_API edl_status edl_dict_set_default_record(edl_dict *d, const char *record_name);
+/* A timestamp in two fields: time = time_field in time_unit + field in unit
+ * (e.g. seconds and microseconds). field NULL or "" clears it. */
+EDL_API edl_status edl_dict_set_time_fraction(edl_dict *d, const char *field, const char *unit);
+/* Appends a scalar field with flags (0 or EDL_FIELD_OPTIONAL; optional fields
+ * are ascii only, and every field after an optional one is optional or an array). */
+EDL_API edl_status edl_record_add_field_ex(edl_record *r, const char *name, edl_type type,
+                                           edl_encoding enc, unsigned flags, const char *unit,
+                                           const char *description);
+/* Appends an array of items that all have the shape items[0..nitems). count_field
+ * names an earlier integer field that holds the number of items; NULL means the
+ * rest of the record (ascii only; nothing may follow such an array). */
+EDL_API edl_status edl_record_add_array(edl_record *r, const char *name, const char *count_field,
+                                        const edl_component *items, size_t nitems,
+                                        const char *unit, const char *description);
+/* Appends an array whose item shape is chosen, record by record, by the token of
+ * the earlier field shape_field (ascii only): the entries added next with
+ * edl_record_add_shape, then a printf-like format if shape_flags has
+ * EDL_SHAPE_FORMAT. shape_name names the shape table ("" allowed). */
+EDL_API edl_status edl_record_add_shaped_array(edl_record *r, const char *name,
+                                               const char *count_field, const char *shape_field,
+                                               const char *shape_name, unsigned shape_flags,
+                                               const char *unit, const char *description);
+/* Adds the entry token -> items to the shaped array that is r's last field.
+ * EDL_EEXIST for a token already there, EDL_EINVAL otherwise. */
+EDL_API edl_status edl_record_add_shape(edl_record *r, const char *token,
+                                        const edl_component *items, size_t nitems);
+
 /* ---- binary form ---- */
 /* Encodes into a malloc'd buffer the caller frees. Deterministic. */
 EDL_API edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len);
@@ -123,6 +193,17 @@ EDL_API const edl_record *edl_dict_record(const edl_dict *d, size_t i);
 EDL_API const edl_record *edl_dict_find_record(const edl_dict *d, const char *name);
 EDL_API size_t edl_dict_bind_count(const edl_dict *d);
 EDL_API edl_bind edl_dict_bind(const edl_dict *d, size_t i);
+EDL_API unsigned edl_dict_ascii_flags(const edl_dict *d);
+EDL_API char edl_dict_quote(const edl_dict *d);               /* 0 = no quoting */
+EDL_API unsigned edl_dict_skip_lines(const edl_dict *d);
+EDL_API long edl_dict_default_record(const edl_dict *d);      /* record index, or -1 */
+EDL_API const char *edl_dict_time_fraction_field(const edl_dict *d);   /* "" = none */
+EDL_API const char *edl_dict_time_fraction_unit(const edl_dict *d);
+/* The record a physical record with these key tokens is: exact key pair, then
+ * primary key with any secondary (a one-key entry), then the default record.
+ * key2 may be NULL. Keys compare as text; a reader that parses integer keys
+ * compares the canonical decimal form (doc/dictionary-format.md). -1 = unknown. */
+EDL_API long edl_dict_lookup(const edl_dict *d, const char *key1, const char *key2);
 
 EDL_API const char *edl_record_name(const edl_record *r);
 EDL_API const char *edl_record_description(const edl_record *r);
@@ -137,11 +218,64 @@ EDL_API edl_type edl_field_type(const edl_field *f);
 EDL_API edl_encoding edl_field_encoding(const edl_field *f);
 EDL_API const char *edl_field_unit(const edl_field *f);
 EDL_API const char *edl_field_description(const edl_field *f);
+EDL_API unsigned edl_field_flags(const edl_field *f);
+/* Arrays (EDL_NO_FIELD / 0 / "" for other fields): */
+EDL_API size_t edl_field_count_field(const edl_field *f);   /* EDL_NO_FIELD = rest of record */
+EDL_API size_t edl_field_shape_field(const edl_field *f);   /* EDL_NO_FIELD = one fixed shape */
+EDL_API const char *edl_field_shape_name(const edl_field *f);
+EDL_API unsigned edl_field_shape_flags(const edl_field *f);
+EDL_API size_t edl_field_shape_count(const edl_field *f);
+EDL_API const char *edl_field_shape_token(const edl_field *f, size_t shape); /* "" when fixed */
+EDL_API size_t edl_field_component_count(const edl_field *f, size_t shape);
+EDL_API edl_component edl_field_component(const edl_field *f, size_t shape, size_t i);
+/* Index of the shape entry whose token is token, or -1 (then, with
+ * EDL_SHAPE_FORMAT, token is a printf-like format). */
+EDL_API long edl_field_find_shape(const edl_field *f, const char *token);
+/* Components of one item described by a printf-like format ("%d%lf"): writes
+ * up to max of them to out (names "") and returns how many the format has, or
+ * -1 when it has none or a conversion that is not one of d i u o x X f F e E g
+ * G a A s c (with optional flags, width, precision and length modifiers). */
+EDL_API long edl_format_components(const char *format, edl_component *out, size_t max);
 
 /* Names of codes ("uint32", "ULEB"); "?" for an unknown code. */
 EDL_API const char *edl_type_name(edl_type t);
 EDL_API const char *edl_encoding_name(edl_encoding e);
 EDL_API const char *edl_status_string(edl_status s);
+
+/* ---- the EDL compiler (libedl; doc/edl.md) ---- */
+typedef enum edl_severity { EDL_SEV_ERROR = 1, EDL_SEV_WARNING, EDL_SEV_NOTE } edl_severity;
+
+/* One diagnostic. Strings are borrowed for the duration of the callback. */
+typedef struct edl_diagnostic {
+    edl_severity severity;
+    const char *file;          /* source name as given */
+    unsigned line, column;     /* 1-based; 0 when the message is about the whole file */
+    unsigned length;           /* columns to underline (>= 1 when line > 0) */
+    const char *message;       /* without "error: " and without a newline */
+    const char *source_line;   /* text of that line, without its newline; NULL when line = 0 */
+} edl_diagnostic;
+
+/* Receives every diagnostic of a compile, in source order (a note right after
+ * the error or warning it explains; whole-file ones last). NULL sink: each is
+ * written to stderr as edl_diagnostic_format renders it. */
+typedef void (*edl_diag_fn)(void *ctx, const edl_diagnostic *d);
+
+/* Compiles an EDL source into a dictionary. Returns EDL_OK (*out set; warnings
+ * may have been reported), EDL_ECOMPILE (errors reported, *out NULL), EDL_EIO
+ * (file unreadable, reported), EDL_ENOMEM or EDL_EINVAL (NULL out or path). */
+EDL_API edl_status edl_compile_file(const char *path, edl_diag_fn fn, void *ctx, edl_dict **out);
+/* Same for len bytes of text named name in diagnostics. */
+EDL_API edl_status edl_compile_string(const char *name, const char *text, size_t len,
+                                      edl_diag_fn fn, void *ctx, edl_dict **out);
+/* "file:line:col: error: message\n<source line>\n<caret>\n" into a malloc'd
+ * string the caller frees (NULL when out of memory). */
+EDL_API char *edl_diagnostic_format(const edl_diagnostic *d);
+/* A dictionary as EDL source, into a malloc'd NUL-terminated string the caller
+ * frees (*len, if not NULL, gets its length). Compiling the text gives an
+ * identical dictionary for every dictionary edlc or ECL makes; one built
+ * through this API that breaks a rule of the language (doc/edl.md) prints but
+ * does not compile back. EDL_EINVAL (NULL argument) or EDL_ENOMEM. */
+EDL_API edl_status edl_dict_print(const edl_dict *d, char **text, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,260 @@
+/* edlc.c -- the EDL compiler's command line (a thin driver over libedl):
+ * compile a trace descriptor to its binary dictionary, check it, or print a
+ * dictionary back as EDL. See edlc(1). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "edl/edl.h"
+
+#define ECL_MAGIC "ECLTRACE"
+
+static const char *prog = "edlc";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s [-o OUT] FILE.edl      compile to a binary dictionary (default OUT:\n"
+            "                                  FILE.bin; '-' writes to standard output)\n"
+            "       %s --check FILE.edl       report problems only, write nothing\n"
+            "       %s --print FILE           print a dictionary (.bin), the dictionary of\n"
+            "                                  an ECL trace, or a compiled .edl as EDL\n"
+            "options: --werror (warnings are errors), --help, --version\n",
+            prog, prog, prog);
+}
+
+typedef struct sink {
+    unsigned warnings;
+} sink;
+
+static void on_diag(void *ctx, const edl_diagnostic *d)
+{
+    sink *s = ctx;
+    if (d->severity == EDL_SEV_WARNING)
+        s->warnings++;
+    char *text = edl_diagnostic_format(d);
+    if (text)
+        fputs(text, stderr);
+    free(text);
+}
+
+static int read_all(const char *path, unsigned char **buf, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open '%s': %s\n", prog, path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 65536, n = 0;
+    unsigned char *p = malloc(cap);
+    while (p) {
+        size_t got = fread(p + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap) {
+            unsigned char *np = realloc(p, cap *= 2);
+            if (!np) {
+                free(p);
+                p = NULL;
+            }
+            p = np;
+        }
+    }
+    int err = !p || ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (err) {
+        fprintf(stderr, "%s: cannot read '%s'\n", prog, path);
+        free(p);
+        return -1;
+    }
+    *buf = p;
+    *len = n;
+    return 0;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The dictionary in path: a binary dictionary, the one embedded in an ECL
+ * trace, or an EDL source compiled in memory. */
+static int load(const char *path, sink *s, edl_dict **out)
+{
+    unsigned char *buf;
+    size_t len;
+    if (read_all(path, &buf, &len))
+        return -1;
+    char err[256];
+    edl_status st;
+    if (len >= 8 && memcmp(buf, EDL_DICT_MAGIC, 8) == 0) {
+        st = edl_dict_decode(buf, len, out, err, sizeof err);
+    } else if (len >= 136 && memcmp(buf, ECL_MAGIC, 8) == 0) {
+        uint32_t off = le32(buf + 128), n = le32(buf + 132);
+        if (off > len || n > len - off) {
+            snprintf(err, sizeof err, "dictionary outside the file (offset %u, length %u)",
+                     (unsigned)off, (unsigned)n);
+            st = EDL_EFORMAT;
+        } else {
+            st = edl_dict_decode(buf + off, n, out, err, sizeof err);
+        }
+    } else {
+        st = edl_compile_string(path, (const char *)buf, len, on_diag, s, out);
+        free(buf);
+        return st == EDL_OK ? 0 : -1;
+    }
+    free(buf);
+    if (st != EDL_OK) {
+        fprintf(stderr, "%s: %s: %s\n", prog, path, *err ? err : edl_status_string(st));
+        return -1;
+    }
+    return 0;
+}
+
+static char *default_output(const char *in)
+{
+    size_t n = strlen(in);
+    if (n > 4 && strcmp(in + n - 4, ".edl") == 0)
+        n -= 4;
+    char *out = malloc(n + 5);
+    if (out) {
+        memcpy(out, in, n);
+        memcpy(out + n, ".bin", 5);
+    }
+    return out;
+}
+
+/* Writes atomically: a temporary file next to path, renamed over it only
+ * when complete, so a failed run never leaves a partial dictionary behind. */
+static int write_file(const char *path, const unsigned char *buf, size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+            fprintf(stderr, "%s: cannot write to standard output\n", prog);
+            return -1;
+        }
+        return 0;
+    }
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "%s: cannot create '%s': %s\n", prog, tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    /* mkstemp makes the file private; give it the mode a plain create would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        fprintf(stderr, "%s: cannot set the mode of '%s': %s\n", prog, tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, buf + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    int bad = done != len;
+    if (close(fd) != 0)
+        bad = 1;
+    if (!bad && rename(tmp, path) != 0)
+        bad = 1;
+    if (bad) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum { COMPILE, CHECK, PRINT } mode = COMPILE;
+    const char *in = NULL, *out = NULL;
+    int werror = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--check") == 0) {
+            mode = CHECK;
+        } else if (strcmp(a, "--print") == 0) {
+            mode = PRINT;
+        } else if (strcmp(a, "--werror") == 0) {
+            werror = 1;
+        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("edlc %s (dictionary format %d.%d)\n", PACKAGE_VERSION,
+                   EDL_DICT_VERSION_MAJOR, EDL_DICT_VERSION_MINOR);
+            return 0;
+        } else if (a[0] == '-' && a[1] != 0) {
+            fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+            usage(stderr);
+            return 2;
+        } else if (!in) {
+            in = a;
+        } else {
+            fprintf(stderr, "%s: more than one input ('%s' and '%s')\n", prog, in, a);
+            return 2;
+        }
+    }
+    if (!in || (out && mode != COMPILE)) {
+        usage(stderr);
+        return 2;
+    }
+
+    sink s = {0};
+    edl_dict *d = NULL;
+    int rc = 1;
+    char *def = NULL;
+    unsigned char *bin = NULL;
+    char *text = NULL;
+    if (mode == PRINT) {
+        if (load(in, &s, &d) == 0 && !(werror && s.warnings)) {
+            size_t len;
+            if (edl_dict_print(d, &text, &len) == EDL_OK && fwrite(text, 1, len, stdout) == len)
+                rc = 0;
+        }
+        goto done;
+    }
+    edl_status st = edl_compile_file(in, on_diag, &s, &d);
+    if (st != EDL_OK || (werror && s.warnings))
+        goto done;
+    if (mode == CHECK) {
+        rc = 0;
+        goto done;
+    }
+    size_t len;
+    if (!out)
+        out = def = default_output(in);
+    if (out && edl_dict_encode(d, &bin, &len) == EDL_OK && write_file(out, bin, len) == 0)
+        rc = 0;
+done:
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = 1;
+    free(text);
+    free(bin);
+    free(def);
+    edl_dict_destroy(d);
+    return rc;
+}
