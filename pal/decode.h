@@ -5,9 +5,10 @@
  *
  * Every function exists in two modes selected by a constant `checked`
  * argument: checked decoding verifies bounds, LEB length and value ranges and
- * reports the first problem; unchecked decoding is used for bytes a checked
- * pass already accepted (a whole chunk is verified before any of its records
- * is handed out), so it needs no bounds tests at all. */
+ * reports the first problem; unchecked decoding has no bounds tests at all and
+ * is only for bytes a checked pass has already accepted. The reader decodes
+ * every record checked, in one pass (its kernels in reader.c do the common
+ * layouts); the unit tests still compare both modes. */
 #ifndef PAL_DECODE_H
 #define PAL_DECODE_H
 

@@ -14,6 +14,8 @@
  * record type ids); others are searched. */
 #define PAL_DIRECT_MAX 65536
 
+const pal_recdesc pal_no_recdesc;
+
 uint8_t pal_type_class(pal_type t)
 {
     switch (t) {
@@ -102,12 +104,7 @@ static void free_recdesc(pal_recdesc *r)
 
 static long find_field_index(const pal_recdesc *r, const char *name)
 {
-    if (!name || !*name)
-        return -1;
-    for (size_t i = 0; i < r->nfields; i++)
-        if (strcmp(r->fields[i].name, name) == 0)
-            return (long)i;
-    return -1;
+    return pal_field_lookup(r, name);
 }
 
 static pal_status make_recdesc(pal_dict *d, size_t index, pal_recdesc **out)
@@ -132,6 +129,10 @@ static pal_status make_recdesc(pal_dict *d, size_t index, pal_recdesc **out)
         pal_fielddesc *f = &r->fields[i];
         f->rec = r;
         f->name = edl_field_name(ef);
+        if (!f->name)
+            f->name = "";
+        f->name2 = (uint16_t)((unsigned char)f->name[0] |
+                              (f->name[0] ? (unsigned char)f->name[1] << 8 : 0));
         f->unit = edl_field_unit(ef);
         f->description = edl_field_description(ef);
         f->index = i;
@@ -260,6 +261,33 @@ static pal_status compile_record(pal_dict *d, pal_recdesc *r)
     if (ntd > 1 || (r->time_fi >= 0 && (r->time_fi < (int32_t)first ||
                                         r->ops[r->time_fi - (int32_t)first].code != PAL_OP_TDELTA)))
         r->leb = 0;
+    /* The reader's kernel (pal-internal.h); they assume the key is field 0. */
+    r->shape = PAL_SH_CHECKED;
+    r->nuleb = 0;
+    r->leb_lim = UINT64_MAX;
+    if (!r->usable || first != 1)
+        return PAL_OK;
+    r->shape = PAL_SH_OPS;
+    if (!r->leb)
+        return PAL_OK;
+    r->shape = PAL_SH_LEB;
+    for (uint32_t j = 0; j < r->nops; j++) {
+        uint64_t lim = r->ops[j].limit;
+        if (r->ops[j].code == PAL_OP_SLEB)
+            lim = 2 * lim + 1;              /* zigzagged */
+        if (r->ops[j].code != PAL_OP_TDELTA && lim < r->leb_lim)
+            r->leb_lim = lim;
+    }
+    /* (their kernels test two-byte values against no limit) */
+    int tu = r->nops >= 1 && r->ops[0].code == PAL_OP_TDELTA && r->time_fi == 1 &&
+             r->leb_lim >= 16383;
+    for (uint32_t j = 1; j < r->nops && tu; j++)
+        tu = r->ops[j].code == PAL_OP_ULEB;
+    if (tu) {
+        r->nuleb = (uint8_t)(r->nops - 1);
+        r->shape = r->nuleb == 0 ? PAL_SH_T : r->nuleb == 1 ? PAL_SH_TU
+                 : r->nuleb == 2 ? PAL_SH_TUU : PAL_SH_TUN;
+    }
     return PAL_OK;
 }
 
@@ -313,6 +341,8 @@ static pal_status compile_binds(pal_dict *d)
     d->direct = NULL;
     d->nkeys = d->ndirect = 0;
     d->nbinds_seen = n;
+    for (size_t k = 0; k < 256; k++)
+        d->byte_key[k] = &pal_no_recdesc;
     long def = edl_dict_default_record(d->ed);
     d->default_rec = def >= 0 && (size_t)def < d->nrecs ? d->recs[def] : NULL;
     if (!d->binary || d->key_count == 0 || !d->prefix_done || n == 0)
@@ -351,6 +381,9 @@ static pal_status compile_binds(pal_dict *d)
         for (size_t i = 0; i < d->nkeys; i++)
             if (!d->keys[i].has_k2 && d->keys[i].k1 < maxdirect)
                 d->direct[d->keys[i].k1] = d->keys[i].rec;
+        for (size_t k = 0; k < maxdirect && k < 128; k++)
+            if (d->direct[k])
+                d->byte_key[k] = d->direct[k];
     }
     return PAL_OK;
 }
@@ -437,6 +470,8 @@ pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen)
     }
     d->ed = ed;
     d->bind.dict = d;
+    for (size_t k = 0; k < 256; k++)
+        d->byte_key[k] = &pal_no_recdesc;
     d->binary = edl_dict_repr(ed) == EDL_REPR_BINARY;
     d->file_be = d->binary && edl_dict_byte_order(ed) == 'B';
     d->key_count = edl_dict_key_count(ed);

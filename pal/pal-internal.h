@@ -22,6 +22,8 @@
 #define PAL_NOINLINE __attribute__((noinline))
 #define PAL_UNUSED __attribute__((unused))
 #define PAL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* t += x for uint64_t t; true if it wrapped */
+#define PAL_ADD_OVERFLOW(t, x) __builtin_add_overflow((t), (x), &(t))
 #else
 #define PAL_LIKELY(x) (x)
 #define PAL_UNLIKELY(x) (x)
@@ -29,6 +31,7 @@
 #define PAL_NOINLINE
 #define PAL_UNUSED
 #define PAL_PRINTF(a, b)
+#define PAL_ADD_OVERFLOW(t, x) (((t) += (x)) < (x))
 #endif
 
 /* API misuse (NULL where the contract forbids it): an assertion in debug builds,
@@ -75,6 +78,18 @@ typedef struct pal_op {
 
 enum { PAL_LK_ULEB = 1, PAL_LK_SLEB, PAL_LK_TDELTA };
 
+/* Record kernels of the reader (pal_recdesc.shape), for a key of one ULEB
+ * field (field 0). */
+enum {
+    PAL_SH_CHECKED = 0,  /* the fully checked decoder (unusable records: it says why) */
+    PAL_SH_OPS,          /* the op list, bounds-checked */
+    PAL_SH_LEB,          /* the LEB kernel */
+    PAL_SH_T,            /* the time field as a TDELTA, then nothing, */
+    PAL_SH_TU,           /* ...one ULEB field, */
+    PAL_SH_TUU,          /* ...two ULEB fields, */
+    PAL_SH_TUN           /* ...nuleb ULEB fields */
+};
+
 /* Type classes, for the getters. */
 enum { PAL_TC_SIGNED = 1, PAL_TC_UNSIGNED, PAL_TC_FLOAT, PAL_TC_STRING };
 
@@ -84,6 +99,7 @@ struct pal_fielddesc {
     size_t index;
     pal_type type;
     uint8_t tclass;
+    uint16_t name2;                  /* name[0] | name[1] << 8, for pal_field_lookup */
     edl_encoding encoding;
 };
 
@@ -102,10 +118,18 @@ struct pal_recdesc {
     int time_unsigned;               /* the time field is an unsigned integer */
     /* LEB kernel: every field after the key is ULEB, SLEB or TDELTA (at most
      * 15 of them) and the time field, if any, is one of the TDELTAs. Such
-     * records -- the bulk of compact formats -- are verified and decoded by
-     * tight loops over leb_kinds (4 bits per field, PAL_LK_*, low first). */
+     * records -- the bulk of compact formats -- are decoded by a tight loop
+     * over leb_kinds (4 bits per field, PAL_LK_*, low first). */
     int leb;
     uint64_t leb_kinds;
+    /* The reader's kernel for this record when the key is one ULEB field
+     * (PAL_SH_*), and for the LEB kernels the smallest bound of the ULEB
+     * values and zigzagged SLEB values: a value of two bytes or more above it
+     * sends the record to the fully checked decoder, which has the exact
+     * per-field bounds (one byte, below 128, fits every type). */
+    uint8_t shape;
+    uint8_t nuleb;                   /* PAL_SH_T*: ULEB fields after the TDELTA */
+    uint64_t leb_lim;
     /* 0 when the record cannot be decoded (key prefix differs from the first
      * record's, or a field has an encoding binary records cannot hold);
      * why says what, for the reports. */
@@ -152,6 +176,10 @@ struct pal_dict {
     /* primary-key-only integer keys below this bound map straight to a record */
     const pal_recdesc **direct;
     size_t ndirect;
+    /* The reader's table for a ULEB key's first byte: bytes below 128 (keys
+     * of one byte) bound to a record map to it, every other byte to
+     * pal_no_recdesc, so that it is indexed without tests. */
+    const pal_recdesc *byte_key[256];
     pal_key *keys;                   /* every usable bind entry */
     const pal_recdesc *default_rec;  /* for records no bind entry matches; NULL = unknown */
     size_t nkeys;
@@ -161,7 +189,6 @@ struct pal_dict {
 /* The record a reader hands out; lives in the reader. */
 struct pal_record {
     const pal_recdesc *desc;
-    uint32_t ri;                     /* desc->index, one load less for the getters */
     const pal_value *vals;
     const uint32_t *lens;
     uint64_t time;
@@ -173,10 +200,37 @@ struct pal_handle {
     struct pal_handle *next;
     char *name;
     struct pal_slot { int32_t field; uint8_t tclass; } *slots;   /* by record index */
+    int32_t *uslots;                 /* the same, -1 unless the field is unsigned */
     size_t nslots;
 };
 
+/* Index of the field called name in r, -1 if none: the first two bytes
+ * compared at once, the rest (names are short) byte by byte. */
+PAL_INLINE long pal_field_lookup(const pal_recdesc *r, const char *name)
+{
+    if (PAL_UNLIKELY(!name || !name[0]))
+        return -1;
+    const uint16_t k = (uint16_t)((unsigned char)name[0] | (unsigned char)name[1] << 8);
+    const pal_fielddesc *f = r->fields;
+    for (size_t i = 0, n = r->nfields; i < n; i++) {
+        if (PAL_LIKELY(f[i].name2 != k))
+            continue;
+        if (!name[1])
+            return (long)i;
+        const char *a = f[i].name + 2, *b = name + 2;
+        while (*a && *a == *b) {
+            a++;
+            b++;
+        }
+        if (*a == *b)
+            return (long)i;
+    }
+    return -1;
+}
+
 /* ---- dict.c ---- */
+/* Stands for "no record" in pal_dict.byte_key (shape PAL_SH_CHECKED). */
+extern const pal_recdesc pal_no_recdesc;
 /* Wraps ed (taking ownership, also on failure). */
 pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen);
 /* Brings the pal_dict up to date after records or binds were added to d->ed. */

@@ -3,15 +3,16 @@
  * memory and hands out decoded records.
  *
  * Memory: one read window (a few hundred KiB, or one chunk if larger) and one
- * decompression buffer, both reused, and the values of a batch of 64 records.
- * Chunk damage is reported, counted and skipped exactly as
+ * decompression buffer, both reused, and the values of a batch of 256
+ * records. Chunk damage is reported, counted and skipped exactly as
  * doc/trace-format.md says; nothing in here knows any record layout.
  *
- * A records chunk is read in two passes: verification decodes it whole with
- * every check (so a damaged chunk is skipped as a whole, without holding its
- * decoded records), then batches are decoded from the verified bytes with no
- * checks at all. Keys are looked up in a direct table; records whose fields
- * are all LEB-encoded take a dedicated loop in both passes. */
+ * A records chunk is read in one pass: its payload CRC establishes its
+ * integrity, then its records are decoded a batch at a time as they are
+ * handed out, with bounds-checked decoding -- by per-shape kernels (chosen
+ * from the dictionary, pal_recdesc.shape) for the usual key-first LEB
+ * layouts, by the checked op interpreter otherwise. A record that does not
+ * decode ends the chunk there (reported after the records before it). */
 #ifndef _FILE_OFFSET_BITS
 #define _FILE_OFFSET_BITS 64   /* traces beyond 2 GiB on 32-bit hosts */
 #endif
@@ -32,6 +33,7 @@
 #include <zstd.h>
 #endif
 
+#include "pal/crc.h"
 #include "pal/decode.h"
 #include "pal/pal-internal.h"
 
@@ -49,7 +51,10 @@
 #define PAL_MAX_RAW_RECORD ((size_t)256 << 20) /* one record of a raw stream */
 /* Records decoded per refill: pal_reader_next is then a pointer bump, and the
  * decode loop keeps its state in registers across records. */
-#define PAL_BATCH 64
+#define PAL_BATCH 256
+/* The LEB kernels decode a record without bounds tests while this many bytes
+ * are left: a one-byte key and 15 LEBs of 10 bytes at most. */
+#define PAL_FAST_MARGIN ((size_t)160)
 
 enum { FRAMING_ECL = 1, FRAMING_RAW = 2 };
 enum { ST_READING = 0, ST_ENDED, ST_FAILED };
@@ -86,13 +91,21 @@ struct pal_reader {
     /* position: next chunk header (ECL) or next record (raw) */
     uint64_t data_start, pos;
     uint64_t index_off;             /* last index chunk read, for the footer check */
-    /* records of the current chunk, verified, not yet handed out */
-    const unsigned char *cp, *cend;
-    uint32_t cleft;
+    /* the current records chunk: payload [cstart, cend), records from cp on
+     * not decoded yet (cleft of ccount) */
+    const unsigned char *cstart, *cp, *cend, *csafe;
+    uint32_t ccount, cleft;
     uint64_t tsum;
     uint32_t cprocess, cstream;
-    uint64_t coff;
-    /* scratch values (verification, raw streams) and the record of a raw stream */
+    uint64_t coff, cwhole;           /* its offset and size in the file */
+    uint64_t clast_time, ctime;      /* header's last_time; last record time so far */
+    int chave_time;                  /* a record of the chunk had a time */
+    /* the chunk turned out damaged: reported when the records decoded before
+     * the damage have been handed out */
+    int bad;
+    uint32_t bad_done;               /* its records decoded before the damage */
+    char bad_why[512];
+    /* the values and the record of a raw stream */
     pal_value *vals;
     uint32_t *lens;
     size_t nvals;
@@ -241,10 +254,15 @@ static pal_status handle_fill(pal_reader *r, pal_handle *h)
     if (!s)
         return PAL_ENOMEM;
     h->slots = s;
+    int32_t *u = realloc(h->uslots, n * sizeof *u);
+    if (!u)
+        return PAL_ENOMEM;
+    h->uslots = u;
     for (size_t i = h->nslots; i < n; i++) {
         const pal_fielddesc *f = pal_recdesc_find_field(r->dict->recs[i], h->name);
         s[i].field = f ? (int32_t)f->index : -1;
         s[i].tclass = f ? f->tclass : 0;
+        u[i] = f && f->tclass == PAL_TC_UNSIGNED ? (int32_t)f->index : -1;
     }
     h->nslots = n;
     return PAL_OK;
@@ -404,33 +422,35 @@ static const char *merge_dict_chunk(pal_reader *r, const unsigned char *p, size_
     return NULL;
 }
 
-/* Formats the decoded primary key for a report. */
-static void key_text(const pal_reader *r, char *buf, size_t size)
+/* Formats the decoded primary key (in vals) for a report. */
+static void key_text(const pal_reader *r, const pal_value *vals, const uint32_t *lens, char *buf,
+                     size_t size)
 {
     const pal_dict *d = r->dict;
     if (!d->key_count || !d->prefix_done) {
         snprintf(buf, size, "?");
         return;
     }
-    pal_value v = r->vals[d->key_index[0]];
+    pal_value v = vals[d->key_index[0]];
     switch (d->key_class) {
     case PAL_TC_SIGNED: snprintf(buf, size, "%" PRId64, v.i); break;
     case PAL_TC_UNSIGNED: snprintf(buf, size, "%" PRIu64, v.u); break;
     case PAL_TC_FLOAT: snprintf(buf, size, "%g", v.f); break;
     default: {
-        uint32_t n = r->lens[d->key_index[0]];
+        uint32_t n = lens[d->key_index[0]];
         snprintf(buf, size, "\"%.*s\"", (int)(n > 40 ? 40 : n), (const char *)v.s);
     }
     }
 }
 
-/* Explains a failed checked decode: "record 3 (at payload byte 17): ..." */
-static void decode_why(const pal_reader *r, const pal_decerr *e, uint64_t index, size_t at,
-                       char *why, size_t whylen)
+/* Explains a failed checked decode: "record 3 (at payload byte 17): ..."; vals
+ * and lens hold what was decoded of the record. */
+static void decode_why(const pal_reader *r, const pal_decerr *e, const pal_value *vals,
+                       const uint32_t *lens, uint64_t index, size_t at, char *why, size_t whylen)
 {
     char key[64];
     if (e->rec == NULL && e->field < 0) {
-        key_text(r, key, sizeof key);
+        key_text(r, vals, lens, key, sizeof key);
         snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu): %s %s", index, at,
                  e->why, key);
     } else if (e->field >= 0) {
@@ -444,171 +464,10 @@ static void decode_why(const pal_reader *r, const pal_decerr *e, uint64_t index,
     }
 }
 
-/* The usual compact layout -- one ULEB key field first, mostly LEB fields --
- * verified in a tight loop with no error bookkeeping. 1 if the payload
- * decodes exactly as the header says; 0 if not, and the generic pass below
- * then finds out why. */
-static int verify_fast(pal_reader *r, const chunk_hdr *h, const unsigned char *p)
-{
-    const pal_dict *d = r->dict;
-    const unsigned char *end = p + h->raw;
-    const pal_recdesc *const *direct = d->direct;
-    const uint64_t ndirect = d->ndirect, klimit = d->prefix[0].limit;
-    const uint32_t kslot = d->prefix[0].slot;
-    pal_value *vals = r->vals;
-    uint32_t *lens = r->lens;
-    uint64_t t = h->first_time, last = 0;
-    int have_time = 0;
-    for (uint32_t n = h->count; n; n--) {
-        uint64_t k;
-        if (PAL_LIKELY(p < end && *p < 0x80)) {
-            k = *p++;
-        } else {
-            /* p itself never has its address taken: it stays in a register */
-            const unsigned char *q = p;
-            if (pal_uleb_slow(&q, end, &k) != PAL_DEC_OK || k > klimit)
-                return 0;
-            p = q;
-        }
-        const pal_recdesc *rd = PAL_LIKELY(k < ndirect) ? direct[k] : NULL;
-        if (PAL_UNLIKELY(!rd)) {
-            vals[kslot].u = k;
-            if (!(rd = pal_dict_lookup(d, vals, lens)))
-                return 0;
-        }
-        if (PAL_LIKELY(rd->leb)) {
-            /* Values below 128 fit every type, so only multi-byte LEBs need
-             * the full checks (and the op they belong to); far from the end
-             * of the payload no byte needs a bounds check. */
-            const pal_op *op = rd->ops;
-            uint64_t kinds = rd->leb_kinds;
-            if (PAL_LIKELY(end - p >= 16 * 10)) {
-                for (; kinds; kinds >>= 4, op++) {
-                    uint64_t x = *p;
-                    if (PAL_LIKELY(x < 0x80)) {
-                        p++;
-                    } else if (p[1] < 0x80 && op->limit >= 16383) {
-                        /* two bytes: below 2^14, fits every type of 16 bits up */
-                        x = (x & 0x7f) | ((uint64_t)p[1] << 7);
-                        p += 2;
-                    } else {
-                        const unsigned char *q = p;
-                        if (pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 1, NULL))
-                            return 0;
-                        p = q;
-                        continue;
-                    }
-                    if ((kinds & 15) == PAL_LK_TDELTA) {
-                        t += x;
-                        if (PAL_UNLIKELY(t < x))
-                            return 0;       /* wrapped */
-                    }
-                }
-            } else {
-                for (; kinds; kinds >>= 4, op++) {
-                    if (PAL_LIKELY(p < end && *p < 0x80)) {
-                        uint64_t x = *p++;
-                        if ((kinds & 15) == PAL_LK_TDELTA) {
-                            t += x;
-                            if (PAL_UNLIKELY(t < x))
-                                return 0;
-                        }
-                    } else {
-                        const unsigned char *q = p;
-                        if (pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 1, NULL))
-                            return 0;
-                        p = q;
-                    }
-                }
-            }
-            if (rd->time_fi >= 0) {
-                last = t;
-                have_time = 1;
-            }
-            continue;
-        }
-        if (PAL_UNLIKELY(!rd->usable))
-            return 0;
-        vals[kslot].u = k;
-        for (const pal_op *op = rd->ops, *oe = op + rd->nops; op < oe; op++) {
-            unsigned code = op->code;
-            uint64_t x;
-            const unsigned char *q = p;
-            if (PAL_LIKELY(code <= PAL_OP_TDELTA)) {
-                if (PAL_LIKELY(q < end && *q < 0x80))
-                    x = *q++;
-                else if (pal_uleb_slow(&q, end, &x) != PAL_DEC_OK)
-                    return 0;
-                p = q;
-                if (code == PAL_OP_TDELTA) {
-                    if (PAL_UNLIKELY(t + x < t))
-                        return 0;
-                    t += x;
-                    x = t;
-                } else if (code == PAL_OP_ULEB) {
-                    if (PAL_UNLIKELY(x > op->limit))
-                        return 0;
-                } else {
-                    int64_t v = pal_unzigzag(x);
-                    if (PAL_UNLIKELY(v > (int64_t)op->limit || v < -(int64_t)op->limit - 1))
-                        return 0;
-                }
-                vals[op->slot].u = x;
-            } else if (pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 1, NULL) != PAL_DEC_OK) {
-                return 0;
-            } else {
-                p = q;
-            }
-        }
-        if (rd->time_fi >= 0) {
-            last = pal_record_time_of(rd, vals);
-            have_time = 1;
-        }
-    }
-    return p == end && (!have_time || last == h->last_time);
-}
-
-/* Verifies that a records payload decodes exactly as its header says. */
-static const char *verify_records(pal_reader *r, const chunk_hdr *h, const unsigned char *p,
-                                  char *why, size_t whylen)
-{
-    const unsigned char *q = p, *end = p + h->raw;
-    uint64_t t = h->first_time, last = 0;
-    int have_time = 0;
-    const pal_recdesc *rd;
-    pal_decerr e;
-    if (h->count > h->raw) {
-        /* every record takes at least one byte */
-        snprintf(why, whylen, "record_count %" PRIu32 " exceeds the %" PRIu32 " payload bytes",
-                 h->count, h->raw);
-        return why;
-    }
-    for (uint32_t i = 0; i < h->count; i++) {
-        const unsigned char *at = q;
-        if (pal_decode_record(r->dict, &q, end, &t, r->vals, r->lens, &rd, 1, &e) != PAL_DEC_OK) {
-            decode_why(r, &e, i, (size_t)(at - p), why, whylen);
-            return why;
-        }
-        if (rd->time_fi >= 0) {
-            last = pal_record_time_of(rd, r->vals);
-            have_time = 1;
-        }
-    }
-    if (q != end) {
-        snprintf(why, whylen, "%" PRIu32 " records end at payload byte %zu of %" PRIu32,
-                 h->count, (size_t)(q - p), h->raw);
-        return why;
-    }
-    if (have_time && last != h->last_time) {
-        snprintf(why, whylen, "last record time %" PRIu64 " differs from the chunk's last_time %"
-                 PRIu64, last, h->last_time);
-        return why;
-    }
-    return NULL;
-}
-
 /* Reads chunks until one with records is ready (PAL_OK), the end (PAL_END),
- * or strict damage (PAL_EFORMAT). */
+ * or strict damage (PAL_EFORMAT). A records chunk is only checked here for
+ * what its header alone can tell; its records are checked as they are
+ * decoded (fill_batch). */
 static pal_status load_chunk(pal_reader *r)
 {
     char why[512];
@@ -674,7 +533,7 @@ static pal_status load_chunk(pal_reader *r)
             return PAL_EIO;
         }
         uint64_t whole = ECL_CHUNK_HEADER + (uint64_t)h.stored;
-        if ((uint32_t)crc32(0L, p, h.stored) != h.payload_crc) {
+        if (pal_crc32(p, h.stored) != h.payload_crc) {
             report(r, off, "chunk payload CRC mismatch, chunk skipped");
             if (damaged(r, whole) != PAL_OK)
                 return PAL_EFORMAT;
@@ -696,11 +555,17 @@ static pal_status load_chunk(pal_reader *r)
         }
         const unsigned char *data;
         bad = inflate_payload(r, &h, p, &data);
-        if (!bad && h.kind == 2)
+        if (!bad && h.kind == 2) {
             bad = merge_dict_chunk(r, data, h.raw, why, sizeof why);
-        else if (!bad)
-            bad = r->dict->prefix_uleb && h.count <= h.raw && verify_fast(r, &h, data)
-                      ? NULL : verify_records(r, &h, data, why, sizeof why);
+        } else if (!bad && h.count > h.raw) {
+            /* every record takes at least one byte */
+            snprintf(why, sizeof why, "record_count %" PRIu32 " exceeds the %" PRIu32
+                     " payload bytes", h.count, h.raw);
+            bad = why;
+        } else if (!bad && h.count == 0 && h.raw != 0) {
+            snprintf(why, sizeof why, "0 records end at payload byte 0 of %" PRIu32, h.raw);
+            bad = why;
+        }
         if (bad) {
             report(r, off, "%s chunk damaged: %s; chunk skipped",
                    h.kind == 1 ? "records" : "dictionary", bad);
@@ -708,13 +573,21 @@ static pal_status load_chunk(pal_reader *r)
                 return PAL_EFORMAT;
             continue;
         }
-        r->st.chunks++;
-        if (h.kind == 2 || h.count == 0)
+        if (h.kind == 2 || h.count == 0) {
+            r->st.chunks++;
             continue;
-        r->cp = data;
+        }
+        r->cstart = r->cp = data;
         r->cend = data + h.raw;
-        r->cleft = h.count;
+        /* the kernels run while this many bytes are left (see fill_batch) */
+        r->csafe = h.raw > PAL_FAST_MARGIN && r->dict->prefix_uleb ? r->cend - PAL_FAST_MARGIN
+                                                                  : data;
+        r->ccount = r->cleft = h.count;
         r->tsum = h.first_time;
+        r->clast_time = h.last_time;
+        r->chave_time = 0;
+        r->ctime = 0;
+        r->cwhole = whole;
         r->coff = off;
         r->cprocess = h.process != 0xFFFFFFFFu ? h.process : r->header_rank;
         r->cstream = h.stream;
@@ -729,7 +602,6 @@ PAL_INLINE void fill_record(pal_reader *r, pal_record *rec, const pal_recdesc *r
                             const pal_value *vals)
 {
     rec->desc = rd;
-    rec->ri = (uint32_t)rd->index;
     rec->time = pal_record_time_of(rd, vals);
     rec->offset = r->coff;
     if (PAL_LIKELY(!r->dict->role_fields)) {
@@ -743,18 +615,206 @@ PAL_INLINE void fill_record(pal_reader *r, pal_record *rec, const pal_recdesc *r
         : (uint32_t)pal_value_as_u64(vals[rd->thread_fi], rd->fields[rd->thread_fi].tclass);
 }
 
-/* Decodes the next batch of the current chunk's records. They were verified
- * as a whole chunk, so nothing is checked here. */
+/* One LEB128 value at q for the kernels of fill_batch: up to three bytes
+ * inline (at least PAL_FAST_MARGIN bytes are left, so no bounds test), longer
+ * ones by the bounds-checked decoder. A value above `lim` -- tested from two
+ * bytes on if `check2`, else from three bytes on (the record's limits are at
+ * least 16383 then) -- or a LEB that does not decode sends the record to the
+ * checked decoder. A value of one byte, below 128, fits every type. */
+#define PAL_KERNEL_LEB(x, check2, lim)                                          \
+    do {                                                                        \
+        (x) = q[0];                                                             \
+        if (PAL_LIKELY((x) < 0x80)) {                                           \
+            q++;                                                                \
+        } else {                                                                \
+            uint64_t b_ = q[1];                                                 \
+            if (PAL_LIKELY(b_ < 0x80)) {                                        \
+                (x) = ((x) & 0x7f) | (b_ << 7);                                 \
+                q += 2;                                                         \
+                if ((check2) && PAL_UNLIKELY((x) > (lim)))                      \
+                    goto checked;                                               \
+            } else if (q[2] < 0x80) {                                           \
+                (x) = ((x) & 0x7f) | ((b_ & 0x7f) << 7) | ((uint64_t)q[2] << 14); \
+                q += 3;                                                         \
+                if (PAL_UNLIKELY((x) > (lim)))                                  \
+                    goto checked;                                               \
+            } else {                                                            \
+                const unsigned char *q_ = q;                                    \
+                uint64_t y_;                                                    \
+                if (pal_uleb_slow(&q_, r->cend, &y_) != PAL_DEC_OK ||           \
+                    PAL_UNLIKELY(y_ > (lim)))                                   \
+                    goto checked;                                               \
+                q = q_;                                                         \
+                (x) = y_;                                                       \
+            }                                                                   \
+        }                                                                       \
+    } while (0)
+
+/* A record with every check, from *pp, into rec; 0 if it does not decode
+ * (the chunk is then damaged from it on: r->bad). Out of line, so that the
+ * kernels' loop keeps its state in registers. */
+static PAL_NOINLINE int decode_checked(pal_reader *r, const unsigned char **pp, uint64_t *tp,
+                                       pal_record *rec, uint32_t i)
+{
+    pal_value *vals = (pal_value *)rec->vals;       /* the batch's own rows */
+    uint32_t *lens = (uint32_t *)rec->lens;
+    const unsigned char *p0 = *pp;
+    const pal_recdesc *rd;
+    pal_decerr e;
+    if (pal_decode_record(r->dict, pp, r->cend, tp, vals, lens, &rd, 1, &e) != PAL_DEC_OK) {
+        r->bad_done = r->ccount - r->cleft + i;
+        decode_why(r, &e, vals, lens, r->bad_done, (size_t)(p0 - r->cstart), r->bad_why,
+                   sizeof r->bad_why);
+        r->bad = 1;
+        return 0;
+    }
+    fill_record(r, rec, rd, vals);
+    return 1;
+}
+
+/* The op list of rd with bounds checks (no reasons: a failure is decoded
+ * again by decode_checked). */
+static PAL_NOINLINE int decode_ops(const pal_recdesc *rd, const unsigned char **pp,
+                                   const unsigned char *end, uint64_t *tp, pal_record *rec)
+{
+    pal_value *vals = (pal_value *)rec->vals;
+    if (pal_run_ops(rd->ops, rd->ops + rd->nops, pp, end, tp, vals, (uint32_t *)rec->lens, 1,
+                    NULL) != PAL_DEC_OK)
+        return 0;
+    rec->time = pal_record_time_of(rd, vals);
+    return 1;
+}
+
+/* The batch loop of fill_batch, for records from rec to rend: kernels while
+ * they apply, decode_checked otherwise. Returns where it stopped (rend, or
+ * the record that does not decode). Inlined twice, with and without role
+ * fields, so that neither pays for the other. */
+PAL_INLINE pal_record *decode_batch(pal_reader *r, pal_record *rec, pal_record *const rend,
+                                    const int roles)
+{
+    const unsigned char *p = r->cp;
+    const unsigned char *const safe = r->csafe;
+    const pal_recdesc *const *const byte_key = r->dict->byte_key;
+    uint64_t t = r->tsum;
+    for (; rec < rend; rec++) {
+        /* p and t stay at the record's start until it has decoded */
+        if (PAL_LIKELY(p < safe)) {
+            const unsigned k = *p;
+            const pal_recdesc *const rd = byte_key[k];
+            const unsigned char *q = p + 1;
+            pal_value *const vals = (pal_value *)rec->vals;
+            uint64_t x, tt = t;
+            unsigned shape = rd->shape;
+            if (PAL_LIKELY(shape == PAL_SH_TU)) {
+                PAL_KERNEL_LEB(x, 0, UINT64_MAX);
+                if (PAL_UNLIKELY(PAL_ADD_OVERFLOW(tt, x)))
+                    goto checked;
+                vals[1].u = tt;
+                PAL_KERNEL_LEB(x, 0, rd->leb_lim);
+                vals[2].u = x;
+                rec->time = tt;
+            } else {
+                switch (shape) {
+                case PAL_SH_TUU:
+                    PAL_KERNEL_LEB(x, 0, UINT64_MAX);
+                    if (PAL_UNLIKELY(PAL_ADD_OVERFLOW(tt, x)))
+                        goto checked;
+                    vals[1].u = tt;
+                    PAL_KERNEL_LEB(x, 0, rd->leb_lim);
+                    vals[2].u = x;
+                    PAL_KERNEL_LEB(x, 0, rd->leb_lim);
+                    vals[3].u = x;
+                    rec->time = tt;
+                    break;
+                case PAL_SH_T:
+                case PAL_SH_TUN: {
+                    PAL_KERNEL_LEB(x, 0, UINT64_MAX);
+                    if (PAL_UNLIKELY(PAL_ADD_OVERFLOW(tt, x)))
+                        goto checked;
+                    vals[1].u = tt;
+                    rec->time = tt;
+                    const uint64_t lim = rd->leb_lim;
+                    pal_value *v = vals + 2;
+                    for (unsigned j = rd->nuleb; j; j--, v++) {
+                        PAL_KERNEL_LEB(x, 0, lim);
+                        v->u = x;
+                    }
+                    break;
+                }
+                case PAL_SH_LEB: {
+                    const uint64_t lim = rd->leb_lim;
+                    pal_value *v = vals + 1;
+                    for (uint64_t kinds = rd->leb_kinds; kinds; kinds >>= 4, v++) {
+                        unsigned kind = kinds & 15;
+                        if (kind == PAL_LK_TDELTA) {
+                            PAL_KERNEL_LEB(x, 0, UINT64_MAX);
+                            if (PAL_UNLIKELY(PAL_ADD_OVERFLOW(tt, x)))
+                                goto checked;
+                            x = tt;
+                        } else {
+                            PAL_KERNEL_LEB(x, 1, lim);
+                            if (kind == PAL_LK_SLEB)
+                                x = (uint64_t)pal_unzigzag(x);
+                        }
+                        v->u = x;
+                    }
+                    rec->time = rd->time_fi >= 0 ? tt : 0;    /* the one TDELTA */
+                    break;
+                }
+                case PAL_SH_OPS: {
+                    const unsigned char *q2 = q;
+                    uint64_t t2 = tt;
+                    vals[0].u = k;      /* the op list may look at it for the time */
+                    if (!decode_ops(rd, &q2, r->cend, &t2, rec))
+                        goto checked;
+                    q = q2;
+                    tt = t2;
+                    break;
+                }
+                default:
+                    goto checked;
+                }
+            }
+            vals[0].u = k;
+            p = q;
+            t = tt;
+            rec->desc = rd;
+            if (roles)
+                fill_record(r, rec, rd, vals);
+            continue;
+        }
+    checked:
+        /* with every check and its reason */
+        {
+            const unsigned char *q = p;
+            uint64_t tq = t;
+            if (!decode_checked(r, &q, &tq, rec, (uint32_t)(rec - r->batch)))
+                break;
+            p = q;
+            t = tq;
+        }
+    }
+    r->cp = p;
+    r->tsum = t;
+    return rec;
+}
+
+/* Decodes the next batch of the current chunk's records, in one pass with
+ * every check: the chunk's CRC held, so its records are trusted to decode,
+ * but a faulty writer must not make the reader read out of bounds or hand
+ * out wrong values. Records whose key is one ULEB byte and whose layout has
+ * a kernel (pal_recdesc.shape) are decoded by it while PAL_FAST_MARGIN bytes
+ * are left (r->csafe); the others -- and any record a kernel finds odd -- by
+ * the fully checked decoder. A record that does not decode ends the batch
+ * before it and leaves the rest of the chunk damaged (r->bad), reported once
+ * the records before it have been handed out; so are a chunk that does not
+ * end where its last record does and a last time that differs from the
+ * header's. */
 static void fill_batch(pal_reader *r)
 {
     const pal_dict *d = r->dict;
-    const unsigned char *p = r->cp, *end = r->cend;
-    uint64_t t = r->tsum;
     uint32_t n = r->cleft < PAL_BATCH ? r->cleft : PAL_BATCH;
-    size_t stride = r->nvals;
-    pal_value *vals = r->bvals;
-    uint32_t *lens = r->blens;
-    pal_record *rec = r->batch;
+    pal_record *rec;
     if (!d->role_fields && r->batch_chunk != r->chunk_no) {
         /* container roles: the same for every record of the chunk */
         for (size_t i = 0; i < PAL_BATCH; i++) {
@@ -764,74 +824,42 @@ static void fill_batch(pal_reader *r)
         }
         r->batch_chunk = r->chunk_no;
     }
-    const int roles = d->role_fields;
-    if (PAL_LIKELY(d->prefix_uleb)) {
-        const pal_recdesc *const *direct = d->direct;
-        const uint64_t ndirect = d->ndirect;
-        const uint32_t kslot = d->prefix[0].slot;
-        for (uint32_t i = 0; i < n; i++, vals += stride, lens += stride, rec++) {
-            uint64_t k = pal_uleb_fast(&p);
-            vals[kslot].u = k;
-            const pal_recdesc *rd = PAL_LIKELY(k < ndirect) ? direct[k] : NULL;
-            if (PAL_UNLIKELY(!rd))
-                rd = pal_dict_lookup(d, vals, lens);
-            rec->desc = rd;
-            rec->ri = (uint32_t)rd->index;
-            if (PAL_LIKELY(rd->leb)) {
-                /* fields after the key are consecutive values */
-                pal_value *v = vals + kslot + 1;
-                for (uint64_t kinds = rd->leb_kinds; kinds; kinds >>= 4, v++) {
-                    uint64_t x = pal_uleb_fast(&p);
-                    unsigned kind = kinds & 15;
-                    if (kind == PAL_LK_TDELTA)
-                        x = t += x;
-                    else if (kind == PAL_LK_SLEB)
-                        x = (uint64_t)pal_unzigzag(x);
-                    v->u = x;
-                }
-                rec->time = rd->time_fi >= 0 ? t : 0;     /* the one TDELTA */
-                if (roles)
-                    fill_record(r, rec, rd, vals);
-                continue;
-            }
-            for (const pal_op *op = rd->ops, *oe = op + rd->nops; op < oe; op++) {
-                unsigned code = op->code;
-                if (PAL_LIKELY(code <= PAL_OP_TDELTA)) {
-                    uint64_t x = pal_uleb_fast(&p);
-                    if (code == PAL_OP_TDELTA)
-                        x = t += x;
-                    else if (code == PAL_OP_SLEB)
-                        x = (uint64_t)pal_unzigzag(x);
-                    vals[op->slot].u = x;
-                } else {
-                    const unsigned char *q = p;     /* keeps p in a register */
-                    pal_run_ops(op, op + 1, &q, end, &t, vals, lens, 0, NULL);
-                    p = q;
-                }
-            }
-            rec->time = pal_record_time_of(rd, vals);
-            if (roles)
-                fill_record(r, rec, rd, vals);
+    if (d->role_fields)
+        rec = decode_batch(r, r->batch, r->batch + n, 1);
+    else
+        rec = decode_batch(r, r->batch, r->batch + n, 0);
+    const unsigned char *const p = r->cp, *const end = r->cend;
+    uint32_t i = (uint32_t)(rec - r->batch);
+    r->cleft -= i;
+    r->bnext = r->batch;
+    r->bend = r->batch + i;
+    /* the last record with a time so far, for the chunk's last_time */
+    for (uint32_t j = i; j-- > 0;)
+        if (r->batch[j].desc->time_fi >= 0) {
+            r->ctime = r->batch[j].time;
+            r->chave_time = 1;
+            break;
         }
-    } else {
-        for (uint32_t i = 0; i < n; i++, vals += stride, lens += stride, rec++) {
-            const pal_recdesc *rd;
-            const unsigned char *q = p;
-            pal_decode_record(d, &q, end, &t, vals, lens, &rd, 0, NULL);
-            p = q;
-            fill_record(r, rec, rd, vals);
+    if (r->bad) {
+        r->cleft = 0;
+    } else if (r->cleft == 0) {
+        r->bad_done = r->ccount;
+        if (p != end) {
+            snprintf(r->bad_why, sizeof r->bad_why, "%" PRIu32 " records end at payload byte %zu "
+                     "of %zu", r->ccount, (size_t)(p - r->cstart), (size_t)(end - r->cstart));
+            r->bad = 1;
+        } else if (r->chave_time && r->ctime != r->clast_time) {
+            snprintf(r->bad_why, sizeof r->bad_why, "last record time %" PRIu64 " differs from "
+                     "the chunk's last_time %" PRIu64, r->ctime, r->clast_time);
+            r->bad = 1;
+        } else {
+            r->st.chunks++;
         }
     }
-    r->cp = p;
-    r->tsum = t;
-    r->cleft -= n;
-    r->bnext = r->batch;
-    r->bend = r->batch + n;
 }
 
 /* A raw stream: records back to back, decoded with full checks one at a time
- * (there are no chunk CRCs to lean on), then decoded again unchecked is not
- * needed: the checked pass already stored the values. */
+ * (there are no chunk CRCs to lean on). */
 static pal_status raw_next(pal_reader *r, const pal_record **out)
 {
     if (r->state != ST_READING)
@@ -866,7 +894,7 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
         }
         if (rc != PAL_DEC_OK) {
             char why[512];
-            decode_why(r, &e, r->st.records, 0, why, sizeof why);
+            decode_why(r, &e, r->vals, r->lens, r->st.records, 0, why, sizeof why);
             report(r, r->pos, "cannot decode %s; a raw stream has no framing to resume at, "
                    "the remaining %" PRIu64 " bytes are skipped",
                    rc == PAL_DEC_SHORT ? "a record longer than 256 MiB" : why, left);
@@ -886,26 +914,46 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
 
 static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
 {
+    PAL_REQUIRE(r && out, PAL_EINVAL);
     if (r->framing == FRAMING_RAW)
         return raw_next(r, out);
-    if (r->cleft == 0) {
-        pal_status st = load_chunk(r);
-        if (st != PAL_OK)
-            return st;
+    /* records handed out from the batch are counted here, not one by one */
+    r->st.records += (uint64_t)(r->bnext - r->batch);
+    r->bnext = r->bend = r->batch;
+    for (;;) {
+        if (r->bad) {
+            /* the records before the damage have been handed out */
+            r->bad = 0;
+            if (r->bad_done)
+                report(r, r->coff, "records chunk damaged: %s; its first %" PRIu32 " records "
+                       "were read, the rest of the chunk is skipped", r->bad_why, r->bad_done);
+            else
+                report(r, r->coff, "records chunk damaged: %s; chunk skipped", r->bad_why);
+            if (damaged(r, r->cwhole) != PAL_OK)
+                return PAL_EFORMAT;
+        }
+        if (r->cleft == 0) {
+            pal_status st = load_chunk(r);
+            if (st != PAL_OK)
+                return st;
+        }
+        fill_batch(r);
+        if (r->bnext < r->bend) {
+            *out = r->bnext++;
+            return PAL_OK;
+        }
     }
-    fill_batch(r);
-    r->st.records++;
-    *out = r->bnext++;
-    return PAL_OK;
 }
 
 pal_status pal_reader_next(pal_reader *r, const pal_record **out)
 {
-    PAL_REQUIRE(r && out, PAL_EINVAL);
-    if (PAL_LIKELY(r->bnext < r->bend)) {
-        r->st.records++;
-        *out = r->bnext++;
-        return PAL_OK;
+    if (PAL_LIKELY(r != NULL) && PAL_LIKELY(out != NULL)) {
+        const pal_record *rec = r->bnext;
+        if (PAL_LIKELY(rec < r->bend)) {
+            r->bnext = rec + 1;
+            *out = rec;
+            return PAL_OK;
+        }
     }
     return next_slow(r, out);
 }
@@ -935,7 +983,7 @@ static void prescan(pal_reader *r)
         if (h.kind == 2 && h.flags == 0) {
             const unsigned char *p = fetch(r, off + ECL_CHUNK_HEADER, h.stored, h.stored);
             const unsigned char *data;
-            if (p && (uint32_t)crc32(0L, p, h.stored) == h.payload_crc &&
+            if (p && pal_crc32(p, h.stored) == h.payload_crc &&
                 !inflate_payload(r, &h, p, &data))
                 (void)merge_dict_chunk(r, data, h.raw, why, sizeof why);
         }
@@ -1096,6 +1144,7 @@ pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader *
         return PAL_ENOMEM;
     }
     r->fd = -1;
+    r->bnext = r->bend = r->batch;
     r->index_off = UINT64_MAX;
     r->diag = default_diag;
     r->info.rank = r->info.size = -1;
@@ -1109,6 +1158,9 @@ pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader *
     if (!S_ISREG(sb.st_mode))
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': not a regular file", path);
     r->size = (uint64_t)sb.st_size;
+#ifdef POSIX_FADV_SEQUENTIAL
+    (void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* a hint: more read-ahead */
+#endif
     const unsigned char *b = r->size >= 8 ? fetch(r, 0, 8, PAL_READAHEAD) : NULL;
     if (r->size >= 8 && !b)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
@@ -1141,6 +1193,7 @@ void pal_reader_close(pal_reader *r)
         r->handles = h->next;
         free(h->name);
         free(h->slots);
+        free(h->uslots);
         free(h);
     }
     if (r->fd >= 0)
@@ -1192,6 +1245,7 @@ void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st)
 {
     PAL_REQUIRE(r && st, );
     *st = r->st;
+    st->records += (uint64_t)(r->bnext - r->batch);     /* see next_slow */
 }
 
 pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_handle **out)
@@ -1219,6 +1273,8 @@ pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_ha
     }
     if (handle_fill(r, h) != PAL_OK) {
         free(h->name);
+        free(h->slots);
+        free(h->uslots);
         free(h);
         return PAL_ENOMEM;
     }

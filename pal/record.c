@@ -96,10 +96,10 @@ static inline pal_status conv_str(const pal_record *rec, size_t fi, uint8_t tc, 
 #define BY_NAME(conv, ...)                                                      \
     do {                                                                        \
         PAL_REQUIRE(rec && field && out, PAL_EINVAL);                           \
-        const pal_fielddesc *f = pal_recdesc_find_field(rec->desc, field);      \
-        if (!f)                                                                 \
+        long i_ = pal_field_lookup(rec->desc, field);                           \
+        if (i_ < 0)                                                             \
             return PAL_ENOFIELD;                                                \
-        return conv(rec, f->index, f->tclass, __VA_ARGS__);                     \
+        return conv(rec, (size_t)i_, rec->desc->fields[i_].tclass, __VA_ARGS__); \
     } while (0)
 
 pal_status pal_record_get_i64(const pal_record *rec, const char *field, int64_t *out)
@@ -128,7 +128,7 @@ pal_status pal_record_get_str(const pal_record *rec, const char *field, const ch
 #define BY_HANDLE(conv, ...)                                                    \
     do {                                                                        \
         PAL_REQUIRE(rec && h && out, PAL_EINVAL);                               \
-        size_t ri_ = rec->ri;                                                   \
+        size_t ri_ = rec->desc->index;                                          \
         if (PAL_UNLIKELY(ri_ >= h->nslots))                                     \
             return PAL_ENOFIELD;                                                \
         struct pal_slot s_ = h->slots[ri_];                                     \
@@ -142,9 +142,27 @@ pal_status pal_record_i64(const pal_record *rec, const pal_handle *h, int64_t *o
     BY_HANDLE(conv_i64, out);
 }
 
-pal_status pal_record_u64(const pal_record *rec, const pal_handle *h, uint64_t *out)
+static PAL_NOINLINE pal_status u64_slow(const pal_record *rec, const pal_handle *h,
+                                         uint64_t *out)
 {
     BY_HANDLE(conv_u64, out);
+}
+
+pal_status pal_record_u64(const pal_record *rec, const pal_handle *h, uint64_t *out)
+{
+    /* The usual case in a few instructions: an unsigned field. Everything
+     * else, misuse (NULL) included, is the general path's. */
+    if (PAL_LIKELY(rec != NULL) && PAL_LIKELY(h != NULL) && PAL_LIKELY(out != NULL)) {
+        size_t ri = rec->desc->index;
+        if (PAL_LIKELY(ri < h->nslots)) {
+            int32_t fi = h->uslots[ri];
+            if (PAL_LIKELY(fi >= 0)) {
+                *out = rec->vals[fi].u;
+                return PAL_OK;
+            }
+        }
+    }
+    return u64_slow(rec, h, out);
 }
 
 pal_status pal_record_f64(const pal_record *rec, const pal_handle *h, double *out)

@@ -145,11 +145,35 @@ edl_dict *tick_dict(void)
     OK(edl_record_add_field(r, "kind", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
     OK(edl_record_add_field(r, "stamp", EDL_UINT64, EDL_ENC_TDELTA, "ns", NULL));
     OK(edl_record_add_field(r, "abs", EDL_UINT64, EDL_ENC_TDELTA, NULL, NULL));
+    /* the time first, then only ULEBs of 16 bits or more: the reader's
+     * kernels for these shapes (none, one, two, three such fields) */
+    r = rec(d, "mark", NULL);
+    OK(edl_record_add_field(r, "kind", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "stamp", EDL_UINT64, EDL_ENC_TDELTA, "ns", NULL));
+    r = rec(d, "enter", NULL);
+    OK(edl_record_add_field(r, "kind", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "stamp", EDL_UINT64, EDL_ENC_TDELTA, "ns", NULL));
+    OK(edl_record_add_field(r, "region", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL));
+    r = rec(d, "span", NULL);
+    OK(edl_record_add_field(r, "kind", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "stamp", EDL_UINT64, EDL_ENC_TDELTA, "ns", NULL));
+    OK(edl_record_add_field(r, "a", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "b", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
+    r = rec(d, "wide", NULL);
+    OK(edl_record_add_field(r, "kind", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "stamp", EDL_UINT64, EDL_ENC_TDELTA, "ns", NULL));
+    OK(edl_record_add_field(r, "a", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "b", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL));
+    OK(edl_record_add_field(r, "c", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL));
     OK(edl_dict_add_bind(d, "1", NULL, "beat"));
     OK(edl_dict_add_bind(d, "2", NULL, "pulse"));
     OK(edl_dict_add_bind(d, "3", NULL, "label"));
     OK(edl_dict_add_bind(d, "4", NULL, "bare"));
     OK(edl_dict_add_bind(d, "5", NULL, "clock"));
+    OK(edl_dict_add_bind(d, "6", NULL, "mark"));
+    OK(edl_dict_add_bind(d, "7", NULL, "enter"));
+    OK(edl_dict_add_bind(d, "8", NULL, "span"));
+    OK(edl_dict_add_bind(d, "9", NULL, "wide"));
     return d;
 }
 

@@ -23,8 +23,10 @@ edl_dict *flat_dict(void);
  * that the readers' fast paths are exercised: LEB-only records (beat: stamp
  * TDELTA "ns", n uint8 ULEB, d int8 SLEB; pulse: stamp, v uint64 ULEB, s int64
  * SLEB) and mixed ones (label: stamp, text LSTRING, w float64 FIXED; bare: no
- * field but the key; clock: stamp, abs uint64 ULEB -- two times).
- * Keys 1..5; little-endian. */
+ * field but the key; clock: stamp, abs uint64 ULEB -- two times), and the
+ * time followed by ULEBs of 16 bits and more only (mark: stamp alone; enter:
+ * region uint32; span: a uint32, b uint16; wide: a uint64, b uint32, c
+ * uint16). Keys 1..9; little-endian. */
 edl_dict *tick_dict(void);
 
 /* The small sample trace (tests/pal/golden): 3 record chunks on 2 streams,

@@ -2,7 +2,11 @@
  * byte flipped (three ways), and chunks written with oddities the reader must
  * refuse (wrong count, length, last time, unknown key, out-of-range values,
  * flags). In every case the reader must not crash, must report, and must
- * return exactly the records of the intact chunks, in order.
+ * return exactly the records of the intact chunks, in order -- and of a chunk
+ * whose CRC holds but whose records do not decode (a faulty writer), the
+ * records before the first one that does not, as doc/trace-format.md says.
+ * Payload bytes flipped with the CRC recomputed (a faulty writer again) must
+ * not crash the reader nor cost any other chunk a record.
  * Plain C on purpose: it runs without Check and under ASan/UBSan. */
 #include <config.h>
 
@@ -11,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "pal/pal.h"
 #include "tests/pal/labdict.h"
@@ -148,14 +154,40 @@ static void keep_before(tb *t, size_t cut, unsigned char *keep)
         keep[i] = c[r[i].chunk].offset + c[r[i].chunk].length <= cut;
 }
 
-/* Every record but those of chunk `bad` and of chunks depending on it. */
+/* Every record but those of chunk `bad` and, when it is a dictionary chunk,
+ * those of the chunks depending on it from their first record of a type it
+ * defines on: such a chunk's CRC holds, it is read up to the record it cannot
+ * decode (an unknown key), then skipped. */
 static void keep_but(tb *t, long bad, unsigned char *keep)
 {
     size_t nc, nr;
     const tb_chunk_info *c = tb_chunks(t, &nc);
     const tb_rec_info *r = tb_records(t, &nr);
-    for (size_t i = 0; i < nr; i++)
-        keep[i] = bad < 0 || ((long)r[i].chunk != bad && c[r[i].chunk].depends_on != bad);
+    size_t lost_chunk = (size_t)-1;     /* a dependent chunk from which on records are lost */
+    for (size_t i = 0; i < nr; i++) {
+        size_t ch = r[i].chunk;
+        keep[i] = 1;
+        if (bad < 0)
+            continue;
+        if ((long)ch == bad || ch == lost_chunk) {
+            keep[i] = 0;
+        } else if (c[ch].depends_on == bad && r[i].record >= c[bad].dict_before) {
+            keep[i] = 0;
+            lost_chunk = ch;
+        }
+    }
+}
+
+/* ...and then the first n records of chunk `ch` after all. */
+static void keep_first(tb *t, size_t ch, size_t n, unsigned char *keep)
+{
+    size_t nr;
+    const tb_rec_info *r = tb_records(t, &nr);
+    for (size_t i = 0; i < nr && n; i++)
+        if (r[i].chunk == ch) {
+            keep[i] = 1;
+            n--;
+        }
 }
 
 static int at_boundary(tb *t, size_t pos)
@@ -248,6 +280,130 @@ static void flips(tb *t, const char *name, size_t step)
     free(copy);
 }
 
+static void set_le32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+typedef struct seen {
+    size_t record;
+    uint64_t time, offset;
+} seen;
+
+/* Payload bytes of uncompressed records chunks flipped, with the payload and
+ * header CRCs recomputed (a faulty writer): the chunk is decoded as it
+ * comes. The reader must not crash (ASan/UBSan watch), must return every
+ * record of every other chunk, and of the flipped chunk at most its
+ * record_count records, the first of which -- those that end before the
+ * flipped byte -- unchanged; fewer than record_count only with the damage
+ * reported. */
+static void flips_recrc(tb *t, const char *name, size_t step)
+{
+    size_t len, nr, nc;
+    const unsigned char *data = tb_data(t, &len);
+    const tb_rec_info *recs = tb_records(t, &nr);
+    const tb_chunk_info *c = tb_chunks(t, &nc);
+    unsigned char *copy = malloc(len);
+    seen *sv = malloc((nr + 1) * sizeof *sv);
+    static const unsigned char masks[] = {0x01, 0x80, 0xff};
+    size_t tick = 0;
+    for (size_t ch = 0; ch < nc; ch++) {
+        const unsigned char *h = data + c[ch].offset;
+        if (c[ch].kind != 1 || h[9] != 0)
+            continue;                   /* records chunks stored uncompressed */
+        size_t plen = (size_t)(c[ch].length - 64);
+        for (size_t pos = 0; pos < plen; pos++) {
+            if (pos % step != 0 && pos + 8 < plen)
+                continue;
+            for (size_t m = 0; m < sizeof masks; m++) {
+                if (step > 1 && (tick++ % 3) != m)
+                    continue;           /* sampled: one mask per position */
+                memcpy(copy, data, len);
+                unsigned char *hc = copy + c[ch].offset;
+                hc[64 + pos] ^= masks[m];
+                set_le32(hc + 56, (uint32_t)crc32(0L, hc + 64, (uInt)plen));
+                set_le32(hc + 4, (uint32_t)crc32(0L, hc + 8, 56));
+                put_file(copy, len);
+                cases++;
+                pal_reader *r;
+                if (pal_reader_open(path, NULL, &r) != PAL_OK) {
+                    FAIL("%s recrc chunk %zu byte %zu: open: %s", name, ch, pos, pal_last_error());
+                    continue;
+                }
+                reports = 0;
+                pal_reader_set_diag(r, count_diag, NULL);
+                const pal_record *rec;
+                size_t n = 0;
+                pal_status st;
+                while ((st = pal_reader_next(r, &rec)) == PAL_OK && n <= nr) {
+                    sv[n].record = pal_recdesc_index(pal_record_desc(rec));
+                    sv[n].time = pal_record_time(rec);
+                    sv[n].offset = pal_record_offset(rec);
+                    n++;
+                }
+                pal_reader_stats s;
+                pal_reader_get_stats(r, &s);
+                /* walk the expected records chunk by chunk */
+                size_t g = 0, from_flipped = 0;
+                int bad = st != PAL_END;
+                if (bad)
+                    FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: read ended with %s", name, ch,
+                         pos, masks[m], pal_status_string(st));
+                for (size_t i = 0; i < nr && !bad; i++) {
+                    size_t rc = recs[i].chunk;
+                    if (rc != ch) {
+                        if (g >= n || sv[g].offset != c[rc].offset ||
+                            sv[g].record != recs[i].record || sv[g].time != recs[i].time) {
+                            FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: record %zu of chunk %zu "
+                                 "missing or changed", name, ch, pos, masks[m], i, rc);
+                            bad = 1;
+                        }
+                        g++;
+                        continue;
+                    }
+                    /* the flipped chunk: all its records returned come now */
+                    if (from_flipped == 0)
+                        while (g + from_flipped < n && sv[g + from_flipped].offset == c[ch].offset)
+                            from_flipped++;
+                    size_t k = i - c[ch].first_rec;
+                    if (k == 0 && from_flipped > c[ch].count) {
+                        FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: %zu records from a chunk of "
+                             "%u", name, ch, pos, masks[m], from_flipped, c[ch].count);
+                        bad = 1;
+                    }
+                    if (recs[i].end <= pos && (k >= from_flipped || sv[g + k].record !=
+                                               recs[i].record || sv[g + k].time != recs[i].time)) {
+                        FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: record %zu, before the flipped "
+                             "byte, missing or changed", name, ch, pos, masks[m], i);
+                        bad = 1;
+                    }
+                    if (k + 1 == c[ch].count) {
+                        g += from_flipped;
+                        if (from_flipped < c[ch].count && (s.damaged != 1 || reports != 1)) {
+                            FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: %zu of %u records, damage "
+                                 "not reported", name, ch, pos, masks[m], from_flipped,
+                                 c[ch].count);
+                            bad = 1;
+                        }
+                    }
+                }
+                if (!bad && g != n)
+                    FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: %zu records, expected %zu", name,
+                         ch, pos, masks[m], n, g);
+                if (s.damaged > 1 || s.truncated || s.records != n)
+                    FAIL("%s recrc chunk %zu byte %zu ^ 0x%02x: damaged %llu, truncated %d, "
+                         "records %llu of %zu", name, ch, pos, masks[m],
+                         (unsigned long long)s.damaged, s.truncated,
+                         (unsigned long long)s.records, n);
+                pal_reader_close(r);
+            }
+        }
+    }
+    free(copy);
+    free(sv);
+}
+
 /* A bigger trace: many chunks, three compressions, two streams, a dictionary
  * chunk in the middle, strings of many lengths, and an index. */
 static tb *big_trace(edl_dict *d)
@@ -315,7 +471,7 @@ static tb *tick_trace(edl_dict *d, int nchunks, int per)
 #endif
         tb_chunk_begin(t, (uint32_t)c % 2, 1 + (uint32_t)c % 3, time);
         for (int i = 0; i < per; i++) {
-            int k = (i * 5 + c) % 9;
+            int k = (i * 5 + c) % 13;
             uint64_t delta = i % 11 == 0 ? 70000 : (uint64_t)(i * 37 % 300);
             time += delta;
             if (k <= 3) {
@@ -336,9 +492,22 @@ static tb *tick_trace(edl_dict *d, int nchunks, int per)
                 tb_val v[] = {TB_U(5), TB_U(time), TB_U(time + 5)};
                 tb_record(t, "clock", v);
                 time += 5;      /* the running sum is at abs now */
-            } else {
+            } else if (k == 8) {
                 tb_val v[] = {TB_U(1), TB_U(time), TB_U(255), TB_I(-128)};
                 tb_record(t, "beat", v);
+            } else if (k == 9) {
+                tb_val v[] = {TB_U(6), TB_U(time)};
+                tb_record(t, "mark", v);
+            } else if (k == 10) {
+                tb_val v[] = {TB_U(7), TB_U(time), TB_U(i % 5 == 0 ? UINT32_MAX : ((uint64_t)i << (i % 24)) & UINT32_MAX)};
+                tb_record(t, "enter", v);
+            } else if (k == 11) {
+                tb_val v[] = {TB_U(8), TB_U(time), TB_U((uint64_t)i * 977), TB_U(i % 3 ? 65535 : (uint64_t)i * 31)};
+                tb_record(t, "span", v);
+            } else {
+                tb_val v[] = {TB_U(9), TB_U(time), TB_U(i % 6 ? (uint64_t)i << (i % 60) : UINT64_MAX),
+                              TB_U(i), TB_U((uint64_t)i * 100 % 65536)};
+                tb_record(t, "wide", v);
             }
         }
         tb_chunk_end(t, &o);
@@ -362,7 +531,7 @@ static void tick_odd(void)
         {"int8 SLEB 200", "\x01\x01\x05\x90\x03", 5, "field 'd': value does not fit"},
         {"int8 SLEB -128 (fits)", "\x01\x01\x05\xff\x01", 5, NULL},
         {"uint16 key 70000", "\xf0\xa2\x04\x01\x05\x00", 6, "field 'kind': value does not fit"},
-        {"unknown key 9", "\x09\x01\x05\x00", 4, "unknown record key 9"},
+        {"unknown key 12", "\x0c\x01\x05\x00", 4, "unknown record key 12"},
         {"key 0", "\x00\x01\x05\x00", 4, "unknown record key 0"},
         {"11-byte LEB", "\x02\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01\x00", 14,
          "field 'v': LEB128 value over 64 bits"},
@@ -375,6 +544,21 @@ static void tick_odd(void)
         {"string past the end", "\x03\x01\xff\xff\x03xyz", 8,
          "field 'text': record runs past the end"},
         {"overlong key 1 (fits)", "\x81\x00\x01\x05\x00", 5, NULL},
+        /* the kernels for the time and ULEBs of 16 bits and more */
+        {"uint32 ULEB 2^32", "\x07\x01\x80\x80\x80\x80\x10", 7, "field 'region': value does not fit"},
+        {"uint32 ULEB 2^32-1 (fits)", "\x07\x01\xff\xff\xff\xff\x0f", 7, NULL},
+        {"uint16 ULEB 65536 (3 bytes)", "\x08\x01\x05\x80\x80\x04", 6, "field 'b': value does not fit"},
+        {"uint16 ULEB 65535 (fits)", "\x08\x01\x05\xff\xff\x03", 6, NULL},
+        {"uint16 ULEB 16384 (fits)", "\x08\x01\x05\x80\x80\x01", 6, NULL},
+        {"uint16 ULEB 70000, third", "\x09\x01\x01\x01\xf0\xa2\x04", 7, "field 'c': value does not fit"},
+        {"uint64 ULEB 2^64-1 (fits)", "\x09\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x01\x01",
+         14, NULL},
+        {"11-byte LEB after the time", "\x07\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", 13,
+         "field 'region': LEB128 value over 64 bits"},
+        {"time overflow, time alone", "\x06\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11,
+         "field 'stamp': time overflows 64 bits"},
+        {"time of 3 bytes (fits)", "\x07\x81\x80\x00\x05", 5, NULL},
+        {"overlong key 7 (fits)", "\x87\x00\x01\x05", 4, NULL},
     };
     for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
         for (int last = 0; last < 2; last++) {
@@ -409,6 +593,8 @@ static void tick_odd(void)
             tb_records(t, &nr);
             unsigned char *keep = malloc(nr);
             keep_but(t, odd[k].why ? odd_chunk : -1, keep);
+            /* the chunk's CRC holds: its records before the odd one are read */
+            keep_first(t, (size_t)odd_chunk, last ? 400 : 200, keep);
             expect e = {0, keep, odd[k].why != NULL};
             put_file(data, len);
             if (odd[k].why) {
@@ -513,28 +699,34 @@ static void odd_string(tb *t, tb_chunk_opts *o)
 
 static void odd_chunks(void)
 {
+    /* kept: records of the odd chunk (3) still read. Oddities the header
+     * shows (count beyond the payload, flags, CRC, lengths) cost the whole
+     * chunk; records that do not decode as the header says cost the chunk
+     * from there on (the odd bytes come after its 3 records, and the header
+     * counts 3 records unless it says otherwise). */
     static const struct {
         const char *name;
         oddity fn;
         int damage;
+        size_t kept;
     } odd[] = {
-        {"record_count too low", odd_count, 1},
-        {"record_count too high", odd_count_hi, 1},
-        {"record_count 2^32-1", odd_count_huge, 1},
-        {"wrong last_time", odd_last, 1},
-        {"trailing payload byte", odd_extra, 1},
-        {"unknown flags", odd_flags, 1},
-        {"payload CRC", odd_crc, 1},
-        {"raw_length differs (uncompressed)", odd_raw, 1},
-        {"raw_length differs (zlib)", odd_zraw, 1},
-        {"raw_length 4 GiB (zlib)", odd_zraw_big, 1},
-        {"no oddity", odd_comp, 0},
-        {"unknown key", odd_key, 1},
-        {"key out of range", odd_key_range, 1},
-        {"11-byte LEB", odd_long_leb, 1},
-        {"int8 out of range", odd_int8, 1},
-        {"time overflow", odd_tover, 1},
-        {"string past the end", odd_string, 1},
+        {"record_count too low", odd_count, 1, 2},
+        {"record_count too high", odd_count_hi, 1, 3},
+        {"record_count 2^32-1", odd_count_huge, 1, 0},
+        {"wrong last_time", odd_last, 1, 3},
+        {"trailing payload byte", odd_extra, 1, 3},
+        {"unknown flags", odd_flags, 1, 0},
+        {"payload CRC", odd_crc, 1, 0},
+        {"raw_length differs (uncompressed)", odd_raw, 1, 0},
+        {"raw_length differs (zlib)", odd_zraw, 1, 0},
+        {"raw_length 4 GiB (zlib)", odd_zraw_big, 1, 0},
+        {"no oddity", odd_comp, 0, 3},
+        {"unknown key", odd_key, 1, 3},
+        {"key out of range", odd_key_range, 1, 3},
+        {"11-byte LEB", odd_long_leb, 1, 3},
+        {"int8 out of range", odd_int8, 1, 3},
+        {"time overflow", odd_tover, 1, 3},
+        {"string past the end", odd_string, 1, 3},
     };
     for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
         edl_dict *d = lab_dict('L', EDL_FRAMING_ECL);
@@ -555,6 +747,7 @@ static void odd_chunks(void)
         tb_records(t, &nr);
         unsigned char keep[16];
         keep_but(t, odd[k].damage ? 1 : -1, keep);
+        keep_first(t, 1, odd[k].kept, keep);
         expect e = {0, keep, odd[k].damage};
         put_file(data, len);
         check(t, &e, 0, "odd chunk: %s", odd[k].name);
@@ -676,6 +869,7 @@ int main(int argc, char **argv)
     lab_build_small(t, d);
     cuts(t, "small", 1);
     flips(t, "small", 1);
+    flips_recrc(t, "small", 1);
     tb_destroy(t);
     edl_dict_destroy(d);
 
@@ -684,6 +878,7 @@ int main(int argc, char **argv)
     t = big_trace(d);
     cuts(t, "big", quick ? 997 : 101);
     flips(t, "big", quick ? 997 : 257);
+    flips_recrc(t, "big", quick ? 97 : 7);
     tb_destroy(t);
     edl_dict_destroy(d);
 
@@ -692,12 +887,14 @@ int main(int argc, char **argv)
     t = tick_trace(d, 3, 30);
     cuts(t, "tick-small", 1);
     flips(t, "tick-small", 1);
+    flips_recrc(t, "tick-small", 1);
     tb_destroy(t);
     edl_dict_destroy(d);
     d = tick_dict();
     t = tick_trace(d, 12, 700);
     cuts(t, "tick-big", quick ? 1999 : 211);
     flips(t, "tick-big", quick ? 1999 : 307);
+    flips_recrc(t, "tick-big", quick ? 499 : 23);
     tb_destroy(t);
     edl_dict_destroy(d);
     tick_odd();

@@ -158,8 +158,23 @@ static void round_trip(int compression, char order)
     edl_dict_destroy(d);
 }
 
+/* Values of one to five LEB bytes, with the types' limits among them. */
+static uint64_t shape_u32(int i)
+{
+    static const uint64_t v[] = {0, 1, 127, 128, 300, 16383, 16384, 65535, 65536,
+                                 2097151, 2097152, 268435455, 268435456, UINT32_MAX};
+    return v[i % (int)(sizeof v / sizeof v[0])];
+}
+
+static uint64_t shape_u16(int i)
+{
+    static const uint64_t v[] = {0, 5, 127, 128, 255, 256, 16383, 16384, 40000, 65535};
+    return v[i % (int)(sizeof v / sizeof v[0])];
+}
+
 /* The key-first format takes the readers' fast paths: every value back, LEBs of
- * one to ten bytes, type limits, records of the key alone, two TDELTAs. */
+ * one to ten bytes, type limits, records of the key alone, two TDELTAs, and
+ * the kernels for the time followed by ULEBs. */
 START_TEST(round_trip_fast_paths)
 {
     edl_dict *d = tick_dict();
@@ -170,8 +185,8 @@ START_TEST(round_trip_fast_paths)
         o.compression = c == 1 ? TB_ZLIB : TB_NONE;
         tb_chunk_begin(t, 0, 1, time);
         for (int i = 0; i < 5000; i++) {
-            time += i % 7 == 0 ? 1000000 : (uint64_t)(i % 300);
-            int k = i % 5;
+            time += i % 7 == 0 ? 1000000 : i % 11 == 0 ? 20000 : (uint64_t)(i % 300);
+            int k = i % 9;
             if (k == 0) {
                 tb_val v[] = {TB_U(1), TB_U(time), TB_U(i % 256), TB_I(i % 256 - 128)};
                 tb_record(t, "beat", v);
@@ -185,10 +200,23 @@ START_TEST(round_trip_fast_paths)
             } else if (k == 3) {
                 tb_val v[] = {TB_U(4)};
                 tb_record(t, "bare", v);
-            } else {
+            } else if (k == 4) {
                 tb_val v[] = {TB_U(5), TB_U(time), TB_U(time + 9)};
                 tb_record(t, "clock", v);
                 time += 9;
+            } else if (k == 5) {
+                tb_val v[] = {TB_U(6), TB_U(time)};
+                tb_record(t, "mark", v);
+            } else if (k == 6) {
+                tb_val v[] = {TB_U(7), TB_U(time), TB_U(shape_u32(i))};
+                tb_record(t, "enter", v);
+            } else if (k == 7) {
+                tb_val v[] = {TB_U(8), TB_U(time), TB_U(shape_u32(i + 1)), TB_U(shape_u16(i))};
+                tb_record(t, "span", v);
+            } else {
+                tb_val v[] = {TB_U(9), TB_U(time), TB_U(i % 4 ? (uint64_t)i << (i % 60) : UINT64_MAX),
+                              TB_U(shape_u32(i + 2)), TB_U(shape_u16(i + 1))};
+                tb_record(t, "wide", v);
             }
         }
         tb_chunk_end(t, &o);
@@ -205,10 +233,15 @@ START_TEST(round_trip_fast_paths)
     ck_assert_int_eq(pal_reader_handle(r, "abs", &habs), PAL_OK);
     ck_assert_int_eq(pal_reader_handle(r, "text", &htext), PAL_OK);
     ck_assert_int_eq(pal_reader_handle(r, "w", &hw), PAL_OK);
+    const pal_handle *hregion, *ha, *hb, *hc;
+    ck_assert_int_eq(pal_reader_handle(r, "region", &hregion), PAL_OK);
+    ck_assert_int_eq(pal_reader_handle(r, "a", &ha), PAL_OK);
+    ck_assert_int_eq(pal_reader_handle(r, "b", &hb), PAL_OK);
+    ck_assert_int_eq(pal_reader_handle(r, "c", &hc), PAL_OK);
     const pal_record *rec;
     size_t n = 0;
     while (pal_reader_next(r, &rec) == PAL_OK) {
-        int i = (int)(n % 5000), k = i % 5;
+        int i = (int)(n % 5000), k = i % 9;
         uint64_t u;
         int64_t v;
         double f;
@@ -237,9 +270,29 @@ START_TEST(round_trip_fast_paths)
         } else if (k == 3) {
             ck_assert_uint_eq(pal_recdesc_field_count(pal_record_desc(rec)), 1);
             ck_assert_uint_eq(pal_record_time(rec), 0);     /* no time field */
-        } else {
+        } else if (k == 4) {
             ck_assert_int_eq(pal_record_u64(rec, habs, &u), PAL_OK);
             ck_assert_uint_eq(u, ri[n].time + 9);
+        } else if (k == 5) {
+            ck_assert_uint_eq(pal_recdesc_field_count(pal_record_desc(rec)), 2);
+            ck_assert_int_eq(pal_record_u64(rec, hregion, &u), PAL_ENOFIELD);
+        } else if (k == 6) {
+            ck_assert_int_eq(pal_record_u64(rec, hregion, &u), PAL_OK);
+            ck_assert_uint_eq(u, shape_u32(i));
+            ck_assert_int_eq(pal_record_get_u64(rec, "region", &u), PAL_OK);
+            ck_assert_uint_eq(u, shape_u32(i));
+        } else if (k == 7) {
+            ck_assert_int_eq(pal_record_u64(rec, ha, &u), PAL_OK);
+            ck_assert_uint_eq(u, shape_u32(i + 1));
+            ck_assert_int_eq(pal_record_u64(rec, hb, &u), PAL_OK);
+            ck_assert_uint_eq(u, shape_u16(i));
+        } else {
+            ck_assert_int_eq(pal_record_u64(rec, ha, &u), PAL_OK);
+            ck_assert(u == (i % 4 ? (uint64_t)i << (i % 60) : UINT64_MAX));
+            ck_assert_int_eq(pal_record_u64(rec, hb, &u), PAL_OK);
+            ck_assert_uint_eq(u, shape_u32(i + 2));
+            ck_assert_int_eq(pal_record_u64(rec, hc, &u), PAL_OK);
+            ck_assert_uint_eq(u, shape_u16(i + 1));
         }
         n++;
     }

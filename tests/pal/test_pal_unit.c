@@ -1,5 +1,5 @@
 /* test_pal_unit.c -- PAL unit tests: LEB128 and fixed-width decoding at their
- * boundaries, typed getters (PAL_ENOFIELD vs PAL_ETYPE vs PAL_ERANGE) by name
+ * boundaries, the payload CRC against zlib's, typed getters (PAL_ENOFIELD vs PAL_ETYPE vs PAL_ERANGE) by name
  * and by handle, formatting, dictionary and field iteration, bind info,
  * dictionary files and their print-out. */
 #include <config.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pal/crc.h"
 #include "pal/decode.h"
 #include "pal/pal.h"
 #include "tests/pal/labdict.h"
@@ -70,6 +71,35 @@ START_TEST(leb_boundaries)
             ck_assert_uint_eq(used, 0);      /* position untouched on failure */
         }
     }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- CRC */
+
+START_TEST(crc_matches_zlib)
+{
+    /* every length to 300, then some long ones, at every alignment mod 16 */
+    enum { N = 70000 };
+    unsigned char *b = malloc(N + 16);
+    ck_assert_ptr_nonnull(b);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < N + 16; i++) {
+        x = x * 1103515245u + 12345u;
+        b[i] = (unsigned char)(x >> 16);
+    }
+    static const size_t longer[] = {511, 512, 513, 1023, 1024, 4096 + 7, 65536, N};
+    for (size_t a = 0; a < 16; a++) {
+        for (size_t n = 0; n <= 300 + sizeof longer / sizeof longer[0]; n++) {
+            size_t len = n <= 300 ? n : longer[n - 301];
+            uint32_t want = (uint32_t)crc32(0L, b + a, (uInt)len);
+            ck_assert_msg(pal_crc32(b + a, len) == want, "length %zu at offset %zu", len, a);
+        }
+    }
+    memset(b, 0, N);
+    ck_assert_uint_eq(pal_crc32(b, 64), (uint32_t)crc32(0L, b, 64));
+    memset(b, 0xff, N);
+    ck_assert_uint_eq(pal_crc32(b, 1000), (uint32_t)crc32(0L, b, 1000));
+    free(b);
 }
 END_TEST
 
@@ -572,6 +602,7 @@ int main(void)
     TCase *tc = tcase_create("decode");
     tcase_add_test(tc, leb_boundaries);
     tcase_add_test(tc, zigzag);
+    tcase_add_test(tc, crc_matches_zlib);
     tcase_add_test(tc, op_ranges);
     tcase_add_test(tc, status_strings);
     suite_add_tcase(s, tc);

@@ -295,6 +295,7 @@ void tb_record(tb *t, const char *name, const tb_val *vals)
     ri[t->nrecs].record = edl_record_index(r);
     ri[t->nrecs].time = time;
     ri[t->nrecs].chunk = t->raw ? 0 : t->nchunks;
+    ri[t->nrecs].end = b->n;
     t->nrecs++;
 }
 
@@ -314,6 +315,12 @@ static void add_chunk(tb *t, uint64_t off, uint64_t len, int kind, uint32_t coun
     c->first_rec = kind == 1 ? t->chunk_first_rec : t->nrecs;
     c->odd = odd;
     c->depends_on = -1;
+    /* record descriptors known before this chunk: the header's, or the last
+     * dictionary chunk's */
+    c->dict_before = t->hdr_nrecs;
+    for (size_t i = 0; i < t->nchunks; i++)
+        if (t->chunks[i].kind == 2)
+            c->dict_before = t->dict_nrecs[i];
     if (kind == 1 && t->maxrec >= (long)t->hdr_nrecs)
         for (size_t i = 0; i < t->nchunks; i++)
             if (t->chunks[i].kind == 2 && t->dict_nrecs[i] > (size_t)t->maxrec) {

@@ -47,12 +47,14 @@ typedef struct tb_chunk_info {
     size_t first_rec;          /* index of its first record in tb_records() */
     int depends_on;            /* dictionary chunk (index in tb_chunks) defining a type it uses; -1 */
     int odd;                   /* written with oddities: expected damaged */
+    size_t dict_before;        /* record descriptors defined before this chunk */
 } tb_chunk_info;
 
 typedef struct tb_rec_info {
     size_t record;             /* record descriptor index */
     uint64_t time;
     size_t chunk;              /* index in tb_chunks */
+    size_t end;                /* where it ends: offset in the raw payload (or raw stream) */
 } tb_rec_info;
 
 typedef struct tb tb;
