@@ -7,6 +7,7 @@
 #
 # Environment: BENCH_BIN (directory of the bench programs, default ./bench),
 # BENCH_SCALE (event-count factor, default 1), BENCH_REPS, BENCH_KEEP_TRACES,
+# MPIRUN and ECL_MERGE_PROG (bench_mpi),
 # PAL_DUMP, LTTNG, BABELTRACE2, BENCH_LTTNG, and the ECL_* configuration.
 set -u
 
@@ -28,7 +29,10 @@ echo "ECL benchmarks -- tables only, nothing here passes or fails on time"
 echo "scale: BENCH_SCALE=${BENCH_SCALE:-1}${BENCH_REPS:+, BENCH_REPS=$BENCH_REPS}"
 start=$(date +%s)
 status=0
-for prog in bench_record bench_read bench_peers; do
+# bench_mpi is built only when configure found MPI
+progs="bench_record bench_read bench_peers"
+[ -x "$bin/bench_mpi" ] && progs="$progs bench_mpi"
+for prog in $progs; do
     "$bin/$prog"
     rc=$?
     if [ $rc -ne 0 ]; then

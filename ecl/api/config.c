@@ -135,6 +135,11 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
         if ((k = is_one_of(value, f)) < 0)
             BAD("expected block (lossless) or drop", name, value);
         t->drop_when_full = k;
+    } else if (strcmp(name, "ECL_MERGE") == 0) {
+        /* read by the MPI layer at MPI_Finalize (ecl/mpi/mpi.c); checked here
+         * so that a bad value stops tracing like any other */
+        if (parse_bool(value, &k) != 0)
+            BAD("expected 1 or 0 (yes/no, true/false, on/off)", name, value);
     } else {
         snprintf(err, errlen, "unknown variable %s", name);
         return 1;

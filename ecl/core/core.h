@@ -148,6 +148,15 @@ ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char 
  * Async-signal-safe (used to re-check buffers while crashing). */
 const char *ecl_trace_layout(uint32_t type);
 
+/* Writes one record of a defined type (ids 14.. only) as a definition: a
+ * single-record chunk of stream 0, in the file before this returns, like
+ * region_def. fields holds the record's encoded fields (after `type` and
+ * `time`); its time is the clock now. For process-wide records a reader must
+ * find without decoding the thread streams (the MPI layer's clock offsets
+ * and communicators). ECL_CORE_EINVAL: unknown or native type;
+ * ECL_CORE_ESTATE: the trace is not open; ECL_CORE_ENOMEM; ECL_CORE_EIO. */
+ecl_core_status ecl_trace_write_definition(uint32_t type, const uint8_t *fields, size_t len);
+
 /* ---------------- recording ---------------- */
 /* The hot part of a thread's state. pos == end means "take the slow path"
  * (no buffer yet, dropping, or tracing off). */

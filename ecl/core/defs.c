@@ -398,14 +398,46 @@ ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char 
         type_def_free(td);
         goto out;
     }
+    /* layouts[] is read by crash-time flushes: it must point at memory that
+     * never moves (td lives in `types`, which realloc moves), so publish a
+     * copy of its own, kept for the life of the process. */
+    char *lay = strdup(td->layout);
+    if (lay == NULL) {
+        type_def_free(td);
+        st = ECL_CORE_ENOMEM;
+        goto out;
+    }
     if (id == 0)
         next_user_id++;
     ntypes++;
-    __atomic_store_n(&layouts[td->id], td->layout, __ATOMIC_RELEASE);
+    __atomic_store_n(&layouts[td->id], lay, __ATOMIC_RELEASE);
     *out = td->id;
     st = ECL_CORE_OK;
 out:
     pthread_mutex_unlock(&defs_lock);
+    return st;
+}
+
+ecl_core_status ecl_trace_write_definition(uint32_t type, const uint8_t *fields, size_t len)
+{
+    if (type < ECL_REC_RESERVED_FIRST || ecl_trace_layout(type) == NULL ||
+        (len > 0 && fields == NULL))
+        return ECL_CORE_EINVAL;
+    if (!trace_writable())
+        return ECL_CORE_ESTATE;
+    uint8_t *rec = malloc(len + 3), *p = rec;
+    if (rec == NULL)
+        return ECL_CORE_ENOMEM;
+    p = ecl_buf_put_uleb(p, type);
+    *p++ = 0;                        /* time delta: the record is the chunk's first */
+    if (len > 0)
+        memcpy(p, fields, len);
+    p += len;
+    uint64_t now = ecl_sys_clock_now();
+    pthread_mutex_lock(&ecl_T.def_lock);
+    ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), now);
+    pthread_mutex_unlock(&ecl_T.def_lock);
+    free(rec);
     return st;
 }
 

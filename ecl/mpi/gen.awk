@@ -1,0 +1,649 @@
+# gen.awk -- generates the MPI profiling layer's repetitive code from
+# ecl/mpi/mpi.spec (its header documents the line format and the roles).
+# POSIX awk only (mawk, gawk, busybox awk): every Debian build has one, so the
+# generated files are built, not committed (doc/mpi.md, "Generated code").
+#
+#   awk -v out=WHAT -f gen.awk mpi.spec > FILE
+#     out=h        gen-records.h   record type ids, field counts of custom wrappers
+#     out=c        gen-wrappers.c  C wrappers (PMPI_*) and the record type table
+#     out=fortran  gen-fortran.c   Fortran wrappers (mpi_x_, mpi_x, mpi_x__, MPI_X)
+#     out=sym      gen-exports.sym every exported wrapper symbol, one a line
+#     out=md       the record table of doc/mpi.md
+
+function die(msg) {
+    printf "%s:%d: error: %s\n", FILENAME, FNR, msg > "/dev/stderr"
+    failed = 1
+    exit 1
+}
+
+function trim(s) {
+    sub(/^[ \t]+/, "", s)
+    sub(/[ \t]+$/, "", s)
+    return s
+}
+
+# ---- fields of a record type ----
+function addfield(i, name, kind, etype, unit, desc, expr,    k) {
+    for (k = 1; k <= nf[i]; k++)
+        if (fld_name[i, k] == name)
+            die("field '" name "' twice in " fname[i])
+    k = ++nf[i]
+    fld_name[i, k] = name
+    fld_kind[i, k] = kind      # u i s f
+    fld_type[i, k] = etype     # EDL type
+    fld_unit[i, k] = unit
+    fld_desc[i, k] = desc
+    fld_expr[i, k] = expr
+}
+
+function hasfield(i, name,    k) {
+    for (k = 1; k <= nf[i]; k++)
+        if (fld_name[i, k] == name)
+            return k
+    return 0
+}
+
+function param_index(i, name,    j) {
+    for (j = 1; j <= np[i]; j++)
+        if (pname[i, j] == name)
+            return j
+    return 0
+}
+
+function need_param(i, name) {
+    if (!param_index(i, name))
+        die("MPI_" fname[i] " has no parameter '" name "'")
+    return name
+}
+
+# ---- parsing ----
+function parse_params(i, text,    n, parts, j, p, nm) {
+    np[i] = 0
+    text = trim(text)
+    if (text == "void" || text == "")
+        return
+    n = split(text, parts, ",")
+    for (j = 1; j <= n; j++) {
+        p = trim(parts[j])
+        if (!match(p, /[A-Za-z_][A-Za-z0-9_]*(\[\])*$/))
+            die("cannot read parameter '" p "' of " fname[i])
+        nm = substr(p, RSTART, RLENGTH)
+        ptype[i, j] = trim(substr(p, 1, RSTART - 1))
+        if (nm ~ /\[\]$/) {
+            sub(/\[\]$/, "", nm)
+            ptype[i, j] = ptype[i, j] "[]"
+        }
+        pname[i, j] = nm
+        pdecl[i, j] = p
+    }
+    np[i] = n
+}
+
+function role_fields(i,    k, key, val, c, t, nm, pos) {
+    for (k = 1; k <= nr[i]; k++) {
+        key = rkey[i, k]
+        val = rval[i, k]
+        if (key == "comm") {
+            commp[i] = need_param(i, val)
+            addfield(i, "comm", "u", "EDL_UINT32", "", "communicator id (0 MPI_COMM_WORLD, 1 MPI_COMM_SELF)", "ci->id")
+        } else if (key == "peer") {
+            peerp[i] = need_param(i, val)
+            addfield(i, "peer", "i", "EDL_INT32", "", "world rank of the peer (-1 MPI_PROC_NULL, -2 MPI_ANY_SOURCE, -3 unknown)", "ecl_mpi_peer(ci, " val ")")
+        } else if (key == "target") {
+            need_param(i, val)
+            addfield(i, "peer", "i", "EDL_INT32", "", "world rank of the target (-1 MPI_PROC_NULL)", "ecl_mpi_peer(ci, " val ")")
+        } else if (key == "tag") {
+            tagp[i] = need_param(i, val)
+            addfield(i, "tag", "i", "EDL_INT32", "", "message tag (-1 MPI_ANY_TAG)", "ecl_mpi_tag(" val ")")
+        } else if (key == "bytes") {
+            pos = index(val, ":")
+            if (pos == 0)
+                die("bytes= needs COUNT:DATATYPE")
+            c = substr(val, 1, pos - 1)
+            t = substr(val, pos + 1)
+            if (c !~ /^[0-9]+$/)
+                need_param(i, c)
+            need_param(i, t)
+            addfield(i, "bytes", "u", "EDL_UINT64", "bytes", "bytes of the message or transfer", "B(" c ", " t ")")
+        } else if (key == "root") {
+            need_param(i, val)
+            addfield(i, "root", "i", "EDL_INT32", "", "world rank of the root", "ecl_mpi_root(ci, " val ")")
+        } else if (key == "status") {
+            statusp[i] = need_param(i, val)
+            if (!hasfield(i, "bytes"))
+                addfield(i, "bytes", "u", "EDL_UINT64", "bytes", "bytes received (from the status)", "0")
+        } else if (key == "rstatus") {
+            rstatusp[i] = need_param(i, val)
+            addfield(i, "source", "i", "EDL_INT32", "", "world rank the message was received from", "")
+            addfield(i, "recvtag", "i", "EDL_INT32", "", "tag of the message received", "")
+            addfield(i, "recvbytes", "u", "EDL_UINT64", "bytes", "bytes received", "")
+        } else if (key == "flag") {
+            flagp[i] = need_param(i, val)
+            addfield(i, "flag", "u", "EDL_UINT8", "", "flag returned by the call", "(uint64_t)(*" val " != 0)")
+        } else if (key == "request") {
+            requestp[i] = need_param(i, val)
+            outp[i, val] = 1
+            addfield(i, "request", "u", "EDL_UINT64", "", "id of the request created (0 none)", "f_request")
+        } else if (key == "reqfree" || key == "reqcancel") {
+            reqpre[i] = need_param(i, val)
+            reqprekind[i] = key
+            addfield(i, "request", "u", "EDL_UINT64", "", "id of the request", "f_request")
+        } else if (key == "kind") {
+            if (val != "send" && val != "recv" && val != "coll" && val != "io")
+                die("kind must be send, recv, coll or io")
+            kind[i] = val
+        } else if (key == "newcomm" || key == "newinter") {
+            newcommp[i] = need_param(i, val)
+            newcomminter[i] = key == "newinter"
+            outp[i, val] = 1
+            addfield(i, "newcomm", "u", "EDL_UINT32", "", "id of the communicator created (0 MPI_COMM_NULL)", "f_newcomm")
+        } else if (key == "freecomm") {
+            freecommp[i] = need_param(i, val)
+            addfield(i, "comm", "u", "EDL_UINT32", "", "id of the communicator freed", "f_comm")
+        } else if (key == "win") {
+            winp[i] = need_param(i, val)
+            addfield(i, "win", "u", "EDL_UINT32", "", "window id", "wi->id")
+        } else if (key == "newwin") {
+            newwinp[i] = need_param(i, val)
+            outp[i, val] = 1
+            addfield(i, "win", "u", "EDL_UINT32", "", "id of the window created", "f_win")
+        } else if (key == "freewin") {
+            freewinp[i] = need_param(i, val)
+            addfield(i, "win", "u", "EDL_UINT32", "", "id of the window freed", "f_win")
+        } else if (key == "file") {
+            filep[i] = need_param(i, val)
+            addfield(i, "file", "u", "EDL_UINT32", "", "file id", "ecl_mpi_file_id(" val ")")
+        } else if (key == "newfile") {
+            newfilep[i] = need_param(i, val)
+            outp[i, val] = 1
+            addfield(i, "file", "u", "EDL_UINT32", "", "id of the file opened", "f_file")
+        } else if (key == "freefile") {
+            freefilep[i] = need_param(i, val)
+            addfield(i, "file", "u", "EDL_UINT32", "", "id of the file closed", "f_file")
+        } else if (key == "sent") {
+            addfield(i, "sent", "u", "EDL_UINT64", "bytes", "bytes this process sends", "(uint64_t)(" val ")")
+        } else if (key == "recvd") {
+            addfield(i, "recvd", "u", "EDL_UINT64", "bytes", "bytes this process receives", "(uint64_t)(" val ")")
+        } else if (key ~ /^[iusf]:[a-z_]+$/) {
+            nm = substr(key, 3)
+            t = substr(key, 1, 1)
+            if (t == "i")
+                addfield(i, nm, "i", "EDL_INT64", "", "", "(int64_t)(" val ")")
+            else if (t == "u")
+                addfield(i, nm, "u", "EDL_UINT64", "", "", "(uint64_t)(" val ")")
+            else if (t == "s")
+                addfield(i, nm, "s", "EDL_STRING", "", "", val)
+            else
+                addfield(i, nm, "f", "EDL_FLOAT64", "", "", val)
+        } else {
+            die("unknown role '" key "'")
+        }
+    }
+    if (requestp[i] != "" && kind[i] == "")
+        die("request= needs kind=")
+    if ((peerp[i] != "" || hasfield(i, "root")) && commp[i] == "")
+        die("peer= and root= need comm=")
+    if ((newwinp[i] != "" || newfilep[i] != "") && commp[i] == "")
+        die("newwin= and newfile= need comm=")
+}
+
+/^[ \t]*(#|$)/ { next }
+
+{
+    line = $0
+    if (!match(line, /^[0-9]+[ \t]+[A-Za-z_][A-Za-z0-9_]*/))
+        die("expected 'ID NAME'")
+    i = ++nfunc
+    fid[i] = $1 + 0
+    if (fid[i] < 14 || fid[i] > 127)
+        die("id " fid[i] " is outside 14..127")
+    if (fid[i] in idused)
+        die("id " fid[i] " used twice")
+    idused[fid[i]] = 1
+    rest = substr(line, RLENGTH + 1)
+    nm = $2
+    sub(/\(.*/, "", nm)
+    fname[i] = nm
+    if ($3 == "record") {
+        ftype[i] = "record"
+        rest = substr(rest, index(rest, "record") + 6)
+    } else {
+        ftype[i] = "call"
+        lp = index(rest, "(")
+        rp = index(rest, ")")
+        if (lp == 0 || rp < lp)
+            die("expected the parameter list of " nm)
+        parse_params(i, substr(rest, lp + 1, rp - lp - 1))
+        rest = substr(rest, rp + 1)
+    }
+    nr[i] = 0
+    n = split(trim(rest), toks, /[ \t]+/)
+    for (k = 1; k <= n; k++) {
+        tk = toks[k]
+        if (tk == "")
+            continue
+        if (tk == "custom") { custom[i] = 1; continue }
+        if (tk == "fcustom") { fcustom[i] = 1; continue }
+        if (tk == "nofortran") { nofortran[i] = 1; continue }
+        if (tk == "persistent") { persistent[i] = 1; continue }
+        pos = index(tk, "=")
+        r = ++nr[i]
+        if (pos == 0) {
+            rkey[i, r] = tk
+            rval[i, r] = ""
+        } else {
+            rkey[i, r] = substr(tk, 1, pos - 1)
+            rval[i, r] = substr(tk, pos + 1)
+        }
+    }
+    nf[i] = 0
+    if (ftype[i] == "call")
+        addfield(i, "duration", "u", "EDL_UINT64", "ticks", "time from the call to its return (the record time)", "now_ - t0_")
+    if (ftype[i] == "record" || custom[i]) {
+        for (r = 1; r <= nr[i]; r++) {
+            key = rkey[i, r]
+            if (key ~ /^[iusf]:[a-z_]+$/) {
+                t = substr(key, 1, 1)
+                nm = substr(key, 3)
+                if (t == "i") addfield(i, nm, "i", "EDL_INT64", "", "", "")
+                else if (t == "u") addfield(i, nm, "u", "EDL_UINT64", "", "", "")
+                else if (t == "s") addfield(i, nm, "s", "EDL_STRING", "", "", "")
+                else addfield(i, nm, "f", "EDL_FLOAT64", "", "", "")
+            } else if (key == "comm") {
+                addfield(i, "comm", "u", "EDL_UINT32", "", "communicator id", "")
+            } else {
+                die("role '" key "' in a custom or record line")
+            }
+        }
+    } else {
+        role_fields(i)
+    }
+}
+
+# ---------------------------------------------------------------- output
+
+function upper(s) { return toupper(s) }
+function recname(i) { return "mpi_" tolower(fname[i]) }
+function recid(i) { return "ECL_MPI_REC_" upper(fname[i]) }
+
+function arglist(i,    j, s) {
+    s = ""
+    for (j = 1; j <= np[i]; j++)
+        s = s (j > 1 ? ", " : "") pname[i, j]
+    return s
+}
+
+function declist(i,    j, s) {
+    if (np[i] == 0)
+        return "void"
+    s = ""
+    for (j = 1; j <= np[i]; j++)
+        s = s (j > 1 ? ", " : "") pdecl[i, j]
+    return s
+}
+
+function generated_banner(what) {
+    print "/* " what " -- GENERATED by ecl/mpi/gen.awk from ecl/mpi/mpi.spec."
+    print " * Do not edit: change the spec or the generator (doc/mpi.md). */"
+}
+
+function out_h(    i, k) {
+    generated_banner("gen-records.h: MPI record type ids and custom field lists")
+    print "#ifndef ECL_MPI_GEN_RECORDS_H"
+    print "#define ECL_MPI_GEN_RECORDS_H"
+    print ""
+    print "enum {"
+    for (i = 1; i <= nfunc; i++)
+        printf "    %s = %d,\n", recid(i), fid[i]
+    print "};"
+    print ""
+    print "/* Fields of records written by hand (ecl/mpi/mpi.c), in order: */"
+    for (i = 1; i <= nfunc; i++) {
+        if (ftype[i] != "record" && !custom[i])
+            continue
+        s = ""
+        for (k = 1; k <= nf[i]; k++)
+            s = s " " fld_name[i, k]
+        printf "/*   %-14s%s */\n", recname(i), s
+        printf "#define %s_NEED (ECL_BUF_HEADER_MAX + %d)\n", recid(i), 10 * nf[i] + 10
+    }
+    print ""
+    print "#define ECL_MPI_NRECTYPES " nfunc
+    print "#endif"
+}
+
+function cstr(s) {
+    gsub(/\\/, "\\\\", s)
+    gsub(/"/, "\\\"", s)
+    return "\"" s "\""
+}
+
+function enc_of(k) {
+    if (k == "u") return "EDL_ENC_ULEB"
+    if (k == "i") return "EDL_ENC_SLEB"
+    if (k == "s") return "EDL_ENC_LSTRING"
+    return "EDL_ENC_FIXED"
+}
+
+function out_table(    i, k) {
+    print "/* ---------------- record types (defined when the library loads) ---------------- */"
+    print ""
+    for (i = 1; i <= nfunc; i++) {
+        printf "static const ecl_trace_field fields_%s[] = {\n", tolower(fname[i])
+        for (k = 1; k <= nf[i]; k++)
+            printf "    { %s, %s, %s, %s, %s },\n", cstr(fld_name[i, k]), fld_type[i, k], enc_of(fld_kind[i, k]), fld_unit[i, k] == "" ? "NULL" : cstr(fld_unit[i, k]), fld_desc[i, k] == "" ? "NULL" : cstr(fld_desc[i, k])
+        print "};"
+    }
+    print ""
+    print "const ecl_mpi_rectype ecl_mpi_rectypes[ECL_MPI_NRECTYPES] = {"
+    for (i = 1; i <= nfunc; i++)
+        printf "    { %d, %s, %s, fields_%s, %d },\n", fid[i], cstr(recname(i)), ftype[i] == "call" ? cstr("MPI_" fname[i]) : cstr("ECL MPI layer: " fname[i]), tolower(fname[i]), nf[i]
+    print "};"
+}
+
+function put_field(i, k, var) {
+    if (fld_kind[i, k] == "u")
+        printf "        p_ = ecl_buf_put_uleb(p_, %s);\n", var
+    else if (fld_kind[i, k] == "i")
+        printf "        p_ = ecl_buf_put_sleb(p_, %s);\n", var
+    else if (fld_kind[i, k] == "s")
+        printf "        p_ = ecl_buf_put_str(p_, s_%s, n_%s);\n", fld_name[i, k], fld_name[i, k]
+    else
+        printf "        p_ = ecl_buf_put_f64(p_, %s);\n", var
+}
+
+function ctype_of(k) {
+    if (k == "u") return "uint64_t"
+    if (k == "i") return "int64_t"
+    return "double"
+}
+
+function out_wrapper(i,    j, k, args, pargs, nm, st, nstr, fn) {
+    fn = "MPI_" fname[i]
+    printf "\n/* %s:", fn
+    for (k = 1; k <= nr[i]; k++)
+        printf " %s%s%s", rkey[i, k], rval[i, k] == "" ? "" : "=", rval[i, k]
+    if (persistent[i]) printf " persistent"
+    print " */"
+    printf "ECL_MPI_API int %s(%s)\n{\n", fn, declist(i)
+    args = arglist(i)
+    printf "    if (ECL_MPI_PASS())\n        return P%s(%s);\n", fn, args
+    # before the call
+    if (commp[i] != "")
+        printf "    const ecl_mpi_comm *ci = ecl_mpi_comm_of(%s);\n    (void)ci;\n", commp[i]
+    if (winp[i] != "") {
+        printf "    const ecl_mpi_win *wi = ecl_mpi_win_of(%s);\n", winp[i]
+        printf "    const ecl_mpi_comm *ci = wi->ci;\n"
+        print "    (void)ci;"
+    }
+    if (freecommp[i] != "")
+        printf "    MPI_Comm h_comm = *%s;\n    uint64_t f_comm = ecl_mpi_comm_of(h_comm)->id;\n", freecommp[i]
+    if (freewinp[i] != "")
+        printf "    MPI_Win h_win = *%s;\n    uint64_t f_win = ecl_mpi_win_of(h_win)->id;\n", freewinp[i]
+    if (freefilep[i] != "")
+        printf "    MPI_File h_file = *%s;\n    uint64_t f_file = ecl_mpi_file_id(h_file);\n", freefilep[i]
+    if (reqpre[i] != "")
+        printf "    uint64_t f_request = %s(*%s);\n", reqprekind[i] == "reqfree" ? "ecl_mpi_req_freed" : "ecl_mpi_req_cancelled", reqpre[i]
+    pargs = args
+    st = statusp[i] != "" ? statusp[i] : rstatusp[i]
+    if (st != "") {
+        printf "    MPI_Status st_ignored_, *st_ = %s == MPI_STATUS_IGNORE ? &st_ignored_ : %s;\n", st, st
+        pargs = ""
+        for (j = 1; j <= np[i]; j++)
+            pargs = pargs (j > 1 ? ", " : "") (pname[i, j] == st ? "st_" : pname[i, j])
+    }
+    print "    uint64_t t0_ = ecl_mpi_begin();"
+    printf "    int rc_ = P%s(%s);\n", fn, pargs
+    print "    ecl_mpi_end();"
+    # after the call
+    if (st != "") {
+        if (flagp[i] != "")
+            printf "    int st_ok_ = rc_ == MPI_SUCCESS && *%s;\n", flagp[i]
+        else
+            print "    int st_ok_ = rc_ == MPI_SUCCESS;"
+    }
+    for (k = 1; k <= nf[i]; k++) {
+        nm = fld_name[i, k]
+        if (nm == "duration" || nm == "request" && reqpre[i] != "")
+            continue
+        if (nm == "newcomm" || nm == "win" && newwinp[i] != "" || nm == "file" && newfilep[i] != "")
+            continue
+        if (nm == "comm" && freecommp[i] != "" || nm == "win" && freewinp[i] != "" || nm == "file" && freefilep[i] != "")
+            continue
+        if (nm == "request")
+            continue
+        if (fld_kind[i, k] == "s") {
+            printf "    const char *s_%s = %s != NULL ? %s : \"\";\n", nm, fld_expr[i, k], fld_expr[i, k]
+            printf "    size_t n_%s = ecl_mpi_strlen(s_%s);\n", nm, nm
+            continue
+        }
+        if (st == statusp[i] && st != "" && nm == "peer")
+            printf "    int64_t f_peer = st_ok_ ? ecl_mpi_peer(ci, st_->MPI_SOURCE) : %s;\n", fld_expr[i, k]
+        else if (st == statusp[i] && st != "" && nm == "tag")
+            printf "    int64_t f_tag = st_ok_ ? (int64_t)st_->MPI_TAG : %s;\n", fld_expr[i, k]
+        else if (st == statusp[i] && st != "" && nm == "bytes")
+            printf "    uint64_t f_bytes = st_ok_ ? ecl_mpi_status_bytes(st_) : %s;\n", fld_expr[i, k]
+        else if (nm == "source")
+            printf "    int64_t f_source = st_ok_ ? ecl_mpi_peer(ci, st_->MPI_SOURCE) : ecl_mpi_peer(ci, source);\n"
+        else if (nm == "recvtag")
+            printf "    int64_t f_recvtag = st_ok_ ? (int64_t)st_->MPI_TAG : ecl_mpi_tag(recvtag);\n"
+        else if (nm == "recvbytes")
+            printf "    uint64_t f_recvbytes = st_ok_ ? ecl_mpi_status_bytes(st_) : 0;\n"
+        else
+            printf "    %s f_%s = %s;\n", ctype_of(fld_kind[i, k]), nm, fld_expr[i, k]
+    }
+    if (requestp[i] != "")
+        printf "    int imm_ = 0;\n    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_new(*%s, ECL_MPI_KIND_%s, %d, %s, %s, %s, %s, &imm_) : 0;\n", requestp[i], upper(kind[i]), persistent[i] ? 1 : 0, commp[i] != "" ? "ci" : "NULL", hasfield(i, "peer") ? "f_peer" : "-1", hasfield(i, "tag") ? "f_tag" : "0", hasfield(i, "bytes") ? "f_bytes" : "0"
+    if (newcommp[i] != "")
+        printf "    uint64_t f_newcomm = rc_ == MPI_SUCCESS ? ecl_mpi_comm_created(ci, *%s, %d) : 0;\n", newcommp[i], newcomminter[i]
+    if (newwinp[i] != "")
+        printf "    uint64_t f_win = rc_ == MPI_SUCCESS ? ecl_mpi_win_created(*%s, %s, ci) : 0;\n", newwinp[i], commp[i]
+    if (newfilep[i] != "")
+        printf "    uint64_t f_file = rc_ == MPI_SUCCESS ? ecl_mpi_file_opened(*%s, %s, ci) : 0;\n", newfilep[i], commp[i]
+    if (freecommp[i] != "")
+        print "    if (rc_ == MPI_SUCCESS)\n        ecl_mpi_comm_forget(h_comm);"
+    if (freewinp[i] != "")
+        print "    if (rc_ == MPI_SUCCESS)\n        ecl_mpi_win_forget(h_win);"
+    if (freefilep[i] != "")
+        print "    if (rc_ == MPI_SUCCESS)\n        ecl_mpi_file_forget(h_file);"
+    # the record
+    nstr = ""
+    for (k = 1; k <= nf[i]; k++)
+        if (fld_kind[i, k] == "s")
+            nstr = nstr " + n_" fld_name[i, k]
+    print "    ecl_buf_hot *t_;"
+    print "    uint64_t now_;"
+    printf "    uint8_t *p_ = ecl_buf_begin(%s, ECL_BUF_HEADER_MAX + %d%s, &t_, &now_);\n", recid(i), 10 * nf[i], nstr
+    print "    if (ECL_LIKELY(p_ != NULL)) {"
+    for (k = 1; k <= nf[i]; k++)
+        put_field(i, k, fld_name[i, k] == "duration" ? "now_ - t0_" : "f_" fld_name[i, k])
+    print "        ecl_buf_commit(t_, p_, now_);"
+    print "    }"
+    if (requestp[i] != "")
+        printf "    if (imm_)\n        ecl_mpi_req_immediate(f_request, ECL_MPI_KIND_%s, %s, %s, %s, %s);\n", upper(kind[i]), commp[i] != "" ? "ci" : "NULL", hasfield(i, "peer") ? "f_peer" : "-1", hasfield(i, "tag") ? "f_tag" : "0", hasfield(i, "bytes") ? "f_bytes" : "0"
+    print "    return rc_;"
+    print "}"
+}
+
+function out_c(    i) {
+    generated_banner("gen-wrappers.c: the C wrappers of the MPI functions in ecl/mpi/mpi.spec")
+    print "#include <config.h>"
+    print ""
+    print "#include \"ecl/mpi/mpi-internal.h\""
+    print ""
+    print "/* Helpers the spec's expressions use (ecl/mpi/mpi.spec, \"Roles\"). */"
+    print "#define B(c, t) ecl_mpi_tbytes((c), (t))"
+    print "#define N ecl_mpi_nsize(ci)"
+    print "#define LN ((uint64_t)ci->size)"
+    print "#define ME (ci->rank)"
+    print "#define ATROOT(x) (ecl_mpi_at_root(ci, root) ? (x) : 0)"
+    print "#define NOTROOT(x) (ecl_mpi_from_root(ci, root) ? (x) : 0)"
+    print "#define INPLACE(b) ((const void *)(b) == MPI_IN_PLACE)"
+    print "#define SUMB(cs, t) ecl_mpi_sumbytes(ci, (cs), (t))"
+    print "#define SUMW(cs, ts) ecl_mpi_sumw(ci, (cs), (ts))"
+    print ""
+    out_table()
+    for (i = 1; i <= nfunc; i++)
+        if (ftype[i] == "call" && !custom[i])
+            out_wrapper(i)
+}
+
+# ---- Fortran ----
+# Fortran form of parameter j of function i: sets fdecl, fpre, farg, fpost;
+# returns 0 when the type has no generic form.
+function fparam(i, j,    t, n, h, inout) {
+    t = ptype[i, j]
+    n = pname[i, j]
+    fpre = ""
+    fpost = ""
+    if (t == "const void *" || t == "void *") {
+        fdecl = "void *" n
+        farg = "ecl_mpi_f_buf(" n ")"
+        return 1
+    }
+    if (t == "int") {
+        fdecl = "MPI_Fint *" n
+        farg = "(int)*" n
+        return 1
+    }
+    if (t == "int *") {
+        fdecl = "MPI_Fint *" n
+        fpre = "    int c_" n " = 0;\n"
+        farg = "&c_" n
+        fpost = "    *" n " = (MPI_Fint)c_" n ";\n"
+        return 1
+    }
+    if (t == "const int[]") {
+        fdecl = "MPI_Fint *" n
+        farg = "(const int *)" n
+        return 1
+    }
+    if (t == "MPI_Aint" || t == "MPI_Offset") {
+        fdecl = t " *" n
+        farg = "*" n
+        return 1
+    }
+    h = t
+    sub(/^MPI_/, "", h)
+    if (h == "Datatype") h = "Type"
+    if (t ~ /^MPI_(Comm|Datatype|Op|Group|Info|Win|File|Request)$/) {
+        fdecl = "MPI_Fint *" n
+        farg = "PMPI_" h "_f2c(*" n ")"
+        return 1
+    }
+    if (t ~ /^MPI_(Comm|Win|File|Request) \*$/) {
+        sub(/ \*$/, "", h)
+        inout = !((i, n) in outp)
+        fdecl = "MPI_Fint *" n
+        if (inout)
+            fpre = "    MPI_" h " c_" n " = PMPI_" h "_f2c(*" n ");\n"
+        else
+            fpre = "    MPI_" h " c_" n " = MPI_" upper(h) "_NULL;\n"
+        farg = "&c_" n
+        fpost = "    *" n " = PMPI_" h "_c2f(c_" n ");\n"
+        return 1
+    }
+    if (t == "MPI_Status *") {
+        fdecl = "MPI_Fint *" n
+        fpre = "    MPI_Status c_" n " = {0};\n    int ign_" n " = ecl_mpi_f_status_ignore(" n ");\n"
+        farg = "ign_" n " ? MPI_STATUS_IGNORE : &c_" n
+        fpost = "    if (!ign_" n " && rc == MPI_SUCCESS)\n        PMPI_Status_c2f(&c_" n ", " n ");\n"
+        return 1
+    }
+    return 0
+}
+
+function fortran_ok(i,    j) {
+    if (ftype[i] != "call" || nofortran[i] || fcustom[i])
+        return 0
+    for (j = 1; j <= np[i]; j++)
+        if (!fparam(i, j))
+            return 0
+    return 1
+}
+
+function out_fortran(    i, j, lo, decl, pre, args, post, why) {
+    generated_banner("gen-fortran.c: Fortran wrappers of the MPI functions in ecl/mpi/mpi.spec")
+    print "#include <config.h>"
+    print ""
+    print "#include \"ecl/mpi/mpi-internal.h\""
+    for (i = 1; i <= nfunc; i++) {
+        if (ftype[i] != "call")
+            continue
+        lo = tolower(fname[i])
+        if (!fortran_ok(i)) {
+            why = fcustom[i] ? "written by hand in ecl/mpi/fortran.c" : "no Fortran wrapper"
+            printf "\n/* MPI_%s: %s */\n", fname[i], why
+            continue
+        }
+        decl = ""
+        pre = ""
+        args = ""
+        post = ""
+        for (j = 1; j <= np[i]; j++) {
+            fparam(i, j)
+            decl = decl fdecl ", "
+            pre = pre fpre
+            args = args (j > 1 ? ", " : "") farg
+            post = post fpost
+        }
+        printf "\nstatic void f_%s(%sMPI_Fint *ierr)\n{\n", lo, decl
+        printf "%s", pre
+        printf "    int rc = MPI_%s(%s);\n", fname[i], args
+        printf "%s", post
+        print "    if (ierr != NULL)\n        *ierr = (MPI_Fint)rc;\n}"
+        printf "ECL_MPI_F_ALIASES(%s, %s, %s(%sMPI_Fint *ierr))\n", lo, upper(lo), "", decl
+    }
+}
+
+function fortran_names(i,    lo) {
+    lo = tolower(fname[i])
+    print "mpi_" lo
+    print "mpi_" lo "_"
+    print "mpi_" lo "__"
+    print "MPI_" upper(lo)
+    print "ompi_" lo "_f"
+}
+
+function out_sym(    i) {
+    for (i = 1; i <= nfunc; i++) {
+        if (ftype[i] != "call")
+            continue
+        print "MPI_" fname[i]
+        if (fortran_ok(i) || fcustom[i])
+            fortran_names(i)
+    }
+}
+
+function out_md(    i, k, s, f) {
+    print "| id | record | C function | Fortran | fields after `type`, `time`, `duration` |"
+    print "|---|---|---|---|---|"
+    for (i = 1; i <= nfunc; i++) {
+        s = ""
+        for (k = 1; k <= nf[i]; k++) {
+            if (fld_name[i, k] == "duration")
+                continue
+            s = s (s == "" ? "" : ", ") "`" fld_name[i, k] "`"
+        }
+        if (ftype[i] == "record") {
+            printf "| %d | `%s` | (not a call) | | %s |\n", fid[i], recname(i), s
+            continue
+        }
+        f = fortran_ok(i) || fcustom[i] ? "yes" : "no"
+        printf "| %d | `%s` | `MPI_%s` | %s | %s |\n", fid[i], recname(i), fname[i], f, s == "" ? "--" : s
+    }
+}
+
+END {
+    if (failed)
+        exit 1
+    if (out == "h") out_h()
+    else if (out == "c") out_c()
+    else if (out == "fortran") out_fortran()
+    else if (out == "sym") out_sym()
+    else if (out == "md") out_md()
+    else {
+        print "gen.awk: set out to h, c, fortran, sym or md" > "/dev/stderr"
+        exit 1
+    }
+}

@@ -1,0 +1,206 @@
+/* mpi-internal.h -- ECL MPI profiling layer: what the generated wrappers
+ * (gen-wrappers.c, gen-fortran.c) and the hand-written parts (mpi.c:
+ * start, end, communicators, clocks; requests.c: request completion;
+ * fortran.c) share. Sits on the basic layer (ecl/core) and the API (ecl.h).
+ *
+ * A wrapper's hot path: ECL_MPI_PASS() (recursion guard + enabled check),
+ * the clock, the PMPI call, table lookups without locks, one record written
+ * into the thread's buffer. Only creating a communicator, window or file and
+ * the first sight of an unknown one take a lock or allocate. */
+#ifndef ECL_MPI_INTERNAL_H
+#define ECL_MPI_INTERNAL_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ecl/core/core.h"
+#include "ecl/mpi/gen-records.h"
+
+#define ECL_MPI_API __attribute__((visibility("default")))
+
+/* The wrapper passes the call straight through: ECL itself is calling (the
+ * thread is inside the tool or inside a traced MPI call), or not recording. */
+#define ECL_MPI_PASS() ECL_UNLIKELY(ecl_buf_in_tool || !ecl_buf_is_active())
+
+/* Around the PMPI call: MPI calls made from inside it (an MPI library calling
+ * itself, user callbacks) pass through untraced. */
+static inline uint64_t ecl_mpi_begin(void)
+{
+    ecl_buf_in_tool = 1;
+    return ecl_sys_clock_now();
+}
+
+static inline void ecl_mpi_end(void)
+{
+    ecl_buf_in_tool = 0;
+}
+
+/* ---------------- record types ---------------- */
+typedef struct ecl_mpi_rectype {
+    uint32_t id;
+    const char *name;            /* "mpi_send" */
+    const char *description;     /* "MPI_Send" */
+    const ecl_trace_field *fields;
+    size_t nfields;
+} ecl_mpi_rectype;
+
+extern const ecl_mpi_rectype ecl_mpi_rectypes[ECL_MPI_NRECTYPES];
+
+/* ---------------- communicators ---------------- */
+/* Immutable once published; never freed while tracing (a request or window
+ * may still point at it after MPI_Comm_free). */
+typedef struct ecl_mpi_comm {
+    uint32_t id;                 /* 0 world, 1 self, agreed ids (doc/mpi.md) */
+    int32_t size;                /* local group */
+    int32_t rank;                /* the caller's rank in it */
+    int32_t rsize;               /* remote group (intercommunicator), else 0 */
+    const int32_t *world;        /* local rank -> world rank; NULL: identity */
+    const int32_t *rworld;       /* remote rank -> world rank */
+} ecl_mpi_comm;
+
+extern ecl_mpi_comm ecl_mpi_world;
+extern int32_t ecl_mpi_world_rank;
+
+/* Peer codes recorded for the special ranks (doc/mpi.md). */
+enum { ECL_MPI_PEER_NULL = -1, ECL_MPI_PEER_ANY = -2, ECL_MPI_PEER_UNKNOWN = -3,
+       ECL_MPI_PEER_ROOT = -4 };
+
+const ecl_mpi_comm *ecl_mpi_comm_lookup(MPI_Comm c);   /* slow path, never NULL */
+
+static inline const ecl_mpi_comm *ecl_mpi_comm_of(MPI_Comm c)
+{
+    if (ECL_LIKELY(c == MPI_COMM_WORLD))
+        return &ecl_mpi_world;
+    return ecl_mpi_comm_lookup(c);
+}
+
+/* World rank of rank r of ci (negative codes for the special ranks). */
+static inline int64_t ecl_mpi_peer(const ecl_mpi_comm *ci, int r)
+{
+    if (ECL_UNLIKELY(r < 0)) {
+        if (r == MPI_PROC_NULL)
+            return ECL_MPI_PEER_NULL;
+        if (r == MPI_ANY_SOURCE)
+            return ECL_MPI_PEER_ANY;
+        return r == MPI_ROOT ? ECL_MPI_PEER_ROOT : ECL_MPI_PEER_UNKNOWN;
+    }
+    if (ci->rsize > 0)
+        return r < ci->rsize ? ci->rworld[r] : ECL_MPI_PEER_UNKNOWN;
+    if (r >= ci->size)
+        return ECL_MPI_PEER_UNKNOWN;
+    return ci->world != NULL ? ci->world[r] : r;
+}
+
+static inline int64_t ecl_mpi_tag(int tag)
+{
+    return tag == MPI_ANY_TAG ? -1 : tag;
+}
+
+/* Root of a rooted collective as a world rank; on an intercommunicator
+ * MPI_ROOT is the caller and MPI_PROC_NULL is -1. */
+static inline int64_t ecl_mpi_root(const ecl_mpi_comm *ci, int root)
+{
+    if (ci->rsize > 0 && root == MPI_ROOT)
+        return ecl_mpi_world_rank;
+    return ecl_mpi_peer(ci, root);
+}
+
+static inline int ecl_mpi_at_root(const ecl_mpi_comm *ci, int root)
+{
+    return ci->rsize > 0 ? root == MPI_ROOT : root == ci->rank;
+}
+
+static inline int ecl_mpi_from_root(const ecl_mpi_comm *ci, int root)
+{
+    return ci->rsize > 0 ? root >= 0 : root != ci->rank;
+}
+
+static inline uint64_t ecl_mpi_nsize(const ecl_mpi_comm *ci)
+{
+    return (uint64_t)(ci->rsize > 0 ? ci->rsize : ci->size);
+}
+
+/* Registers a communicator a call created (collective over it: members agree
+ * on its id) and writes its mpi_comm definition. Returns the id, 0 for
+ * MPI_COMM_NULL. */
+uint64_t ecl_mpi_comm_created(const ecl_mpi_comm *parent, MPI_Comm c, int inter);
+void ecl_mpi_comm_forget(MPI_Comm c);
+
+/* ---------------- windows and files ---------------- */
+typedef struct ecl_mpi_win {
+    uint32_t id;
+    const ecl_mpi_comm *ci;      /* the window's group */
+} ecl_mpi_win;
+
+const ecl_mpi_win *ecl_mpi_win_of(MPI_Win w);            /* never NULL */
+uint64_t ecl_mpi_win_created(MPI_Win w, MPI_Comm c, const ecl_mpi_comm *ci);
+void ecl_mpi_win_forget(MPI_Win w);
+uint64_t ecl_mpi_file_id(MPI_File f);
+uint64_t ecl_mpi_file_opened(MPI_File f, MPI_Comm c, const ecl_mpi_comm *ci);
+void ecl_mpi_file_forget(MPI_File f);
+
+/* ---------------- sizes ---------------- */
+static inline uint64_t ecl_mpi_tbytes(int count, MPI_Datatype t)
+{
+    int sz = 0;
+    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &sz) != MPI_SUCCESS || sz < 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)sz;
+}
+
+uint64_t ecl_mpi_sumbytes(const ecl_mpi_comm *ci, const int *counts, MPI_Datatype t);
+uint64_t ecl_mpi_sumw(const ecl_mpi_comm *ci, const int *counts, const MPI_Datatype *types);
+/* Bytes a status says were received, read or written. */
+uint64_t ecl_mpi_status_bytes(const MPI_Status *st);
+
+static inline size_t ecl_mpi_strlen(const char *s)
+{
+    return strnlen(s, 1024);     /* names longer than this are cut */
+}
+
+/* ---------------- requests ---------------- */
+enum { ECL_MPI_KIND_SEND = 0, ECL_MPI_KIND_RECV = 1, ECL_MPI_KIND_COLL = 2,
+       ECL_MPI_KIND_IO = 3, ECL_MPI_KIND_UNKNOWN = 4 };
+/* mpi_complete flags */
+enum { ECL_MPI_DONE_CANCELLED = 1, ECL_MPI_DONE_PERSISTENT = 2, ECL_MPI_DONE_ERROR = 4,
+       ECL_MPI_DONE_IMMEDIATE = 8 };
+
+/* Remembers a request a call created; returns its id (0 for
+ * MPI_REQUEST_NULL). *immediate is set when the handle is one the MPI library
+ * shares among operations that completed within the call (Open MPI's
+ * ompi_request_empty): the caller then writes ecl_mpi_req_immediate() after
+ * its call record, and the Wait that frees it records no completion. */
+uint64_t ecl_mpi_req_new(MPI_Request r, int kind, int persistent, const ecl_mpi_comm *ci,
+                         int64_t peer, int64_t tag, uint64_t bytes, int *immediate);
+void ecl_mpi_req_immediate(uint64_t id, int kind, const ecl_mpi_comm *ci, int64_t peer,
+                           int64_t tag, uint64_t bytes);
+/* Before MPI_Request_free / MPI_Cancel: the id (0 if unknown). */
+uint64_t ecl_mpi_req_freed(MPI_Request r);
+uint64_t ecl_mpi_req_cancelled(MPI_Request r);
+
+/* ---------------- Fortran ---------------- */
+void *ecl_mpi_f_buf(void *p);                  /* MPI_BOTTOM, MPI_IN_PLACE */
+int ecl_mpi_f_status_ignore(const MPI_Fint *s);
+int ecl_mpi_f_statuses_ignore(const MPI_Fint *s);
+
+/* Every Fortran name of one wrapper f_NAME: mpi_NAME, mpi_NAME_,
+ * mpi_NAME__, MPI_UPPER, and Open MPI's ompi_NAME_f, which its mpi_f08
+ * module calls. */
+#define ECL_MPI_F_ALIAS(sym, lo, params) \
+    ECL_MPI_API void sym params __attribute__((alias("f_" #lo)));
+#define ECL_MPI_F_ALIASES(lo, UP, params)          \
+    ECL_MPI_F_ALIAS(mpi_##lo, lo, params)          \
+    ECL_MPI_F_ALIAS(mpi_##lo##_, lo, params)       \
+    ECL_MPI_F_ALIAS(mpi_##lo##__, lo, params)      \
+    ECL_MPI_F_ALIAS(MPI_##UP, lo, params)          \
+    ECL_MPI_F_ALIAS(ompi_##lo##_f, lo, params)
+
+/* ---------------- start and end (mpi.c) ---------------- */
+/* After PMPI_Init(_thread): starts tracing, sets the rank, registers the
+ * predefined communicators and measures the clock offset to rank 0. */
+void ecl_mpi_started(void);
+/* Records a clock-offset measurement to rank 0 (collective over world). */
+void ecl_mpi_clock_sync(int phase);
+
+#endif /* ECL_MPI_INTERNAL_H */

@@ -1,0 +1,217 @@
+/* mktraces.c -- made-up per-rank traces with known clocks for the ecl-merge
+ * tests (tests/mpi/merge.sh), written with the test trace builder of
+ * tests/pal, and the check of the merged result read back through PAL.
+ *
+ *   mktraces drift DIR     rank 0 on host a (1 tick = 1 ns); rank 1 on host b
+ *                          with a clock 2x as fast, 100 ppm drift and an
+ *                          offset, measured at init and finalize; rank 1
+ *                          registered the user types in the other order
+ *   mktraces nosync DIR    rank 1 has no clock measurement and its clock is
+ *                          1 ms behind the wall clock of the headers
+ *   mktraces verify MERGED checks times, durations and user types of the
+ *                          merged "drift" traces (exact to 2 ns) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edl/edl.h"
+#include "pal/pal.h"
+#include "tests/pal/tracebuild.h"
+
+static void die(const char *what)
+{
+    fprintf(stderr, "mktraces: %s\n", what);
+    exit(1);
+}
+
+static void rec(edl_dict *d, const char *name, unsigned id, const char *const *f,
+                const edl_type *t, const edl_encoding *e, const char *const *unit, int n)
+{
+    edl_record *r;
+    char key[16];
+    if (edl_dict_add_record(d, name, NULL, &r) != EDL_OK ||
+        edl_record_add_field(r, "type", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL) != EDL_OK ||
+        edl_record_add_field(r, "time", EDL_UINT64, EDL_ENC_TDELTA, "ticks", NULL) != EDL_OK)
+        die("dictionary");
+    for (int i = 0; i < n; i++)
+        if (edl_record_add_field(r, f[i], t[i], e[i], unit ? unit[i] : NULL, NULL) != EDL_OK)
+            die("dictionary field");
+    snprintf(key, sizeof key, "%u", id);
+    if (edl_dict_add_bind(d, key, NULL, name) != EDL_OK)
+        die("bind");
+}
+
+/* The native dictionary's shape with the records these tests use; ids as
+ * ECL gives them (user types in the order given). */
+static edl_dict *dict(int swap_user)
+{
+    edl_dict *d;
+    if (edl_dict_create("ecl", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
+        edl_dict_set_binary(d, 'L', EDL_FRAMING_ECL) != EDL_OK ||
+        edl_dict_set_roles(d, "time", "ticks", "", "") != EDL_OK ||
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
+        die("dictionary");
+    const char *mk[] = { "text" };
+    edl_type mkt[] = { EDL_STRING };
+    edl_encoding mke[] = { EDL_ENC_LSTRING };
+    rec(d, "marker", 4, mk, mkt, mke, NULL, 1);
+    const char *ck[] = { "phase", "local", "ref", "ref_tps", "rtt" };
+    edl_type ckt[] = { EDL_UINT64, EDL_UINT64, EDL_UINT64, EDL_FLOAT64, EDL_UINT64 };
+    edl_encoding cke[] = { EDL_ENC_ULEB, EDL_ENC_ULEB, EDL_ENC_ULEB, EDL_ENC_FIXED, EDL_ENC_ULEB };
+    rec(d, "mpi_clock", 14, ck, ckt, cke, NULL, 5);
+    const char *sf[] = { "duration", "comm", "peer", "tag", "bytes" };
+    edl_type st[] = { EDL_UINT64, EDL_UINT32, EDL_INT32, EDL_INT32, EDL_UINT64 };
+    edl_encoding se[] = { EDL_ENC_ULEB, EDL_ENC_ULEB, EDL_ENC_SLEB, EDL_ENC_SLEB, EDL_ENC_ULEB };
+    const char *su[] = { "ticks", NULL, NULL, NULL, "bytes" };
+    rec(d, "mpi_send", 22, sf, st, se, su, 5);
+    rec(d, "mpi_recv", 26, sf, st, se, su, 5);
+    const char *af[] = { "a" };
+    edl_type at[] = { EDL_INT64 };
+    edl_encoding ae[] = { EDL_ENC_SLEB };
+    const char *bf[] = { "b" };
+    edl_type bt[] = { EDL_STRING };
+    edl_encoding be[] = { EDL_ENC_LSTRING };
+    rec(d, swap_user ? "beta" : "alpha", 128, swap_user ? bf : af, swap_user ? bt : at,
+        swap_user ? be : ae, NULL, 1);
+    rec(d, swap_user ? "alpha" : "beta", 129, swap_user ? af : bf, swap_user ? at : bt,
+        swap_user ? ae : be, NULL, 1);
+    return d;
+}
+
+/* True time (ns) -> rank 1's ticks. */
+static double k1 = 2.0 * (1 + 1e-4), off1 = 2000;
+
+static uint64_t c1(double t)
+{
+    return (uint64_t)llround(k1 * t + off1);
+}
+
+static void write_rank(const char *dir, int rank, int sync)
+{
+    edl_dict *d = dict(rank == 1);
+    tb *t = tb_create(d);
+    tb_track_records(t, 0);
+    tb_set_header(t, rank, 2, rank == 0 ? "host-a" : "host-b", rank == 0 ? 1e9 : 2e9);
+    /* stream 0: clock measurements at 1 ms and 1 s (true time) */
+    uint64_t (*clk)(double) = c1;
+    double ms = 1e6, s = 1e9;
+    if (sync) {
+        for (int ph = 0; ph < 2; ph++) {
+            double tt = ph == 0 ? ms : s;
+            uint64_t local = rank == 0 ? (uint64_t)tt : clk(tt);
+            tb_chunk_begin(t, (uint32_t)rank, 0, local);
+            tb_val v[] = { TB_U(14), TB_U(local), TB_U(ph), TB_U(local), TB_U((uint64_t)tt),
+                           TB_F(1e9), TB_U(rank == 0 ? 0 : 2000) };
+            tb_record(t, "mpi_clock", v);
+            tb_chunk_end(t, NULL);
+        }
+    }
+    /* stream 1: a message 0 -> 1 at 0.5 s (send 100 ns, received 2 us after
+     * the send began), markers at 0.9 s, the user types */
+    double tsend = 0.5 * s;
+    uint64_t first = rank == 0 ? (uint64_t)(0.4 * s) : clk(0.4 * s);
+    tb_chunk_begin(t, (uint32_t)rank, 1, first);
+    if (rank == 0) {
+        tb_val v[] = { TB_U(22), TB_U((uint64_t)(tsend + 100)), TB_U(100), TB_U(0), TB_I(1),
+                       TB_I(7), TB_U(64) };
+        tb_record(t, "mpi_send", v);
+        tb_val a[] = { TB_U(128), TB_U((uint64_t)(0.6 * s)), TB_I(1) };
+        tb_record(t, "alpha", a);
+        tb_val b[] = { TB_U(129), TB_U((uint64_t)(0.61 * s)), TB_S("from 0") };
+        tb_record(t, "beta", b);
+        tb_val m[] = { TB_U(4), TB_U((uint64_t)(0.9 * s)), TB_S("mark") };
+        tb_record(t, "marker", m);
+    } else {
+        uint64_t end = sync ? clk(tsend + 2000) : (uint64_t)llround(2 * (tsend + 2000)) - 2000000;
+        tb_val v[] = { TB_U(26), TB_U(end), TB_U(3000), TB_U(0), TB_I(0), TB_I(7), TB_U(64) };
+        tb_record(t, "mpi_recv", v);
+        tb_val b[] = { TB_U(128), TB_U(clk(0.65 * s)), TB_S("from 1") };
+        tb_record(t, "beta", b);
+        tb_val a[] = { TB_U(129), TB_U(clk(0.7 * s)), TB_I(2) };
+        tb_record(t, "alpha", a);
+        tb_val m[] = { TB_U(4), TB_U(clk(0.9 * s)), TB_S("mark") };
+        tb_record(t, "marker", m);
+    }
+    tb_chunk_end(t, NULL);
+    tb_finish_index(t);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.%d.ecl", dir, rank);
+    if (tb_write(t, path) != 0)
+        die("cannot write a trace");
+    tb_destroy(t);
+    edl_dict_destroy(d);
+}
+
+static double get_time(const pal_record *r)
+{
+    return (double)pal_record_time(r);
+}
+
+static int verify(const char *path)
+{
+    pal_reader *rd;
+    if (pal_reader_open(path, NULL, &rd) != PAL_OK)
+        die(pal_last_error());
+    const pal_record *r;
+    double t_send = -1, d_send = -1, t_recv = -1, mark[2] = { -1, -1 };
+    int alpha = 0, beta = 0, bad = 0;
+    while (pal_reader_next(rd, &r) == PAL_OK) {
+        const char *n = pal_recdesc_name(pal_record_desc(r));
+        uint32_t p = pal_record_process(r);
+        uint64_t u;
+        int64_t i;
+        const char *s;
+        size_t len;
+        if (strcmp(n, "mpi_send") == 0) {
+            t_send = get_time(r);
+            pal_record_get_u64(r, "duration", &u);
+            d_send = (double)u;
+        } else if (strcmp(n, "mpi_recv") == 0) {
+            t_recv = get_time(r);
+        } else if (strcmp(n, "marker") == 0 && p < 2) {
+            mark[p] = get_time(r);
+        } else if (strcmp(n, "alpha") == 0) {
+            if (pal_record_get_i64(r, "a", &i) != PAL_OK || i != (int64_t)p + 1)
+                bad = 1, fprintf(stderr, "mktraces: alpha of process %u is wrong\n", (unsigned)p);
+            alpha++;
+        } else if (strcmp(n, "beta") == 0) {
+            char want[16];
+            snprintf(want, sizeof want, "from %u", (unsigned)p);
+            if (pal_record_get_str(r, "b", &s, &len) != PAL_OK || len != strlen(want) ||
+                memcmp(s, want, len) != 0)
+                bad = 1, fprintf(stderr, "mktraces: beta of process %u is wrong\n", (unsigned)p);
+            beta++;
+        }
+    }
+    pal_reader_close(rd);
+    double begin = t_send - d_send;
+    printf("mktraces: send begins %.0f, lasts %.0f ns; receive ends %.0f ns later; markers %.0f ns "
+           "apart; %d alpha, %d beta\n", begin, d_send, t_recv - begin, mark[1] - mark[0], alpha,
+           beta);
+    if (fabs(d_send - 100) > 1 || fabs(t_recv - begin - 2000) > 2 || fabs(mark[1] - mark[0]) > 2 ||
+        alpha != 2 || beta != 2 || bad) {
+        fprintf(stderr, "mktraces: %s: clocks or types not merged as expected (want 100 ns, "
+                "2000 ns, 0 ns, 2 and 2)\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "drift") == 0) {
+        write_rank(argv[2], 0, 1);
+        write_rank(argv[2], 1, 1);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "nosync") == 0) {
+        write_rank(argv[2], 0, 0);
+        write_rank(argv[2], 1, 0);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "verify") == 0)
+        return verify(argv[2]);
+    fprintf(stderr, "usage: mktraces drift|nosync DIR | mktraces verify MERGED\n");
+    return 2;
+}
