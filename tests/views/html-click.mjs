@@ -1,0 +1,53 @@
+// html-click.mjs -- drive the pal-view HTML report in headless Chromium with
+// playwright-core: load it from a local file, click play, wait, click pause,
+// and check that the time cursor moved and the animated views changed; then
+// step and replay. Usage: node html-click.mjs REPORT.html SCREENSHOT.png
+// Exit 0 pass, 1 fail.
+import { chromium } from 'playwright-core';
+
+const [report, shot] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+let ok = true;
+const fail = (m) => { console.log('FAIL: ' + m); ok = false; };
+try {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+  const requests = [];
+  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url()); });
+  await page.goto('file://' + report);
+  const cursor = () => page.evaluate(() => parseFloat(document.body.getAttribute('data-cursor')));
+  const pixels = () => page.evaluate(() => [document.getElementById('util').toDataURL(),
+                                          document.getElementById('tl').toDataURL()]);
+  const t0 = await cursor();
+  const p0 = await pixels();
+  await page.fill('#speed', '8');
+  await page.dispatchEvent('#speed', 'input');
+  await page.click('#play');
+  await page.waitForTimeout(1500);
+  await page.click('#pause');
+  const t1 = await cursor();
+  const p1 = await pixels();
+  console.log(`cursor ${t0} -> ${t1}`);
+  if (!(t1 > t0)) fail('the cursor did not move after play');
+  if (p1[0] === p0[0]) fail('the utilization view did not change');
+  if (p1[1] === p0[1]) fail('the space-time view did not change');
+  await page.waitForTimeout(300);
+  if ((await cursor()) !== t1) fail('the cursor moved while paused');
+  await page.click('#replay');
+  await page.waitForTimeout(50);
+  await page.click('#pause');
+  const t2 = await cursor();
+  if (!(t2 < t1)) fail(`replay did not restart (${t2} >= ${t1})`);
+  await page.click('#step');
+  if (!((await cursor()) > t2)) fail('step did not advance');
+  if (requests.length) fail('network requests: ' + requests.join(' '));
+  await page.screenshot({ path: shot, fullPage: false });
+} catch (e) {
+  fail(String(e));
+} finally {
+  await browser.close();
+}
+process.exit(ok ? 0 : 1);

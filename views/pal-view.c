@@ -1,0 +1,210 @@
+/* pal-view -- profiles, pictures, exports and an animated report from any
+ * trace PAL can read (ECL traces; other formats with -d DICT).
+ *
+ *   pal-view [options] TRACE...
+ *     -d DICT          dictionary for traces that do not embed one (passed to PAL)
+ *     -c FILE          view groups ("group: abstract_view: concrete_view" lines)
+ *     --plugin SO      load views from a shared object (repeatable)
+ *     --list           list the views and the configured groups
+ *     --view NAME      select a view (repeatable; default: profile, or for
+ *                      --svg every view of the configuration)
+ *     --svg DIR        write each selected view as DIR/NAME.svg
+ *     --export chrome|csv   write the Chrome trace-event JSON or CSV to stdout
+ *     --html FILE      write one self-contained HTML report with an animator
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "views/vw.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
+          "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
+          "                [--html FILE] TRACE...\n",
+          out);
+}
+
+static int selected(const char *const *sel, size_t nsel, const char *name)
+{
+    for (size_t i = 0; i < nsel; i++)
+        if (strcmp(sel[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dict = NULL, *conf = NULL, *svgdir = NULL, *export = NULL, *html = NULL;
+    const char *sel[64];
+    size_t nsel = 0;
+    int list = 0;
+    char err[512];
+    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML };
+    static const struct option longopts[] = {
+        {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
+        {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
+        {"export", required_argument, NULL, O_EXPORT}, {"html", required_argument, NULL, O_HTML},
+        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+    vw_registry_init();
+    int c;
+    while ((c = getopt_long(argc, argv, "d:c:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': dict = optarg; break;
+        case 'c': conf = optarg; break;
+        case O_PLUGIN:
+            if (vw_plugin_load(optarg, err, sizeof err)) {
+                fprintf(stderr, "pal-view: plugin: %s\n", err);
+                return 2;
+            }
+            break;
+        case O_LIST: list = 1; break;
+        case O_VIEW:
+            if (nsel < sizeof sel / sizeof sel[0])
+                sel[nsel++] = optarg;
+            break;
+        case O_SVG: svgdir = optarg; break;
+        case O_EXPORT:
+            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv")) {
+                fprintf(stderr, "pal-view: --export: expected chrome or csv\n");
+                return 2;
+            }
+            export = optarg;
+            break;
+        case O_HTML: html = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    vw_config cfg;
+    if (conf ? vw_config_load(conf, &cfg, err, sizeof err)
+             : vw_config_parse(vw_default_config, &cfg, err, sizeof err)) {
+        fprintf(stderr, "pal-view: %s: %s\n", conf ? conf : "default config", err);
+        return 2;
+    }
+    for (size_t i = 0; i < cfg.n; i++)
+        if (vw_registry_find(cfg.e[i].concrete) == NULL)
+            fprintf(stderr, "pal-view: %s: unknown view '%s' (group %s)\n",
+                    conf ? conf : "default config", cfg.e[i].concrete, cfg.e[i].group);
+    for (size_t i = 0; i < nsel; i++)
+        if (vw_registry_find(sel[i]) == NULL) {
+            fprintf(stderr, "pal-view: unknown view '%s' (see --list)\n", sel[i]);
+            vw_config_free(&cfg);
+            return 2;
+        }
+    if (list) {
+        for (size_t i = 0; i < vw_registry_count(); i++) {
+            const vw_view *v = vw_registry_get(i);
+            printf("%-20s %s%s%s\n", v->name, v->description,
+                   v->text ? " [text]" : "", v->svg ? " [svg]" : "");
+        }
+        printf("\ngroups (%s):\n", conf ? conf : "default");
+        for (size_t i = 0; i < cfg.n; i++)
+            printf("  %s: %s: %s\n", cfg.e[i].group, cfg.e[i].abstract, cfg.e[i].concrete);
+        if (optind == argc) {
+            vw_config_free(&cfg);
+            return 0;
+        }
+    }
+    if (optind == argc) {
+        usage(stderr);
+        vw_config_free(&cfg);
+        return 2;
+    }
+    int rc = 0;
+    vw_sink sink, *sinkp = NULL;
+    vw_chrome *chrome = NULL;
+    if (export && strcmp(export, "chrome") == 0) {
+        chrome = vw_chrome_begin(stdout, 0);
+        if (chrome == NULL)
+            return 1;
+        vw_chrome_sink(chrome, &sink);
+        sinkp = &sink;
+    }
+    vw_run *run = NULL;
+    if (vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict, sinkp,
+                      &run)) {
+        vw_run_free(run);
+        vw_config_free(&cfg);
+        if (chrome)
+            vw_chrome_end(chrome, NULL);
+        return 1;
+    }
+    const vw_facts *f = vw_run_facts(run);
+    int quiet_text = 0;
+    if (chrome) {
+        rc |= vw_chrome_end(chrome, f);
+        quiet_text = 1;
+    } else if (export) {
+        rc |= vw_export_csv(f, stdout);
+        quiet_text = 1;
+    }
+    if (svgdir) {
+        quiet_text = 1;
+        if (mkdir(svgdir, 0777) && errno != EEXIST) {
+            fprintf(stderr, "pal-view: %s: %s\n", svgdir, strerror(errno));
+            rc = 1;
+        }
+        for (size_t i = 0; i < vw_registry_count() && rc == 0; i++) {
+            const vw_view *v = vw_registry_get(i);
+            int want = nsel ? selected(sel, nsel, v->name) : 0;
+            for (size_t k = 0; !nsel && k < cfg.n; k++)
+                if (strcmp(cfg.e[k].concrete, v->name) == 0)
+                    want = 1;
+            if (!want || v->svg == NULL)
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.svg", svgdir, v->name);
+            FILE *o = fopen(path, "w");
+            if (o == NULL) {
+                fprintf(stderr, "pal-view: %s: %s\n", path, strerror(errno));
+                rc = 1;
+                break;
+            }
+            if (v->svg(f, o))
+                rc = 1;
+            if (fclose(o))
+                rc = 1;
+        }
+    }
+    if (html) {
+        quiet_text = 1;
+        FILE *o = fopen(html, "w");
+        if (o == NULL) {
+            fprintf(stderr, "pal-view: %s: %s\n", html, strerror(errno));
+            rc = 1;
+        } else {
+            rc |= vw_html_report(f, o);
+            if (fclose(o))
+                rc = 1;
+        }
+    }
+    if (!quiet_text || (nsel && !svgdir && !html && !export)) {
+        if (nsel == 0) {
+            rc |= vw_view_profile.text(f, stdout);
+        } else {
+            for (size_t i = 0; i < nsel; i++) {
+                const vw_view *v = vw_registry_find(sel[i]);
+                if (v->text == NULL) {
+                    fprintf(stderr, "pal-view: view '%s' has no text form (use --svg)\n",
+                            v->name);
+                    rc = 1;
+                    continue;
+                }
+                if (i)
+                    fputc('\n', stdout);
+                rc |= v->text(f, stdout);
+            }
+        }
+    }
+    vw_run_free(run);
+    vw_config_free(&cfg);
+    if (fflush(stdout))
+        rc = 1;
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,215 @@
+/* profile.c -- the text views: the profile (per region and MPI function:
+ * calls, total/mean/max time, share of the run, per-rank imbalance; top
+ * communication pairs; ranks that wait most) and the CSV export. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/vw.h"
+
+/* max over ranks / mean over ranks of a region's inclusive time */
+double vw_rank_imbalance(const vw_facts *f, size_t region, double *mean_out)
+{
+    size_t R = f->nranks ? f->nranks : 1;
+    double *per = calloc(R, sizeof *per);
+    double mx = 0, sum = 0;
+    if (per == NULL)
+        return 0;
+    for (size_t i = 0; i < f->nlanes; i++)
+        per[f->lanes[i].rank_index] += f->lanes[i].rstat[region].total;
+    for (size_t i = 0; i < R; i++) {
+        sum += per[i];
+        if (per[i] > mx)
+            mx = per[i];
+    }
+    free(per);
+    double mean = sum / (double)R;
+    if (mean_out)
+        *mean_out = mean;
+    return mean > 0 ? mx / mean : 0;
+}
+
+static const vw_facts *sort_facts;
+static int by_total(const void *a, const void *b)
+{
+    const vw_region *x = &sort_facts->regions[*(const size_t *)a];
+    const vw_region *y = &sort_facts->regions[*(const size_t *)b];
+    if (x->all.total != y->all.total)
+        return x->all.total < y->all.total ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static void region_table(const vw_facts *f, FILE *out, int kind, double lane_time)
+{
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx), n = 0;
+    if (idx == NULL)
+        return;
+    for (size_t i = 0; i < f->nregions; i++)
+        if (f->regions[i].kind == kind && f->regions[i].all.calls)
+            idx[n++] = i;
+    if (n == 0) {
+        free(idx);
+        return;
+    }
+    sort_facts = f;
+    qsort(idx, n, sizeof *idx, by_total);
+    fprintf(out, "\n%s\n", kind == VW_REGION_MPI ? "MPI functions" : "Regions");
+    fprintf(out, "  %-28s %10s %12s %12s %12s %12s %7s %9s%s\n", "name", "calls", "total_s",
+            "excl_s", "mean_s", "max_s", "share%", "imbalance",
+            kind == VW_REGION_MPI ? "        bytes" : "");
+    for (size_t k = 0; k < n; k++) {
+        const vw_region *g = &f->regions[idx[k]];
+        double imb = vw_rank_imbalance(f, idx[k], NULL);
+        fprintf(out, "  %-28s %10llu %12.6f %12.6f %12.9f %12.9f %7.2f %9.2f", g->name,
+                (unsigned long long)g->all.calls, g->all.total, g->all.excl,
+                g->all.total / (double)g->all.calls, g->all.max,
+                lane_time > 0 ? 100.0 * g->all.total / lane_time : 0.0, imb);
+        if (kind == VW_REGION_MPI)
+            fprintf(out, " %12.0f", g->all.bytes);
+        fputc('\n', out);
+    }
+    free(idx);
+}
+
+typedef struct pair { size_t a, b; uint64_t n; double bytes; } pair;
+static int by_bytes(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return x->a != y->a ? (x->a < y->a ? -1 : 1) : (x->b < y->b ? -1 : x->b > y->b);
+}
+typedef struct rw { size_t r; double w; } rw;
+static int by_wait(const void *a, const void *b)
+{
+    const rw *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w < y->w ? 1 : -1;
+    return x->r < y->r ? -1 : x->r > y->r;
+}
+
+static int profile_text(const vw_facts *f, FILE *out)
+{
+    double lane_time = 0, st[VW_NSTATES] = {0};
+    for (size_t i = 0; i < f->nlanes; i++) {
+        lane_time += f->lanes[i].last - f->lanes[i].first;
+        for (int s = 0; s < VW_NSTATES; s++)
+            st[s] += f->lanes[i].state[s];
+    }
+    fprintf(out, "Profile of %s (dictionary %s)\n", f->trace, f->dict);
+    fprintf(out, "  records %llu, ranks %zu, threads %zu, run %.6f s, thread time %.6f s\n",
+            (unsigned long long)f->records, f->nranks, f->nlanes, f->duration, lane_time);
+    double tot = st[0] + st[1] + st[2];
+    if (tot > 0)
+        fprintf(out, "  state: busy %.1f%%, overhead %.1f%%, idle %.1f%%\n",
+                100 * st[VW_BUSY] / tot, 100 * st[VW_OVERHEAD] / tot, 100 * st[VW_IDLE] / tot);
+    fprintf(out, "  markers %llu, counter samples %llu, lost %llu, unmatched leaves %llu, "
+                 "open at end %llu\n",
+            (unsigned long long)f->markers, (unsigned long long)f->counters,
+            (unsigned long long)f->lost, (unsigned long long)f->unmatched_leaves,
+            (unsigned long long)f->open_at_end);
+    region_table(f, out, VW_REGION_MPI, lane_time);
+    region_table(f, out, VW_REGION_USER, lane_time);
+    int coll = 0;
+    for (size_t i = 0; i < f->nregions; i++) {
+        const vw_region *g = &f->regions[i];
+        if (g->instances == 0)
+            continue;
+        if (!coll++)
+            fprintf(out, "\nCollectives (instances across ranks; spread = last entry - first)\n"
+                         "  %-28s %10s %14s %14s\n",
+                    "name", "instances", "mean_spread_s", "max_spread_s");
+        fprintf(out, "  %-28s %10llu %14.9f %14.9f\n", g->name,
+                (unsigned long long)g->instances, g->spread_sum / (double)g->instances,
+                g->spread_max);
+    }
+    if (f->has_messages) {
+        size_t R = f->nranks, n = 0;
+        pair *p = malloc((R * R + 1) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        for (size_t a = 0; a < R; a++)
+            for (size_t b = 0; b < R; b++)
+                if (f->comm_count[a * R + b])
+                    p[n++] = (pair){a, b, f->comm_count[a * R + b], f->comm_bytes[a * R + b]};
+        qsort(p, n, sizeof *p, by_bytes);
+        fprintf(out, "\nMessages: %llu sends, %llu receives, %llu matched\n",
+                (unsigned long long)f->sends, (unsigned long long)f->recvs,
+                (unsigned long long)f->matched);
+        if (f->matched)
+            fprintf(out, "  latency (send start to receive end): mean %.9f s, max %.9f s\n",
+                    f->latency_sum / (double)f->matched, f->latency_max);
+        fprintf(out, "  top communication pairs\n  %8s %8s %10s %14s\n", "src", "dst", "count",
+                "bytes");
+        for (size_t i = 0; i < n && i < 10; i++)
+            fprintf(out, "  %8u %8u %10llu %14.0f\n", f->ranks[p[i].a], f->ranks[p[i].b],
+                    (unsigned long long)p[i].n, p[i].bytes);
+        free(p);
+    }
+    size_t R = f->nranks;
+    rw *w = malloc((R + 1) * sizeof *w);
+    if (w == NULL)
+        return -1;
+    size_t nw = 0;
+    for (size_t i = 0; i < R; i++)
+        if (f->rank_wait[i] > 0)
+            w[nw++] = (rw){i, f->rank_wait[i]};
+    if (nw) {
+        qsort(w, nw, sizeof *w, by_wait);
+        fprintf(out, "\nRanks that wait most (idle seconds)\n");
+        for (size_t i = 0; i < nw && i < 10; i++)
+            fprintf(out, "  rank %6u %12.6f\n", f->ranks[w[i].r], w[i].w);
+    }
+    free(w);
+    return 0;
+}
+
+const vw_view vw_view_profile = {VW_ABI_VERSION, "profile",
+                                 "text profile: regions and MPI functions, pairs, waiters",
+                                 profile_text, NULL};
+
+/* CSV: one tidy table, one row per (rank, thread, region) plus message pairs. */
+int vw_export_csv(const vw_facts *f, FILE *out)
+{
+    fprintf(out, "table,rank,thread,name,kind,calls,total_s,excl_s,max_s,bytes\n");
+    for (size_t i = 0; i < f->nlanes; i++) {
+        const vw_lane *l = &f->lanes[i];
+        for (size_t g = 0; g < f->nregions; g++) {
+            const vw_stat *s = &l->rstat[g];
+            if (s->calls == 0)
+                continue;
+            fprintf(out, "region,%u,%u,", l->process, l->stream);
+            const char *nm = f->regions[g].name;
+            if (strpbrk(nm, ",\"\n")) {
+                fputc('"', out);
+                for (; *nm; nm++) {
+                    if (*nm == '"')
+                        fputc('"', out);
+                    fputc(*nm, out);
+                }
+                fputc('"', out);
+            } else {
+                fputs(nm, out);
+            }
+            fprintf(out, ",%s,%llu,%.9f,%.9f,%.9f,%.0f\n",
+                    f->regions[g].kind == VW_REGION_MPI ? "mpi" : "user",
+                    (unsigned long long)s->calls, s->total, s->excl, s->max, s->bytes);
+        }
+        static const char *const sn[] = {"busy", "overhead", "idle"};
+        for (int s = 0; s < VW_NSTATES; s++)
+            fprintf(out, "state,%u,%u,%s,state,,%.9f,,,\n", l->process, l->stream, sn[s],
+                    l->state[s]);
+    }
+    size_t R = f->nranks;
+    if (f->has_messages)
+        for (size_t a = 0; a < R; a++)
+            for (size_t b = 0; b < R; b++)
+                if (f->comm_count[a * R + b])
+                    fprintf(out, "message,%u,,%u,pair,%llu,,,,%.0f\n", f->ranks[a], f->ranks[b],
+                            (unsigned long long)f->comm_count[a * R + b],
+                            f->comm_bytes[a * R + b]);
+    return ferror(out) ? -1 : 0;
+}
