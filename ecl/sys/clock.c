@@ -32,7 +32,7 @@ int ecl_sys_clock_has_invariant_tsc(void)
 {
 #if defined(HAVE_CPUID_H) && ECL_SYS_HAVE_TSC
     unsigned a, b, c, d;
-    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
         return 0;
     __cpuid(0x80000007u, a, b, c, d);
     (void)a; (void)b; (void)c;
