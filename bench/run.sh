@@ -30,7 +30,7 @@ echo "scale: BENCH_SCALE=${BENCH_SCALE:-1}${BENCH_REPS:+, BENCH_REPS=$BENCH_REPS
 start=$(date +%s)
 status=0
 # bench_mpi is built only when configure found MPI
-progs="bench_record bench_read bench_peers"
+progs="bench_record bench_read bench_peers bench_ascii"
 [ -x "$bin/bench_mpi" ] && progs="$progs bench_mpi"
 for prog in $progs; do
     "$bin/$prog"

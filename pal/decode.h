@@ -3,12 +3,9 @@
  * array. Header-only so that the reader's hot loop inlines it (and so that the
  * unit tests can reach the primitives without exporting them).
  *
- * Every function exists in two modes selected by a constant `checked`
- * argument: checked decoding verifies bounds, LEB length and value ranges and
- * reports the first problem; unchecked decoding has no bounds tests at all and
- * is only for bytes a checked pass has already accepted. The reader decodes
- * every record checked, in one pass (its kernels in reader.c do the common
- * layouts); the unit tests still compare both modes. */
+ * Decoding verifies bounds, LEB length and value ranges and reports the first
+ * problem. The reader decodes every record this way, in one pass (its kernels
+ * in reader.c do the common layouts, and send anything unusual here). */
 #ifndef PAL_DECODE_H
 #define PAL_DECODE_H
 
@@ -22,7 +19,7 @@ enum {
     PAL_DEC_BAD         /* a value is invalid: LEB over 64 bits, out of range, unknown key */
 };
 
-/* Where and why a checked decode failed. */
+/* Where and why a decode failed. */
 typedef struct pal_decerr {
     int code;
     const char *why;            /* static text */
@@ -63,35 +60,6 @@ PAL_INLINE int pal_uleb(const unsigned char **pp, const unsigned char *end, uint
         return PAL_DEC_OK;
     }
     return pal_uleb_slow(pp, end, out);
-}
-
-/* For bytes already verified: no bounds, no length limit needed. One and two
- * bytes (values below 16384: most deltas and ids) without a loop. */
-PAL_INLINE uint64_t pal_uleb_fast(const unsigned char **pp)
-{
-    const unsigned char *p = *pp;
-    uint64_t v = p[0];
-    if (PAL_LIKELY(v < 0x80)) {
-        *pp = p + 1;
-        return v;
-    }
-    uint64_t b = p[1];
-    v = (v & 0x7f) | ((b & 0x7f) << 7);
-    if (PAL_LIKELY(b < 0x80)) {
-        *pp = p + 2;
-        return v;
-    }
-    p += 2;
-    unsigned shift = 14;
-    for (;;) {
-        b = *p++;
-        v |= (b & 0x7f) << shift;
-        if (!(b & 0x80))
-            break;
-        shift += 7;
-    }
-    *pp = p;
-    return v;
 }
 
 PAL_INLINE int64_t pal_unzigzag(uint64_t u)
@@ -144,7 +112,7 @@ PAL_INLINE double pal_f64_bits(uint64_t bits)
 
 #define PAL_DEC_NEED(n)                                                         \
     do {                                                                        \
-        if (checked && PAL_UNLIKELY((size_t)(end - p) < (size_t)(n)))          \
+        if (PAL_UNLIKELY((size_t)(end - p) < (size_t)(n)))                     \
             PAL_DEC_FAIL(PAL_DEC_SHORT, "record runs past the end of the data"); \
     } while (0)
 
@@ -158,7 +126,7 @@ PAL_INLINE double pal_f64_bits(uint64_t bits)
 
 PAL_INLINE int pal_run_ops(const pal_op *op, const pal_op *oend, const unsigned char **pp,
                            const unsigned char *end, uint64_t *tsum, pal_value *vals,
-                           uint32_t *lens, const int checked, pal_decerr *err)
+                           uint32_t *lens, pal_decerr *err)
 {
     const unsigned char *p = *pp;
     uint64_t t = *tsum;       /* a local: stores to vals cannot alias it */
@@ -169,48 +137,41 @@ PAL_INLINE int pal_run_ops(const pal_op *op, const pal_op *oend, const unsigned 
         /* The LEB family first, with plain branches: it is what compact
          * formats are made of, and a predicted branch beats a jump table. */
         if (PAL_LIKELY(code <= PAL_OP_TDELTA)) {
-            if (checked) {
-                int rc = pal_uleb(&p, end, &x);
-                if (PAL_UNLIKELY(rc))
-                    PAL_DEC_FAIL(rc, rc == PAL_DEC_SHORT ? "record runs past the end of the data"
-                                                         : "LEB128 value over 64 bits");
-            } else {
-                x = pal_uleb_fast(&p);
-            }
+            int rc = pal_uleb(&p, end, &x);
+            if (PAL_UNLIKELY(rc))
+                PAL_DEC_FAIL(rc, rc == PAL_DEC_SHORT ? "record runs past the end of the data"
+                                                     : "LEB128 value over 64 bits");
             if (code == PAL_OP_ULEB) {
-                if (checked && PAL_UNLIKELY(x > op->limit))
+                if (PAL_UNLIKELY(x > op->limit))
                     PAL_DEC_FAIL(PAL_DEC_BAD, "value does not fit the field type");
                 v->u = x;
             } else if (code == PAL_OP_TDELTA) {
-                if (checked && PAL_UNLIKELY(t + x < t))
+                if (PAL_UNLIKELY(t + x < t))
                     PAL_DEC_FAIL(PAL_DEC_BAD, "time overflows 64 bits");
                 t += x;
                 v->u = t;
             } else {
                 int64_t s = pal_unzigzag(x);
-                if (checked && PAL_UNLIKELY(s > (int64_t)op->limit || s < -(int64_t)op->limit - 1))
+                if (PAL_UNLIKELY(s > (int64_t)op->limit || s < -(int64_t)op->limit - 1))
                     PAL_DEC_FAIL(PAL_DEC_BAD, "value does not fit the field type");
                 v->i = s;
             }
             continue;
         }
         switch (code) {
-        case PAL_OP_LSTRING:
-            if (checked) {
-                int rc = pal_uleb(&p, end, &x);
-                if (PAL_UNLIKELY(rc))
-                    PAL_DEC_FAIL(rc, rc == PAL_DEC_SHORT ? "record runs past the end of the data"
-                                                         : "LEB128 value over 64 bits");
-                if (PAL_UNLIKELY(x > UINT32_MAX))
-                    PAL_DEC_FAIL(PAL_DEC_BAD, "string longer than 4 GiB");
-                PAL_DEC_NEED(x);
-            } else {
-                x = pal_uleb_fast(&p);
-            }
+        case PAL_OP_LSTRING: {
+            int rc = pal_uleb(&p, end, &x);
+            if (PAL_UNLIKELY(rc))
+                PAL_DEC_FAIL(rc, rc == PAL_DEC_SHORT ? "record runs past the end of the data"
+                                                     : "LEB128 value over 64 bits");
+            if (PAL_UNLIKELY(x > UINT32_MAX))
+                PAL_DEC_FAIL(PAL_DEC_BAD, "string longer than 4 GiB");
+            PAL_DEC_NEED(x);
             v->s = p;
             lens[op->slot] = (uint32_t)x;
             p += x;
             break;
+        }
         case PAL_OP_U8:   PAL_DEC_FIXED(1, pal_load_le, v->u = x_); break;
         case PAL_OP_I8:   PAL_DEC_FIXED(1, pal_load_le, v->i = (int8_t)x_); break;
         case PAL_OP_U16L: PAL_DEC_FIXED(2, pal_load_le, v->u = x_); break;
@@ -228,11 +189,8 @@ PAL_INLINE int pal_run_ops(const pal_op *op, const pal_op *oend, const unsigned 
         case PAL_OP_F64L: PAL_DEC_FIXED(8, pal_load_le, v->f = pal_f64_bits(x_)); break;
         case PAL_OP_F64B: PAL_DEC_FIXED(8, pal_load_be, v->f = pal_f64_bits(x_)); break;
         default:
-            /* PAL_OP_BAD: records holding it are marked unusable and never
-             * reach here unchecked; keep the checked path honest anyway. */
-            if (checked)
-                PAL_DEC_FAIL(PAL_DEC_BAD, "field encoding not readable in a binary record");
-            break;
+            /* PAL_OP_BAD: records holding it are marked unusable */
+            PAL_DEC_FAIL(PAL_DEC_BAD, "field encoding not readable in a binary record");
         }
     }
     *pp = p;
@@ -254,12 +212,11 @@ PAL_INLINE const pal_recdesc *pal_key_lookup(const pal_dict *d, const pal_value 
     return pal_dict_lookup(d, vals, lens);
 }
 
-/* Decodes one record at *pp. In checked mode also verifies that the record is
- * known and usable; err says what failed. */
+/* Decodes one record at *pp, verifying that the record is known and usable;
+ * err says what failed. */
 PAL_INLINE int pal_decode_record(const pal_dict *d, const unsigned char **pp,
                                  const unsigned char *end, uint64_t *tsum, pal_value *vals,
-                                 uint32_t *lens, const pal_recdesc **rdout, const int checked,
-                                 pal_decerr *err)
+                                 uint32_t *lens, const pal_recdesc **rdout, pal_decerr *err)
 {
     const pal_recdesc *rd;
     int rc;
@@ -269,28 +226,22 @@ PAL_INLINE int pal_decode_record(const pal_dict *d, const unsigned char **pp,
         /* the key straight from the bytes: no op loop, no reload from vals */
         const pal_op *op = d->prefix;
         uint64_t k;
-        if (checked) {
-            rc = pal_run_ops(op, op + 1, pp, end, tsum, vals, lens, checked, err);
-            if (PAL_UNLIKELY(rc))
-                return rc;
-            k = vals[op->slot].u;
-        } else {
-            k = pal_uleb_fast(pp);
-            vals[op->slot].u = k;
-        }
+        rc = pal_run_ops(op, op + 1, pp, end, tsum, vals, lens, err);
+        if (PAL_UNLIKELY(rc))
+            return rc;
+        k = vals[op->slot].u;
         rd = PAL_LIKELY(k < d->ndirect) ? d->direct[k] : NULL;
         if (PAL_UNLIKELY(!rd))
             rd = pal_dict_lookup(d, vals, lens);
     } else {
         if (d->nprefix) {
-            rc = pal_run_ops(d->prefix, d->prefix + d->nprefix, pp, end, tsum, vals, lens,
-                             checked, err);
-            if (checked && PAL_UNLIKELY(rc))
+            rc = pal_run_ops(d->prefix, d->prefix + d->nprefix, pp, end, tsum, vals, lens, err);
+            if (PAL_UNLIKELY(rc))
                 return rc;
         }
         rd = pal_key_lookup(d, vals, lens);
     }
-    if (checked && PAL_UNLIKELY(!rd || !rd->usable)) {
+    if (PAL_UNLIKELY(!rd || !rd->usable)) {
         if (err) {
             err->code = PAL_DEC_BAD;
             err->why = rd ? rd->why : d->key_count ? "unknown record key"
@@ -302,8 +253,8 @@ PAL_INLINE int pal_decode_record(const pal_dict *d, const unsigned char **pp,
     }
     if (err)
         err->rec = rd;
-    rc = pal_run_ops(rd->ops, rd->ops + rd->nops, pp, end, tsum, vals, lens, checked, err);
-    if (checked && PAL_UNLIKELY(rc))
+    rc = pal_run_ops(rd->ops, rd->ops + rd->nops, pp, end, tsum, vals, lens, err);
+    if (PAL_UNLIKELY(rc))
         return rc;
     *rdout = rd;
     return PAL_DEC_OK;

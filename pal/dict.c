@@ -27,6 +27,8 @@ uint8_t pal_type_class(pal_type t)
         return PAL_TC_FLOAT;
     case PAL_STRING:
         return PAL_TC_STRING;
+    case PAL_ARRAY:
+        return 0;
     }
     return 0;
 }
@@ -93,10 +95,13 @@ static pal_op compile_field(const pal_fielddesc *f, int be)
     return op;
 }
 
+static void free_barrs(pal_recdesc *r);
+
 static void free_recdesc(pal_recdesc *r)
 {
     if (!r)
         return;
+    free_barrs(r);
     free(r->fields);
     free(r->ops);
     free(r);
@@ -192,6 +197,58 @@ static pal_status compile_prefix(pal_dict *d)
     return PAL_OK;
 }
 
+static void free_barrs(pal_recdesc *r)
+{
+    for (size_t i = 0; r->barrs && i < r->nfields; i++) {
+        free(r->barrs[i].ops);
+        free(r->barrs[i].types);
+        free(r->barrs[i].tclass);
+    }
+    free(r->barrs);
+    r->barrs = NULL;
+}
+
+/* The component ops of binary array field fi (a count field and one shape). */
+static pal_status compile_array(pal_dict *d, pal_recdesc *r, size_t fi)
+{
+    const edl_field *ef = edl_record_field(r->er, fi);
+    if (!r->barrs) {
+        r->barrs = calloc(r->nfields, sizeof *r->barrs);
+        if (!r->barrs)
+            return PAL_ENOMEM;
+        for (size_t i = 0; i < r->nfields; i++)
+            r->barrs[i].count_fi = -1;
+    }
+    size_t cf = edl_field_count_field(ef);
+    if (cf == EDL_NO_FIELD || edl_field_shape_field(ef) != EDL_NO_FIELD ||
+        edl_field_shape_count(ef) != 1)
+        return PAL_OK;          /* not readable from a binary record */
+    struct pal_barr *b = &r->barrs[fi];
+    size_t nc = edl_field_component_count(ef, 0);
+    b->ops = calloc(nc ? nc : 1, sizeof *b->ops);
+    b->types = calloc(nc ? nc : 1, sizeof *b->types);
+    b->tclass = calloc(nc ? nc : 1, sizeof *b->tclass);
+    if (!b->ops || !b->types || !b->tclass)
+        return PAL_ENOMEM;
+    for (size_t j = 0; j < nc; j++) {
+        edl_component c = edl_field_component(ef, 0, j);
+        pal_fielddesc tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.type = (pal_type)c.type;
+        tmp.tclass = pal_type_class(tmp.type);
+        tmp.encoding = c.enc;
+        b->ops[j] = compile_field(&tmp, d->file_be);
+        b->ops[j].slot = 0;
+        if (b->ops[j].code == PAL_OP_BAD || b->ops[j].code == PAL_OP_TDELTA)
+            return PAL_OK;
+        b->types[j] = tmp.type;
+        b->tclass[j] = tmp.tclass;
+    }
+    b->ncomp = (uint32_t)nc;
+    b->count_fi = (int32_t)cf;
+    return PAL_OK;
+}
+
 /* Builds r's ops and decides whether r is usable. */
 static pal_status compile_record(pal_dict *d, pal_recdesc *r)
 {
@@ -199,6 +256,7 @@ static pal_status compile_record(pal_dict *d, pal_recdesc *r)
         return PAL_OK;
     size_t first = d->key_count ? d->key_last + 1 : 0;
     free(r->ops);
+    free_barrs(r);
     r->ops = NULL;
     r->nops = 0;
     r->usable = 1;
@@ -236,7 +294,15 @@ static pal_status compile_record(pal_dict *d, pal_recdesc *r)
     }
     for (size_t i = first; i < r->nfields; i++) {
         pal_op op = compile_field(&r->fields[i], d->file_be);
-        if (op.code == PAL_OP_BAD && r->usable) {
+        if (r->fields[i].type == PAL_ARRAY) {
+            pal_status st = compile_array(d, r, i);
+            if (st != PAL_OK)
+                return st;
+            if (r->usable) {
+                r->usable = 0;
+                r->why = "a record with an array is read from raw streams only";
+            }
+        } else if (op.code == PAL_OP_BAD && r->usable) {
             r->usable = 0;
             r->why = "a field's encoding cannot be read from a binary record";
         }
@@ -494,6 +560,24 @@ pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen)
     return PAL_OK;
 }
 
+/* The first error of an EDL compile, for pal_last_error ("file:line:col:
+ * error: message"). */
+struct first_diag {
+    char text[512];
+};
+
+static void keep_first(void *ctx, const edl_diagnostic *dg)
+{
+    struct first_diag *fd = ctx;
+    if (fd->text[0] || dg->severity != EDL_SEV_ERROR)
+        return;
+    if (dg->line)
+        snprintf(fd->text, sizeof fd->text, "%s:%u:%u: error: %s", dg->file, dg->line,
+                 dg->column, dg->message);
+    else
+        snprintf(fd->text, sizeof fd->text, "%s: error: %s", dg->file, dg->message);
+}
+
 pal_status pal_dict_load(const char *path, pal_dict **out)
 {
     PAL_REQUIRE(out, PAL_EINVAL);
@@ -537,13 +621,21 @@ pal_status pal_dict_load(const char *path, pal_dict **out)
             break;
         }
     }
+    edl_status es;
     if (len < 8 || memcmp(buf, EDL_DICT_MAGIC, 8) != 0) {
-        pal_set_last_error("cannot load dictionary '%s': bad magic at byte 0 (not a binary "
-                           "dictionary; compile EDL sources with edlc)", path);
-        st = PAL_EFORMAT;
-        goto out;
+        /* not the binary form: an EDL source, compiled here */
+        struct first_diag fd;
+        memset(&fd, 0, sizeof fd);
+        es = edl_compile_string(path, (const char *)buf, len, keep_first, &fd, &ed);
+        if (es != EDL_OK) {
+            pal_set_last_error("cannot load dictionary '%s': %s", path,
+                               fd.text[0] ? fd.text : edl_status_string(es));
+            st = es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT;
+            goto out;
+        }
+    } else {
+        es = edl_dict_decode(buf, len, &ed, err, sizeof err);
     }
-    edl_status es = edl_dict_decode(buf, len, &ed, err, sizeof err);
     if (es != EDL_OK) {
         pal_set_last_error("cannot load dictionary '%s': %s", path,
                            *err ? err : edl_status_string(es));

@@ -43,14 +43,17 @@ static void usage(FILE *f)
     fprintf(f,
 "Usage: %s [OPTION]... TRACE\n"
 "Print the records of a trace described by an EDL dictionary: the dictionary\n"
-"embedded in ECL traces, or one given with -d for other binary formats.\n"
+"embedded in ECL traces, or one given with -d for other formats (binary or\n"
+"ascii, e.g. PICL: pal-dump -d picl.edl run.trf).\n"
 "\n"
-"  -d, --dict-file=DICT  read TRACE with this binary dictionary (edlc output)\n"
+"  -d, --dict-file=DICT  read TRACE with this dictionary: binary (edlc output)\n"
+"                        or EDL source (compiled in memory)\n"
 "  -f, --format=FMT      output format: text (default), csv or json\n"
 "  -t, --type=NAME       only records of this type; repeatable\n"
 "  -p, --process=RANK    only records of this process\n"
 "  -s, --stream=ID       only records of this stream (thread)\n"
-"      --from=T          only records with time >= T (raw time units)\n"
+"      --from=T          only records with time >= T (raw time units; ns for\n"
+"                        ascii traces)\n"
 "      --to=T            only records with time <= T\n"
 "  -n, --head=N          stop after N records (after filtering)\n"
 "  -c, --count           print per-type record counts (sorted by type name)\n"
@@ -225,6 +228,7 @@ typedef struct state {
     char *buf;
     size_t bufsize;
     uint64_t printed;
+    int ascii;              /* the trace is ascii: times are printed in ns, signed */
 } state;
 
 static typeinfo *type_of(state *s, const pal_recdesc *rd)
@@ -290,6 +294,63 @@ static int is_finite_text(const char *t)
     return !strstr(t, "nan") && !strstr(t, "inf");
 }
 
+/* Shortest text that reads back as v; null when not finite. */
+static void put_json_double(FILE *f, double v)
+{
+    char tmp[40];
+    if (!(v == v && v - v == 0)) {
+        fputs("null", f);
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    fputs(tmp, f);
+}
+
+/* An array as JSON: [1,2] or, with items of several components, [[1,0.5],[2,1.5]]. */
+static void put_json_array(state *s, const pal_record *rec, size_t i, FILE *f)
+{
+    const char *name = pal_field_name(pal_recdesc_field(pal_record_desc(rec), i));
+    size_t count = 0, nc = 0;
+    (void)s;
+    pal_record_get_count(rec, name, &count);
+    pal_record_get_components(rec, name, &nc);
+    fputc('[', f);
+    for (size_t it = 0; it < count; it++) {
+        if (it)
+            fputc(',', f);
+        if (nc > 1)
+            fputc('[', f);
+        for (size_t c = 0; c < nc; c++) {
+            if (c)
+                fputc(',', f);
+            pal_type ty = pal_record_item_type(rec, i, c);
+            int64_t iv;
+            uint64_t uv;
+            double dv;
+            const char *sv;
+            size_t sn;
+            if (ty == PAL_STRING && pal_record_get_item_str(rec, name, it, c, &sv, &sn) == PAL_OK)
+                put_json_string(f, sv, sn);
+            else if ((ty == PAL_FLOAT32 || ty == PAL_FLOAT64) &&
+                     pal_record_get_item_f64(rec, name, it, c, &dv) == PAL_OK)
+                put_json_double(f, dv);
+            else if (pal_record_get_item_i64(rec, name, it, c, &iv) == PAL_OK)
+                fprintf(f, "%" PRId64, iv);
+            else if (pal_record_get_item_u64(rec, name, it, c, &uv) == PAL_OK)
+                fprintf(f, "%" PRIu64, uv);
+            else
+                fputs("null", f);
+        }
+        if (nc > 1)
+            fputc(']', f);
+    }
+    fputc(']', f);
+}
+
 static void print_record(state *s, const pal_record *rec, const typeinfo *t, FILE *f)
 {
     const pal_recdesc *rd = pal_record_desc(rec);
@@ -297,17 +358,23 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
     const char *name = pal_recdesc_name(rd);
     int has_time = t->has_time;
     uint64_t time = pal_record_time(rec);
+    /* ascii traces: the time in ns, which may be negative */
+    char tbuf[32];
+    if (s->ascii)
+        snprintf(tbuf, sizeof tbuf, "%" PRId64, pal_record_time_ns(rec));
+    else
+        snprintf(tbuf, sizeof tbuf, "%" PRIu64, time);
     uint32_t proc = pal_record_process(rec), stream = pal_record_stream(rec);
 
     switch (s->o->fmt) {
     case FMT_TEXT:
         if (has_time)
-            fprintf(f, "%" PRIu64, time);
+            fputs(tbuf, f);
         else
             fputc('-', f);
         fprintf(f, " p%" PRIu32 " s%" PRIu32 " %s", proc, stream, name);
         for (size_t i = 0; i < nf; i++) {
-            if (t->skip[i])
+            if (t->skip[i] || !pal_record_present(rec, i))
                 continue;
             const pal_fielddesc *fd = pal_recdesc_field(rd, i);
             size_t n = field_text(s, rec, i);
@@ -322,19 +389,19 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
     case FMT_CSV: {
         int any = 0;
         for (size_t i = 0; i <= nf; i++) {
-            if (i < nf && t->skip[i])
+            if (i < nf && (t->skip[i] || !pal_record_present(rec, i)))
                 continue;
             if (i == nf && any)
                 break;
             fprintf(f, "%" PRIu64 ",", s->printed);
             if (has_time)
-                fprintf(f, "%" PRIu64, time);
+                fputs(tbuf, f);
             fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%s,", proc, stream, name);
             if (i < nf) {
                 const pal_fielddesc *fd = pal_recdesc_field(rd, i);
                 size_t n = field_text(s, rec, i);
                 fprintf(f, "%s,", pal_field_name(fd));
-                if (pal_field_type(fd) == PAL_STRING)
+                if (pal_field_type(fd) == PAL_STRING || pal_field_type(fd) == PAL_ARRAY)
                     put_csv_string(f, s->buf, n);
                 else
                     fwrite(s->buf, 1, n, f);
@@ -349,7 +416,7 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
     case FMT_JSON: {
         fputs("{\"time\":", f);
         if (has_time)
-            fprintf(f, "%" PRIu64, time);
+            fputs(tbuf, f);
         else
             fputs("null", f);
         fprintf(f, ",\"process\":%" PRIu32 ",\"stream\":%" PRIu32 ",\"type\":", proc, stream);
@@ -357,9 +424,18 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
         fputs(",\"fields\":{", f);
         int first = 1;
         for (size_t i = 0; i < nf; i++) {
-            if (t->skip[i])
+            if (t->skip[i] || !pal_record_present(rec, i))
                 continue;
             const pal_fielddesc *fd = pal_recdesc_field(rd, i);
+            if (pal_field_type(fd) == PAL_ARRAY) {
+                if (!first)
+                    fputc(',', f);
+                first = 0;
+                put_json_string(f, pal_field_name(fd), strlen(pal_field_name(fd)));
+                fputc(':', f);
+                put_json_array(s, rec, i, f);
+                continue;
+            }
             size_t n = field_text(s, rec, i);
             if (!first)
                 fputc(',', f);
@@ -563,6 +639,7 @@ int main(int argc, char **argv)
     s.o = &o;
     s.r = r;
     s.d = pal_reader_dict(r);
+    s.ascii = strcmp(pal_dict_representation(s.d), "ascii") == 0;
     pal_reader_set_strict(r, o.strict);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);

@@ -135,6 +135,18 @@ struct pal_recdesc {
      * why says what, for the reports. */
     int usable;
     const char *why;
+    /* Binary arrays (raw streams), by field index; NULL when the record has
+     * none. Such records are read field by field (pal_decode_arrays). */
+    struct pal_barr *barrs;
+};
+
+/* A binary array field: its count field and the op of each component (slot 0). */
+struct pal_barr {
+    int32_t count_fi;                /* -1: not an array */
+    uint32_t ncomp;
+    pal_op *ops;
+    pal_type *types;
+    uint8_t *tclass;
 };
 
 struct pal_bindinfo {
@@ -184,7 +196,23 @@ struct pal_dict {
     const pal_recdesc *default_rec;  /* for records no bind entry matches; NULL = unknown */
     size_t nkeys;
     size_t nbinds_seen;              /* edl bind entries already compiled */
+    /* set by the reader: ns per unit of pal_record.time (binary formats) */
+    double ns_per_tick;
 };
+
+/* lens[i] of an OPTIONAL field missing from an ascii line. */
+#define PAL_ABSENT UINT32_MAX
+
+/* An array field of a record (ascii reader): count items of ncomp components,
+ * item i component j at v[i * ncomp + j] (len: string lengths), with the type
+ * (class) of each component. */
+typedef struct pal_arr {
+    uint32_t count, ncomp, first;
+    const pal_value *v;
+    const uint32_t *len;
+    const uint8_t *tclass;
+    const pal_type *types;
+} pal_arr;
 
 /* The record a reader hands out; lives in the reader. */
 struct pal_record {
@@ -194,6 +222,9 @@ struct pal_record {
     uint64_t time;
     uint64_t offset;
     uint32_t process, stream;
+    const pal_arr *arrs;             /* by field index; NULL when the record has no arrays */
+    uint64_t line;                   /* ascii: 1-based line number; 0 otherwise */
+    int64_t time_ns;                 /* ascii: the time in ns (pal_record_time_ns) */
 };
 
 struct pal_handle {
@@ -238,6 +269,15 @@ pal_status pal_dict_sync(pal_dict *d, char *err, size_t errlen);
 /* Slow path of the key lookup: vals holds the decoded key prefix. */
 const pal_recdesc *pal_dict_lookup(const pal_dict *d, const pal_value *vals, const uint32_t *lens);
 uint8_t pal_type_class(pal_type t);
+
+/* ---- ascii.c ---- */
+typedef struct pal_ascii pal_ascii;
+pal_status pal_ascii_open(pal_ascii **out, const pal_dict *d, int fd);
+void pal_ascii_close(pal_ascii *a);
+/* The next record of the line file into rec: 1 ok, 0 end of file, -1 a bad
+ * line (msg says why; *line and *col where), -2 read error (msg). */
+int pal_ascii_next(pal_ascii *a, pal_record *rec, char *msg, size_t msglen, uint64_t *line,
+                   uint32_t *col);
 
 /* ---- status.c ---- */
 void pal_set_last_error(const char *fmt, ...) PAL_PRINTF(1, 2);

@@ -43,7 +43,8 @@ typedef enum pal_status {
 typedef enum pal_type {
     PAL_INT8 = 1, PAL_INT16, PAL_INT32, PAL_INT64,
     PAL_UINT8, PAL_UINT16, PAL_UINT32, PAL_UINT64,
-    PAL_FLOAT32, PAL_FLOAT64, PAL_STRING
+    PAL_FLOAT32, PAL_FLOAT64, PAL_STRING,
+    PAL_ARRAY       /* a variable part: items of one or more components (see "Arrays") */
 } pal_type;
 
 typedef struct pal_dict pal_dict;
@@ -61,7 +62,9 @@ typedef struct pal_field_iter { const pal_recdesc *rec; size_t next; } pal_field
 PAL_API const char *pal_status_string(pal_status s);
 
 /* ---------------- Dictionary ---------------- */
-/* Loads a binary dictionary file (edlc output). */
+/* Loads a dictionary: a binary dictionary file (edlc output) or an EDL source,
+ * which is compiled in memory (told apart by the binary form's magic). For a
+ * source with errors, pal_last_error() holds the first diagnostic. */
 PAL_API pal_status pal_dict_load(const char *path, pal_dict **out);
 PAL_API void pal_dict_destroy(pal_dict *d);
 PAL_API const char *pal_dict_name(const pal_dict *d);
@@ -73,7 +76,8 @@ PAL_API size_t pal_dict_record_count(const pal_dict *d);
 PAL_API const pal_recdesc *pal_dict_record(const pal_dict *d, size_t i);
 PAL_API const pal_recdesc *pal_dict_find_record(const pal_dict *d, const char *name);
 PAL_API const pal_bindinfo *pal_dict_bindinfo(const pal_dict *d);
-/* Prints the dictionary as readable text (EDL-like) to a FILE* passed as void*. */
+/* Prints the dictionary as EDL source (that compiles back to it) to a FILE*
+ * passed as void*. */
 PAL_API void pal_dict_print(const pal_dict *d, void *file);
 
 /* RecordDIterator */
@@ -132,7 +136,9 @@ typedef struct pal_reader_stats {
     int truncated;                /* the file ends inside a chunk */
 } pal_reader_stats;
 
-/* Opens a trace. dict_path NULL: the dictionary embedded in the trace. Messages
+/* Opens a trace. dict_path NULL: the dictionary embedded in the trace; else a
+ * binary dictionary or an EDL source (see pal_dict_load) that describes an ECL
+ * trace, a raw binary record stream or an ascii (line) trace. Messages
  * for failures are available from pal_reader_error on the returned reader, or,
  * when *out is NULL, from pal_last_error(). */
 PAL_API pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader **out);
@@ -141,7 +147,10 @@ PAL_API const char *pal_last_error(void);                  /* thread-local, for 
 PAL_API const pal_dict *pal_reader_dict(const pal_reader *r);
 PAL_API pal_status pal_reader_info(const pal_reader *r, pal_trace_info *info);
 PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
-/* Strict: the first damage ends reading with PAL_EFORMAT instead of skip-and-count. */
+/* Strict: the first damage ends reading with PAL_EFORMAT instead of skip-and-count.
+ * Ascii traces: a bad line is reported as "run.trf:118:14: record 'send': field
+ * 'bytes': expected int64, got 'x'" (file:line:column), counted in
+ * pal_reader_stats.damaged and skipped, or, in strict mode, ends reading. */
 PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
@@ -154,7 +163,17 @@ PAL_API pal_status pal_reader_handle(pal_reader *r, const char *field_name, cons
 
 /* ---------------- Record ---------------- */
 PAL_API const pal_recdesc *pal_record_desc(const pal_record *rec);
-PAL_API uint64_t pal_record_time(const pal_record *rec);     /* designated time field, 0 if none */
+PAL_API uint64_t pal_record_time(const pal_record *rec);     /* designated time field, 0 if none
+                                                              * (ascii: in ns, negative as 0) */
+/* The record's time in nanoseconds for any format: the time field (integer in
+ * ticks or a unit, float in seconds, or split seconds + fraction) scaled by its
+ * unit or the trace's ticks per second; may be negative; 0 if none. */
+PAL_API int64_t pal_record_time_ns(const pal_record *rec);
+/* Ascii traces: the record's 1-based line number (0 for binary traces). */
+PAL_API uint64_t pal_record_line(const pal_record *rec);
+/* 0 when field i is an OPTIONAL field missing from this record (its getters
+ * then return PAL_ENOFIELD) or out of range; 1 otherwise. */
+PAL_API int pal_record_present(const pal_record *rec, size_t i);
 PAL_API uint32_t pal_record_process(const pal_record *rec);  /* rank, or 0 if unknown */
 PAL_API uint32_t pal_record_stream(const pal_record *rec);   /* thread stream id */
 PAL_API uint64_t pal_record_offset(const pal_record *rec);   /* byte offset of its chunk or line */
@@ -173,8 +192,39 @@ PAL_API pal_status pal_record_u64(const pal_record *rec, const pal_handle *h, ui
 PAL_API pal_status pal_record_f64(const pal_record *rec, const pal_handle *h, double *out);
 PAL_API pal_status pal_record_str(const pal_record *rec, const pal_handle *h,
                                   const char **s, size_t *len);
-/* Formats field i as text ("42", "3.5", the string as is); returns the length
- * it needed, like snprintf. */
+/* Arrays (fields of type PAL_ARRAY, ascii traces): an array holds count items,
+ * each of one or more components (an item shape such as "%d%lf" is an int64
+ * and a float64). Getters take the item index and the component index (0 for
+ * single-component items): PAL_ETYPE when the field is not an array or the
+ * component has another type, PAL_ERANGE when item or component is out of
+ * range (or the value does not fit), PAL_ENOFIELD when the record lacks it. */
+PAL_API pal_status pal_record_get_count(const pal_record *rec, const char *field, size_t *count);
+PAL_API pal_status pal_record_count(const pal_record *rec, const pal_handle *h, size_t *count);
+/* Components per item of this record's array (the shape may vary by record). */
+PAL_API pal_status pal_record_get_components(const pal_record *rec, const char *field,
+                                             size_t *n);
+/* Type of component comp of array field index field in this record; 0 if none. */
+PAL_API pal_type pal_record_item_type(const pal_record *rec, size_t field, size_t comp);
+PAL_API pal_status pal_record_get_item_i64(const pal_record *rec, const char *field, size_t item,
+                                           size_t comp, int64_t *out);
+PAL_API pal_status pal_record_get_item_u64(const pal_record *rec, const char *field, size_t item,
+                                           size_t comp, uint64_t *out);
+PAL_API pal_status pal_record_get_item_f64(const pal_record *rec, const char *field, size_t item,
+                                           size_t comp, double *out);
+PAL_API pal_status pal_record_get_item_str(const pal_record *rec, const char *field, size_t item,
+                                           size_t comp, const char **s, size_t *len);
+PAL_API pal_status pal_record_item_i64(const pal_record *rec, const pal_handle *h, size_t item,
+                                       size_t comp, int64_t *out);
+PAL_API pal_status pal_record_item_u64(const pal_record *rec, const pal_handle *h, size_t item,
+                                       size_t comp, uint64_t *out);
+PAL_API pal_status pal_record_item_f64(const pal_record *rec, const pal_handle *h, size_t item,
+                                       size_t comp, double *out);
+PAL_API pal_status pal_record_item_str(const pal_record *rec, const pal_handle *h, size_t item,
+                                       size_t comp, const char **s, size_t *len);
+
+/* Formats field i as text ("42", "3.5", the string as is; arrays "[400,100,7]",
+ * items of several components "[(-22,7.2e-05),(3,1.5)]"; "" for an absent
+ * field); returns the length it needed, like snprintf. */
 PAL_API size_t pal_record_format(const pal_record *rec, size_t i, char *buf, size_t size);
 
 #ifdef __cplusplus

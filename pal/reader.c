@@ -56,7 +56,7 @@
  * are left: a one-byte key and 15 LEBs of 10 bytes at most. */
 #define PAL_FAST_MARGIN ((size_t)160)
 
-enum { FRAMING_ECL = 1, FRAMING_RAW = 2 };
+enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3 };
 enum { ST_READING = 0, ST_ENDED, ST_FAILED };
 
 typedef struct chunk_hdr {
@@ -117,6 +117,12 @@ struct pal_reader {
     const pal_record *bnext, *bend;   /* the batch's records not handed out yet */
     uint64_t chunk_no, batch_chunk; /* records chunks loaded; whose roles the batch holds */
     pal_handle *handles;
+    pal_ascii *ascii;               /* FRAMING_LINES */
+    /* arrays of a raw-stream record, and their items */
+    pal_arr *arrs;
+    pal_value *ivals;
+    uint32_t *ilens;
+    size_t icap;
 };
 
 /* ---------------------------------------------------------------- helpers */
@@ -227,6 +233,17 @@ static pal_status ensure_vals(pal_reader *r)
         free(bl);
         return PAL_ENOMEM;
     }
+    pal_arr *ar = calloc(need, sizeof *ar);
+    if (!ar) {
+        free(v);
+        free(bv);
+        free(l);
+        free(bl);
+        return PAL_ENOMEM;
+    }
+    free(r->arrs);
+    r->arrs = ar;
+    r->rec.arrs = ar;
     free(r->vals);
     free(r->lens);
     free(r->bvals);
@@ -262,7 +279,8 @@ static pal_status handle_fill(pal_reader *r, pal_handle *h)
         const pal_fielddesc *f = pal_recdesc_find_field(r->dict->recs[i], h->name);
         s[i].field = f ? (int32_t)f->index : -1;
         s[i].tclass = f ? f->tclass : 0;
-        u[i] = f && f->tclass == PAL_TC_UNSIGNED ? (int32_t)f->index : -1;
+        /* (ascii fields may be absent: those take the general path) */
+        u[i] = f && f->tclass == PAL_TC_UNSIGNED && r->dict->binary ? (int32_t)f->index : -1;
     }
     h->nslots = n;
     return PAL_OK;
@@ -661,7 +679,7 @@ static PAL_NOINLINE int decode_checked(pal_reader *r, const unsigned char **pp, 
     const unsigned char *p0 = *pp;
     const pal_recdesc *rd;
     pal_decerr e;
-    if (pal_decode_record(r->dict, pp, r->cend, tp, vals, lens, &rd, 1, &e) != PAL_DEC_OK) {
+    if (pal_decode_record(r->dict, pp, r->cend, tp, vals, lens, &rd, &e) != PAL_DEC_OK) {
         r->bad_done = r->ccount - r->cleft + i;
         decode_why(r, &e, vals, lens, r->bad_done, (size_t)(p0 - r->cstart), r->bad_why,
                    sizeof r->bad_why);
@@ -678,7 +696,7 @@ static PAL_NOINLINE int decode_ops(const pal_recdesc *rd, const unsigned char **
                                    const unsigned char *end, uint64_t *tp, pal_record *rec)
 {
     pal_value *vals = (pal_value *)rec->vals;
-    if (pal_run_ops(rd->ops, rd->ops + rd->nops, pp, end, tp, vals, (uint32_t *)rec->lens, 1,
+    if (pal_run_ops(rd->ops, rd->ops + rd->nops, pp, end, tp, vals, (uint32_t *)rec->lens,
                     NULL) != PAL_DEC_OK)
         return 0;
     rec->time = pal_record_time_of(rd, vals);
@@ -858,6 +876,90 @@ static void fill_batch(pal_reader *r)
     }
 }
 
+/* A raw-stream record whose descriptor has arrays, field by field from b
+ * (count field, then count items of the fixed shape, component by component). */
+static int decode_arrays(pal_reader *r, const pal_recdesc *rd, const unsigned char *b,
+                         const unsigned char *end, const unsigned char **qout, uint64_t *tsum,
+                         pal_decerr *e)
+{
+    const pal_dict *d = r->dict;
+    size_t first = d->key_count ? d->key_last + 1 : 0;
+    const unsigned char *p = b;
+    size_t nitems = 0;
+    for (size_t i = 0; i < rd->nfields; i++) {
+        if (rd->fields[i].type != PAL_ARRAY) {
+            const pal_op *op = i < first ? &d->prefix[i] : &rd->ops[i - first];
+            int rc = pal_run_ops(op, op + 1, &p, end, tsum, r->vals, r->lens, e);
+            if (rc)
+                return rc;
+            continue;
+        }
+        const struct pal_barr *ba = &rd->barrs[i];
+        e->field = (long)i;
+        e->rec = rd;
+        if (ba->count_fi < 0) {
+            e->code = PAL_DEC_BAD;
+            e->why = "array not readable from a binary record";
+            return PAL_DEC_BAD;
+        }
+        const pal_fielddesc *cf = &rd->fields[ba->count_fi];
+        uint64_t count = r->vals[ba->count_fi].u;
+        if (cf->tclass == PAL_TC_SIGNED && r->vals[ba->count_fi].i < 0) {
+            e->code = PAL_DEC_BAD;
+            e->why = "negative array count";
+            return PAL_DEC_BAD;
+        }
+        /* every component takes at least one byte */
+        if (ba->ncomp == 0 || count > (uint64_t)(end - p) / ba->ncomp) {
+            e->code = PAL_DEC_SHORT;
+            e->why = "record runs past the end of the data";
+            return PAL_DEC_SHORT;
+        }
+        size_t m = (size_t)count * ba->ncomp;
+        if (nitems + m > r->icap) {
+            size_t cap = r->icap ? r->icap : 64;
+            while (cap < nitems + m)
+                cap *= 2;
+            pal_value *iv = realloc(r->ivals, cap * sizeof *iv);
+            if (iv)
+                r->ivals = iv;
+            uint32_t *il = iv ? realloc(r->ilens, cap * sizeof *il) : NULL;
+            if (!iv || !il) {
+                e->code = PAL_DEC_BAD;
+                e->why = "out of memory";
+                return PAL_DEC_BAD;
+            }
+            r->ilens = il;
+            r->icap = cap;
+        }
+        for (size_t it = 0; it < m; it++) {
+            const pal_op *op = &ba->ops[it % ba->ncomp];
+            int rc = pal_run_ops(op, op + 1, &p, end, tsum, &r->ivals[nitems + it],
+                                 &r->ilens[nitems + it], e);
+            if (rc)
+                return rc;
+            if (ba->tclass[it % ba->ncomp] != PAL_TC_STRING)
+                r->ilens[nitems + it] = 0;
+        }
+        pal_arr *a = &r->arrs[i];
+        a->count = (uint32_t)count;
+        a->ncomp = ba->ncomp;
+        a->first = (uint32_t)nitems;
+        a->tclass = ba->tclass;
+        a->types = ba->types;
+        r->vals[i].u = count;
+        r->lens[i] = 0;
+        nitems += m;
+    }
+    for (size_t i = 0; i < rd->nfields; i++)
+        if (rd->fields[i].type == PAL_ARRAY) {
+            r->arrs[i].v = r->ivals + r->arrs[i].first;
+            r->arrs[i].len = r->ilens + r->arrs[i].first;
+        }
+    *qout = p;
+    return PAL_DEC_OK;
+}
+
 /* A raw stream: records back to back, decoded with full checks one at a time
  * (there are no chunk CRCs to lean on). */
 static pal_status raw_next(pal_reader *r, const pal_record **out)
@@ -880,9 +982,18 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
             return PAL_EIO;
         }
         const unsigned char *q = b;
-        const pal_recdesc *rd;
+        const pal_recdesc *rd = NULL;
         pal_decerr e;
-        int rc = pal_decode_record(r->dict, &q, b + n, &r->tsum, r->vals, r->lens, &rd, 1, &e);
+        uint64_t tsave = r->tsum;
+        int rc = pal_decode_record(r->dict, &q, b + n, &r->tsum, r->vals, r->lens, &rd, &e);
+        if (rc == PAL_DEC_BAD && e.rec && e.rec->barrs && e.field < 0) {
+            /* a known record with arrays: field by field */
+            uint64_t t = tsave;
+            q = b;
+            rc = decode_arrays(r, e.rec, b, b + n, &q, &t, &e);
+            r->tsum = rc == PAL_DEC_OK ? t : tsave;
+            rd = e.rec;
+        }
         if (rc == PAL_DEC_SHORT && n < left && ahead < PAL_MAX_RAW_RECORD) {
             ahead *= 2;             /* a long record: widen the window */
             continue;
@@ -912,9 +1023,52 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
     }
 }
 
+/* An ascii file: line by line; bad lines are reported as
+ * "path:line:col: message", counted and skipped (strict mode: the end). */
+static pal_status lines_next(pal_reader *r, const pal_record **out)
+{
+    if (r->state != ST_READING)
+        return r->state == ST_ENDED ? PAL_END : r->failed;
+    for (;;) {
+        char msg[768];
+        uint64_t line = 0;
+        uint32_t col = 0;
+        msg[0] = '\0';
+        int rc = pal_ascii_next(r->ascii, &r->rec, msg, sizeof msg, &line, &col);
+        if (PAL_LIKELY(rc == 1)) {
+            r->st.records++;
+            *out = &r->rec;
+            return PAL_OK;
+        }
+        if (rc == 0) {
+            r->state = ST_ENDED;
+            return PAL_END;
+        }
+        if (rc == -2) {
+            snprintf(r->err, sizeof r->err, "%s: %s", r->path, msg);
+            if (r->diag)
+                r->diag(r->diag_ctx, r->err);
+            r->state = ST_FAILED;
+            r->failed = PAL_EIO;
+            return PAL_EIO;
+        }
+        if (col)
+            snprintf(r->err, sizeof r->err, "%s:%" PRIu64 ":%" PRIu32 ": %s", r->path, line, col,
+                     msg);
+        else
+            snprintf(r->err, sizeof r->err, "%s:%" PRIu64 ": %s", r->path, line, msg);
+        if (r->diag)
+            r->diag(r->diag_ctx, r->err);
+        if (damaged(r, 0) != PAL_OK)
+            return PAL_EFORMAT;
+    }
+}
+
 static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
 {
     PAL_REQUIRE(r && out, PAL_EINVAL);
+    if (r->framing == FRAMING_LINES)
+        return lines_next(r, out);
     if (r->framing == FRAMING_RAW)
         return raw_next(r, out);
     /* records handed out from the batch are counted here, not one by one */
@@ -1086,6 +1240,7 @@ static pal_status open_ecl(pal_reader *r, pal_dict **given)
     if (!unit || strcmp(unit, "ticks") != 0)
         r->info.ticks_per_second = unit_ticks(unit);
     r->framing = FRAMING_ECL;
+    r->dict->ns_per_tick = r->info.ticks_per_second > 0 ? 1e9 / r->info.ticks_per_second : 0;
     r->data_start = r->pos = hlen;
     if ((st = ensure_vals(r)) != PAL_OK)
         OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
@@ -1103,9 +1258,21 @@ static pal_status open_foreign(pal_reader *r, pal_dict **given)
     pal_status st = PAL_OK;
     const char *path = r->path;
     pal_dict *d = *given;
-    if (!d->binary)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary '%s' describes an ascii "
-                  "(line) format; ascii traces are not supported yet", path, pal_dict_name(d));
+    if (!d->binary) {
+        if (edl_dict_framing(d->ed) != EDL_FRAMING_LINES)
+            OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the ascii dictionary '%s' has a "
+                      "framing other than lines", path, pal_dict_name(d));
+        r->dict = d;
+        *given = NULL;
+        r->framing = FRAMING_LINES;
+        r->data_start = r->pos = 0;
+        /* times are exposed in ns (pal_record_time_ns; pal_record_time clamps at 0) */
+        r->info.ticks_per_second = 1e9;
+        d->ns_per_tick = 1;
+        if ((st = pal_ascii_open(&r->ascii, d, r->fd)) != PAL_OK)
+            OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+        return PAL_OK;
+    }
     switch (edl_dict_framing(d->ed)) {
     case EDL_FRAMING_RAW:
         break;
@@ -1122,6 +1289,7 @@ static pal_status open_foreign(pal_reader *r, pal_dict **given)
     r->framing = FRAMING_RAW;
     r->data_start = r->pos = 0;
     r->info.ticks_per_second = unit_ticks(edl_dict_time_unit(d->ed));
+    d->ns_per_tick = r->info.ticks_per_second > 0 ? 1e9 / r->info.ticks_per_second : 0;
     if ((st = ensure_vals(r)) != PAL_OK)
         OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
     return PAL_OK;
@@ -1164,7 +1332,8 @@ pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader *
     const unsigned char *b = r->size >= 8 ? fetch(r, 0, 8, PAL_READAHEAD) : NULL;
     if (r->size >= 8 && !b)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
-    if (b && memcmp(b, ECL_FILE_MAGIC, 8) == 0)
+    /* (a text file that happens to start with the magic is still text) */
+    if (b && memcmp(b, ECL_FILE_MAGIC, 8) == 0 && !(given && !given->binary))
         st = open_ecl(r, &given);
     else if (!given)
         OPEN_FAIL(PAL_ENODICT, "cannot open trace '%s': bad magic at byte 0 (not an ECL "
@@ -1196,6 +1365,7 @@ void pal_reader_close(pal_reader *r)
         free(h->uslots);
         free(h);
     }
+    pal_ascii_close(r->ascii);
     if (r->fd >= 0)
         close(r->fd);
     pal_dict_destroy(r->dict);
@@ -1205,6 +1375,9 @@ void pal_reader_close(pal_reader *r)
     free(r->lens);
     free(r->bvals);
     free(r->blens);
+    free(r->arrs);
+    free(r->ivals);
+    free(r->ilens);
     free(r->path);
     free(r);
 }

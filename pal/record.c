@@ -25,11 +25,10 @@ uint64_t pal_value_as_u64(pal_value v, uint8_t tclass)
     }
 }
 
-/* ---- conversions shared by both access paths ---- */
+/* ---- conversions shared by every access path ---- */
 
-static inline pal_status conv_i64(const pal_record *rec, size_t fi, uint8_t tc, int64_t *out)
+static inline pal_status vconv_i64(pal_value v, uint8_t tc, int64_t *out)
 {
-    pal_value v = rec->vals[fi];
     switch (tc) {
     case PAL_TC_SIGNED:
         *out = v.i;
@@ -44,9 +43,8 @@ static inline pal_status conv_i64(const pal_record *rec, size_t fi, uint8_t tc, 
     }
 }
 
-static inline pal_status conv_u64(const pal_record *rec, size_t fi, uint8_t tc, uint64_t *out)
+static inline pal_status vconv_u64(pal_value v, uint8_t tc, uint64_t *out)
 {
-    pal_value v = rec->vals[fi];
     if (PAL_LIKELY(tc == PAL_TC_UNSIGNED)) {
         *out = v.u;
         return PAL_OK;
@@ -62,9 +60,8 @@ static inline pal_status conv_u64(const pal_record *rec, size_t fi, uint8_t tc, 
     }
 }
 
-static inline pal_status conv_f64(const pal_record *rec, size_t fi, uint8_t tc, double *out)
+static inline pal_status vconv_f64(pal_value v, uint8_t tc, double *out)
 {
-    pal_value v = rec->vals[fi];
     switch (tc) {
     case PAL_TC_FLOAT:
         *out = v.f;
@@ -80,15 +77,115 @@ static inline pal_status conv_f64(const pal_record *rec, size_t fi, uint8_t tc, 
     }
 }
 
-static inline pal_status conv_str(const pal_record *rec, size_t fi, uint8_t tc, const char **s,
-                                  size_t *len)
+static inline pal_status vconv_str(pal_value v, uint32_t len, uint8_t tc, const char **s,
+                                   size_t *lenp)
 {
     if (tc != PAL_TC_STRING)
         return PAL_ETYPE;
-    *s = (const char *)rec->vals[fi].s;
-    if (len)
-        *len = rec->lens[fi];
+    *s = (const char *)v.s;
+    if (lenp)
+        *lenp = len;
     return PAL_OK;
+}
+
+/* An OPTIONAL field missing from an ascii line is no field of this record. */
+#define ABSENT(rec, fi) PAL_UNLIKELY((rec)->lens[fi] == PAL_ABSENT)
+
+static inline pal_status conv_i64(const pal_record *rec, size_t fi, uint8_t tc, int64_t *out)
+{
+    if (ABSENT(rec, fi))
+        return PAL_ENOFIELD;
+    return vconv_i64(rec->vals[fi], tc, out);
+}
+
+static inline pal_status conv_u64(const pal_record *rec, size_t fi, uint8_t tc, uint64_t *out)
+{
+    if (ABSENT(rec, fi))
+        return PAL_ENOFIELD;
+    return vconv_u64(rec->vals[fi], tc, out);
+}
+
+static inline pal_status conv_f64(const pal_record *rec, size_t fi, uint8_t tc, double *out)
+{
+    if (ABSENT(rec, fi))
+        return PAL_ENOFIELD;
+    return vconv_f64(rec->vals[fi], tc, out);
+}
+
+static inline pal_status conv_str(const pal_record *rec, size_t fi, uint8_t tc, const char **s,
+                                  size_t *len)
+{
+    if (ABSENT(rec, fi))
+        return PAL_ENOFIELD;
+    return vconv_str(rec->vals[fi], rec->lens[fi], tc, s, len);
+}
+
+/* The array of field fi, or NULL (ETYPE: not an array). */
+static inline const pal_arr *arr_of(const pal_record *rec, size_t fi)
+{
+    if (rec->desc->fields[fi].type != PAL_ARRAY || !rec->arrs)
+        return NULL;
+    return &rec->arrs[fi];
+}
+
+static inline pal_status conv_count(const pal_record *rec, size_t fi, uint8_t tc, size_t *out)
+{
+    (void)tc;
+    const pal_arr *a = arr_of(rec, fi);
+    if (!a)
+        return PAL_ETYPE;
+    *out = a->count;
+    return PAL_OK;
+}
+
+static inline pal_status conv_ncomp(const pal_record *rec, size_t fi, uint8_t tc, size_t *out)
+{
+    (void)tc;
+    const pal_arr *a = arr_of(rec, fi);
+    if (!a)
+        return PAL_ETYPE;
+    *out = a->ncomp;
+    return PAL_OK;
+}
+
+/* Item i, component j of array field fi: checks, then the value conversion. */
+#define ITEM(rec, fi, i, j, conv, ...)                                          \
+    do {                                                                        \
+        const pal_arr *a_ = arr_of(rec, fi);                                    \
+        if (!a_)                                                                \
+            return PAL_ETYPE;                                                   \
+        if ((i) >= a_->count || (j) >= a_->ncomp)                               \
+            return PAL_ERANGE;                                                  \
+        size_t k_ = (size_t)(i) * a_->ncomp + (j);                              \
+        return conv(a_->v[k_], __VA_ARGS__);                                    \
+    } while (0)
+
+static inline pal_status item_i64(const pal_record *rec, size_t fi, uint8_t tc, size_t i,
+                                  size_t j, int64_t *out)
+{
+    (void)tc;
+    ITEM(rec, fi, i, j, vconv_i64, a_->tclass[j], out);
+}
+
+static inline pal_status item_u64(const pal_record *rec, size_t fi, uint8_t tc, size_t i,
+                                  size_t j, uint64_t *out)
+{
+    (void)tc;
+    ITEM(rec, fi, i, j, vconv_u64, a_->tclass[j], out);
+}
+
+static inline pal_status item_f64(const pal_record *rec, size_t fi, uint8_t tc, size_t i,
+                                  size_t j, double *out)
+{
+    (void)tc;
+    ITEM(rec, fi, i, j, vconv_f64, a_->tclass[j], out);
+}
+
+static inline pal_status item_str(const pal_record *rec, size_t fi, uint8_t tc, size_t i,
+                                  size_t j, const char **out, size_t *len)
+{
+    (void)tc;
+    ITEM(rec, fi, i, j, vconv_str, a_->len[k_], a_->tclass[j], out, len);
 }
 
 /* ---- by name ---- */
@@ -176,6 +273,106 @@ pal_status pal_record_str(const pal_record *rec, const pal_handle *h, const char
     BY_HANDLE(conv_str, out, len);
 }
 
+/* ---- arrays ---- */
+
+pal_status pal_record_get_count(const pal_record *rec, const char *field, size_t *out)
+{
+    BY_NAME(conv_count, out);
+}
+
+pal_status pal_record_count(const pal_record *rec, const pal_handle *h, size_t *out)
+{
+    BY_HANDLE(conv_count, out);
+}
+
+pal_status pal_record_get_components(const pal_record *rec, const char *field, size_t *out)
+{
+    BY_NAME(conv_ncomp, out);
+}
+
+pal_status pal_record_get_item_i64(const pal_record *rec, const char *field, size_t item,
+                                   size_t comp, int64_t *out)
+{
+    BY_NAME(item_i64, item, comp, out);
+}
+
+pal_status pal_record_get_item_u64(const pal_record *rec, const char *field, size_t item,
+                                   size_t comp, uint64_t *out)
+{
+    BY_NAME(item_u64, item, comp, out);
+}
+
+pal_status pal_record_get_item_f64(const pal_record *rec, const char *field, size_t item,
+                                   size_t comp, double *out)
+{
+    BY_NAME(item_f64, item, comp, out);
+}
+
+pal_status pal_record_get_item_str(const pal_record *rec, const char *field, size_t item,
+                                   size_t comp, const char **out, size_t *len)
+{
+    BY_NAME(item_str, item, comp, out, len);
+}
+
+pal_status pal_record_item_i64(const pal_record *rec, const pal_handle *h, size_t item,
+                               size_t comp, int64_t *out)
+{
+    BY_HANDLE(item_i64, item, comp, out);
+}
+
+pal_status pal_record_item_u64(const pal_record *rec, const pal_handle *h, size_t item,
+                               size_t comp, uint64_t *out)
+{
+    BY_HANDLE(item_u64, item, comp, out);
+}
+
+pal_status pal_record_item_f64(const pal_record *rec, const pal_handle *h, size_t item,
+                               size_t comp, double *out)
+{
+    BY_HANDLE(item_f64, item, comp, out);
+}
+
+pal_status pal_record_item_str(const pal_record *rec, const pal_handle *h, size_t item,
+                               size_t comp, const char **out, size_t *len)
+{
+    BY_HANDLE(item_str, item, comp, out, len);
+}
+
+pal_type pal_record_item_type(const pal_record *rec, size_t field, size_t comp)
+{
+    PAL_REQUIRE(rec, (pal_type)0);
+    if (field >= rec->desc->nfields)
+        return (pal_type)0;
+    const pal_arr *a = arr_of(rec, field);
+    if (!a || comp >= a->ncomp || !a->types)
+        return (pal_type)0;
+    return a->types[comp];
+}
+
+int pal_record_present(const pal_record *rec, size_t field)
+{
+    PAL_REQUIRE(rec, 0);
+    return field < rec->desc->nfields && rec->lens[field] != PAL_ABSENT;
+}
+
+uint64_t pal_record_line(const pal_record *rec)
+{
+    PAL_REQUIRE(rec, 0);
+    return rec->line;
+}
+
+int64_t pal_record_time_ns(const pal_record *rec)
+{
+    PAL_REQUIRE(rec, 0);
+    const pal_dict *d = rec->desc->dict;
+    if (!d->binary)
+        return rec->time_ns;
+    if (d->ns_per_tick == 1)
+        return rec->time > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)rec->time;
+    double x = (double)rec->time * d->ns_per_tick;
+    return x < 9.2e18 ? (int64_t)(x + 0.5) : INT64_MAX;
+}
+
 /* ---- roles ---- */
 
 const pal_recdesc *pal_record_desc(const pal_record *rec)
@@ -227,6 +424,75 @@ static size_t format_float(double v, int is32, char *buf, size_t size)
     return (size_t)n;
 }
 
+/* One scalar value as text into buf (size may be 0); the length it needs. */
+static size_t format_value(pal_value v, uint32_t len, uint8_t tc, pal_type t, char *buf,
+                           size_t size)
+{
+    switch (tc) {
+    case PAL_TC_SIGNED:
+        return (size_t)snprintf(buf, size, "%" PRId64, v.i);
+    case PAL_TC_UNSIGNED:
+        return (size_t)snprintf(buf, size, "%" PRIu64, v.u);
+    case PAL_TC_FLOAT:
+        return format_float(v.f, t == PAL_FLOAT32, buf, size);
+    default:
+        if (size) {
+            size_t c = len < size - 1 ? len : size - 1;
+            if (c)
+                memcpy(buf, v.s, c);
+            buf[c] = '\0';
+        }
+        return len;
+    }
+}
+
+/* "[1,2,3]", or with items of several components "[(1,0.5),(2,1.5)]". */
+static size_t format_array(const pal_record *rec, size_t fi, char *buf, size_t size)
+{
+    const pal_arr *a = rec->arrs ? &rec->arrs[fi] : NULL;
+    size_t n = 0;
+#define PUT(ch)                                                                 \
+    do {                                                                        \
+        if (n + 1 < size)                                                       \
+            buf[n] = (ch);                                                      \
+        n++;                                                                    \
+    } while (0)
+    PUT('[');
+    for (uint32_t i = 0; a && i < a->count; i++) {
+        if (i)
+            PUT(',');
+        if (a->ncomp > 1)
+            PUT('(');
+        for (uint32_t j = 0; j < a->ncomp; j++) {
+            if (j)
+                PUT(',');
+            size_t k = (size_t)i * a->ncomp + j;
+            if (a->tclass[j] == PAL_TC_STRING) {
+                /* strings quoted, \" and \\ escaped, so that items stay apart */
+                PUT('"');
+                for (uint32_t c = 0; c < a->len[k]; c++) {
+                    char ch = (char)a->v[k].s[c];
+                    if (ch == '"' || ch == '\\')
+                        PUT('\\');
+                    PUT(ch);
+                }
+                PUT('"');
+                continue;
+            }
+            char *at = n < size ? buf + n : NULL;
+            n += format_value(a->v[k], a->len[k], a->tclass[j], a->types[j], at,
+                              at ? size - n : 0);
+        }
+        if (a->ncomp > 1)
+            PUT(')');
+    }
+    PUT(']');
+#undef PUT
+    if (size)
+        buf[n < size ? n : size - 1] = '\0';
+    return n;
+}
+
 size_t pal_record_format(const pal_record *rec, size_t i, char *buf, size_t size)
 {
     PAL_REQUIRE(rec && (buf || !size), 0);
@@ -236,6 +502,13 @@ size_t pal_record_format(const pal_record *rec, size_t i, char *buf, size_t size
         return 0;
     }
     const pal_fielddesc *f = &rec->desc->fields[i];
+    if (rec->lens[i] == PAL_ABSENT) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    if (f->type == PAL_ARRAY)
+        return format_array(rec, i, buf, size);
     pal_value v = rec->vals[i];
     switch (f->tclass) {
     case PAL_TC_SIGNED:
