@@ -535,6 +535,7 @@ START_TEST(dict_load_and_print)
     edl_dict_destroy(back);
     free(text);
     pal_dict_destroy(d);
+    unlink(dict_path);
 
     ed = pair_dict();
     write_dict_file(ed);
