@@ -86,35 +86,7 @@ else
 fi
 
 # ---- golden dumps ----
-check() {   # NAME EXPECTED-STATUS ARGS...
-    name=$1 want=$2
-    shift 2
-    "$dump" "$@" >"$tmp/out" 2>"$tmp/err.raw"
-    st=$?
-    sed "s|$tmp|TMP|g; s|$top_srcdir|SRC|g" "$tmp/err.raw" >"$tmp/err"
-    if [ "$st" -ne "$want" ]; then
-        echo "FAIL: $name: exit status $st, expected $want"
-        cat "$tmp/err"
-        fail=1
-    fi
-    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-        cp "$tmp/out" "$golden/$name"
-        if [ -s "$tmp/err" ]; then cp "$tmp/err" "$golden/$name.err"; else rm -f "$golden/$name.err"; fi
-        return
-    fi
-    if ! cmp -s "$tmp/out" "$golden/$name"; then
-        echo "FAIL: $name: output differs from golden/$name"
-        diff "$golden/$name" "$tmp/out" | head -20
-        fail=1
-    fi
-    if [ -f "$golden/$name.err" ] || [ -s "$tmp/err" ]; then
-        if ! cmp -s "$tmp/err" "$golden/$name.err" 2>/dev/null; then
-            echo "FAIL: $name: messages differ from golden/$name.err"
-            diff "$golden/$name.err" "$tmp/err" 2>&1 | head -20
-            fail=1
-        fi
-    fi
-}
+. "$top_srcdir/tests/pal/golden.sh"
 
 check ascii-picl-test.txt 0 -d "$formats/picl.edl" "$samples/mpicl_test.excerpt.ttf"
 check ascii-picl-lab5.txt 0 -d "$formats/picl.edl" "$samples/mpicl_lab5.excerpt.ttf"

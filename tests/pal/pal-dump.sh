@@ -21,41 +21,7 @@ fail=0
 "$mktrace" flat "$tmp/flat.bin" "$tmp/flat.dict" || exit 99
 "$mktrace" lab-dict "$tmp/lab.dict" || exit 99
 
-# check NAME EXPECTED-STATUS ARGS...: stdout vs golden/NAME, stderr (with the
-# temporary directory replaced by TMP) vs golden/NAME.err if that exists.
-check() {
-    name=$1 want=$2
-    shift 2
-    "$dump" "$@" >"$tmp/out" 2>"$tmp/err.raw"
-    st=$?
-    sed "s|$tmp|TMP|g" "$tmp/err.raw" >"$tmp/err"
-    if [ "$st" -ne "$want" ]; then
-        echo "FAIL: $name: exit status $st, expected $want"
-        cat "$tmp/err"
-        fail=1
-    fi
-    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-        cp "$tmp/out" "$golden/$name"
-        if [ -s "$tmp/err" ]; then cp "$tmp/err" "$golden/$name.err"; else rm -f "$golden/$name.err"; fi
-        return
-    fi
-    if ! cmp -s "$tmp/out" "$golden/$name"; then
-        echo "FAIL: $name: output differs from golden/$name"
-        diff -u "$golden/$name" "$tmp/out" | head -20
-        fail=1
-    fi
-    if [ -f "$golden/$name.err" ]; then
-        if ! cmp -s "$tmp/err" "$golden/$name.err"; then
-            echo "FAIL: $name: stderr differs from golden/$name.err"
-            diff -u "$golden/$name.err" "$tmp/err" | head -20
-            fail=1
-        fi
-    elif [ -s "$tmp/err" ]; then
-        echo "FAIL: $name: unexpected stderr:"
-        cat "$tmp/err"
-        fail=1
-    fi
-}
+. "$top_srcdir/tests/pal/golden.sh"
 
 check small.txt 0 "$tmp/small.ecl"
 check small.csv 0 --format=csv "$tmp/small.ecl"
