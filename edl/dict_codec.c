@@ -140,14 +140,12 @@ static void out_meaning(outbuf *o, const edl_dict *d)
     }
 }
 
-edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
+/* The encoding; equality compares it for dictionaries whose references are
+ * not complete yet, so only edl_dict_encode checks them. */
+static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
 {
-    if (!d || !buf || !len)
-        return EDL_EINVAL;
     *buf = NULL;
     *len = 0;
-    if (!edl_dict_refs_ok(d, NULL, 0))
-        return EDL_ENOENT;
     outbuf o = {0};
     int v12 = edl_dict_needs_1_2(d);
     int v11 = v12 || edl_dict_needs_1_1(d);
@@ -218,6 +216,17 @@ edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
     *buf = o.p;
     *len = o.len;
     return EDL_OK;
+}
+
+edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
+{
+    if (!d || !buf || !len)
+        return EDL_EINVAL;
+    *buf = NULL;
+    *len = 0;
+    if (!edl_dict_refs_ok(d, NULL, 0))
+        return EDL_ENOENT;
+    return encode(d, buf, len);
 }
 
 /* ---- decoding: every read is bounds-checked and errors carry the offset ---- */
@@ -718,8 +727,8 @@ int edl_dict_equal(const edl_dict *a, const edl_dict *b)
 {
     unsigned char *pa = NULL, *pb = NULL;
     size_t la = 0, lb = 0;
-    int eq = a && b && edl_dict_encode(a, &pa, &la) == EDL_OK &&
-             edl_dict_encode(b, &pb, &lb) == EDL_OK && la == lb && memcmp(pa, pb, la) == 0;
+    int eq = a && b && encode(a, &pa, &la) == EDL_OK && encode(b, &pb, &lb) == EDL_OK &&
+             la == lb && memcmp(pa, pb, la) == 0;
     free(pa);
     free(pb);
     return eq;

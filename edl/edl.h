@@ -295,7 +295,7 @@ EDL_API edl_status edl_dict_decode(const void *buf, size_t len, edl_dict **out,
  * present in both must be identical (meaning included), and so must
  * designation references both have: EDL_EEXIST otherwise. */
 EDL_API edl_status edl_dict_merge(edl_dict *d, const edl_dict *src);
-/* Deep equality (what encoding compares). */
+/* Deep equality (what encoding compares; references need not resolve). */
 EDL_API int edl_dict_equal(const edl_dict *a, const edl_dict *b);
 
 /* ---- access ---- */
