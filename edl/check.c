@@ -553,7 +553,7 @@ static void check_roles(edl_cc *cc, const ast_record *r)
                                          "one of enter, leave, call, overhead, marker, counter, "
                                          "definition, metadata, lost, process_begin, "
                                          "process_end, thread_begin, thread_end, state, pause, "
-                                         "resume, request_complete, request_start",
+                                         "resume, request_complete, request_start, message",
                       r->name.text);
     }
     for (unsigned k = 1; k < EDL_ROLE_LIMIT; k++) {
@@ -565,8 +565,8 @@ static void check_roles(edl_cc *cc, const ast_record *r)
             edl_error(cc, n->name.loc, "role %s does not go with %s (%s)", n->name.text,
                       primary->name.text,
                       n->role == EDL_ROLE_SEND || n->role == EDL_ROLE_RECV
-                          ? "send and recv go with enter, leave, call, request_complete and "
-                            "request_start"
+                          ? "send and recv go with enter, leave, call, request_complete, "
+                            "request_start and message"
                           : "collective, communication and idle go with enter, leave and call");
         edl_role_need need = edl_role_needs(n->role);
         if (need.any[0] && !has_need(cc, r, need))
@@ -574,6 +574,10 @@ static void check_roles(edl_cc *cc, const ast_record *r)
                                        "none", n->name.text, edl_role_need_text(need),
                       r->name.text);
     }
+    if (primary && primary->role == EDL_ROLE_MESSAGE && !seen[EDL_ROLE_SEND] &&
+        !seen[EDL_ROLE_RECV])
+        edl_error(cc, primary->name.loc, "role message needs role send or recv (what happens "
+                                         "to the message)");
     int wants_region = primary && edl_role_has_region(primary->role);
     if (wants_region && !region_field && !region)
         edl_error(cc, primary->name.loc, "role %s needs the region: a field with role region, or "

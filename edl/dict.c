@@ -713,6 +713,9 @@ static int roles_ok(const edl_record *r, const edl_meaning *m, const edl_field_r
         if (need.any[0] && !has[need.any[0]] && !(need.any[1] && has[need.any[1]]))
             return 0;
     }
+    if (primary == EDL_ROLE_MESSAGE &&
+        !(seen & (UINT64_C(1) << EDL_ROLE_SEND | UINT64_C(1) << EDL_ROLE_RECV)))
+        return 0;   /* a message is sent or received */
     int region = m->region && *m->region;
     if (region && !edl_role_has_region(primary))
         return 0;

@@ -109,6 +109,8 @@ typedef enum edl_record_role {
     EDL_ROLE_RESUME,             /* recording resumes */
     EDL_ROLE_REQUEST_COMPLETE,   /* a nonblocking request completed */
     EDL_ROLE_REQUEST_START,      /* a (persistent) request was started */
+    EDL_ROLE_MESSAGE,            /* a message sent or received at one instant (needs
+                                  * send or recv) */
     EDL_ROLE_SEND = 32,          /* a message is sent here */
     EDL_ROLE_RECV,               /* a message is received here */
     EDL_ROLE_COLLECTIVE,         /* a collective operation */
@@ -134,6 +136,8 @@ typedef enum edl_field_role {
     EDL_FROLE_COMMUNICATOR,      /* the communicator (process group) */
     EDL_FROLE_BYTES_SENT,
     EDL_FROLE_BYTES_RECEIVED,
+    EDL_FROLE_BYTES,             /* bytes an operation moves, when sent and received
+                                  * are not told apart (a broadcast's size) */
     EDL_FROLE_ROOT,              /* the root process of a collective */
     EDL_FROLE_REQUEST,           /* a request id */
     EDL_FROLE_VALUE,             /* a counter's value */

@@ -30,6 +30,7 @@ static const char *const record_roles[EDL_ROLE_LIMIT] = {
     [EDL_ROLE_RESUME] = "resume",
     [EDL_ROLE_REQUEST_COMPLETE] = "request_complete",
     [EDL_ROLE_REQUEST_START] = "request_start",
+    [EDL_ROLE_MESSAGE] = "message",
     [EDL_ROLE_SEND] = "send",
     [EDL_ROLE_RECV] = "recv",
     [EDL_ROLE_COLLECTIVE] = "collective",
@@ -40,12 +41,12 @@ static const char *const record_roles[EDL_ROLE_LIMIT] = {
 const char *const edl_record_role_names[] = {
     "enter", "leave", "call", "overhead", "marker", "counter", "definition", "metadata", "lost",
     "process_begin", "process_end", "thread_begin", "thread_end", "state", "pause", "resume",
-    "request_complete", "request_start", "send", "recv", "collective", "communication", "idle",
+    "request_complete", "request_start", "message", "send", "recv", "collective", "communication", "idle",
     NULL};
 
 const char *const edl_field_role_names[] = {
     "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
-    "recv_tag", "communicator", "bytes_sent", "bytes_received", "root", "request", "value",
+    "recv_tag", "communicator", "bytes_sent", "bytes_received", "bytes", "root", "request", "value",
     "counter", "name", "unit", "text", "count", "size", "members", "state", NULL};
 
 const char *edl_record_role_name(edl_record_role role)
@@ -80,7 +81,7 @@ edl_field_role edl_field_role_by_name(const char *name)
 
 int edl_role_is_primary(edl_record_role r)
 {
-    return r >= EDL_ROLE_ENTER && r <= EDL_ROLE_REQUEST_START;
+    return r >= EDL_ROLE_ENTER && r <= EDL_ROLE_MESSAGE;
 }
 
 int edl_role_is_qualifier(edl_record_role r)
@@ -101,7 +102,7 @@ int edl_role_qualifies(edl_record_role p, edl_record_role q)
     case EDL_ROLE_SEND:
     case EDL_ROLE_RECV:
         return edl_role_has_region(p) || p == EDL_ROLE_REQUEST_COMPLETE ||
-               p == EDL_ROLE_REQUEST_START;
+               p == EDL_ROLE_REQUEST_START || p == EDL_ROLE_MESSAGE;
     case EDL_ROLE_COLLECTIVE:
     case EDL_ROLE_COMMUNICATION:
     case EDL_ROLE_IDLE:
