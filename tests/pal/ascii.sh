@@ -101,6 +101,16 @@ check ascii-applog.txt 0 -d "$tutorial/applog.edl" "$tutorial/app.csv"
 check ascii-applog.json 0 -d "$tutorial/applog.edl" -f json "$tutorial/app.csv"
 check ascii-sched.txt 0 -d "$tutorial/sched.edl" "$tutorial/sched.dat"
 check ascii-picl.dict 0 -d "$formats/picl.edl" --dict "$samples/mpicl_test.excerpt.ttf"
+# toymp, described in EDL only: its generator's log, regions and counters by
+# the names each process's definitions give
+"$top_srcdir/examples/toymp/toymp-ring" 4 3 >"$tmp/ring.log" || { echo "FAIL: toymp-ring"; fail=1; }
+check ascii-toymp.txt 0 -d "$formats/toymp.edl" "$tmp/ring.log"
+if [ -z "${UPDATE_GOLDEN:-}" ]; then
+    n=$(grep -c ' region="[a-z]*"$' "$golden/ascii-toymp.txt")
+    m=$(grep -c ' \(enter\|leave\) ' "$golden/ascii-toymp.txt")
+    [ "$n" -eq 56 ] && [ "$m" -eq 56 ] ||
+        { echo "FAIL: toymp: $n of $m enter/leave records show a region name (want 56)"; fail=1; }
+fi
 
 # --dict prints EDL that compiles back to the same dictionary
 "$edlc" "$golden/ascii-picl.dict" -o "$tmp/picl2.bin" 2>"$tmp/edlc.err" &&
