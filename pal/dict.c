@@ -548,6 +548,11 @@ pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen)
     for (size_t k = 0; k < 256; k++)
         d->byte_key[k] = &pal_no_recdesc;
     d->binary = edl_dict_repr(ed) == EDL_REPR_BINARY;
+    static const struct { const char *unit; double ns; } units[] = {
+        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(edl_dict_time_unit(ed), units[i].unit) == 0)
+            d->unit_ns = units[i].ns;
     d->file_be = d->binary && edl_dict_byte_order(ed) == 'B';
     d->key_count = edl_dict_key_count(ed);
     if (d->key_count > 2) {

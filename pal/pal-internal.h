@@ -237,6 +237,9 @@ struct pal_dict {
     size_t nbinds_seen;              /* edl bind entries already compiled */
     /* set by the reader: ns per unit of pal_record.time (binary formats) */
     double ns_per_tick;
+    /* ns per unit of the time field's unit, 0 for "ticks" (binary: the
+     * reader's ns_per_tick knows the rate) */
+    double unit_ns;
     /* references of the PROCESS and THREAD designations */
     struct pal_ref process_ref, thread_ref;
 };

@@ -295,6 +295,11 @@ PAL_API pal_status pal_record_item_str(const pal_record *rec, const pal_handle *
 /* Whether rec has role: its type has it for every record, or the field the
  * role depends on (ROLE IS recv WHEN kind IS "1") has the value. 0 or 1. */
 PAL_API int pal_record_has_role(const pal_record *rec, pal_record_role role);
+/* The value of rec's field with role duration, which is in the timestamp's
+ * unit, in nanoseconds (ticks converted with the trace's rate, rounded).
+ * PAL_OK; PAL_ENOFIELD when rec's type has no duration field or this record
+ * lacks it (OPTIONAL); PAL_ERANGE when it does not fit. */
+PAL_API pal_status pal_record_duration_ns(const pal_record *rec, int64_t *ns);
 
 /* ---------------- Names: references resolved ---------------- */
 /* A name table collects what definition records define (region_def: id 4 is

@@ -415,6 +415,25 @@ int pal_record_has_role(const pal_record *rec, pal_record_role role)
     return 0;
 }
 
+pal_status pal_record_duration_ns(const pal_record *rec, int64_t *ns)
+{
+    PAL_REQUIRE(rec && ns, PAL_EINVAL);
+    const pal_recdesc *r = rec->desc;
+    int32_t fi = r->role_fi[PAL_FROLE_DURATION];
+    double v;
+    if (fi < 0 || conv_f64(rec, (size_t)fi, r->fields[fi].tclass, &v) != PAL_OK)
+        return PAL_ENOFIELD;
+    /* binary: the reader's rate for the time field; ascii: times are in ns,
+     * durations in the time field's unit ("ticks" taken as ns) */
+    const pal_dict *d = r->dict;
+    double per = d->binary ? d->ns_per_tick : d->unit_ns ? d->unit_ns : 1;
+    double x = v * per;
+    if (!(x > -9.2e18 && x < 9.2e18))
+        return PAL_ERANGE;
+    *ns = (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+    return PAL_OK;
+}
+
 /* ---- designated fields ---- */
 
 const pal_recdesc *pal_record_desc(const pal_record *rec)

@@ -215,9 +215,15 @@ START_TEST(role_handles)
         } else {
             ck_assert_int_eq(st, PAL_ENOFIELD);
         }
+        int64_t ns = -1;
         if (pal_record_u64(r, dur, &a) == PAL_OK) {
             ck_assert_uint_eq(a, 5);
+            ck_assert_int_eq(pal_record_duration_ns(r, &ns), PAL_OK);
+            ck_assert_int_eq(ns, 5);          /* the time unit is ns */
             calls++;
+        } else {
+            ck_assert_int_eq(pal_record_duration_ns(r, &ns), PAL_ENOFIELD);
+            ck_assert_int_eq(ns, -1);
         }
     }
     ck_assert_uint_eq(regions, 6);
@@ -302,7 +308,8 @@ START_TEST(names)
 END_TEST
 
 /* An ascii log whose counter samples carry their time in another field
- * (ROLE timestamp), and whose messages are sends or receives by a string. */
+ * (ROLE timestamp), whose messages are sends or receives by a string, and
+ * whose call has a duration in the timestamp's unit. */
 START_TEST(timestamp_by_role)
 {
     static const char edl[] =
@@ -315,25 +322,34 @@ START_TEST(timestamp_by_role)
         "RECORD s IS BEGIN ROLE IS counter;\n"
         "    FIELD what IS string; FIELD stamp IS float64 ROLE timestamp;\n"
         "    FIELD rank IS int32; FIELD v IS float64 ROLE value; END;\n"
-        "BIND IS KEYFIELD INDEX IS 0; BEGIN \"m\" IS \"m\"; \"s\" IS \"s\"; END;\n";
-    static const char log[] = "m 5 0 out 1\nm 7 1 in 0\ns 2.5 1 0.75\n";
+        "RECORD c IS BEGIN ROLE IS call; REGION IS \"c\";\n"
+        "    FIELD what IS string; FIELD t IS int64; FIELD rank IS int32;\n"
+        "    FIELD d IS float64 ROLE duration; END;\n"
+        "BIND IS KEYFIELD INDEX IS 0; BEGIN \"m\" IS \"m\"; \"s\" IS \"s\"; \"c\" IS \"c\";\n"
+        "END;\n";
+    static const char log[] = "m 5 0 out 1\nm 7 1 in 0\ns 2.5 1 0.75\nc 9 0 1.5\n";
     char ep[64] = "pal-roles-a-XXXXXX", lp[64] = "pal-roles-l-XXXXXX";
     write_file(ep, edl);
     write_file(lp, log);
     pal_reader *a;
     ck_assert_msg(pal_reader_open(lp, ep, &a) == PAL_OK, "%s", pal_last_error());
     const pal_record *r;
-    int64_t want_ns[] = {5000, 7000, 2500};
-    int want_send[] = {1, 0, 0}, want_recv[] = {0, 1, 0};
+    int64_t want_ns[] = {5000, 7000, 2500, 9000};
+    int want_send[] = {1, 0, 0, 0}, want_recv[] = {0, 1, 0, 0};
     size_t k = 0;
     while (pal_reader_next(a, &r) == PAL_OK) {
-        ck_assert_uint_lt(k, 3);
+        ck_assert_uint_lt(k, 4);
         ck_assert_int_eq(pal_record_time_ns(r), want_ns[k]);
         ck_assert_int_eq(pal_record_has_role(r, PAL_ROLE_SEND), want_send[k]);
         ck_assert_int_eq(pal_record_has_role(r, PAL_ROLE_RECV), want_recv[k]);
+        int64_t ns = 0;
+        pal_status st = pal_record_duration_ns(r, &ns);
+        ck_assert_int_eq(st, k == 3 ? PAL_OK : PAL_ENOFIELD);
+        if (k == 3)   /* in the timestamp's unit, us; ascii times are in ns */
+            ck_assert_int_eq(ns, 1500);
         k++;
     }
-    ck_assert_uint_eq(k, 3);
+    ck_assert_uint_eq(k, 4);
     pal_reader_close(a);
     unlink(ep);
     unlink(lp);
