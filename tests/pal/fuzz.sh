@@ -2,8 +2,8 @@
 # fuzz.sh -- runs the ascii reader fuzz target for a bounded time (20 s by
 # default, PAL_FUZZ_SECONDS to change) from the committed seed corpus
 # (tests/pal/fuzz-corpus: first byte 0 PICL, 1 old PICL, 2 the tutorial's
-# CSV-like log; +128 strict). Built only with ./configure --enable-fuzz
-# CC=clang; skipped otherwise.
+# CSV-like log, 3 toymp, 4 the roles_ascii golden case; +128 strict). Built
+# only with ./configure --enable-fuzz CC=clang; skipped otherwise.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
