@@ -523,7 +523,8 @@ pal_status pal_dict_sync(pal_dict *d, char *err, size_t errlen)
         !d->keys)
         if ((st = compile_binds(d)) != PAL_OK)
             goto nomem;
-    if (n != old && (st = compile_targets(d)) != PAL_OK)
+    /* (cheap, and a merged dictionary chunk may bring new references) */
+    if ((st = compile_targets(d)) != PAL_OK)
         goto nomem;
     return PAL_OK;
 nomem:
@@ -914,7 +915,7 @@ static pal_status compile_meaning(pal_dict *d, pal_recdesc *r)
                             edl_dict_thread_field(d->ed)};
     for (int k = 0; k < 3; k++) {
         long fi = find_field_index(r, names[k]);
-        if (r->role_fi[designated[k]] < 0 && fi >= 0) {
+        if (r->role_fi[designated[k]] < 0 && fi >= 0 && r->fields[fi].role == PAL_FROLE_NONE) {
             r->role_fi[designated[k]] = (int32_t)fi;
             r->fields[fi].role = designated[k];
         }
