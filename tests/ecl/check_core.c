@@ -243,6 +243,18 @@ START_TEST(type_definitions)
 }
 END_TEST
 
+/* Opens a trace in a new directory made from the template dir. */
+static void open_trace_in(char *dir)
+{
+    char err[512];
+    ck_assert(mkdtemp(dir) != NULL);
+    ecl_trace_config cfg;
+    ecl_trace_config_default(&cfg);
+    snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
+    cfg.clock = ECL_SYS_CLOCK_MONOTONIC;
+    ck_assert_int_eq(ecl_trace_open(&cfg, err, sizeof err), ECL_CORE_OK);
+}
+
 START_TEST(type_meanings)
 {
     /* A type's meaning is checked when it is defined, must match on
@@ -269,13 +281,8 @@ START_TEST(type_meanings)
                      ECL_CORE_EINVAL);
     m.nfields = 3;
 
-    char dir[] = "/tmp/ecl-check-core-XXXXXX", err[512];
-    ck_assert(mkdtemp(dir) != NULL);
-    ecl_trace_config cfg;
-    ecl_trace_config_default(&cfg);
-    snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
-    cfg.clock = ECL_SYS_CLOCK_MONOTONIC;
-    ck_assert_int_eq(ecl_trace_open(&cfg, err, sizeof err), ECL_CORE_OK);
+    char dir[] = "/tmp/ecl-check-core-XXXXXX";
+    open_trace_in(dir);
     const edl_record *r = edl_dict_find_record(ecl_T.dict, "call");
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(edl_record_has_role(r, EDL_ROLE_SEND), 1);
@@ -292,13 +299,8 @@ END_TEST
 
 START_TEST(set_rank_rewrites_header)
 {
-    char dir[] = "/tmp/ecl-check-core-XXXXXX", err[512], path[600];
-    ck_assert(mkdtemp(dir) != NULL);
-    ecl_trace_config cfg;
-    ecl_trace_config_default(&cfg);
-    snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
-    cfg.clock = ECL_SYS_CLOCK_MONOTONIC;
-    ck_assert_int_eq(ecl_trace_open(&cfg, err, sizeof err), ECL_CORE_OK);
+    char dir[] = "/tmp/ecl-check-core-XXXXXX", path[600];
+    open_trace_in(dir);
     snprintf(path, sizeof path, "%s/trace.%u.ecl", dir, (unsigned)getpid());
     ck_assert_str_eq(ecl_trace_file_path(), path);
     uint32_t r = ecl_trace_region("r");

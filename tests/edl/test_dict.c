@@ -47,6 +47,23 @@ static void reseal(unsigned char *buf, size_t len, unsigned minor)
         buf[16 + i] = (unsigned char)(crc >> (8 * i));
 }
 
+/* Every truncation of buf and every flipped byte fails cleanly. */
+static void decode_fails_on_damage(unsigned char *buf, size_t len)
+{
+    char err[256];
+    for (size_t n = 0; n < len; n++) {
+        edl_dict *x = (edl_dict *)1;
+        ck_assert_int_ne(edl_dict_decode(buf, n, &x, err, sizeof err), EDL_OK);
+        ck_assert_ptr_null(x);
+    }
+    for (size_t i = 0; i < len; i++) {
+        edl_dict *x = NULL;
+        buf[i] ^= 0x21;
+        ck_assert_int_ne(edl_dict_decode(buf, len, &x, err, sizeof err), EDL_OK);
+        buf[i] ^= 0x21;
+    }
+}
+
 START_TEST(build_and_read)
 {
     edl_dict *d = sample();
@@ -363,17 +380,7 @@ START_TEST(v11_round_trip)
     ck_assert_str_eq(edl_field_shape_token(f, 0), "2");
     ck_assert_int_eq(edl_dict_merge(m, d), EDL_OK);   /* identical: fine */
     /* Every truncation and every flipped byte of a 1.1 dictionary fails cleanly. */
-    for (size_t n = 0; n < len; n++) {
-        edl_dict *x = (edl_dict *)1;
-        ck_assert_int_ne(edl_dict_decode(buf, n, &x, err, sizeof err), EDL_OK);
-        ck_assert_ptr_null(x);
-    }
-    for (size_t i = 0; i < len; i++) {
-        edl_dict *x = NULL;
-        buf[i] ^= 0x21;
-        ck_assert_int_ne(edl_dict_decode(buf, len, &x, err, sizeof err), EDL_OK);
-        buf[i] ^= 0x21;
-    }
+    decode_fails_on_damage(buf, len);
     free(buf);
     edl_dict_destroy(d);
     edl_dict_destroy(e);
@@ -566,17 +573,7 @@ START_TEST(meaning_read_back)
     ck_assert_ptr_null(edl_field_role_name(EDL_FROLE_LIMIT));
 
     /* Every truncation and every flipped byte fails cleanly. */
-    for (size_t n = 0; n < len; n++) {
-        edl_dict *x = (edl_dict *)1;
-        ck_assert_int_ne(edl_dict_decode(buf, n, &x, err, sizeof err), EDL_OK);
-        ck_assert_ptr_null(x);
-    }
-    for (size_t i = 0; i < len; i++) {
-        edl_dict *x = NULL;
-        buf[i] ^= 0x21;
-        ck_assert_int_ne(edl_dict_decode(buf, len, &x, err, sizeof err), EDL_OK);
-        buf[i] ^= 0x21;
-    }
+    decode_fails_on_damage(buf, len);
     free(buf);
     edl_dict_destroy(d);
     edl_dict_destroy(e);
