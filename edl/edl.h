@@ -149,6 +149,7 @@ typedef enum edl_field_role {
     EDL_FROLE_SIZE,              /* the number of processes of a group */
     EDL_FROLE_MEMBERS,           /* a group's processes as text: "0-3,8" */
     EDL_FROLE_STATE,             /* the state entered: an id or a name */
+    EDL_FROLE_REMOTE_MEMBERS,    /* an intercommunicator's remote group, as text */
     EDL_FROLE_LIMIT
 } edl_field_role;
 

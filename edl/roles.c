@@ -47,7 +47,8 @@ const char *const edl_record_role_names[] = {
 const char *const edl_field_role_names[] = {
     "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
     "recv_tag", "communicator", "bytes_sent", "bytes_received", "bytes", "root", "request", "value",
-    "counter", "name", "unit", "text", "count", "size", "members", "state", NULL};
+    "counter", "name", "unit", "text", "count", "size", "members", "state", "remote_members",
+    NULL};
 
 const char *edl_record_role_name(edl_record_role role)
 {
@@ -156,6 +157,7 @@ const char *edl_field_role_type_need(edl_field_role fr, edl_type t)
     case EDL_FROLE_UNIT:
     case EDL_FROLE_TEXT:
     case EDL_FROLE_MEMBERS:
+    case EDL_FROLE_REMOTE_MEMBERS:
         return t == EDL_STRING ? NULL : "a string";
     case EDL_FROLE_NONE:
     case EDL_FROLE_LIMIT:

@@ -865,7 +865,7 @@ _Static_assert((int)PAL_ROLE_MESSAGE == (int)EDL_ROLE_MESSAGE &&
                (int)PAL_ROLE_LIMIT == (int)EDL_ROLE_LIMIT,
                "record role codes of pal.h and edl.h differ");
 _Static_assert((int)PAL_FROLE_BYTES == (int)EDL_FROLE_BYTES &&
-               (int)PAL_FROLE_STATE == (int)EDL_FROLE_STATE &&
+               (int)PAL_FROLE_REMOTE_MEMBERS == (int)EDL_FROLE_REMOTE_MEMBERS &&
                (int)PAL_FROLE_LIMIT == (int)EDL_FROLE_LIMIT,
                "field role codes of pal.h and edl.h differ");
 
@@ -1089,7 +1089,8 @@ static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {
     RH(PAL_FROLE_BYTES_SENT), RH(PAL_FROLE_BYTES_RECEIVED), RH(PAL_FROLE_BYTES),
     RH(PAL_FROLE_ROOT), RH(PAL_FROLE_REQUEST), RH(PAL_FROLE_VALUE), RH(PAL_FROLE_COUNTER),
     RH(PAL_FROLE_NAME), RH(PAL_FROLE_UNIT), RH(PAL_FROLE_TEXT), RH(PAL_FROLE_COUNT),
-    RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE)};
+    RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE),
+    RH(PAL_FROLE_REMOTE_MEMBERS)};
 #undef RH
 
 pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role, const pal_handle **out)

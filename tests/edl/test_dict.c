@@ -619,6 +619,7 @@ START_TEST(meaning_is_a_tail)
     ck_assert_int_eq(edl_dict_decode(buf, cut, &e, err, sizeof err), EDL_OK);
     ck_assert(edl_dict_equal(e, plain));
     ck_assert_uint_eq(edl_record_role_count(edl_dict_find_record(e, "enter")), 0);
+    edl_dict_destroy(e);
     /* a 1.2 dictionary whose tail is missing is refused, never misread */
     reseal(buf, cut, 2);
     ck_assert_int_eq(edl_dict_decode(buf, cut, &e, err, sizeof err), EDL_EFORMAT);

@@ -155,6 +155,7 @@ START_TEST(records_by_role)
     ck_assert_ptr_null(pal_record_role_name((pal_record_role)40));
     ck_assert_str_eq(pal_field_role_name(PAL_FROLE_BYTES_SENT), "bytes_sent");
     ck_assert_int_eq(pal_field_role_by_name("members"), PAL_FROLE_MEMBERS);
+    ck_assert_str_eq(pal_field_role_name(PAL_FROLE_REMOTE_MEMBERS), "remote_members");
     ck_assert_ptr_null(pal_field_role_name(PAL_FROLE_LIMIT));
 }
 END_TEST
