@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "container/container.h"
 #include "ecl/sys/sys.h"
 #include "edl/edl.h"
 
@@ -106,6 +107,13 @@ const char *ecl_trace_file_path(void);
  * ECL_CORE_EIO: the rewrite or rename failed (message on stderr; the trace
  * stays valid under its old name). */
 ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size);
+/* The same, also setting the run id (ECC_RUN_ID bytes every process of the
+ * run shares; NULL keeps the random one chosen at open), which lets a merge
+ * refuse traces of different runs. */
+ecl_core_status ecl_trace_set_identity(int32_t rank, int32_t size,
+                                       const uint8_t run_id[ECC_RUN_ID]);
+/* The run id in the header (zeros before open). */
+void ecl_trace_run_id(uint8_t out[ECC_RUN_ID]);
 
 /* Pause/resume (process-wide). Pause records `pause` on the calling thread,
  * then turns recording off; resume turns it on and records `resume`. */
@@ -186,20 +194,15 @@ static inline int ecl_buf_is_active(void)
  * and counted with ECL_ON_FULL=drop). */
 ecl_buf_hot *ecl_buf_slow(size_t need) __attribute__((noinline));
 
+/* Field encoders: the container codec's (container/container.h). */
 static inline uint8_t *ecl_buf_put_uleb(uint8_t *p, uint64_t v)
 {
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
+    return ecc_put_uleb(p, v);
 }
 
 static inline uint8_t *ecl_buf_put_sleb(uint8_t *p, int64_t v)
 {
-    /* zig-zag: small magnitudes of either sign stay short */
-    return ecl_buf_put_uleb(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    return ecc_put_sleb(p, v);
 }
 
 /* FIXED fields use the host byte order, which the dictionary declares. */
@@ -211,24 +214,10 @@ static inline uint8_t *ecl_buf_put_f64(uint8_t *p, double v)
 
 static inline uint8_t *ecl_buf_put_str(uint8_t *p, const char *s, size_t n)
 {
-    p = ecl_buf_put_uleb(p, n);
+    p = ecc_put_uleb(p, n);
     memcpy(p, s, n);
     return p + n;
 }
-
-/* Bytes ULEB needs for v. */
-static inline size_t ecl_buf_uleb_size(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
-/* Decodes a ULEB from [p, end): bytes used, 0 if cut short or over 64 bits. */
-size_t ecl_buf_get_uleb(const uint8_t *p, const uint8_t *end, uint64_t *v);
 
 /* Starts a record of type with at most need bytes in total (header included;
  * need <= ecl_buf_record_max). Writes type and time; returns the position for
