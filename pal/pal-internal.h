@@ -100,6 +100,7 @@ struct pal_fielddesc {
     pal_type type;
     uint8_t tclass;
     uint16_t name2;                  /* name[0] | name[1] << 8, for pal_field_lookup */
+    uint8_t from_ticks;              /* a run's: ns, converted from a field in ticks */
     edl_encoding encoding;
 };
 
