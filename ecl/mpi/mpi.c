@@ -11,7 +11,7 @@
 #include <config.h>
 
 #include "ecl/mpi/mpi-internal.h"
-#include "ecl/mpi/merge.h"
+#include "pal/pal.h"
 #include "ecl/ecl.h"
 
 #include <pthread.h>
@@ -545,7 +545,11 @@ void ecl_mpi_started(void)
     __atomic_store_n(&mpi_ready, 1, __ATOMIC_RELEASE);
     if (!ecl_buf_is_active())
         return;
-    ecl_trace_set_rank(rank, size);
+    /* every rank takes rank 0's run id: the merge refuses traces of other runs */
+    uint8_t run_id[ECC_RUN_ID];
+    ecl_trace_run_id(run_id);
+    PMPI_Bcast(run_id, ECC_RUN_ID, MPI_BYTE, 0, tool_comm);
+    ecl_trace_set_identity(rank, size, run_id);
     write_comm_def(&ecl_mpi_world, UINT32_MAX);
     write_comm_def(&self_info, UINT32_MAX);
     ref_tps = ecl_sys_clock_ticks_per_second();
@@ -620,6 +624,12 @@ static int trace_base(char *out, size_t len)
     return 0;
 }
 
+static void merge_diag(void *ctx, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "ecl: %s\n", message);
+}
+
 static void merge_traces(const char *base, int size)
 {
     char **paths = calloc((size_t)size, sizeof *paths);
@@ -634,13 +644,19 @@ static void merge_traces(const char *base, int size)
     }
     if (ok) {
         snprintf(out, blen, "%s.ecl", base);
-        ecl_merge_options o;
-        ecl_merge_options_default(&o);
+        pal_merge_options o;
+        pal_merge_options_default(&o);
         o.verbose = verbose_wanted();
-        o.expect_size = size;
-        o.tool = "ecl";
-        ecl_merge_result res;
-        ecl_merge_run((const char *const *)paths, (size_t)size, out, &o, &res);
+        o.ranks = size;
+        o.diag = merge_diag;
+        pal_merge_result res;
+        if (pal_merge((const char *const *)paths, (size_t)size, out, &o, &res) != PAL_OK)
+            fprintf(stderr, "ecl: %s: the traces were not merged\n", pal_last_error());
+        else if (o.verbose || res.problems)
+            fprintf(stderr, "ecl: merged %u ranks into '%s': %llu records, %llu messages "
+                    "matched%s\n", res.ranks, out, (unsigned long long)res.records,
+                    (unsigned long long)res.messages,
+                    res.problems ? "; see the messages above" : "");
     } else {
         fprintf(stderr, "ecl: out of memory: the traces were not merged\n");
     }

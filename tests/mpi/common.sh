@@ -26,9 +26,9 @@ done
 
 ex=$top_builddir/examples/mpi
 check=$top_builddir/tests/mpi/check_trace
-merge=$top_builddir/ecl/mpi/ecl-merge
+merge=$top_builddir/ecl/tools/ecl-merge
 paldump=$top_builddir/pal/pal-dump
-eclrun=$top_builddir/ecl/mpi/ecl-run
+eclrun=$top_builddir/ecl/tools/ecl-run
 ECL_RUN_LIBRARY=$top_builddir/ecl/.libs/libecl.so
 export ECL_RUN_LIBRARY
 
