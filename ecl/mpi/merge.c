@@ -18,6 +18,7 @@
  * The format is doc/trace-format.md ("Merged traces"). */
 #include <config.h>
 
+#include "ecl/core/core.h"
 #include "ecl/mpi/merge.h"
 #include "edl/edl.h"
 
@@ -851,7 +852,7 @@ static int map_type(ctx *c, mdict *m, in_file *f, uint32_t local, const edl_reco
         }
         uint32_t id = local;
         if (id >= MAX_TYPES || m->used[id]) {
-            for (id = 128; id < MAX_TYPES && m->used[id]; id++)
+            for (id = ECL_REC_USER_FIRST; id < MAX_TYPES && m->used[id]; id++)
                 ;
             if (id >= MAX_TYPES)
                 return -1;
