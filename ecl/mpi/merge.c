@@ -508,7 +508,7 @@ static int build_progs(ctx *c, in_file *f)
         for (int s = 0; sends[s]; s++)
             if (strcmp(nm, sends[s]) == 0)
                 tp->role = ROLE_SEND;
-        if (strcmp(nm, "mpi_recv") == 0)
+        if (strcmp(nm, "mpi_recv") == 0 || strcmp(nm, "mpi_mrecv") == 0)
             tp->role = ROLE_RECV;
         else if (strcmp(nm, "mpi_sendrecv") == 0 || strcmp(nm, "mpi_sendrecv_replace") == 0)
             tp->role = ROLE_SENDRECV;
@@ -1382,6 +1382,11 @@ typedef struct checker {
     double worst;
     int64_t worst_src, worst_dst, worst_tag;
     uint64_t worst_time;
+    /* receives freed with MPI_Request_free while active (mpi_complete flag
+     * 16): each takes one send left over at the end, whose receive
+     * completed unseen; 4 values each: src (-2 any), dst, comm, tag (-1 any) */
+    int64_t *unk;
+    size_t nunk, capunk;
 } checker;
 
 static size_t class_hash(int64_t a, int64_t b, int64_t c, int64_t d)
@@ -1514,6 +1519,47 @@ static void check_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64
     }
 }
 
+static void unknown_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag)
+{
+    if (k->nunk == k->capunk) {
+        size_t cap = k->capunk ? 2 * k->capunk : 16;
+        int64_t *n = realloc(k->unk, cap * 4 * sizeof *n);
+        if (n == NULL)
+            return;
+        k->unk = n;
+        k->capunk = cap;
+    }
+    int64_t *u = k->unk + 4 * k->nunk++;
+    u[0] = src;
+    u[1] = dst;
+    u[2] = comm;
+    u[3] = tag;
+}
+
+/* Pairs the sends left over with the receives of unknown completion that
+ * could have taken them; returns how many. */
+static uint64_t pair_unknown(checker *k)
+{
+    uint64_t n = 0;
+    for (size_t j = 0; j < k->nunk; j++) {
+        const int64_t *u = k->unk + 4 * j;
+        for (size_t i = 0; i < k->cap; i++) {
+            mclass *m = &k->t[i];
+            if (m->used && m->sends.n > 0 && m->dst == u[1] && m->comm == u[2] &&
+                (u[0] == -2 || m->src == u[0]) && (u[3] == -1 || m->tag == u[3])) {
+                uint64_t b;
+                mq_pop(&m->sends, &b);
+                n++;
+                break;
+            }
+        }
+    }
+    free(k->unk);
+    k->unk = NULL;
+    k->nunk = 0;
+    return n;
+}
+
 /* The check's view of one record (time and durations already in ns). */
 static void check_record(checker *k, const cursor *cu, uint64_t time)
 {
@@ -1540,7 +1586,9 @@ static void check_record(checker *k, const cursor *cu, uint64_t time)
                    v[tp->f_rbytes]);
         break;
     case ROLE_COMPLETE:
-        if (v[tp->f_kind] == 1 && !(tp->f_flags >= 0 && (v[tp->f_flags] & 1)))
+        if (v[tp->f_kind] == 1 && tp->f_flags >= 0 && (v[tp->f_flags] & 16))
+            unknown_recv(k, peer, me, comm, tag);
+        else if (v[tp->f_kind] == 1 && !(tp->f_flags >= 0 && (v[tp->f_flags] & 1)))
             check_recv(k, peer, me, comm, tag, time, bytes);
         break;
     case ROLE_STARTED:
@@ -1552,8 +1600,9 @@ static void check_record(checker *k, const cursor *cu, uint64_t time)
     }
 }
 
-static void checker_free(checker *k, uint64_t *us, uint64_t *ur)
+static void checker_free(checker *k, uint64_t *us, uint64_t *ur, uint64_t *unknown)
 {
+    *unknown = pair_unknown(k);
     *us = *ur = 0;
     for (size_t i = 0; i < k->cap; i++) {
         if (!k->t[i].used)
@@ -1973,7 +2022,11 @@ out:
     prefetch_stop(&pf);
     writer_stop(&m);
     if (o.check) {
-        checker_free(&chk, &res.unmatched_sends, &res.unmatched_recvs);
+        checker_free(&chk, &res.unmatched_sends, &res.unmatched_recvs, &res.completion_unknown);
+        if (status != 1 && res.completion_unknown && (o.verbose || c.problems ||
+                                                      res.unmatched_sends || res.unmatched_recvs))
+            say(&c, 0, "%" PRIu64 " sends went to receives freed with MPI_Request_free: their "
+                "completion is unknown", res.completion_unknown);
         if (status != 1 && (res.unmatched_sends || res.unmatched_recvs))
             say(&c, 1, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
                 "send in the merged trace%s", res.unmatched_sends, res.unmatched_recvs,

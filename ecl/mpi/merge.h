@@ -36,6 +36,7 @@ typedef struct ecl_merge_result {
     uint64_t violations;         /* receives completing before their send began */
     double max_violation_ns;
     uint64_t unmatched_sends, unmatched_recvs;
+    uint64_t completion_unknown; /* sends taken by receives freed while active */
 } ecl_merge_result;
 
 /* Defaults: zstd if built with it (else zlib) at the fastest level, 1 MiB
