@@ -625,7 +625,7 @@ function out_wrapper(i,    j, k, args, pargs, nm, st, nstr, fn, reg, hf) {
     if (commp[i] == "" && winp[i] == "" && mrecvp[i] == "")
         hf = "NULL" substr(hf, 3)
     if (idupp[i] != "")
-        printf "    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_idup(*%s, ci, %s, (uint32_t)f_newcomm) : 0;\n", requestp[i], idupp[i]
+        printf "    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_idup(*%s, ci, *%s, (uint32_t)f_newcomm) : 0;\n", requestp[i], idupp[i]
     else if (requestp[i] != "")
         printf "    int imm_ = 0;\n    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_new(*%s, ECL_MPI_KIND_%s, %d, %s, &imm_) : 0;\n", requestp[i], upper(kind[i]), persistent[i] ? 1 : 0, hf
     if (newcommp[i] != "")

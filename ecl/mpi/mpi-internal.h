@@ -232,9 +232,11 @@ uint64_t ecl_mpi_req_freed(MPI_Request r);
 uint64_t ecl_mpi_req_cancelled(MPI_Request r);
 /* The id of a request (0 if unknown), nothing else changes. */
 uint64_t ecl_mpi_req_id(MPI_Request r);
-/* MPI_Comm_idup: remembers where the new communicator's handle is written
- * (*newcomm) and its id, to register it when the request completes. */
-uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm *newcomm,
+/* MPI_Comm_idup: remembers the new communicator (the handle the call
+ * returned: MPI libraries set it at once, it is only not usable before the
+ * request completes) and its id, to register it when the request
+ * completes. */
+uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm newcomm,
                           uint32_t newid);
 
 /* ---------------- matched messages (MPI_Mprobe, MPI_Mrecv) ---------------- */

@@ -350,6 +350,8 @@ uint64_t ecl_mpi_comm_created(const ecl_mpi_comm *parent, MPI_Comm c)
  * the world size per communicator a leader creates), local ones above. */
 uint32_t ecl_mpi_comm_derived_id(const ecl_mpi_comm *parent)
 {
+    if (parent == &unknown_comm)
+        return local_id();
     uint32_t k = __atomic_fetch_add((uint32_t *)&parent->nderived, 1, __ATOMIC_RELAXED);
     uint64_t h = ((uint64_t)parent->id << 32 | k) * 0x9E3779B97F4A7C15ull;
     return 0x40000000u | (uint32_t)(h >> 34);

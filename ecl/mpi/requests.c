@@ -32,7 +32,7 @@ typedef struct req_info {
     uint32_t comm;
     uint8_t kind, persistent, cancelled;
     uint8_t active;              /* persistent: started and not yet completed */
-    MPI_Comm *newcomm;           /* kind COMM: where MPI_Comm_idup writes the handle */
+    MPI_Comm newcomm;            /* kind COMM: the communicator MPI_Comm_idup makes */
 } req_info;
 
 typedef struct req_slot {
@@ -174,7 +174,7 @@ uint64_t ecl_mpi_req_new(MPI_Request r, int kind, int persistent, const ecl_mpi_
 }
 
 /* The entry's comm is the new communicator's id: mpi_complete names it. */
-uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm *newcomm,
+uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm newcomm,
                           uint32_t newid)
 {
     int imm = 0;
@@ -182,8 +182,8 @@ uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm *n
                     .newcomm = newcomm };
     uint64_t id = req_create(r, &ri, &imm);
     if (imm) {
-        /* done within the call: the handle is already valid */
-        ecl_mpi_comm_dup_done(parent, *newcomm, newid);
+        /* done within the call */
+        ecl_mpi_comm_dup_done(parent, newcomm, newid);
         write_req(ECL_MPI_REC_COMPLETE, id, ECL_MPI_KIND_COMM, -1, 0, newid, 0,
                   ECL_MPI_DONE_IMMEDIATE);
     }
@@ -358,8 +358,8 @@ static void completed(const req_seen *s, const MPI_Status *st, int ok)
         req_remove((uintptr_t)s->h, s->ri.id);
     else if (s->known)
         req_mark((uintptr_t)s->h, s->ri.id, MARK_INACTIVE);
-    if (s->known && s->ri.kind == ECL_MPI_KIND_COMM && ok && s->ri.newcomm != NULL)
-        ecl_mpi_comm_dup_done(s->ri.ci, *s->ri.newcomm, s->ri.comm);
+    if (s->known && s->ri.kind == ECL_MPI_KIND_COMM && ok)
+        ecl_mpi_comm_dup_done(s->ri.ci, s->ri.newcomm, s->ri.comm);
     record_req(ECL_MPI_REC_COMPLETE, s, st, ok, 0);
 }
 
