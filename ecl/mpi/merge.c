@@ -504,7 +504,8 @@ static int build_progs(ctx *c, in_file *f)
         tp->f_rbytes = field_at(r, "recvbytes");
         static const char *const sends[] = { "mpi_send", "mpi_bsend", "mpi_ssend", "mpi_rsend",
                                              "mpi_isend", "mpi_ibsend", "mpi_issend",
-                                             "mpi_irsend", NULL };
+                                             "mpi_irsend", "mpi_isendrecv",
+                                             "mpi_isendrecv_replace", NULL };
         for (int s = 0; sends[s]; s++)
             if (strcmp(nm, sends[s]) == 0)
                 tp->role = ROLE_SEND;
