@@ -53,6 +53,7 @@ static const rule ecl_rules[] = {
     {"mpi_ibsend", VW_EV_CALL, VW_ROLE_SEND, M},
     {"mpi_issend", VW_EV_CALL, VW_ROLE_SEND, M},
     {"mpi_irsend", VW_EV_CALL, VW_ROLE_SEND, M},
+    {"mpi_isendrecv*", VW_EV_CALL, VW_ROLE_SEND, M},
     {"mpi_recv", VW_EV_CALL, VW_ROLE_RECV, M | I},
     {"mpi_mrecv", VW_EV_CALL, VW_ROLE_RECV, M | I},
     {"mpi_sendrecv*", VW_EV_CALL, VW_ROLE_SENDRECV, M | I},
