@@ -229,7 +229,7 @@ static int is_send_type(const char *t)
 {
     static const char *const s[] = { "mpi_send", "mpi_bsend", "mpi_ssend", "mpi_rsend",
                                      "mpi_isend", "mpi_ibsend", "mpi_issend", "mpi_irsend",
-                                     NULL };
+                                     "mpi_isendrecv", "mpi_isendrecv_replace", NULL };
     for (int i = 0; s[i]; i++)
         if (strcmp(t, s[i]) == 0)
             return 1;
