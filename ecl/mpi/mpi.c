@@ -522,54 +522,56 @@ void ecl_mpi_group_forget(MPI_Group g)
 
 /* ---------------- sizes ---------------- */
 
-/* Bytes of the sum of n counts of t (negative counts ignored). */
-static uint64_t sum_counts(uint64_t sum, MPI_Datatype t)
+/* Element i of an array of counts: int or, for the large-count (_c)
+ * functions, MPI_Count. */
+static int64_t count_at(const void *counts, int big, uint64_t i)
 {
-    if (sum == 0)
+    return big ? (int64_t)((const MPI_Count *)counts)[i] : ((const int *)counts)[i];
+}
+
+/* Bytes of n counts of t (negative counts ignored). */
+static uint64_t sum_bytes(const void *counts, int big, uint64_t n, MPI_Datatype t)
+{
+    uint64_t sum = 0;
+    if (counts == NULL || n > (uint64_t)INT32_MAX)
         return 0;
-    return sum > (uint64_t)INT64_MAX ? 0 : (uint64_t)sum * ecl_mpi_tbytes(1, t);
+    for (uint64_t i = 0; i < n; i++)
+        if (count_at(counts, big, i) > 0)
+            sum += (uint64_t)count_at(counts, big, i);
+    if (sum == 0 || sum > (uint64_t)INT64_MAX)
+        return 0;
+    return sum * ecl_mpi_tbytes(1, t);
+}
+
+/* Bytes of n counts, each of its own datatype. */
+static uint64_t sum_w(const void *counts, int big, uint64_t n, const MPI_Datatype *types)
+{
+    uint64_t sum = 0;
+    if (counts == NULL || types == NULL || n > (uint64_t)INT32_MAX)
+        return 0;
+    for (uint64_t i = 0; i < n; i++)
+        sum += ecl_mpi_tbytes(count_at(counts, big, i), types[i]);
+    return sum;
 }
 
 uint64_t ecl_mpi_sumbytes(const int *counts, uint64_t n, MPI_Datatype t)
 {
-    uint64_t sum = 0;
-    if (counts == NULL || n > (uint64_t)INT32_MAX)
-        return 0;
-    for (uint64_t i = 0; i < n; i++)
-        if (counts[i] > 0)
-            sum += (uint64_t)counts[i];
-    return sum_counts(sum, t);
+    return sum_bytes(counts, 0, n, t);
 }
 
 uint64_t ecl_mpi_sumbytes_c(const MPI_Count *counts, uint64_t n, MPI_Datatype t)
 {
-    uint64_t sum = 0;
-    if (counts == NULL || n > (uint64_t)INT32_MAX)
-        return 0;
-    for (uint64_t i = 0; i < n; i++)
-        if (counts[i] > 0)
-            sum += (uint64_t)counts[i];
-    return sum_counts(sum, t);
+    return sum_bytes(counts, 1, n, t);
 }
 
 uint64_t ecl_mpi_sumw(const int *counts, uint64_t n, const MPI_Datatype *types)
 {
-    uint64_t sum = 0;
-    if (counts == NULL || types == NULL || n > (uint64_t)INT32_MAX)
-        return 0;
-    for (uint64_t i = 0; i < n; i++)
-        sum += ecl_mpi_tbytes(counts[i], types[i]);
-    return sum;
+    return sum_w(counts, 0, n, types);
 }
 
 uint64_t ecl_mpi_sumw_c(const MPI_Count *counts, uint64_t n, const MPI_Datatype *types)
 {
-    uint64_t sum = 0;
-    if (counts == NULL || types == NULL || n > (uint64_t)INT32_MAX)
-        return 0;
-    for (uint64_t i = 0; i < n; i++)
-        sum += ecl_mpi_tbytes(counts[i], types[i]);
-    return sum;
+    return sum_w(counts, 1, n, types);
 }
 
 uint64_t ecl_mpi_degree(MPI_Comm c, int out)
