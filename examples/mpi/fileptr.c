@@ -12,15 +12,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int errors;
-
-static void expect(int got, int want, const char *what)
-{
-    if (got != want) {
-        fprintf(stderr, "fileptr: %s: got %d, expected %d\n", what, got, want);
-        errors++;
-    }
-}
+#define MTEST_PROG "fileptr"
+#include "mtest.h"
 
 int main(int argc, char **argv)
 {
@@ -127,10 +120,5 @@ int main(int argc, char **argv)
     if (rank == 0)
         MPI_File_delete(path, MPI_INFO_NULL);
 
-    int errs = 0;
-    MPI_Allreduce(&errors, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf(errs == 0 ? " No Errors\n" : " Found %d errors\n", errs);
-    MPI_Finalize();
-    return errs != 0;
+    return mtest_finish();
 }

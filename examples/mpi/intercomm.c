@@ -12,15 +12,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int errors;
-
-static void expect(int got, int want, const char *what)
-{
-    if (got != want) {
-        fprintf(stderr, "intercomm: %s: got %d, expected %d\n", what, got, want);
-        errors++;
-    }
-}
+#define MTEST_PROG "intercomm"
+#include "mtest.h"
 
 /* leader of the even half to every odd process, over ic */
 static void leader_to_odd(MPI_Comm ic, int color, int lr, int tag)
@@ -108,10 +101,5 @@ int main(int argc, char **argv)
         MPI_Comm_free(&cs[i]);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf(all == 0 ? " No Errors\n" : " Found %d errors\n", all);
-    MPI_Finalize();
-    return all != 0;
+    return mtest_finish();
 }

@@ -13,15 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int errors;
-
-static void expect(int got, int want, const char *what)
-{
-    if (got != want) {
-        fprintf(stderr, "matched: %s: got %d, expected %d\n", what, got, want);
-        errors++;
-    }
-}
+#define MTEST_PROG "matched"
+#include "mtest.h"
 
 static int query_fn(void *extra, MPI_Status *st)
 {
@@ -126,10 +119,5 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1)
         expect(freed, 50, "the message of the freed receive");
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf(all == 0 ? " No Errors\n" : " Found %d errors\n", all);
-    MPI_Finalize();
-    return all != 0;
+    return mtest_finish();
 }

@@ -11,19 +11,14 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int errors;
+#define MTEST_PROG "neighbors"
+#include "mtest.h"
 
+/* what a block from neighbour nb holds: v, or the initial -7 when there is
+ * no neighbour */
 static int nbv(int nb, int v)
 {
     return nb == MPI_PROC_NULL ? -7 : v;
-}
-
-static void expect(int got, int want, const char *what)
-{
-    if (got != want) {
-        fprintf(stderr, "neighbors: %s: got %d, expected %d\n", what, got, want);
-        errors++;
-    }
 }
 
 int main(int argc, char **argv)
@@ -131,10 +126,5 @@ int main(int argc, char **argv)
     MPI_Comm_free(&idup);
     MPI_Comm_free(&ring);
     MPI_Comm_free(&cart);
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf(all == 0 ? " No Errors\n" : " Found %d errors\n", all);
-    MPI_Finalize();
-    return all != 0;
+    return mtest_finish();
 }

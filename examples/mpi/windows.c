@@ -10,15 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int errors;
-
-static void expect(long got, long want, const char *what)
-{
-    if (got != want) {
-        fprintf(stderr, "windows: %s: got %ld, expected %ld\n", what, got, want);
-        errors++;
-    }
-}
+#define MTEST_PROG "windows"
+#include "mtest.h"
 
 int main(int argc, char **argv)
 {
@@ -141,10 +134,5 @@ int main(int argc, char **argv)
     MPI_Win_free(&rw);
     free(slots);
 
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf(all == 0 ? " No Errors\n" : " Found %d errors\n", all);
-    MPI_Finalize();
-    return all != 0;
+    return mtest_finish();
 }
