@@ -294,8 +294,10 @@ static void check_match(long want_unknown)
                 push(&r, &nr, &cr, m);
         }
     }
-    qsort(s, ns, sizeof *s, msg_cmp);
-    qsort(r, nr, sizeof *r, msg_cmp);
+    if (ns > 0)
+        qsort(s, ns, sizeof *s, msg_cmp);
+    if (nr > 0)
+        qsort(r, nr, sizeof *r, msg_cmp);
     size_t i = 0, j = 0;
     while (i < ns || j < nr) {
         int c = i == ns ? 1 : j == nr ? -1 : 0;
