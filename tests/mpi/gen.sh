@@ -69,21 +69,20 @@ awk '
     /^#endif \/\* ECL_HAVE_MPI_/ { gate = ""; next }
     /^ECL_MPI_API int MPI_/ { f = $3; sub(/\(.*/, "", f); print f, (gate == "" ? "-" : gate) }
 ' "$tmp/c.0" > "$tmp/gates"
-while read -r f fam grp how; do
-    [ "$how" = generated ] || continue
-    want=-
-    [ "$fam" = - ] || want=ECL_HAVE_MPI_$(echo "$fam" | tr a-z A-Z)
-    got=$(awk -v f="$f" '$1 == f { print $2 }' "$tmp/gates")
-    [ "$got" = "$want" ] || fail "$f is compiled under '$got', expected '$want'"
-done < "$tmp/funcs.0"
+bad=$(awk '
+    FNR == NR { gate[$1] = $2; next }
+    $4 != "generated" { next }
+    { want = $2 == "-" ? "-" : "ECL_HAVE_MPI_" toupper($2) }
+    gate[$1] != want { print $1 " is compiled under \"" gate[$1] "\", expected \"" want "\""; exit }
+' "$tmp/gates" "$tmp/funcs.0")
+[ -z "$bad" ] || fail "$bad"
 fams=$(awk '{ print $1 }' "$tmp/families.0" | tr '\n' ' ')
 [ -n "$fams" ] || fail "the spec has no MPI-4 family"
-awk -v out=sym -v families="" -f "$gen" "$ids" "$spec" > "$tmp/sym.none"
-awk -v out=sym -v families="$fams" -f "$gen" "$ids" "$spec" > "$tmp/sym.all"
-for f in $(awk '$2 != "-" { print $1 }' "$tmp/funcs.0"); do
-    grep -qx "$f" "$tmp/sym.none" && fail "$f exported without its family"
-    grep -qx "$f" "$tmp/sym.all" || fail "$f not exported with its family"
-done
+awk -v out=sym -v families="" -f "$gen" "$ids" "$spec" | sort > "$tmp/sym.none"
+awk -v out=sym -v families="$fams" -f "$gen" "$ids" "$spec" | sort > "$tmp/sym.all"
+awk '$2 != "-" { print $1 }' "$tmp/funcs.0" | sort > "$tmp/gated"
+[ -z "$(comm -12 "$tmp/gated" "$tmp/sym.none")" ] || fail "exported without their family:" $(comm -12 "$tmp/gated" "$tmp/sym.none")
+[ -z "$(comm -23 "$tmp/gated" "$tmp/sym.all")" ] || fail "not exported with their family:" $(comm -23 "$tmp/gated" "$tmp/sym.all")
 # configure checks each family for the function the spec names, and
 # config.h says what it found
 while read -r fam rep; do
@@ -101,13 +100,12 @@ done < "$tmp/families.0"
 # configure on an MPI-4 library builds
 if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ]; then
     defs=""
-    {
-        echo '#include <mpi.h>'
-        while read -r f fam grp how; do
-            [ "$fam" = - ] && continue
-            awk -v f="${f#MPI_}" 'index($0, f "(") == 1 { sub(/\).*/, ")"); print "int MPI_" $0 ";"; print "int PMPI_" $0 ";" }' "$spec"
-        done < "$tmp/funcs.0"
-    } > "$tmp/mpi4.h"
+    echo '#include <mpi.h>' > "$tmp/mpi4.h"
+    awk 'FNR == NR { if ($2 != "-") gated[$1] = 1; next }
+         /^[A-Za-z_][A-Za-z0-9_]*\(/ { f = $0; sub(/\(.*/, "", f)
+             if (("MPI_" f) in gated) { sub(/\).*/, ")"); print "int MPI_" $0 ";"; print "int PMPI_" $0 ";" } }' \
+        "$tmp/funcs.0" "$spec" >> "$tmp/mpi4.h"
+    [ "$(grep -c '^int PMPI_' "$tmp/mpi4.h")" -eq "$(wc -l < "$tmp/gated")" ] || fail "prototypes of the gated functions"
     for fam in $fams; do
         defs="$defs -DECL_HAVE_MPI_$(echo "$fam" | tr a-z A-Z)"
     done
