@@ -146,21 +146,17 @@ extern char ompi_request_empty __attribute__((weak));
 static void write_req(uint32_t type, uint64_t id, unsigned kind, int64_t peer, int64_t tag,
                       uint64_t comm, uint64_t bytes, uint64_t flags);
 
-/* A new request's entry: ri filled but for its id; *immediate as for
- * ecl_mpi_req_new. */
-static uint64_t req_create(MPI_Request r, req_info *ri, int *immediate)
+/* A new entry under key (a request's or a message's handle): ri filled but
+ * for its id. shared: the handle is the library's shared completed request
+ * (not entered; *immediate set, as for ecl_mpi_req_new). */
+static uint64_t req_create(uintptr_t key, int shared, req_info *ri, int *immediate)
 {
-    *immediate = 0;
-    if (r == MPI_REQUEST_NULL)
-        return 0;
     ri->id = __atomic_fetch_add(&req_next, 1, __ATOMIC_RELAXED);
     ri->cancelled = 0;
     ri->active = 0;
-    if (SHARED_DONE(r) && !ri->persistent) {
-        *immediate = 1;
-        return ri->id;
-    }
-    req_insert((uintptr_t)r, ri);
+    *immediate = shared && !ri->persistent;
+    if (!*immediate)
+        req_insert(key, ri);
     return ri->id;
 }
 
@@ -170,7 +166,10 @@ uint64_t ecl_mpi_req_new(MPI_Request r, int kind, int persistent, const ecl_mpi_
     req_info ri = { .ci = ci, .peer = peer, .tag = tag, .bytes = bytes,
                     .comm = ci != NULL ? ci->id : 0, .kind = (uint8_t)kind,
                     .persistent = (uint8_t)persistent };
-    return req_create(r, &ri, immediate);
+    *immediate = 0;
+    if (r == MPI_REQUEST_NULL)
+        return 0;
+    return req_create((uintptr_t)r, SHARED_DONE(r), &ri, immediate);
 }
 
 /* The entry's comm is the new communicator's id: mpi_complete names it. */
@@ -180,7 +179,9 @@ uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm ne
     int imm = 0;
     req_info ri = { .ci = parent, .peer = -1, .comm = newid, .kind = ECL_MPI_KIND_COMM,
                     .newcomm = newcomm };
-    uint64_t id = req_create(r, &ri, &imm);
+    if (r == MPI_REQUEST_NULL)
+        return 0;
+    uint64_t id = req_create((uintptr_t)r, SHARED_DONE(r), &ri, &imm);
     if (imm) {
         /* done within the call */
         ecl_mpi_comm_dup_done(parent, newcomm, newid);
@@ -215,10 +216,11 @@ uint64_t ecl_mpi_msg_new(MPI_Message m, const ecl_mpi_comm *ci, int64_t peer, in
                          uint64_t bytes)
 {
     int imm = 0;
+    req_info ri = { .ci = ci, .peer = peer, .tag = tag, .bytes = bytes,
+                    .comm = ci != NULL ? ci->id : 0, .kind = ECL_MPI_KIND_MESSAGE };
     if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
         return 0;
-    return ecl_mpi_req_new((MPI_Request)(void *)m, ECL_MPI_KIND_MESSAGE, 0, ci, peer, tag, bytes,
-                           &imm);
+    return req_create((uintptr_t)m, 0, &ri, &imm);
 }
 
 static const ecl_mpi_comm no_comm = { .id = UINT32_MAX };
@@ -226,7 +228,7 @@ static const ecl_mpi_comm no_comm = { .id = UINT32_MAX };
 void ecl_mpi_msg_take(MPI_Message m, ecl_mpi_msg *out)
 {
     req_info ri;
-    uintptr_t key = (uintptr_t)(void *)m;
+    uintptr_t key = (uintptr_t)m;
     out->id = 0;
     out->ci = &no_comm;
     out->peer = m == MPI_MESSAGE_NO_PROC ? ECL_MPI_PEER_NULL : ECL_MPI_PEER_UNKNOWN;
