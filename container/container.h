@@ -180,6 +180,10 @@ const char *ecc_file_header_decode_fixed(const uint8_t *b, size_t n, ecc_file_he
 /* Checks the CRC of a whole header (h->header_length bytes at b). */
 const char *ecc_file_header_check_crc(const uint8_t *b, const ecc_file_header *h);
 
+/* Record type ids of ECL's native dictionary (doc/trace-format.md): 1..13
+ * the natives, 14..1023 ECL's layers (MPI), user types from 1024. */
+#define ECC_TYPE_USER_FIRST 1024
+
 /* ---------------- chunks ---------------- */
 
 #define ECC_CHUNK_MAGIC 0x4B484345u  /* "ECHK" */

@@ -47,6 +47,11 @@ typedef struct checker {
     int64_t worst_src, worst_dst, worst_tag;
     uint64_t worst_time;
     int oom;
+    /* receives freed with MPI_Request_free while active (mpi_complete flag
+     * 16): each takes one send left over at the end, whose receive
+     * completed unseen; 4 values each: src (-2 any), dst, comm, tag (-1 any) */
+    int64_t *unk;
+    size_t nunk, capunk;
 } checker;
 
 static size_t class_hash(int64_t a, int64_t b, int64_t c, int64_t d)
@@ -181,6 +186,49 @@ static void check_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64
     }
 }
 
+static void unknown_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag)
+{
+    if (k->nunk == k->capunk) {
+        size_t cap = k->capunk ? 2 * k->capunk : 16;
+        int64_t *n = realloc(k->unk, cap * 4 * sizeof *n);
+        if (!n) {
+            k->oom = 1;
+            return;
+        }
+        k->unk = n;
+        k->capunk = cap;
+    }
+    int64_t *u = k->unk + 4 * k->nunk++;
+    u[0] = src;
+    u[1] = dst;
+    u[2] = comm;
+    u[3] = tag;
+}
+
+/* Pairs the sends left over with the receives of unknown completion that
+ * could have taken them; returns how many. */
+static uint64_t pair_unknown(checker *k)
+{
+    uint64_t n = 0;
+    for (size_t j = 0; j < k->nunk; j++) {
+        const int64_t *u = k->unk + 4 * j;
+        for (size_t i = 0; i < k->cap; i++) {
+            mclass *m = &k->t[i];
+            if (m->used && m->sends.n > 0 && m->dst == u[1] && m->comm == u[2] &&
+                (u[0] == -2 || m->src == u[0]) && (u[3] == -1 || m->tag == u[3])) {
+                uint64_t b;
+                mq_pop(&m->sends, &b);
+                n++;
+                break;
+            }
+        }
+    }
+    free(k->unk);
+    k->unk = NULL;
+    k->nunk = 0;
+    return n;
+}
+
 static uint64_t fval(const pal_record *rec, int f)
 {
     const pal_fielddesc *fd = &rec->desc->fields[f];
@@ -210,10 +258,14 @@ static void check_record(checker *k, const mrole *mr, const pal_record *rec)
         check_recv(k, (int64_t)fval(rec, mr->f_src), me, comm, (int64_t)fval(rec, mr->f_rtag),
                    time, fval(rec, mr->f_rbytes));
         break;
-    case ROLE_COMPLETE:
-        if (fval(rec, mr->f_kind) == 1 && !(mr->f_flags >= 0 && (fval(rec, mr->f_flags) & 1)))
+    case ROLE_COMPLETE: {
+        uint64_t flags = mr->f_flags >= 0 ? fval(rec, mr->f_flags) : 0;
+        if (fval(rec, mr->f_kind) == 1 && (flags & 16))
+            unknown_recv(k, peer, me, comm, tag);
+        else if (fval(rec, mr->f_kind) == 1 && !(flags & 1))
             check_recv(k, peer, me, comm, tag, time, bytes);
         break;
+    }
     case ROLE_STARTED:
         if (fval(rec, mr->f_kind) == 0)
             check_send(k, me, peer, comm, tag, time, bytes);
@@ -223,8 +275,9 @@ static void check_record(checker *k, const mrole *mr, const pal_record *rec)
     }
 }
 
-static void checker_free(checker *k, uint64_t *us, uint64_t *ur)
+static void checker_free(checker *k, uint64_t *us, uint64_t *ur, uint64_t *unknown)
 {
+    *unknown = pair_unknown(k);
     *us = *ur = 0;
     for (size_t i = 0; i < k->cap; i++) {
         if (!k->t[i].used)
@@ -247,7 +300,7 @@ static mrole *message_roles(const pal_dict *d)
         return NULL;
     static const char *const sends[] = { "mpi_send", "mpi_bsend", "mpi_ssend", "mpi_rsend",
                                          "mpi_isend", "mpi_ibsend", "mpi_issend", "mpi_irsend",
-                                         NULL };
+                                         "mpi_isendrecv", "mpi_isendrecv_replace", NULL };
     for (size_t i = 0; i < d->nrecs; i++) {
         const pal_recdesc *rd = d->recs[i];
         mrole *m = &mr[i];
@@ -265,7 +318,7 @@ static mrole *message_roles(const pal_dict *d)
         for (int s = 0; sends[s]; s++)
             if (strcmp(nm, sends[s]) == 0)
                 m->role = ROLE_SEND;
-        if (strcmp(nm, "mpi_recv") == 0)
+        if (strcmp(nm, "mpi_recv") == 0 || strcmp(nm, "mpi_mrecv") == 0)
             m->role = ROLE_RECV;
         else if (strcmp(nm, "mpi_sendrecv") == 0 || strcmp(nm, "mpi_sendrecv_replace") == 0)
             m->role = ROLE_SENDRECV;
@@ -528,7 +581,14 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     st = PAL_OK;
 out:
     if (roles) {
-        checker_free(&chk, &res.unmatched_sends, &res.unmatched_recvs);
+        checker_free(&chk, &res.unmatched_sends, &res.unmatched_recvs, &res.completion_unknown);
+        if (st == PAL_OK && res.completion_unknown && o->diag &&
+            (o->verbose || res.problems || res.unmatched_sends || res.unmatched_recvs)) {
+            char line[256];
+            snprintf(line, sizeof line, "%" PRIu64 " sends went to receives freed with "
+                     "MPI_Request_free: their completion is unknown", res.completion_unknown);
+            o->diag(o->diag_ctx, line);
+        }
         if (st == PAL_OK && (res.unmatched_sends || res.unmatched_recvs))
             say(&c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
                 "send in the merged trace%s", res.unmatched_sends, res.unmatched_recvs,

@@ -223,6 +223,7 @@ typedef struct pal_merge_result {
     uint64_t violations;          /* receives completing before their send began */
     double max_violation_ns;
     uint64_t unmatched_sends, unmatched_recvs;
+    uint64_t completion_unknown;  /* sends taken by receives freed while active */
     uint64_t problems;            /* messages sent to diag */
 } pal_merge_result;
 

@@ -347,7 +347,7 @@ static long run_type(pal_reader *r, rtypes *m, const pal_src *f, const edl_recor
     /* ids stay when free: the native and MPI records keep theirs */
     uint64_t id = key_of(f->dict->ed, er);
     if (id == UINT64_MAX || id_taken(m, id)) {
-        for (id = 128; id_taken(m, id); id++)
+        for (id = ECC_TYPE_USER_FIRST; id_taken(m, id); id++)
             ;
     }
     rtype *t = &m->t[m->n];

@@ -48,9 +48,9 @@ enum {
     ECL_REC_PAUSE = 11,
     ECL_REC_RESUME = 12,
     ECL_REC_CLOCK_SYNC = 13,
-    ECL_REC_RESERVED_FIRST = 14,   /* 14..127: ECL layers (MPI) via ecl_trace_type_define */
-    ECL_REC_RESERVED_LAST = 127,
-    ECL_REC_USER_FIRST = 128,      /* user types */
+    ECL_REC_RESERVED_FIRST = 14,   /* 14..1023: ECL layers (MPI) via ecl_trace_type_define */
+    ECL_REC_RESERVED_LAST = ECC_TYPE_USER_FIRST - 1,
+    ECL_REC_USER_FIRST = ECC_TYPE_USER_FIRST,  /* user types */
     ECL_REC_TYPE_LIMIT = 4096      /* ids are below this (so a type id is at most 2 ULEB bytes) */
 };
 
@@ -142,8 +142,8 @@ typedef struct ecl_trace_field {
 
 /* Defines a record type: it is added to the trace dictionary and a kind-2
  * dictionary chunk is written before this returns, so records of the type may
- * follow at once. id: a fixed id in 14..127 (the ECL layers' reserved range),
- * or 0 for the next user id (128, 129, ...). Defining the same name with the
+ * follow at once. id: a fixed id in 14..1023 (the ECL layers' reserved range),
+ * or 0 for the next user id (1024, 1025, ...). Defining the same name with the
  * same fields again gives the same id.
  * ECL_CORE_EINVAL: bad name, field or id; ECL_CORE_EEXIST: the name (or the
  * fixed id) is taken by another definition; ECL_CORE_ENOMEM; ECL_CORE_EIO;

@@ -107,7 +107,7 @@ START_TEST(type_definitions)
     ck_assert_int_eq(ecl_trace_type_define(0, "t1", NULL, f, 1, &id2), ECL_CORE_EEXIST);
     ck_assert_int_eq(ecl_trace_type_define(0, "enter", NULL, f, 1, &id2), ECL_CORE_EEXIST);
     ck_assert_int_eq(ecl_trace_type_define(0, "1bad", NULL, f, 1, &id2), ECL_CORE_EINVAL);
-    ck_assert_int_eq(ecl_trace_type_define(200, "t2", NULL, f, 1, &id2), ECL_CORE_EINVAL);
+    ck_assert_int_eq(ecl_trace_type_define(ECL_REC_RESERVED_LAST + 1, "t2", NULL, f, 1, &id2), ECL_CORE_EINVAL);
     ck_assert_int_eq(ecl_trace_type_define(20, "mpi_send", NULL, f, 1, &id2), ECL_CORE_OK);
     ck_assert_uint_eq(id2, 20);
     ck_assert_int_eq(ecl_trace_type_define(20, "other", NULL, f, 1, &id2), ECL_CORE_EEXIST);
