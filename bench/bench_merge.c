@@ -264,6 +264,16 @@ static void gen_set(trace_set *t, const char *tmp, const char *rss, const char *
     t->ok = 1;
 }
 
+static void free_set(trace_set *t)
+{
+    if (!t->argv)
+        return;
+    for (int r = 0; r < t->ranks; r++)
+        free(t->argv[A_IN + r]);
+    free(t->argv);
+    t->argv = NULL;
+}
+
 /* ---------------- runs ---------------- */
 
 typedef struct limits {
@@ -471,12 +481,16 @@ static void table_memory(trace_set *sets, int nsets, int reps, const double *bas
     char nofile[32] = "unlimited";
     if (lim->nofile_hard != RLIM_INFINITY)
         snprintf(nofile, sizeof nofile, "%llu", (unsigned long long)lim->nofile_hard);
-    printf("Limits for ecl-merge: RLIMIT_NOFILE raised to its hard limit %s%s; RLIMIT_AS %.0f "
-           "MiB;\nRLIMIT_CPU %u s (BENCH_MERGE_MEM_MIB, BENCH_MERGE_CPU_S). A size that fails "
-           "is not\nrun again.\n\n", nofile,
+    char as[32] = "inherited", cpu[32] = "inherited";
+    if (lim->as_bytes)
+        snprintf(as, sizeof as, "%.0f MiB", (double)lim->as_bytes / (1 << 20));
+    if (lim->cpu_s)
+        snprintf(cpu, sizeof cpu, "%u s", lim->cpu_s);
+    printf("Limits for ecl-merge: RLIMIT_NOFILE raised to its hard limit %s%s; RLIMIT_AS %s;\n"
+           "RLIMIT_CPU %s (BENCH_MERGE_MEM_MIB, BENCH_MERGE_CPU_S; 0: inherited). A size that\n"
+           "fails is not run again.\n\n", nofile,
            lim->nofile_hard != RLIM_INFINITY && lim->nofile_hard < (rlim_t)max_ranks + 16
-               ? " (below ranks + 16: ecl-merge must open its inputs lazily)" : "",
-           (double)lim->as_bytes / (1 << 20), lim->cpu_s);
+               ? " (below ranks + 16: ecl-merge must open its inputs lazily)" : "", as, cpu);
     printf("%-6s %9s %8s %17s %17s %9s %8s %12s\n", "", "", "", "peak MiB", "KiB/rank",
            "+KiB/rank", "time s", "");
     printf("%-6s %9s %8s %8s %8s %8s %8s %9s %8s %12s\n", "ranks", "rec/rank", "in MB", "min",
@@ -510,11 +524,12 @@ static void table_memory(trace_set *sets, int nsets, int reps, const double *bas
     printf("\n");
 }
 
+/* A non-negative number from the environment, or dflt. */
 static double env_num(const char *name, double dflt)
 {
     const char *e = getenv(name);
-    double v = e ? strtod(e, NULL) : dflt;
-    return v > 0 ? v : dflt;
+    double v = e && e[0] ? strtod(e, NULL) : dflt;
+    return v >= 0 ? v : dflt;
 }
 
 int main(int argc, char **argv)
@@ -560,6 +575,8 @@ int main(int argc, char **argv)
     struct rlimit rl;
     lim.nofile_hard = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_max : 0;
     int max_ranks = (int)env_num("BENCH_MERGE_MAX_RANKS", 4096);
+    if (max_ranks < 4)
+        max_ranks = 4;
     /* generating is CPU-bound (fork, ECL's start and close): one child per core */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int par = cores > 0 ? (int)cores : 1;
@@ -631,5 +648,7 @@ int main(int argc, char **argv)
     table_throughput(tput, 2, reps, note);
     table_memory(mem, nmem, reps, base_kib, note, &lim, max_ranks);
     bench_rmtree(tmp);
+    for (int i = 0; i < 2 + nmem; i++)
+        free_set(i < 2 ? &tput[i] : &mem[i - 2]);
     return 0;
 }

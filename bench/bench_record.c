@@ -15,6 +15,7 @@
 #include "bench/bench_work.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +77,22 @@ typedef struct tls_buf {
 } tls_buf;
 
 static __thread tls_buf tb;
+/* Frees a thread's buffer when the thread ends. */
+static pthread_key_t tb_key;
+static pthread_once_t tb_once = PTHREAD_ONCE_INIT;
+
+static void tb_key_create(void)
+{
+    pthread_key_create(&tb_key, free);
+}
 
 static void tls_buf_init(void)
 {
     if (tb.base)
         return;
+    pthread_once(&tb_once, tb_key_create);
     tb.base = aligned_alloc(64, STORE_BUF_BYTES);
-    if (!tb.base) {
+    if (!tb.base || pthread_setspecific(tb_key, tb.base) != 0) {
         fprintf(stderr, "bench: out of memory\n");
         exit(1);
     }
