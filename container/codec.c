@@ -5,6 +5,7 @@
 
 #include "container/container.h"
 
+#include <stdlib.h>
 #include <zlib.h>
 
 /* ---------------- LEB128 ---------------- */
@@ -177,6 +178,7 @@ void ecc_file_header_encode(uint8_t *out, ecc_file_header *h, const void *dict, 
     ecc_put32(out + 152, h->buffer_size);
     ecc_put32(out + 156, h->buffer_count);
     ecc_put32(out + 160, h->flags);
+    ecc_put32(out + 164, h->dict_raw_length);
     if (dict_length)
         memcpy(out + ECC_HEADER_FIXED, dict, dict_length);
     ecc_put32(out + 16, header_crc(out, len));
@@ -237,8 +239,59 @@ const char *ecc_file_header_decode_fixed(const uint8_t *b, size_t n, ecc_file_he
         h->buffer_size = ecc_get32(b + 152);
         h->buffer_count = ecc_get32(b + 156);
         h->flags = ecc_get32(b + 160);
+        h->dict_raw_length = ecc_get32(b + 164);
     }
     *at = 0;
+    return NULL;
+}
+
+const char *ecc_dict_pack(ecc_file_header *h, const void *dict, size_t len, uint8_t **out,
+                          size_t *out_len)
+{
+    uLongf zl = compressBound((uLong)len);
+    uint8_t *z = malloc(zl > len ? zl : len ? len : 1);
+    if (!z)
+        return "out of memory";
+    h->flags &= ~(uint32_t)ECC_HFLAG_DICT_ZLIB;
+    h->dict_raw_length = 0;
+    if (len > 256 && compress2(z, &zl, dict, (uLong)len, 6) == Z_OK && zl < len) {
+        h->flags |= ECC_HFLAG_DICT_ZLIB;
+        h->dict_raw_length = (uint32_t)len;
+        *out_len = zl;
+    } else {
+        memcpy(z, dict, len);
+        *out_len = len;
+    }
+    *out = z;
+    return NULL;
+}
+
+const char *ecc_file_header_dict(const uint8_t *hdr, const ecc_file_header *h, uint8_t **dict,
+                                 size_t *len)
+{
+    const uint8_t *src = hdr + h->dict_offset;
+    if (!(h->flags & ECC_HFLAG_DICT_ZLIB)) {
+        *dict = malloc(h->dict_length ? h->dict_length : 1);
+        if (!*dict)
+            return "out of memory";
+        memcpy(*dict, src, h->dict_length);
+        *len = h->dict_length;
+        return NULL;
+    }
+    if (h->dict_raw_length > ECC_HEADER_MAX * 16)
+        return "embedded dictionary too large";
+    *dict = malloc(h->dict_raw_length ? h->dict_raw_length : 1);
+    if (!*dict)
+        return "out of memory";
+    uLongf dl = h->dict_raw_length;
+    uLong sl = h->dict_length;
+    if (uncompress2(*dict, &dl, src, &sl) != Z_OK || dl != h->dict_raw_length ||
+        sl != h->dict_length) {
+        free(*dict);
+        *dict = NULL;
+        return "embedded dictionary does not decompress";
+    }
+    *len = dl;
     return NULL;
 }
 
@@ -266,6 +319,16 @@ void ecc_chunk_encode(uint8_t out[ECC_CHUNK_HEADER], const ecc_chunk *c)
     ecc_put64(out + 48, c->last_time);
     ecc_put32(out + 56, c->payload_crc);
     ecc_put32(out + 4, ecc_crc32(0, out + 8, ECC_CHUNK_HEADER - 8));
+}
+
+void ecc_pad_encode(uint8_t out[ECC_CHUNK_HEADER])
+{
+    ecc_chunk c;
+    memset(&c, 0, sizeof c);
+    c.kind = ECC_KIND_PAD;
+    c.process = ECC_PROCESS_FROM_HEADER;
+    c.payload_crc = 0;                   /* the CRC of no bytes */
+    ecc_chunk_encode(out, &c);
 }
 
 const char *ecc_chunk_decode(const uint8_t b[ECC_CHUNK_HEADER], ecc_chunk *c)
@@ -312,6 +375,24 @@ const char *ecc_chunk_check(const ecc_chunk *c, uint16_t version_major)
     if (c->kind == ECC_KIND_INDEX && c->raw_length % ECC_INDEX_ENTRY != 0)
         return "index length is not a multiple of 40";
     return NULL;
+}
+
+size_t ecc_header_copy_size(size_t length)
+{
+    return 2 * ECC_CHUNK_HEADER + length;
+}
+
+void ecc_header_copy_encode(uint8_t *out, const uint8_t *hdr, size_t length)
+{
+    ecc_pad_encode(out);
+    ecc_chunk c;
+    memset(&c, 0, sizeof c);
+    c.kind = ECC_KIND_HEADER_COPY;
+    c.stored_length = c.raw_length = (uint32_t)length;
+    c.process = ECC_PROCESS_FROM_HEADER;
+    c.payload_crc = ecc_crc32(0, hdr, length);
+    ecc_chunk_encode(out + ECC_CHUNK_HEADER, &c);
+    memcpy(out + 2 * ECC_CHUNK_HEADER, hdr, length);
 }
 
 /* ---------------- index, footer ---------------- */

@@ -140,7 +140,11 @@ uint32_t ecc_crc32(uint32_t crc, const void *p, size_t n);
 #define ECC_RUN_ID 16
 #define ECC_RUN_ID_OFFSET 136       /* of the run id in a version-2 header */
 
-enum { ECC_HFLAG_MERGED = 1 };       /* file header flags (version 2) */
+/* file header flags (version 2) */
+enum {
+    ECC_HFLAG_MERGED = 1,            /* a merged trace */
+    ECC_HFLAG_DICT_ZLIB = 2          /* the embedded dictionary is a zlib stream */
+};
 
 typedef struct ecc_file_header {
     uint16_t version_major, version_minor;
@@ -159,6 +163,7 @@ typedef struct ecc_file_header {
     uint32_t buffer_size;            /* capture buffer bytes (a chunk holds at most one) */
     uint32_t buffer_count;           /* buffers per thread */
     uint32_t flags;                  /* ECC_HFLAG_* */
+    uint32_t dict_raw_length;        /* ECC_HFLAG_DICT_ZLIB: the dictionary's bytes */
 } ecc_file_header;
 
 /* Bytes of the header (fixed part + dictionary + padding to 8) for a
@@ -168,10 +173,25 @@ size_t ecc_file_header_size(size_t dict_length);
  * padding), with h's fields, dict at dict_offset = ECC_HEADER_FIXED, and the
  * header CRC. h->header_length, dict_offset and dict_length are set. */
 void ecc_file_header_encode(uint8_t *out, ecc_file_header *h, const void *dict, size_t dict_length);
+/* The dictionary as a header embeds it: zlib-compressed into *out (malloc'd)
+ * when that pays off, with h's flags and dict_raw_length set to say so;
+ * else a copy as it is. NULL, or why not (no memory). */
+const char *ecc_dict_pack(ecc_file_header *h, const void *dict, size_t len, uint8_t **out,
+                          size_t *out_len);
+/* The embedded dictionary of a decoded header (hdr: its bytes), as a
+ * malloc'd buffer the caller frees, decompressed if it was compressed.
+ * NULL, or why not ("embedded dictionary damaged"). */
+const char *ecc_file_header_dict(const uint8_t *hdr, const ecc_file_header *h, uint8_t **dict,
+                                 size_t *len);
 /* Rewrites rank and size of an encoded header (length bytes) in place and
  * its CRC. Async-signal-safe. */
 void ecc_file_header_set_identity(uint8_t *hdr, size_t length, int32_t rank, int32_t size,
                                   const uint8_t run_id[ECC_RUN_ID]);
+/* What follows the header in a version-2 file: a pad chunk, then a chunk of
+ * kind 4 holding the header (hdr, length bytes) again. Writes
+ * ecc_header_copy_size(length) bytes to out. Async-signal-safe. */
+size_t ecc_header_copy_size(size_t length);
+void ecc_header_copy_encode(uint8_t *out, const uint8_t *hdr, size_t length);
 /* Checks the fixed part in b (n >= ECC_HEADER_FIXED_V1 bytes): magic,
  * a known major version, header length, dictionary bounds. Fills h. NULL if
  * good, else why not; *at the byte offset the reason is about. */
@@ -216,6 +236,9 @@ typedef struct ecc_chunk {
 /* Writes the 64-byte chunk header (its header CRC computed; payload_crc as
  * given in c). Async-signal-safe. */
 void ecc_chunk_encode(uint8_t out[ECC_CHUNK_HEADER], const ecc_chunk *c);
+/* An empty pad chunk (kind 6): what separates a chunk from its copy, and a
+ * records chunk from the next (doc/trace-format.md). Async-signal-safe. */
+void ecc_pad_encode(uint8_t out[ECC_CHUNK_HEADER]);
 /* Checks magic and header CRC and decodes. NULL if it is a chunk header. */
 const char *ecc_chunk_decode(const uint8_t b[ECC_CHUNK_HEADER], ecc_chunk *c);
 /* What the header alone shows about whether the chunk can be read: stored

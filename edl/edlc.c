@@ -109,7 +109,15 @@ static int load(const char *path, sink *s, edl_dict **out)
             snprintf(err, sizeof err, "%s at byte %llu", why, (unsigned long long)at);
             st = EDL_EFORMAT;
         } else {
-            st = edl_dict_decode(buf + h.dict_offset, h.dict_length, out, err, sizeof err);
+            uint8_t *dict;
+            size_t dlen;
+            if ((why = ecc_file_header_dict(buf, &h, &dict, &dlen)) != NULL) {
+                snprintf(err, sizeof err, "%s at byte %u", why, (unsigned)h.dict_offset);
+                st = EDL_EFORMAT;
+            } else {
+                st = edl_dict_decode(dict, dlen, out, err, sizeof err);
+                free(dict);
+            }
         }
     } else {
         st = edl_compile_string(path, (const char *)buf, len, on_diag, s, out);

@@ -357,6 +357,16 @@ static int grow_window(pal_stream *s, uint64_t want)
     return 0;
 }
 
+/* A copy whose original was read: is its payload intact? (Copies are small:
+ * definitions.) */
+static int copy_intact(const pal_src *src, const ecc_event *ev)
+{
+    uint8_t *p;
+    const char *why = load_small(src, ev, &p);
+    free(p);
+    return why == NULL;
+}
+
 /* Makes the next records chunk of s current: checks what its header says,
  * its CRC (before any record is decoded: damage never hands out a wrong
  * record), and fills the window. PAL_OK with a chunk ready, PAL_END when
@@ -388,9 +398,15 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         const ecc_chunk *c = &ev.chunk;
         ev.offset = off;
         uint64_t whole = ECC_CHUNK_HEADER + (uint64_t)c->stored_length;
-        if (c->flags & ECC_CFLAG_COPY) {
-            if (s->have_seq && s->last_seq == c->sequence)
-                continue;            /* the original was read */
+        if ((c->flags & ECC_CFLAG_COPY) && s->have_seq && s->last_seq == c->sequence) {
+            /* the original was read; the copy is only checked */
+            if (!copy_intact(src, &ev)) {
+                report(r, src, off, "copy of a definitions chunk damaged (payload CRC "
+                       "mismatch); its original was read");
+                if (damaged(r, whole) != PAL_OK)
+                    return PAL_EFORMAT;
+            }
+            continue;
         }
         if (c->record_count == 0)
             continue;
@@ -1490,8 +1506,15 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
             break;
         }
         case ECC_KIND_DICT: {
-            if ((c->flags & ECC_CFLAG_COPY) && dict_ok && dict_seq == c->sequence)
-                break;              /* the original was merged */
+            if ((c->flags & ECC_CFLAG_COPY) && dict_ok && dict_seq == c->sequence) {
+                /* the original was merged; the copy is only checked */
+                if (!copy_intact(src, &ev)) {
+                    report(r, src, ev.offset, "copy of a dictionary chunk damaged; its "
+                           "original was read");
+                    damaged(r, ev.length);
+                }
+                break;
+            }
             uint8_t *p;
             const char *w = load_small(src, &ev, &p);
             if (!w) {
@@ -1658,8 +1681,14 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     } else {
         edl_dict *ed = NULL;
         char err[256] = "";
-        edl_status es = edl_dict_decode(hb + src->hdr.dict_offset, src->hdr.dict_length, &ed,
-                                        err, sizeof err);
+        uint8_t *draw;
+        size_t dlen;
+        const char *dw = ecc_file_header_dict(hb, &src->hdr, &draw, &dlen);
+        if (dw)
+            OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu32, path, dw,
+                      src->hdr.dict_offset);
+        edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+        free(draw);
         if (es != EDL_OK)
             OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
                       "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",

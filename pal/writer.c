@@ -48,6 +48,7 @@ struct pal_writer {
     size_t nindex, capindex;
     int failed;                      /* atomic */
     int lock_ok;
+    uint8_t pad[ECC_CHUNK_HEADER];   /* the pad chunk after every records chunk */
     char err[512];
 };
 
@@ -88,7 +89,10 @@ static void write_chunk(pal_writer *w, uint8_t kind, const uint8_t *raw, size_t 
     char err[512];
     if (ecc_out_write_at(w->out, hdr, sizeof hdr, w->off, err, sizeof err) != 0 ||
         ecc_out_write_at(w->out, stored, c.stored_length, w->off + ECC_CHUNK_HEADER, err,
-                         sizeof err) != 0) {
+                         sizeof err) != 0 ||
+        (kind == ECC_KIND_RECORDS &&
+         ecc_out_write_at(w->out, w->pad, ECC_CHUNK_HEADER,
+                          w->off + ECC_CHUNK_HEADER + c.stored_length, err, sizeof err) != 0)) {
         set_failed(w, err);
         return;
     }
@@ -107,7 +111,9 @@ static void write_chunk(pal_writer *w, uint8_t kind, const uint8_t *raw, size_t 
         }
         w->chunks++;
     }
-    w->off += ECC_CHUNK_HEADER + (uint64_t)c.stored_length;
+    /* a records chunk is followed by a pad chunk (see ecl/core/chunk.c) */
+    w->off += ECC_CHUNK_HEADER + (uint64_t)c.stored_length +
+              (kind == ECC_KIND_RECORDS ? ECC_CHUNK_HEADER : 0);
 }
 
 static void *writer_main(void *arg)
@@ -347,29 +353,25 @@ pal_status pal_writer_create(const char *path, edl_dict *dict, const ecc_file_he
                                      d->recs[bd.record]->barrs == NULL;
         }
     }
-    size_t hlen = ecc_file_header_size(dlen);
-    if (!(hb = malloc(hlen + 2 * ECC_CHUNK_HEADER + hlen)))
-        goto fail;
     ecc_file_header fh = *hdr;
-    ecc_file_header_encode(hb, &fh, denc, dlen);
-    /* the header, a pad chunk and the header's copy */
-    uint8_t *pad = hb + hlen, *copy = pad + ECC_CHUNK_HEADER;
-    ecc_chunk c;
-    memset(&c, 0, sizeof c);
-    c.kind = ECC_KIND_PAD;
-    c.process = ECC_PROCESS_FROM_HEADER;
-    c.payload_crc = ecc_crc32(0, NULL, 0);
-    ecc_chunk_encode(pad, &c);
-    c.kind = ECC_KIND_HEADER_COPY;
-    c.stored_length = c.raw_length = (uint32_t)hlen;
-    c.payload_crc = ecc_crc32(0, hb, hlen);
-    ecc_chunk_encode(copy, &c);
-    memcpy(copy + ECC_CHUNK_HEADER, hb, hlen);
+    uint8_t *packed = NULL;
+    size_t plen;
+    if (ecc_dict_pack(&fh, denc, dlen, &packed, &plen) != NULL)
+        goto fail;
+    size_t hlen = ecc_file_header_size(plen);
+    size_t total = hlen + ecc_header_copy_size(hlen);
+    if (!(hb = malloc(total))) {
+        free(packed);
+        goto fail;
+    }
+    ecc_file_header_encode(hb, &fh, packed, plen);
+    free(packed);
+    ecc_header_copy_encode(hb + hlen, hb, hlen);
+    ecc_pad_encode(w->pad);
     if (ecc_out_open(path, o->out_flags, &w->out, err, errlen) != 0) {
         st = PAL_EIO;
         goto fail;
     }
-    size_t total = 2 * hlen + 2 * ECC_CHUNK_HEADER;
     if (ecc_out_write_at(w->out, hb, total, 0, err, errlen) != 0) {
         st = PAL_EIO;
         goto fail;

@@ -58,30 +58,26 @@ static void account(const ecl_chunk_info *ci, uint64_t off, int in_signal)
 
 ecl_core_status ecl_chunk_write(const ecl_chunk_info *ci, const void *payload, int in_signal)
 {
-    uint8_t hdr[ECC_CHUNK_HEADER];
+    /* A records chunk is followed by a pad chunk: no damaged range of up to
+     * 16 bytes can then touch two records chunks (doc/trace-format.md). */
+    uint8_t hdr[ECC_CHUNK_HEADER], pad[ECC_CHUNK_HEADER];
     ecc_chunk c;
     chunk_of(&c, ci, payload, 0);
     ecc_chunk_encode(hdr, &c);
-    struct iovec iov[2] = {
+    ecc_pad_encode(pad);
+    struct iovec iov[3] = {
         { hdr, ECC_CHUNK_HEADER },
         { (void *)(uintptr_t)payload, ci->stored_length },
+        { pad, ECC_CHUNK_HEADER },
     };
+    int padded = ci->kind == ECC_KIND_RECORDS;
+    uint64_t size = ECC_CHUNK_HEADER + (uint64_t)ci->stored_length +
+                    (padded ? ECC_CHUNK_HEADER : 0);
     uint64_t off;
-    ecl_core_status st = write_reserved(iov, 2, ECC_CHUNK_HEADER + (uint64_t)ci->stored_length,
-                                        in_signal, &off);
+    ecl_core_status st = write_reserved(iov, padded ? 3 : 2, size, in_signal, &off);
     if (st == ECL_CORE_OK)
         account(ci, off, in_signal);
     return st;
-}
-
-void ecl_chunk_pad_encode(uint8_t hdr[ECC_CHUNK_HEADER])
-{
-    ecc_chunk c;
-    memset(&c, 0, sizeof c);
-    c.kind = ECC_KIND_PAD;
-    c.process = ECC_PROCESS_FROM_HEADER;
-    c.payload_crc = ecc_crc32(0, NULL, 0);
-    ecc_chunk_encode(hdr, &c);
 }
 
 ecl_core_status ecl_chunk_write_twice(const ecl_chunk_info *ci, const void *payload)
@@ -94,7 +90,7 @@ ecl_core_status ecl_chunk_write_twice(const ecl_chunk_info *ci, const void *payl
     ecc_chunk_encode(hdr, &c);
     c.flags = ECC_CFLAG_COPY;
     ecc_chunk_encode(hdr2, &c);
-    ecl_chunk_pad_encode(pad);
+    ecc_pad_encode(pad);
     struct iovec iov[5] = {
         { hdr, ECC_CHUNK_HEADER },
         { (void *)(uintptr_t)payload, ci->stored_length },

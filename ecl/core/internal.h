@@ -119,8 +119,6 @@ ecl_core_status ecl_chunk_write(const ecl_chunk_info *ci, const void *payload, i
  * and a copy flagged ECC_CFLAG_COPY, so one damaged spot never costs a
  * definition (doc/trace-format.md, "Redundant definitions"). */
 ecl_core_status ecl_chunk_write_twice(const ecl_chunk_info *ci, const void *payload);
-/* The header of an empty pad chunk. */
-void ecl_chunk_pad_encode(uint8_t hdr[ECC_CHUNK_HEADER]);
 /* Walks records in [p, p+len) from time base; stops before the first record
  * that is incomplete or undecodable. Returns the bytes of complete records and
  * sets *count and *last. Async-signal-safe. */

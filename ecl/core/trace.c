@@ -155,20 +155,10 @@ static ecl_core_status write_clock_sync(void)
  * copy (doc/trace-format.md, "Redundant definitions"). Both are rewritten in
  * place when the rank is known. */
 
-/* Encodes the header copy chunk (pad, chunk header, header bytes) for the
- * current header into ecl_T.header_copy. */
+/* Encodes the pad and header copy chunks for the current header. */
 static void header_copy_encode(void)
 {
-    uint8_t *p = ecl_T.header_copy;
-    ecl_chunk_pad_encode(p);
-    ecc_chunk c;
-    memset(&c, 0, sizeof c);
-    c.kind = ECC_KIND_HEADER_COPY;
-    c.stored_length = c.raw_length = (uint32_t)ecl_T.header_len;
-    c.process = ECC_PROCESS_FROM_HEADER;
-    c.payload_crc = ecc_crc32(0, ecl_T.header, ecl_T.header_len);
-    ecc_chunk_encode(p + ECC_CHUNK_HEADER, &c);
-    memcpy(p + 2 * ECC_CHUNK_HEADER, ecl_T.header, ecl_T.header_len);
+    ecc_header_copy_encode(ecl_T.header_copy, ecl_T.header, ecl_T.header_len);
 }
 
 /* A run id for a process that is not told one (not an MPI program): random
@@ -184,15 +174,21 @@ static void new_run_id(uint8_t id[ECC_RUN_ID])
 
 static ecl_core_status build_header(uint64_t start, char *err, size_t errlen)
 {
-    unsigned char *dict;
-    size_t dlen;
-    if (edl_dict_encode(ecl_T.dict, &dict, &dlen) != EDL_OK) {
+    unsigned char *raw;
+    uint8_t *dict = NULL;
+    size_t rlen, dlen;
+    if (edl_dict_encode(ecl_T.dict, &raw, &rlen) != EDL_OK) {
         snprintf(err, errlen, "cannot encode the trace dictionary");
         return ECL_CORE_ENOMEM;
     }
+    ecc_file_header fh;
+    memset(&fh, 0, sizeof fh);
+    /* the dictionary compressed: the MPI layer's alone is tens of KB */
+    const char *why = ecc_dict_pack(&fh, raw, rlen, &dict, &dlen);
+    free(raw);
     size_t hlen = ecc_file_header_size(dlen);
-    uint8_t *h = malloc(hlen);
-    uint8_t *copy = malloc(2 * ECC_CHUNK_HEADER + hlen);
+    uint8_t *h = why ? NULL : malloc(hlen);
+    uint8_t *copy = why ? NULL : malloc(ecc_header_copy_size(hlen));
     if (h == NULL || copy == NULL) {
         free(dict);
         free(h);
@@ -200,8 +196,6 @@ static ecl_core_status build_header(uint64_t start, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return ECL_CORE_ENOMEM;
     }
-    ecc_file_header fh;
-    memset(&fh, 0, sizeof fh);
     fh.byte_order = (uint8_t)edl_dict_byte_order(ecl_T.dict);
     fh.clock_source = (uint8_t)ecl_sys_clock_source_get();
     fh.ticks_per_second = ecl_sys_clock_ticks_per_second();
@@ -218,7 +212,7 @@ static ecl_core_status build_header(uint64_t start, char *err, size_t errlen)
     ecl_T.header = h;
     ecl_T.header_len = hlen;
     ecl_T.header_copy = copy;
-    ecl_T.header_copy_len = 2 * ECC_CHUNK_HEADER + hlen;
+    ecl_T.header_copy_len = ecc_header_copy_size(hlen);
     header_copy_encode();
     return ECL_CORE_OK;
 }

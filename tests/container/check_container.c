@@ -221,6 +221,47 @@ START_TEST(file_header_layout)
 }
 END_TEST
 
+START_TEST(dictionary_packed)
+{
+    /* a dictionary worth compressing is stored as a zlib stream and comes
+     * back whole; a small one is stored as it is */
+    size_t n = 5000;
+    uint8_t *dict = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        dict[i] = (uint8_t)("EDLDICT record field uint32 ULEB "[i % 33]);
+    for (int big = 0; big < 2; big++) {
+        size_t len = big ? n : 100;
+        ecc_file_header h;
+        memset(&h, 0, sizeof h);
+        uint8_t *packed;
+        size_t plen;
+        ck_assert_ptr_null(ecc_dict_pack(&h, dict, len, &packed, &plen));
+        ck_assert_int_eq(!!(h.flags & ECC_HFLAG_DICT_ZLIB), big);
+        ck_assert(big ? plen < len / 4 && h.dict_raw_length == len : plen == len);
+        size_t hl = ecc_file_header_size(plen);
+        uint8_t *b = malloc(hl);
+        ecc_file_header_encode(b, &h, packed, plen);
+        ecc_file_header d;
+        uint64_t at;
+        ck_assert_ptr_null(ecc_file_header_decode_fixed(b, hl, &d, &at));
+        uint8_t *back;
+        size_t blen;
+        ck_assert_ptr_null(ecc_file_header_dict(b, &d, &back, &blen));
+        ck_assert_uint_eq(blen, len);
+        ck_assert(memcmp(back, dict, len) == 0);
+        free(back);
+        if (big) {
+            /* a damaged stream is said to be, not returned */
+            b[d.dict_offset + plen / 2] ^= 0x40;
+            ck_assert_ptr_nonnull(ecc_file_header_dict(b, &d, &back, &blen));
+        }
+        free(b);
+        free(packed);
+    }
+    free(dict);
+}
+END_TEST
+
 START_TEST(chunk_header_layout)
 {
     ecc_chunk c = { 1, 1, ECC_CFLAG_COPY, 1000, 4000, 0xFFFFFFFFu, 3, 77, 9, 123456789,
@@ -532,6 +573,7 @@ int main(void)
     tcase_add_test(tc, sleb_zigzag);
     tcase_add_test(tc, crc_matches_zlib);
     tcase_add_test(tc, file_header_layout);
+    tcase_add_test(tc, dictionary_packed);
     tcase_add_test(tc, chunk_header_layout);
     tcase_add_test(tc, compression_roundtrip);
     tcase_add_test(tc, end_summary_roundtrip);
