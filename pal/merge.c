@@ -464,6 +464,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     memset(&chk, 0, sizeof chk);
     pal_value *ov = NULL;
     uint32_t *ol = NULL;
+    uint8_t *raw_ok = NULL;
     char err[1024] = "";
     pal_status st = pal_reader_open_run(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN, &r);
     if (st != PAL_OK)
@@ -519,10 +520,48 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         st = PAL_ENOMEM;
         goto out;
     }
+    /* records whose fields after type and time need no conversion are
+     * copied as bytes (fields in ticks become ns, and are encoded again) */
+    raw_ok = calloc(rd->nrecs ? rd->nrecs : 1, 1);
+    if (!raw_ok) {
+        pal_set_last_error("cannot merge: out of memory");
+        st = PAL_ENOMEM;
+        goto out;
+    }
+    for (size_t k = 0; k < rd->nrecs; k++) {
+        const pal_recdesc *x = rd->recs[k];
+        int ok = x->nfields >= 2 && x->fields[0].encoding == EDL_ENC_ULEB &&
+                 x->fields[1].encoding == EDL_ENC_TDELTA && x->time_fi == 1;
+        for (size_t f = 2; ok && f < x->nfields; f++)
+            ok = !x->fields[f].from_ticks;
+        /* bit 0: copied as bytes; bit 1: the message check reads it */
+        raw_ok[k] = (uint8_t)(ok | (roles && roles[k].role != ROLE_NONE ? 2 : 0));
+    }
     const pal_record *rec;
     while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
         const pal_recdesc *in = rec->desc;
         const pal_recdesc *to = wd->recs[in->index];
+        unsigned how = raw_ok[in->index];
+        if ((how & 1) && rec->raw) {
+            /* skip the record's own key and time delta (two LEBs of a record
+             * that decoded: each ends at its first byte below 0x80) */
+            const uint8_t *q = rec->raw, *e = rec->raw + rec->rawlen;
+            while (q < e && (*q & 0x80))
+                q++;
+            q++;
+            while (q < e && (*q & 0x80))
+                q++;
+            q++;
+            if (q <= e) {
+                uint64_t pre[2] = { rec->process, rec->stream };
+                if ((st = pal_writer_put_raw(w, to, rec->time, pre, 2, q, (size_t)(e - q))) !=
+                    PAL_OK)
+                    break;
+                if (how & 2)
+                    check_record(&chk, &roles[in->index], rec);
+                continue;
+            }
+        }
         /* type, time, process, thread, then the record's other fields */
         size_t nf = in->nfields;
         ov[0] = rec->vals[0];
@@ -595,6 +634,7 @@ out:
                 res.incomplete || res.missing ? " (ranks are missing or incomplete)" : "");
     }
     pal_writer_abort(w);
+    free(raw_ok);
     free(roles);
     free(ov);
     free(ol);

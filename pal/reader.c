@@ -666,14 +666,24 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
 {
     const unsigned char *p = s->cp;
     const unsigned char *const safe = s->csafe;
-    const pal_recdesc *const *const byte_key = s->src->dict->byte_key;
+    const pal_dict *const dict = s->src->dict;
+    const pal_recdesc *const *const byte_key = dict->byte_key;
     uint64_t t = s->tsum;
     for (; rec < rend; rec++) {
         /* p and t stay at the record's start until it has decoded */
         if (PAL_LIKELY(p < safe)) {
-            const unsigned k = *p;
-            const pal_recdesc *const rd = byte_key[k];
+            unsigned k = *p;
+            const pal_recdesc *rd = byte_key[k];
             const unsigned char *q = p + 1;
+            if (PAL_UNLIKELY(k >= 0x80)) {
+                /* a key of two bytes (user types): the direct table */
+                unsigned k2 = p[1];
+                k = (k & 0x7f) | k2 << 7;
+                if (k2 >= 0x80 || k >= dict->ndirect || !dict->direct[k])
+                    goto checked;
+                rd = dict->direct[k];
+                q = p + 2;
+            }
             pal_value *const vals = (pal_value *)rec->vals;
             uint64_t x, tt = t;
             unsigned shape = rd->shape;
@@ -748,6 +758,8 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
                 }
             }
             vals[0].u = k;
+            rec->raw = p;
+            rec->rawlen = (uint32_t)(q - p);
             p = q;
             t = tt;
             rec->desc = rd;
@@ -765,6 +777,8 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
                 *more = rc == DC_MORE;
                 break;
             }
+            rec->raw = p;
+            rec->rawlen = (uint32_t)(q - p);
             p = q;
             t = tq;
         }
@@ -787,7 +801,11 @@ static void map_batch(const pal_src *src, pal_record *rec, pal_record *rend)
         if (rd->time_fi >= 0)
             vals[rd->time_fi].u = t;
         const pal_recdesc *to = src->map[rd->index];
-        for (size_t k = 0; k < to->nfields; k++)
+        for (uint64_t m = to->ticks_mask; m; m &= m - 1) {
+            unsigned k = (unsigned)__builtin_ctzll(m);
+            vals[k].u = (uint64_t)((double)vals[k].u * src->b + 0.5);
+        }
+        for (size_t k = 64; to->ticks_more && k < to->nfields; k++)
             if (to->fields[k].from_ticks)
                 vals[k].u = (uint64_t)((double)vals[k].u * src->b + 0.5);
         rec->desc = to;

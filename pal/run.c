@@ -465,8 +465,13 @@ pal_status pal_run_prepare(pal_reader *r)
             f->map[k] = to;
             const edl_record *er = edl_dict_record(d, k);
             for (size_t j = 0; j < to->nfields && j < edl_record_field_count(er); j++)
-                if (is_ticks(edl_record_field(er, j)) && (long)j != to->time_fi)
+                if (is_ticks(edl_record_field(er, j)) && (long)j != to->time_fi) {
                     to->fields[j].from_ticks = 1;
+                    if (j < 64)
+                        to->ticks_mask |= (uint64_t)1 << j;
+                    else
+                        to->ticks_more = 1;
+                }
         }
     }
     st = PAL_OK;

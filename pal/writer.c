@@ -12,46 +12,6 @@
 
 #include "pal/writer.h"
 
-/* How one record is written: its key, then its fields' ops. */
-typedef struct wprog {
-    uint64_t key;
-    int ok;
-} wprog;
-
-typedef struct wchunk {
-    uint8_t *data;
-    size_t len, cap;
-    uint32_t count;
-    uint64_t first, last;
-} wchunk;
-
-struct pal_writer {
-    pal_dict *dict;
-    wprog *progs;
-    ecc_out *out;
-    pal_writer_options o;
-    uint64_t off;                    /* next chunk's offset */
-    uint64_t seq, records, chunks;
-    uint64_t last_time;
-    int have_time;
-    wchunk cur;                      /* being filled */
-    /* the hand-over to the writer thread */
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    pthread_t th;
-    int th_on, queued, stop;
-    wchunk q;                        /* queued */
-    uint8_t *spare;
-    size_t spare_cap;
-    ecc_zctx *z;
-    uint8_t *index;
-    size_t nindex, capindex;
-    int failed;                      /* atomic */
-    int lock_ok;
-    uint8_t pad[ECC_CHUNK_HEADER];   /* the pad chunk after every records chunk */
-    char err[512];
-};
-
 /* ---------------------------------------------------------------- chunks */
 
 static void set_failed(pal_writer *w, const char *msg)
@@ -234,7 +194,7 @@ pal_status pal_writer_put(pal_writer *w, const pal_recdesc *rd, const pal_value 
 {
     if (PAL_UNLIKELY(__atomic_load_n(&w->failed, __ATOMIC_ACQUIRE)))
         return PAL_EIO;
-    const wprog *wp = &w->progs[rd->index];
+    const pal_wprog *wp = &w->progs[rd->index];
     if (PAL_UNLIKELY(!wp->ok))
         return PAL_EINVAL;
     uint64_t t = rd->time_fi >= 0 ? vals[rd->time_fi].u : w->last_time;
@@ -273,6 +233,23 @@ pal_status pal_writer_put(pal_writer *w, const pal_recdesc *rd, const pal_value 
     w->cur.count++;
     w->last_time = t;
     w->records++;
+    return PAL_OK;
+}
+
+pal_status pal_writer_room(pal_writer *w, size_t need)
+{
+    if (__atomic_load_n(&w->failed, __ATOMIC_ACQUIRE))
+        return PAL_EIO;
+    if (w->cur.len + need > w->o.chunk_size && w->cur.count > 0)
+        flush_chunk(w);
+    if (w->cur.len + need > w->cur.cap) {
+        size_t cap = w->cur.len + need;
+        uint8_t *nd = realloc(w->cur.data, cap);
+        if (!nd)
+            return PAL_ENOMEM;
+        w->cur.data = nd;
+        w->cur.cap = cap;
+    }
     return PAL_OK;
 }
 
