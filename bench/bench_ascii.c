@@ -1,18 +1,24 @@
-/* bench_ascii.c -- table (g): PAL's ascii reader on PICL text. Parses the
- * 3.8 MB PICL sample (../shared/data/picl/mpicl_lab5...ttf, or the file given
- * as the first argument) BENCH_REPS times (default 100) in one process through
- * edl/formats/picl.edl, reading the time (pal_record_time_ns) and the event
- * field by handle of every record, and prints MB/s of trace text and records/s
- * per core. Also times edl_compile_file for every shipped descriptor (the
- * median of 50 compiles). Prints a table; never fails on time. */
+/* bench_ascii.c -- table (g): PAL's ascii reader on PICL text, and
+ * edl_compile_file for every shipped descriptor. One process, no children.
+ *
+ * A round compiles every descriptor once and reads the 3.8 MB PICL sample
+ * (the file given as the first argument, else $BENCH_PICL, else
+ * ../shared/data/picl/mpicl_lab5...ttf beside the source tree) once through the binary dictionary of edl/formats/picl.edl,
+ * reading the time (pal_record_time_ns) and the event field by handle of
+ * every record. The rounds repeat (BENCH_REPS, default 15; at least 7), so
+ * the configurations interleave; the table shows min and median. Without the
+ * sample the reading rows say so. Prints a table; never fails on time. */
 #include <config.h>
 
+#include "bench/bench_common.h"
+
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "edl/edl.h"
@@ -22,106 +28,153 @@
 #define BENCH_SRCDIR "."
 #endif
 
-static double now(void)
+#define NFORMATS 3
+#define MAX_ROUNDS 1000
+
+static const char *const formats[NFORMATS] = { "ecl", "picl", "picl1" };
+
+/* Compiles path once; seconds, or NAN on failure (message on stderr). */
+static double compile_once(const char *path)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    edl_dict *d = NULL;
+    double t0 = bench_now_ns();
+    if (edl_compile_file(path, NULL, NULL, &d) != EDL_OK) {
+        fprintf(stderr, "bench_ascii: cannot compile %s\n", path);
+        return NAN;
+    }
+    double t = (bench_now_ns() - t0) / 1e9;
+    edl_dict_destroy(d);
+    return t;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* Writes the binary dictionary of picl.edl, so that reads measure reading only. */
+static int write_dict(const char *edl, const char *out)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    edl_dict *d = NULL;
+    unsigned char *b = NULL;
+    size_t n;
+    FILE *f = NULL;
+    int ok = edl_compile_file(edl, NULL, NULL, &d) == EDL_OK &&
+             edl_dict_encode(d, &b, &n) == EDL_OK && (f = fopen(out, "wb")) != NULL &&
+             fwrite(b, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(b);
+    edl_dict_destroy(d);
+    if (!ok)
+        fprintf(stderr, "bench_ascii: cannot write %s: %s\n", out, strerror(errno));
+    return ok ? 0 : -1;
+}
+
+typedef struct pass {
+    double sec;
+    uint64_t records, damaged;
+    int64_t sum;
+} pass;
+
+/* One pass over the trace, open to close. Returns 0 or -1 (message on stderr). */
+static int read_once(const char *trace, const char *dict, pass *p)
+{
+    pal_reader *r = NULL;
+    const pal_record *rec;
+    const pal_handle *hev;
+    double t0 = bench_now_ns();
+    if (pal_reader_open(trace, dict, &r) != PAL_OK ||
+        pal_reader_handle(r, "event", &hev) != PAL_OK) {
+        fprintf(stderr, "bench_ascii: %s: %s\n", trace, r ? pal_reader_error(r) : pal_last_error());
+        pal_reader_close(r);
+        return -1;
+    }
+    while (pal_reader_next(r, &rec) == PAL_OK) {
+        int64_t ev = 0;
+        pal_record_i64(rec, hev, &ev);
+        p->sum += ev + pal_record_time_ns(rec);
+        p->records++;
+    }
+    pal_reader_stats st;
+    pal_reader_get_stats(r, &st);
+    p->damaged += st.damaged;
+    pal_reader_close(r);
+    p->sec = (bench_now_ns() - t0) / 1e9;
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *trace = argc > 1 ? argv[1]
-        : BENCH_SRCDIR "/../shared/data/picl/mpicl_lab5.sasha.83605.trace.ttf";
-    const char *formats[] = {"ecl", "picl", "picl1"};
-    char edl[1024], dictbin[256];
-    int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 100;
-    if (reps < 1)
-        reps = 1;
+    const char *trace = argc > 1 ? argv[1] : getenv("BENCH_PICL");
+    if (!trace || !trace[0])
+        trace = BENCH_SRCDIR "/../shared/data/picl/mpicl_lab5.sasha.83605.trace.ttf";
+    static double compile_s[NFORMATS][MAX_ROUNDS], read_s[MAX_ROUNDS];
+    char edl[NFORMATS][1024], dictbin[4200], tmp[4096];
+    const char *e = getenv("BENCH_REPS");
+    int rounds = e ? atoi(e) : 15;
+    if (rounds < BENCH_RUNS_DEFAULT)
+        rounds = BENCH_RUNS_DEFAULT;
+    if (rounds > MAX_ROUNDS)
+        rounds = MAX_ROUNDS;
+    setvbuf(stdout, NULL, _IOLBF, 0);
 
-    printf("\n(g) PAL ascii reader: PICL text through edl/formats/picl.edl\n");
-    printf("%-28s %12s\n", "descriptor", "edl_compile_file (ms, median of 50)");
-    for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
-        double t[50];
-        snprintf(edl, sizeof edl, "%s/edl/formats/%s.edl", BENCH_SRCDIR, formats[f]);
-        for (int i = 0; i < 50; i++) {
-            edl_dict *d = NULL;
-            double t0 = now();
-            if (edl_compile_file(edl, NULL, NULL, &d) != EDL_OK) {
-                fprintf(stderr, "bench_ascii: cannot compile %s\n", edl);
-                return 1;
-            }
-            t[i] = now() - t0;
-            edl_dict_destroy(d);
-        }
-        qsort(t, 50, sizeof *t, cmp_double);
-        printf("%-28s %12.3f\n", formats[f], t[25] * 1e3);
-    }
-
+    for (int f = 0; f < NFORMATS; f++)
+        snprintf(edl[f], sizeof edl[f], "%s/edl/formats/%s.edl", BENCH_SRCDIR, formats[f]);
     struct stat sb;
-    if (stat(trace, &sb) != 0) {
-        printf("(skipped: no PICL sample at %s)\n", trace);
+    int have_trace = stat(trace, &sb) == 0;
+    bench_mkdtemp("ascii", tmp, sizeof tmp);
+    snprintf(dictbin, sizeof dictbin, "%s/picl.bin", tmp);
+    if (have_trace && write_dict(edl[1], dictbin) != 0)
+        return 1;
+
+    pass total = { 0 };
+    for (int r = 0; r < rounds; r++) {
+        for (int f = 0; f < NFORMATS; f++)
+            compile_s[f][r] = compile_once(edl[f]);
+        read_s[r] = NAN;
+        if (have_trace) {
+            pass p = { 0 };
+            if (read_once(trace, dictbin, &p) != 0)
+                return 1;
+            read_s[r] = p.sec;
+            total.records += p.records;
+            total.damaged += p.damaged;
+            total.sum += p.sum;
+        }
+    }
+    bench_rmtree(tmp);
+
+    bench_table_header("(g) PAL ascii reader (PICL text) and EDL compile, one core",
+                       "one process; only the compiled PICL dictionary is written there");
+    printf("%d rounds; a round compiles every descriptor once and reads the PICL sample once\n"
+           "(open to close, time and event field by handle). Min and median over the rounds.\n\n",
+           rounds);
+    printf("%-36s %9s %9s\n", "edl_compile_file, ms", "min", "median");
+    for (int f = 0; f < NFORMATS; f++) {
+        char label[64];
+        snprintf(label, sizeof label, "edl/formats/%s.edl", formats[f]);
+        printf("%-36s", label);
+        bench_cells_min_median(compile_s[f], rounds, 9, 3, 1e3);
+        printf("\n");
+    }
+    printf("\n");
+    if (!have_trace) {
+        printf("PICL reading: n/a -- no PICL sample at %s\n"
+               "(set BENCH_PICL to a PICL .trf/.ttf file, or give it as the first argument)\n",
+               trace);
         return 0;
     }
-    /* the binary dictionary, so that the reads measure reading only */
-    snprintf(edl, sizeof edl, "%s/edl/formats/picl.edl", BENCH_SRCDIR);
-    snprintf(dictbin, sizeof dictbin, "/tmp/bench-ascii-%ld.bin", (long)getpid());
-    {
-        edl_dict *d = NULL;
-        unsigned char *b;
-        size_t n;
-        FILE *f;
-        if (edl_compile_file(edl, NULL, NULL, &d) != EDL_OK || edl_dict_encode(d, &b, &n) != EDL_OK ||
-            !(f = fopen(dictbin, "wb")) || fwrite(b, 1, n, f) != n) {
-            fprintf(stderr, "bench_ascii: cannot write %s\n", dictbin);
-            return 1;
-        }
-        fclose(f);
-        free(b);
-        edl_dict_destroy(d);
+    /* rates per pass, so that min is the slowest pass */
+    static double mbs[MAX_ROUNDS], mrecs[MAX_ROUNDS];
+    double recs = (double)total.records / rounds;
+    for (int r = 0; r < rounds; r++) {
+        mbs[r] = (double)sb.st_size / read_s[r] / 1e6;
+        mrecs[r] = recs / read_s[r] / 1e6;
     }
-    uint64_t records = 0, damaged = 0;
-    int64_t sum = 0;
-    double best = 1e30, total = 0;
-    for (int rep = 0; rep < reps; rep++) {
-        pal_reader *r;
-        const pal_record *rec;
-        const pal_handle *hev;
-        double t0 = now();
-        if (pal_reader_open(trace, dictbin, &r) != PAL_OK ||
-            pal_reader_handle(r, "event", &hev) != PAL_OK) {
-            fprintf(stderr, "bench_ascii: %s\n", pal_last_error());
-            return 1;
-        }
-        while (pal_reader_next(r, &rec) == PAL_OK) {
-            int64_t ev = 0;
-            pal_record_i64(rec, hev, &ev);
-            sum += ev + pal_record_time_ns(rec);
-            records++;
-        }
-        pal_reader_stats st;
-        pal_reader_get_stats(r, &st);
-        damaged += st.damaged;
-        pal_reader_close(r);
-        double dt = now() - t0;
-        total += dt;
-        if (dt < best)
-            best = dt;
-    }
-    unlink(dictbin);
-    double mb = (double)sb.st_size * reps / 1e6;
-    printf("%-28s %12s %12s %14s %10s\n", "trace", "MB read", "MB/s", "records/s", "damaged");
-    printf("%-28s %12.1f %12.1f %14.0f %10" PRIu64 "\n", "PICL (mean)", mb, mb / total,
-           (double)records / total, damaged);
-    printf("%-28s %12.1f %12.1f %14.0f\n", "PICL (best pass)", (double)sb.st_size / 1e6,
-           (double)sb.st_size / 1e6 / best, (double)records / reps / best);
-    printf("(%d passes over %s, %.1f MB; time and event read by handle; checksum %" PRId64 ")\n",
-           reps, trace, (double)sb.st_size / 1e6, sum);
+    printf("%-36s %19s %19s %9s\n", "PICL reading", "MB/s of text", "Mrec/s", "damaged");
+    printf("%-36s %9s %9s %9s %9s\n", "", "min", "median", "min", "median");
+    printf("%-36s", "picl.edl dictionary, one pass");
+    bench_cells_min_median(mbs, rounds, 9, 1, 1);
+    bench_cells_min_median(mrecs, rounds, 9, 2, 1);
+    printf(" %9" PRIu64 "\n", total.damaged);
+    printf("(%s, %.1f MB, %.0f records read back per pass; damaged = bad lines PAL\n"
+           "reported over all passes; checksum of the values read %" PRId64 ")\n", trace,
+           (double)sb.st_size / 1e6, recs, total.sum);
     return 0;
 }

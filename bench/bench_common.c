@@ -117,6 +117,27 @@ double bench_median(const double *v, int n)
     return m;
 }
 
+int bench_min_median(const double *v, int n, double *min, double *med)
+{
+    double *ok = malloc((size_t)(n > 0 ? n : 1) * sizeof *ok);
+    int k = 0;
+    if (!ok) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
+    }
+    for (int i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            ok[k++] = v[i];
+    *min = *med = NAN;
+    if (k > 0) {
+        qsort(ok, (size_t)k, sizeof *ok, cmp_double);
+        *min = ok[0];
+        *med = bench_median(ok, k);
+    }
+    free(ok);
+    return k;
+}
+
 uint64_t bench_scaled(uint64_t n)
 {
     const char *e = getenv("BENCH_SCALE");
@@ -127,11 +148,11 @@ uint64_t bench_scaled(uint64_t n)
     return v < 1000 ? 1000 : (uint64_t)v;
 }
 
-int bench_reps(int dflt)
+int bench_reps(void)
 {
     const char *e = getenv("BENCH_REPS");
-    int r = e ? atoi(e) : dflt;
-    return r >= 1 ? r : dflt;
+    int r = e ? atoi(e) : BENCH_RUNS_DEFAULT;
+    return r >= 1 ? r : BENCH_RUNS_DEFAULT;
 }
 
 /* ---------------- threads with repetitions ---------------- */
@@ -207,12 +228,44 @@ double bench_run_threads(int nthreads, int reps, uint64_t n, bench_loop_fn loop,
 
 /* ---------------- child processes ---------------- */
 
+/* In the child, before exec: the limits bench_spawn_opts asks for. A limit
+ * that cannot be set is said on stderr (the table reports the failure). */
+static void child_limits(const bench_spawn_opts *o)
+{
+    struct rlimit rl;
+    if (o->raise_nofile && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            fprintf(stderr, "bench: cannot raise RLIMIT_NOFILE: %s\n", strerror(errno));
+    }
+    if (o->as_limit && getrlimit(RLIMIT_AS, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || o->as_limit < rl.rlim_max
+                          ? (rlim_t)o->as_limit : rl.rlim_max;
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            fprintf(stderr, "bench: cannot set RLIMIT_AS: %s\n", strerror(errno));
+    }
+    if (o->cpu_limit_s && getrlimit(RLIMIT_CPU, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || o->cpu_limit_s < rl.rlim_max
+                          ? (rlim_t)o->cpu_limit_s : rl.rlim_max;
+        if (setrlimit(RLIMIT_CPU, &rl) != 0)
+            fprintf(stderr, "bench: cannot set RLIMIT_CPU: %s\n", strerror(errno));
+    }
+}
+
 int bench_spawn(char *const argv[], char *const env[], int out_mode, bench_child *c)
 {
+    bench_spawn_opts o = { .out_mode = out_mode };
+    return bench_spawn_with(argv, env, &o, c);
+}
+
+int bench_spawn_with(char *const argv[], char *const env[], const bench_spawn_opts *o,
+                     bench_child *c)
+{
     int fds[2] = { -1, -1 };
+    int out_mode = o->out_mode;
     memset(c, 0, sizeof *c);
     c->status = -1;
-    int capture = out_mode == BENCH_OUT_CAPTURE || out_mode == BENCH_OUT_CAPTURE_ALL;
+    int capture = out_mode != BENCH_OUT_NULL;
     if (capture && pipe(fds) != 0)
         return -1;
     fflush(stdout);
@@ -226,17 +279,31 @@ int bench_spawn(char *const argv[], char *const env[], int out_mode, bench_child
         return -1;
     }
     if (pid == 0) {
-        for (size_t i = 0; env && env[i]; i++)
-            putenv(env[i]);
+        for (size_t i = 0; env && env[i]; i++) {
+            if (strchr(env[i], '='))
+                putenv(env[i]);
+            else
+                unsetenv(env[i]);
+        }
+        child_limits(o);
         int fd = fds[1];
         if (out_mode == BENCH_OUT_NULL)
             fd = open("/dev/null", O_WRONLY);
         else
             close(fds[0]);
-        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+        if (fd < 0)
             _exit(127);
-        if (out_mode == BENCH_OUT_CAPTURE_ALL && dup2(fd, STDERR_FILENO) < 0)
+        if (out_mode == BENCH_OUT_FILE) {
+            int ofd = open(o->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (ofd < 0 || dup2(ofd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) {
+                dprintf(fd, "bench: cannot write '%s': %s\n", o->out_path, strerror(errno));
+                _exit(127);
+            }
+            close(ofd);
+        } else if (dup2(fd, STDOUT_FILENO) < 0 ||
+                   (out_mode == BENCH_OUT_CAPTURE_ALL && dup2(fd, STDERR_FILENO) < 0)) {
             _exit(127);
+        }
         close(fd);
         if (strchr(argv[0], '/'))
             execv(argv[0], argv);
@@ -344,6 +411,34 @@ const char *bench_which(const char *prog, char *buf, size_t len)
         path += n + (path[n] == ':');
     }
     return NULL;
+}
+
+/* ---------------- what ECL says ---------------- */
+
+void bench_ecl_settings(const char *out, char *buf, size_t len)
+{
+    const char *p = strstr(out, "ecl: tracing to '");
+    buf[0] = '\0';
+    if (!p || !(p = strstr(p, "' (")))
+        return;
+    p += 3;
+    size_t n = strcspn(p, "\n");
+    if (n > 0 && p[n - 1] == ')')
+        n--;
+    snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+void bench_ecl_compression(const char *out, char *buf, size_t len)
+{
+    char said[1024];
+    bench_ecl_settings(out, said, sizeof said);
+    const char *p = strstr(said, "compression ");
+    if (!p) {
+        snprintf(buf, len, "unknown");
+        return;
+    }
+    p += strlen("compression ");
+    snprintf(buf, len, "%.*s", (int)strcspn(p, ";) "), p);
 }
 
 /* ---------------- files ---------------- */
@@ -466,6 +561,14 @@ void bench_cell(double v, int width, int decimals)
         printf(" %*s", width, "n/a");
     else
         printf(" %*.*f", width, decimals, v);
+}
+
+void bench_cells_min_median(const double *v, int n, int width, int decimals, double scale)
+{
+    double mn, md;
+    bench_min_median(v, n, &mn, &md);
+    bench_cell(mn * scale, width, decimals);
+    bench_cell(md * scale, width, decimals);
 }
 
 double bench_mib(long kib)

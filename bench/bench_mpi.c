@@ -1,18 +1,19 @@
 /* bench_mpi.c -- table (f): what the MPI profiling layer costs, plain and
- * traced side by side in the same runs, and how fast ecl-merge merges.
+ * traced side by side in the same runs.
  *
  *   (f1) the null MPI call MPI_Test(&MPI_REQUEST_NULL): PMPI_Test (plain),
  *        MPI_Test with tracing paused (the wrapper's pass-through) and traced;
- *        two back-to-back clock reads for scale. One rank.
+ *        two back-to-back clock reads for scale. One rank; one mpirun per
+ *        configuration (ECL's default compression, the others) and run, the
+ *        configurations interleaved; added = traced - plain within each run.
  *   (f2) ping-pong one-way latency, 0 B and 1 KiB, 2 ranks: PMPI_Send/Recv
  *        (plain) and MPI_Send/Recv (traced) in alternating rounds of one run,
- *        R = 100 (T_traced - T_plain) / T_plain.
- *   (f3) ecl-merge on 4 ranks x N records (each rank makes N traced MPI_Test
- *        calls): records/s and peak RSS, for two N (memory independent of N).
+ *        R = 100 (T_traced - T_plain) / T_plain per pair of rounds.
  *
  * The driver (no arguments) starts `mpirun` runs of this program in child
- * modes and prints the tables; environment: MPIRUN, ECL_MERGE_PROG (from
- * make bench), BENCH_SCALE, BENCH_REPS. Never fails on time. */
+ * modes and prints the tables; environment: MPIRUN (from make bench),
+ * BENCH_SCALE, BENCH_REPS (default 7). ecl-merge is measured by bench_merge,
+ * which needs no MPI. Never fails on time. */
 #include <config.h>
 
 #include "bench/bench_common.h"
@@ -66,24 +67,19 @@ static double per_call(int which, uint64_t n)
     return (bench_now_ns() - t0) / (double)n;
 }
 
-static int child_null(uint64_t n, int reps)
+/* One run: a warm-up, then one round of each loop, in this order. */
+static int child_null(uint64_t n)
 {
     MPI_Init(NULL, NULL);
-    double plain[32], traced[32], paused[32], clk[32];
-    if (reps > 32)
-        reps = 32;
     per_call(0, n / 10);
     per_call(1, n / 10);
-    for (int k = 0; k < reps; k++) {
-        plain[k] = per_call(0, n);
-        traced[k] = per_call(1, n);
-        ecl_pause();
-        paused[k] = per_call(1, n);
-        ecl_resume();
-        clk[k] = per_call(2, n);
-    }
-    printf("plain=%.3f\ntraced=%.3f\npaused=%.3f\nclock2=%.3f\n", bench_median(plain, reps),
-           bench_median(traced, reps), bench_median(paused, reps), bench_median(clk, reps));
+    double plain = per_call(0, n);
+    double traced = per_call(1, n);
+    ecl_pause();
+    double paused = per_call(1, n);
+    ecl_resume();
+    double clk = per_call(2, n);
+    printf("plain=%.3f\ntraced=%.3f\npaused=%.3f\nclock2=%.3f\n", plain, traced, paused, clk);
     MPI_Finalize();
     return 0;
 }
@@ -115,6 +111,10 @@ static double pingpong(int rank, int traced, int bytes, uint64_t iters, char *bu
     return (bench_now_ns() - t0) / (2.0 * (double)iters);
 }
 
+#define MAX_REPS 64
+
+/* Plain and traced rounds alternate; rank 0 prints every round's one-way
+ * latency (plain_SIZE_K, traced_SIZE_K). */
 static int child_pingpong(uint64_t iters, int reps)
 {
     int rank, size;
@@ -127,32 +127,19 @@ static int child_pingpong(uint64_t iters, int reps)
             fprintf(stderr, "bench_mpi: the ping-pong needs 2 ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    if (reps > 32)
-        reps = 32;
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
     static const int sizes[2] = { 0, 1024 };
     for (int s = 0; s < 2; s++) {
-        double p[32], t[32];
         pingpong(rank, 0, sizes[s], iters / 10, buf);
         pingpong(rank, 1, sizes[s], iters / 10, buf);
         for (int k = 0; k < reps; k++) {
-            p[k] = pingpong(rank, 0, sizes[s], iters, buf);
-            t[k] = pingpong(rank, 1, sizes[s], iters, buf);
+            double p = pingpong(rank, 0, sizes[s], iters, buf);
+            double t = pingpong(rank, 1, sizes[s], iters, buf);
+            if (rank == 0)
+                printf("plain_%d_%d=%.4f\ntraced_%d_%d=%.4f\n", sizes[s], k, p, sizes[s], k, t);
         }
-        if (rank == 0)
-            printf("plain_%d=%.4f\ntraced_%d=%.4f\n", sizes[s], bench_median(p, reps), sizes[s],
-                   bench_median(t, reps));
     }
-    MPI_Finalize();
-    return 0;
-}
-
-static int child_gen(uint64_t n)
-{
-    MPI_Request r = MPI_REQUEST_NULL;
-    int flag;
-    MPI_Init(NULL, NULL);
-    for (uint64_t i = 0; i < n; i++)
-        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
     MPI_Finalize();
     return 0;
 }
@@ -165,174 +152,231 @@ static const char *mpirun(void)
     return m != NULL && *m ? m : "mpirun";
 }
 
+/* mpirun -np NP this-program MODE N REPS, with ECL_DIR=dir, no automatic
+ * merge, and the extra environment entries env (NULL-terminated, at most 4;
+ * "NAME" alone unsets). */
 static int run_mpi(int np, const char *mode, uint64_t n, int reps, const char *dir,
-                   const char *extra_env, bench_child *c, int out)
+                   char *const *env, bench_child *c, int out)
 {
     char snp[16], sn[32], sr[16], edir[4200];
     snprintf(snp, sizeof snp, "%d", np);
     snprintf(sn, sizeof sn, "%llu", (unsigned long long)n);
     snprintf(sr, sizeof sr, "%d", reps);
     snprintf(edir, sizeof edir, "ECL_DIR=%s", dir);
-    /* --oversubscribe only when needed: it makes Open MPI yield while polling,
-     * which would put scheduler latency into the ping-pong */
+    /* no --oversubscribe: with it Open MPI yields while polling, which would
+     * put scheduler latency into the ping-pong (1 and 2 ranks fit 2 cores) */
     char *argv[] = { (char *)mpirun(), (char *)"-np", snp, (char *)bench_self(), (char *)mode,
-                     sn, sr, NULL, NULL };
-    if (np > 2) {
-        memmove(argv + 2, argv + 1, 7 * sizeof argv[0]);
-        argv[1] = (char *)"--oversubscribe";
-    }
-    char *env[] = { edir, (char *)"ECL_MERGE=0", (char *)"OMPI_ALLOW_RUN_AS_ROOT=1",
-                    (char *)"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", (char *)extra_env, NULL };
-    return bench_spawn(argv, env, out, c);
+                     sn, sr, NULL };
+    char *all[10] = { edir, (char *)"ECL_MERGE=0", (char *)"OMPI_ALLOW_RUN_AS_ROOT=1",
+                      (char *)"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", NULL };
+    for (int i = 0, k = 4; env && env[i] && k < 9; i++)
+        all[k++] = env[i];
+    return bench_spawn(argv, all, out, c);
 }
+
+/* What Debian offers as an MPI profiler peer (mpiP, Score-P), from the local
+ * package index: the names found, or why there are none. */
+static void peer_packages(char *buf, size_t len)
+{
+    char tool[4096];
+    if (!bench_which("apt-cache", tool, sizeof tool)) {
+        snprintf(buf, len, "apt-cache not found: cannot ask the package index");
+        return;
+    }
+    char *argv[] = { tool, (char *)"search", (char *)"--names-only",
+                     (char *)"^(mpip|libmpip.*|mpip-.*|scorep.*|score-p.*)$", NULL };
+    bench_child c;
+    if (bench_spawn(argv, NULL, BENCH_OUT_CAPTURE, &c) != 0) {
+        snprintf(buf, len, "'apt-cache search' failed (status %d)", c.status);
+        return;
+    }
+    size_t k = strcspn(c.out, "\n");
+    if (k == 0)
+        snprintf(buf, len, "apt-cache search --names-only '%s'\n  finds nothing in this "
+                 "machine's package index", argv[3]);
+    else
+        snprintf(buf, len, "the package index lists '%.*s'%s, but this benchmark has no "
+                 "recipe to run it", (int)k, c.out, c.out[k] && c.out[k + 1] ? " and more" : "");
+}
+
+#define MAX_CONF 4
+
+typedef struct null_conf {
+    const char *compress;      /* NULL: ECL_COMPRESS unset (ECL's default) */
+    const char *groups;        /* ECL_MPI_GROUPS, or NULL */
+    char method[32];           /* what ECL says it used */
+    int failed;
+    double plain[MAX_REPS], traced[MAX_REPS], paused[MAX_REPS], clock2[MAX_REPS];
+    double added[MAX_REPS], paused_added[MAX_REPS];
+} null_conf;
 
 static void table_calls(void)
 {
     uint64_t n = bench_scaled(2000000);
-    int reps = bench_reps(5);
-    char dir[4096];
-    bench_table_header("(f1) the null MPI call MPI_Test(&MPI_REQUEST_NULL), 1 rank",
-                       "ECL's default clock (cycle counter)");
-    printf("Median of %d rounds of %llu calls; ns per call. Each traced call writes one\n"
-           "record (duration, request, flag); ECL's writer thread compresses full buffers\n"
-           "beside it (ECL_COMPRESS, default zlib), on this machine's other core.\n", reps,
-           (unsigned long long)n);
-    printf("%-56s %9s %9s\n", "call", "ns/call", "added");
-    static const char *const comp[2] = { "ECL_COMPRESS=zlib", "ECL_COMPRESS=none" };
-    for (int k = 0; k < 2; k++) {
-        bench_child c;
-        char label[128];
-        bench_mkdtemp("mpi-null", dir, sizeof dir);
-        if (run_mpi(1, "--null", n, reps, dir, comp[k], &c, BENCH_OUT_CAPTURE) != 0) {
-            printf("n/a: the run with %s failed (status %d)\n", comp[k], c.status);
+    int reps = bench_reps();
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
+    /* ECL's default first; then the methods that differ from it */
+    static null_conf conf[MAX_CONF];
+    static const char *const methods[2] = { "none", "zlib" };
+    /* the last configuration switches MPI_Test's event group (p2p) off: the
+     * wrapper then passes straight through */
+    int nconf = 2;
+    conf[0] = (null_conf){ .compress = NULL };
+    conf[1] = (null_conf){ .compress = NULL, .groups = "coll,rma,io,comm,env" };
+    fprintf(stderr, "bench_mpi: %d runs of the null call...\n", reps);
+    for (int rep = 0; rep < reps; rep++) {
+        for (int k = 0; k < nconf; k++) {
+            null_conf *f = &conf[k];
+            char dir[4096], env_comp[64], env_groups[96];
+            char *env[] = { env_comp, (char *)"ECL_VERBOSE=1", env_groups, NULL };
+            f->plain[rep] = f->traced[rep] = f->paused[rep] = f->clock2[rep] = NAN;
+            f->added[rep] = f->paused_added[rep] = NAN;
+            if (f->failed)
+                continue;
+            if (f->compress)
+                snprintf(env_comp, sizeof env_comp, "ECL_COMPRESS=%s", f->compress);
+            else
+                snprintf(env_comp, sizeof env_comp, "ECL_COMPRESS");
+            if (f->groups)
+                snprintf(env_groups, sizeof env_groups, "ECL_MPI_GROUPS=%s", f->groups);
+            else
+                snprintf(env_groups, sizeof env_groups, "ECL_MPI_GROUPS");
+            bench_child c;
+            bench_mkdtemp("mpi-null", dir, sizeof dir);
+            if (run_mpi(1, "--null", n, 1, dir, env, &c, BENCH_OUT_CAPTURE_ALL) != 0) {
+                fprintf(stderr, "bench_mpi: the null-call run (ECL_COMPRESS=%s) failed "
+                        "(status %d):\n%s", f->compress ? f->compress : "unset", c.status, c.out);
+                f->failed = 1;
+                bench_rmtree(dir);
+                continue;
+            }
             bench_rmtree(dir);
+            f->plain[rep] = bench_kv(c.out, "plain");
+            f->traced[rep] = bench_kv(c.out, "traced");
+            f->paused[rep] = bench_kv(c.out, "paused");
+            f->clock2[rep] = bench_kv(c.out, "clock2");
+            f->added[rep] = f->traced[rep] - f->plain[rep];
+            f->paused_added[rep] = f->paused[rep] - f->plain[rep];
+            if (!f->method[0])
+                bench_ecl_compression(c.out, f->method, sizeof f->method);
+            if (rep == 0 && k == 0)
+                for (int m = 0; m < 2; m++)
+                    if (strcmp(conf[0].method, methods[m]) != 0 && nconf < MAX_CONF)
+                        conf[nconf++] = (null_conf){ .compress = methods[m] };
+        }
+    }
+
+    char note[256];
+    snprintf(note, sizeof note, "ECL's default clock; ECL's default compression "
+             "(ECL_COMPRESS unset): %s", conf[0].method[0] ? conf[0].method : "unknown");
+    bench_table_header("(f1) the null MPI call MPI_Test(&MPI_REQUEST_NULL), 1 rank", note);
+    printf("%d runs, one mpirun per configuration and run, the configurations interleaved.\n"
+           "A run: a warm-up, then %llu calls each of plain, traced, paused, and the clock\n"
+           "pair, in that order. added = row - plain within the same run. Min and median over\n"
+           "the runs, ns per call. Each traced call writes one record (duration, request,\n"
+           "flag); ECL's writer thread writes full buffers beside it.\n\n", reps,
+           (unsigned long long)n);
+    printf("%-54s %17s %17s\n", "", "ns/call", "added");
+    printf("%-54s %8s %8s %8s %8s\n", "call", "min", "median", "min", "median");
+    printf("%-54s", "PMPI_Test (plain, no wrapper)");
+    bench_cells_min_median(conf[0].plain, reps, 8, 1, 1);
+    printf("\n%-54s", "MPI_Test, tracing paused (the wrapper passes through)");
+    bench_cells_min_median(conf[0].paused, reps, 8, 1, 1);
+    bench_cells_min_median(conf[0].paused_added, reps, 8, 1, 1);
+    printf("\n");
+    for (int k = 0; k < nconf; k++) {
+        null_conf *f = &conf[k];
+        char label[128];
+        if (f->groups) {
+            printf("%-54s", "MPI_Test, its group off (ECL_MPI_GROUPS without p2p)");
+            bench_cells_min_median(f->traced, reps, 8, 1, 1);
+            bench_cells_min_median(f->added, reps, 8, 1, 1);
+            printf("   target added <= 5 ns\n");
             continue;
         }
-        double plain = bench_kv(c.out, "plain"), traced = bench_kv(c.out, "traced");
-        if (k == 0) {
-            printf("%-56s", "PMPI_Test (plain, no wrapper)");
-            bench_cell(plain, 9, 1);
-            printf("\n%-56s", "MPI_Test, tracing paused (the wrapper passes through)");
-            bench_cell(bench_kv(c.out, "paused"), 9, 1);
-            bench_cell(bench_kv(c.out, "paused") - plain, 9, 1);
-            printf("\n");
-        }
-        snprintf(label, sizeof label, "MPI_Test traced, %s%s", comp[k], k == 0 ? " (default)" : "");
-        printf("%-56s", label);
-        bench_cell(traced, 9, 1);
-        bench_cell(traced - plain, 9, 1);
-        printf("   target added <= 25 ns\n");
-        if (k == 1) {
-            printf("%-56s", "two back-to-back cycle-counter reads (the floor)");
-            bench_cell(bench_kv(c.out, "clock2"), 9, 1);
-            printf("\n");
-        }
-        bench_rmtree(dir);
+        if (f->compress)
+            snprintf(label, sizeof label, "MPI_Test traced, ECL_COMPRESS=%s", f->compress);
+        else
+            snprintf(label, sizeof label, "MPI_Test traced, default (%s)",
+                     f->method[0] ? f->method : "unknown");
+        printf("%-54s", label);
+        bench_cells_min_median(f->traced, reps, 8, 1, 1);
+        bench_cells_min_median(f->added, reps, 8, 1, 1);
+        printf(k == 0 ? "   target added <= 25 ns (quiet machine)\n" : "\n");
     }
+    printf("%-54s", "two back-to-back cycle-counter reads (the floor)");
+    bench_cells_min_median(conf[0].clock2, reps, 8, 1, 1);
     printf("\n");
+    for (int k = 0; k < nconf; k++)
+        if (conf[k].failed)
+            printf("note: the runs with ECL_COMPRESS=%s failed (message on stderr)\n",
+                   conf[k].compress ? conf[k].compress : "unset");
+    char why[512];
+    peer_packages(why, sizeof why);
+    printf("\n%-54s %8s   target <= 0.2\n", "ECL added / mpiP -k 0 added, same run", "n/a");
+    printf("  not measured: there is no mpiP (nor Score-P) to run. The project takes Debian\n"
+           "  packages only, and Debian has none: %s.\n\n", why);
 }
 
 static void table_pingpong(void)
 {
     uint64_t iters = bench_scaled(20000);
-    int reps = bench_reps(5);
+    int reps = bench_reps();
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
     char dir[4096];
     bench_mkdtemp("mpi-pingpong", dir, sizeof dir);
     bench_child c;
+    fprintf(stderr, "bench_mpi: ping-pong...\n");
+    char *env[] = { (char *)"ECL_COMPRESS", NULL };
+    int rc = run_mpi(2, "--pingpong", iters, reps, dir, env, &c, BENCH_OUT_CAPTURE);
+    bench_rmtree(dir);
     bench_table_header("(f2) ping-pong one-way latency, 2 ranks, plain vs traced in one run",
-                       "wall clock");
-    printf("Median of %d rounds of %llu round trips each way; plain = PMPI_Send/PMPI_Recv,\n"
-           "traced = MPI_Send/MPI_Recv through ECL; rounds alternate.\n", reps,
+                       "wall clock; ECL's default configuration (ECL_COMPRESS unset)");
+    printf("%d pairs of rounds of %llu round trips; plain = PMPI_Send/PMPI_Recv, traced =\n"
+           "MPI_Send/MPI_Recv through ECL; the rounds alternate. R %% = 100 (traced - plain) /\n"
+           "plain within each pair. Min and median over the pairs.\n\n", reps,
            (unsigned long long)iters);
-    if (run_mpi(2, "--pingpong", iters, reps, dir, NULL, &c, BENCH_OUT_CAPTURE) != 0) {
+    if (rc != 0) {
         printf("n/a: the run failed (status %d)\n\n", c.status);
-        bench_rmtree(dir);
         return;
     }
-    printf("%-10s %12s %12s %10s\n", "message", "plain us", "traced us", "R %");
+    printf("%-10s %17s %17s %17s\n", "", "plain us", "traced us", "R %");
+    printf("%-10s %8s %8s %8s %8s %8s %8s\n", "message", "min", "median", "min", "median", "min",
+           "median");
     static const int sizes[2] = { 0, 1024 };
     for (int s = 0; s < 2; s++) {
-        char kp[32], kt[32];
-        snprintf(kp, sizeof kp, "plain_%d", sizes[s]);
-        snprintf(kt, sizeof kt, "traced_%d", sizes[s]);
-        double p = bench_kv(c.out, kp), t = bench_kv(c.out, kt);
+        double p[MAX_REPS], t[MAX_REPS], r[MAX_REPS];
+        for (int k = 0; k < reps; k++) {
+            char kp[48], kt[48];
+            snprintf(kp, sizeof kp, "plain_%d_%d", sizes[s], k);
+            snprintf(kt, sizeof kt, "traced_%d_%d", sizes[s], k);
+            p[k] = bench_kv(c.out, kp) / 1e3;
+            t[k] = bench_kv(c.out, kt) / 1e3;
+            r[k] = 100 * (t[k] - p[k]) / p[k];
+        }
         printf("%-10s", sizes[s] ? "1 KiB" : "0 B");
-        bench_cell(p / 1e3, 12, 3);
-        bench_cell(t / 1e3, 12, 3);
-        bench_cell(100 * (t - p) / p, 10, 1);
+        bench_cells_min_median(p, reps, 8, 3, 1);
+        bench_cells_min_median(t, reps, 8, 3, 1);
+        bench_cells_min_median(r, reps, 8, 1, 1);
         printf("\n");
     }
     printf("\n");
-    bench_rmtree(dir);
-}
-
-static void table_merge(void)
-{
-    const char *merge = getenv("ECL_MERGE_PROG");
-    char mbuf[4096];
-    if (merge == NULL || *merge == '\0')
-        merge = bench_sibling("../ecl/mpi/ecl-merge", mbuf, sizeof mbuf);
-    bench_table_header("(f3) ecl-merge: 4 ranks x N records (traced MPI_Test calls)",
-                       "wall clock");
-    if (merge == NULL) {
-        printf("n/a: ecl-merge not found (set ECL_MERGE_PROG)\n\n");
-        return;
-    }
-    printf("%-12s %12s %9s %11s %10s %9s\n", "N per rank", "records", "time s", "Mrec/s",
-           "peak MiB", "in MB");
-    const uint64_t ns[2] = { bench_scaled(1000000), bench_scaled(5000000) };
-    for (int k = 0; k < 2; k++) {
-        char dir[4096], out[4200], in[4][4200];
-        bench_mkdtemp("mpi-merge", dir, sizeof dir);
-        bench_child c;
-        if (run_mpi(4, "--gen", ns[k], 1, dir, NULL, &c, BENCH_OUT_NULL) != 0) {
-            printf("%-12llu n/a: the traced run failed (status %d)\n",
-                   (unsigned long long)ns[k], c.status);
-            bench_rmtree(dir);
-            continue;
-        }
-        uint64_t bytes = 0;
-        for (int r = 0; r < 4; r++) {
-            snprintf(in[r], sizeof in[r], "%s/trace.%d.ecl", dir, r);
-            bytes += bench_path_bytes(in[r]);
-        }
-        snprintf(out, sizeof out, "%s/trace.ecl", dir);
-        char *argv[] = { (char *)merge, (char *)"-o", out, in[0], in[1], in[2], in[3], NULL };
-        bench_spawn(argv, NULL, BENCH_OUT_CAPTURE_ALL, &c);
-        unsigned long long recs = 0;
-        const char *p = strstr(c.out, "': ");
-        if (c.status != 0 || p == NULL || sscanf(p + 3, "%llu records", &recs) != 1) {
-            printf("%-12llu n/a: ecl-merge failed (status %d): %s\n", (unsigned long long)ns[k],
-                   c.status, c.out);
-        } else {
-            printf("%-12llu %12llu", (unsigned long long)ns[k], recs);
-            bench_cell(c.wall_ns / 1e9, 9, 2);
-            bench_cell((double)recs / (c.wall_ns / 1e9) / 1e6, 11, 1);
-            bench_cell(bench_mib(c.maxrss_kib), 10, 1);
-            bench_cell((double)bytes / 1e6, 9, 1);
-            printf(k == 1 ? "   target >= 20 Mrec/s\n" : "\n");
-        }
-        bench_rmtree(dir);
-    }
-    printf("Peak RSS is the ecl-merge process's; the same for both N when memory does not\n"
-           "grow with trace length.\n\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--null") == 0)
-        return child_null(strtoull(argv[2], NULL, 10), atoi(argv[3]));
+        return child_null(strtoull(argv[2], NULL, 10));
     if (argc == 4 && strcmp(argv[1], "--pingpong") == 0)
         return child_pingpong(strtoull(argv[2], NULL, 10), atoi(argv[3]));
-    if (argc == 4 && strcmp(argv[1], "--gen") == 0)
-        return child_gen(strtoull(argv[2], NULL, 10));
     if (argc != 1) {
-        fprintf(stderr, "usage: bench_mpi   (environment: MPIRUN, ECL_MERGE_PROG, BENCH_SCALE, "
-                "BENCH_REPS)\n");
+        fprintf(stderr, "usage: bench_mpi   (environment: MPIRUN, BENCH_SCALE, BENCH_REPS)\n");
         return 2;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     table_calls();
     table_pingpong();
-    table_merge();
     return 0;
 }

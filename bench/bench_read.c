@@ -2,13 +2,16 @@
  * core (iterate only, a field by name, the same field through a handle), and
  * the peak memory of writing and of reading that trace.
  *
- * The 10 M-record trace is written first by ECL (uncompressed and zlib), each
- * in a child process; each read runs in a child too, so that every row's peak
- * RSS (wait4 ru_maxrss, the kernel's VmHWM) belongs to that phase alone.
- * Prints tables; never fails on time. */
+ * Each run writes the 10 M-record enter/leave trace once per compression
+ * method (ECL's default, then the others), each in a child process, and reads
+ * every trace in every access mode, each read in a child too, so that every
+ * row's peak RSS (wait4 ru_maxrss, the kernel's VmHWM) belongs to that phase
+ * alone. The runs repeat BENCH_REPS times (default 7), every configuration
+ * once per run. Prints tables; never fails on time. */
 #include <config.h>
 
 #include "bench/bench_common.h"
+#include "bench/bench_pal.h"
 #include "bench/bench_work.h"
 
 #include <math.h>
@@ -23,36 +26,12 @@ static const char *const mode_labels[3] = {
     "region by handle (pal_record_u64)",
 };
 
-/* ---------------- children ---------------- */
+#define MAX_REPS 64
 
-static int child_write(uint64_t n)
-{
-    bench_ecl_work w;
-    int rc = bench_ecl_setup(&w);
-    if (rc != 0)
-        return rc;
-    double t0 = bench_now_ns();
-    uint64_t keep = bench_loop_enter_leave(n, 0, &w);
-    double t1 = bench_now_ns();
-    BENCH_KEEP(keep);
-    ecl_status st = ecl_finalize();
-    double t2 = bench_now_ns();
-    if (st != ECL_OK) {
-        fprintf(stderr, "bench_read: ecl_finalize: %s\n", ecl_status_string(st));
-        return 1;
-    }
-    char path[4096] = "";
-    const char *dir = getenv("ECL_DIR");
-    if (!dir || bench_find_file(dir, ".ecl", path, sizeof path) != 0) {
-        fprintf(stderr, "bench_read: no trace file under ECL_DIR\n");
-        return 1;
-    }
-    printf("ns=%.4f\ntotal_s=%.6f\nevents=%llu\ntrace=%s\n", (t1 - t0) / (double)n,
-           (t2 - t0) / 1e9, (unsigned long long)bench_ecl_events(), path);
-    return 0;
-}
+/* ---------------- child ---------------- */
 
-static int child_read(const char *path, const char *mode_name, int reps)
+/* --read PATH MODE: one pass, open to close. */
+static int child_read(const char *path, const char *mode_name)
 {
     int mode = -1;
     for (int m = 0; m < 3; m++)
@@ -60,120 +39,123 @@ static int child_read(const char *path, const char *mode_name, int reps)
             mode = m;
     if (mode < 0)
         return 2;
-    double *sec = calloc((size_t)reps, sizeof *sec);
     uint64_t records = 0, hits = 0, sum = 0;
     char err[512];
-    for (int r = 0; r < reps; r++) {
-        double t0 = bench_now_ns();
-        if (bench_pal_read(path, (bench_read_mode)mode, &records, &hits, &sum, err,
-                           sizeof err) != 0) {
-            fprintf(stderr, "bench_read: %s: %s\n", path, err);
-            return 1;
-        }
-        sec[r] = (bench_now_ns() - t0) / 1e9;
+    double t0 = bench_now_ns();
+    if (bench_pal_read(path, (bench_read_mode)mode, &records, &hits, &sum, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_read: %s: %s\n", path, err);
+        return 1;
     }
-    printf("sec=%.6f\nrecords=%llu\nhits=%llu\nsum=%llu\n", bench_median(sec, reps),
+    printf("sec=%.6f\nrecords=%llu\nhits=%llu\nsum=%llu\n", (bench_now_ns() - t0) / 1e9,
            (unsigned long long)records, (unsigned long long)hits, (unsigned long long)sum);
-    free(sec);
     return 0;
 }
 
 /* ---------------- parent ---------------- */
 
 typedef struct trace_run {
-    const char *compress;
-    int ok;
-    char path[4096];
-    double bytes, events, write_ns, write_total_s;
-    long write_rss_kib;
-    double sec[3], records[3], hits[3];
-    long read_rss_kib[3];
+    const char *compress;      /* the method, as ECL names it */
+    int is_default;            /* written with ECL_COMPRESS unset */
+    int failed;                /* a write failed: no more runs */
+    char path[4096];           /* this run's trace ("" when the write failed) */
+    double bytes[MAX_REPS], events[MAX_REPS], write_s[MAX_REPS], write_mib[MAX_REPS];
+    double rate[3][MAX_REPS], mbs[3][MAX_REPS], records[3][MAX_REPS], read_mib[3][MAX_REPS];
+    double hits_short;         /* enter/leave read back by handle in a short run, else -1 */
+    double events_short;
     char settings[512];        /* ECL's own account of its buffers (ECL_VERBOSE) */
 } trace_run;
 
-/* ECL_VERBOSE=1 makes ecl_init say "ecl: tracing to 'PATH' (clock ..., N buffers
- * of B bytes per thread; ...)"; the parenthesis is copied into buf. */
-static void ecl_settings(const char *out, char *buf, size_t len)
+static void write_trace(trace_run *t, uint64_t n, int rep, const char *tmp)
 {
-    const char *p = strstr(out, "ecl: tracing to '");
-    buf[0] = '\0';
-    if (!p || !(p = strstr(p, "' (")))
+    char dir[4200];
+    t->path[0] = '\0';
+    t->bytes[rep] = t->events[rep] = t->write_s[rep] = t->write_mib[rep] = NAN;
+    if (t->failed)
         return;
-    p += 3;
-    size_t n = strcspn(p, "\n");
-    if (n > 0 && p[n - 1] == ')')
-        n--;
-    snprintf(buf, len, "%.*s", (int)n, p);
-}
-
-static void write_trace(trace_run *t, uint64_t n, const char *tmp)
-{
-    char nbuf[32], dir[4200], env_dir[4300], env_comp[64];
-    char *env[] = { env_dir, "ECL_PREFIX=bench", env_comp, "ECL_VERBOSE=1", NULL };
-    char *argv[] = { (char *)bench_self(), "--write", nbuf, NULL };
-    snprintf(nbuf, sizeof nbuf, "%llu", (unsigned long long)n);
-    snprintf(dir, sizeof dir, "%s/%s", tmp, t->compress);
-    snprintf(env_dir, sizeof env_dir, "ECL_DIR=%s", dir);
-    snprintf(env_comp, sizeof env_comp, "ECL_COMPRESS=%s", t->compress);
+    snprintf(dir, sizeof dir, "%s/%s-%d", tmp, t->compress, rep);
     bench_child c;
-    if (bench_spawn(argv, env, BENCH_OUT_CAPTURE_ALL, &c) != 0) {
+    /* no read-back: the peak RSS is the writer's alone */
+    if (bench_ecl_spawn("enter_leave", 1, n, 0, t->is_default ? NULL : t->compress, dir, &c) != 0 ||
+        bench_kv_str(c.out, "trace", t->path, sizeof t->path) != 0) {
         fprintf(stderr, "bench_read: writing the %s trace failed (status %d):\n%s", t->compress,
                 c.status, c.out);
+        t->failed = 1;
+        t->path[0] = '\0';
         return;
     }
-    ecl_settings(c.out, t->settings, sizeof t->settings);
-    if (bench_kv_str(c.out, "trace", t->path, sizeof t->path) != 0)
-        return;
-    t->ok = 1;
-    t->bytes = (double)bench_path_bytes(t->path);
-    t->events = bench_kv(c.out, "events");
-    t->write_ns = bench_kv(c.out, "ns");
-    t->write_total_s = bench_kv(c.out, "total_s");
-    t->write_rss_kib = c.maxrss_kib;
+    if (!t->settings[0])
+        bench_ecl_settings(c.out, t->settings, sizeof t->settings);
+    t->bytes[rep] = bench_kv(c.out, "bytes");
+    t->events[rep] = bench_kv(c.out, "events");
+    /* ns is open -> close per event */
+    t->write_s[rep] = bench_kv(c.out, "ns") * (double)n / 1e9;
+    t->write_mib[rep] = bench_mib(c.maxrss_kib);
 }
 
-static void read_trace(trace_run *t, int mode, int reps)
+static void read_trace(trace_run *t, int mode, int rep)
 {
-    char rbuf[16];
-    char *argv[] = { (char *)bench_self(), "--read", t->path, (char *)mode_names[mode], rbuf,
-                     NULL };
-    snprintf(rbuf, sizeof rbuf, "%d", reps);
+    char *argv[] = { (char *)bench_self(), "--read", t->path, (char *)mode_names[mode], NULL };
     bench_child c;
-    t->sec[mode] = t->records[mode] = t->hits[mode] = NAN;
-    t->read_rss_kib[mode] = -1;
-    if (!t->ok || bench_spawn(argv, NULL, BENCH_OUT_CAPTURE, &c) != 0)
+    t->rate[mode][rep] = t->mbs[mode][rep] = t->records[mode][rep] = NAN;
+    t->read_mib[mode][rep] = NAN;
+    if (!t->path[0] || bench_spawn(argv, NULL, BENCH_OUT_CAPTURE, &c) != 0)
         return;
-    t->sec[mode] = bench_kv(c.out, "sec");
-    t->records[mode] = bench_kv(c.out, "records");
-    t->hits[mode] = bench_kv(c.out, "hits");
-    t->read_rss_kib[mode] = c.maxrss_kib;
+    double sec = bench_kv(c.out, "sec"), records = bench_kv(c.out, "records");
+    t->records[mode][rep] = records;
+    t->rate[mode][rep] = records / sec;
+    t->mbs[mode][rep] = t->bytes[rep] / sec;
+    t->read_mib[mode][rep] = bench_mib(c.maxrss_kib);
+    /* region_def records carry a region too, so hits may exceed events */
+    double hits = bench_kv(c.out, "hits");
+    if (mode == 2 && hits < t->events[rep]) {
+        t->hits_short = hits;
+        t->events_short = t->events[rep];
+    }
 }
 
-static void print_tables(trace_run *runs, int nruns, uint64_t n, int reps, long noop_kib)
+/* The largest value (peak memory: the worst run counts). */
+static double max_of(const double *v, int reps)
 {
-    char note[256];
+    double m = NAN;
+    for (int i = 0; i < reps; i++)
+        if (!isnan(v[i]) && (isnan(m) || v[i] > m))
+            m = v[i];
+    return m;
+}
+
+static void print_tables(trace_run *runs, int nruns, uint64_t n, int reps, long noop_kib,
+                         const char *dflt)
+{
+    char note[512];
     snprintf(note, sizeof note, "trace: %llu enter/leave records written by ECL (1 thread); "
-             "read back from memory (tmpfs or page cache)", (unsigned long long)n);
+             "read back from memory (tmpfs or page cache)\nECL's default compression "
+             "(ECL_COMPRESS unset): %s", (unsigned long long)n, dflt);
     bench_table_header("(c) PAL read throughput, one core", note);
-    printf("Median of %d passes; each pass opens the trace and reads every record.\n"
-           "MB/s counts trace-file bytes (compressed bytes for zlib).\n\n", reps);
-    printf("%-6s %-37s %9s %9s %8s %12s\n", "trace", "access", "Mrec/s", "MB/s", "ns/rec",
-           "records");
+    printf("%d runs, interleaved: each run writes every trace afresh, then reads each in "
+           "every mode,\none pass per process from open to close. Min and median over the runs; "
+           "the records\ncolumn is what the pass read back. MB/s counts trace-file bytes "
+           "(compressed bytes\nwhen compressed).\n\n", reps);
+    printf("%-14s %-36s %15s %15s %10s\n", "", "", "Mrec/s", "MB/s", "");
+    printf("%-14s %-36s %7s %7s %7s %7s %10s\n", "trace", "access", "min", "median", "min",
+           "median", "records");
     for (int i = 0; i < nruns; i++) {
         trace_run *t = &runs[i];
+        char name[32];
+        snprintf(name, sizeof name, "%s%s", t->compress, t->is_default ? " (default)" : "");
         for (int m = 0; m < 3; m++) {
-            double s = t->sec[m];
-            printf("%-6s %-37s", m == 0 ? t->compress : "", mode_labels[m]);
-            bench_cell(t->records[m] / s / 1e6, 9, 1);
-            bench_cell(t->bytes / s / 1e6, 9, 1);
-            bench_cell(s * 1e9 / t->records[m], 8, 2);
-            bench_cell(t->records[m], 12, 0);
-            printf(m == 2 ? "   target >= 100 Mrec/s\n" : "\n");
+            double mn, md;
+            printf("%-14s %-36s", m == 0 ? name : "", mode_labels[m]);
+            bench_cells_min_median(t->rate[m], reps, 7, 1, 1e-6);
+            bench_cells_min_median(t->mbs[m], reps, 7, 1, 1e-6);
+            bench_min_median(t->records[m], reps, &mn, &md);
+            bench_cell(md, 10, 0);
+            printf(m == 2 ? "   target >= 150 Mrec/s\n" : "\n");
         }
-        /* region_def records carry a region too, so hits may exceed events. */
-        if (t->ok && t->hits[2] < t->events)
-            printf("       note: only %.0f enter/leave records read back, %.0f were written\n",
-                   t->hits[2], t->events);
+        if (t->failed)
+            printf("               note: writing this trace failed (message on stderr)\n");
+        if (t->hits_short >= 0)
+            printf("               note: a run read back only %.0f enter/leave records, %.0f "
+                   "were written\n", t->hits_short, t->events_short);
     }
 
     const char *bufsize = getenv("ECL_BUFFER_SIZE"), *bufcount = getenv("ECL_BUFFER_COUNT");
@@ -187,30 +169,40 @@ static void print_tables(trace_run *runs, int nruns, uint64_t n, int reps, long 
             k += snprintf(settings + k, sizeof settings - (size_t)k, "\nECL says (%s): %s",
                           runs[i].compress, runs[i].settings);
     bench_table_header("(d) peak resident memory (VmHWM of the process)", settings);
-    printf("%-52s %10s %9s %9s\n", "process", "peak MiB", "file MB", "time s");
+    printf("The same runs as (c): peak MiB is the largest over the %d runs; time s (open to "
+           "close)\nmin and median.\n\n", reps);
+    printf("%-52s %9s %9s %8s %8s\n", "process", "peak MiB", "file MB", "time s", "");
+    printf("%-52s %9s %9s %8s %8s\n", "", "", "", "min", "median");
     printf("%-52s", "empty bench process (baseline)");
-    bench_cell(noop_kib >= 0 ? bench_mib(noop_kib) : NAN, 10, 1);
+    bench_cell(noop_kib >= 0 ? bench_mib(noop_kib) : NAN, 9, 1);
     printf("\n");
     for (int i = 0; i < nruns; i++) {
         trace_run *t = &runs[i];
         char label[128];
-        snprintf(label, sizeof label, "ECL writes %llu records, ECL_COMPRESS=%s",
-                 (unsigned long long)n, t->compress);
+        double mn, md;
+        snprintf(label, sizeof label, "ECL writes %llu records, %s%s", (unsigned long long)n,
+                 t->compress, t->is_default ? " (default)" : "");
         printf("%-52s", label);
-        bench_cell(t->ok ? bench_mib(t->write_rss_kib) : NAN, 10, 1);
-        bench_cell(t->ok ? t->bytes / 1e6 : NAN, 9, 1);
-        bench_cell(t->ok ? t->write_total_s : NAN, 9, 2);
+        bench_cell(max_of(t->write_mib, reps), 9, 1);
+        bench_min_median(t->bytes, reps, &mn, &md);
+        bench_cell(md / 1e6, 9, 1);
+        bench_cells_min_median(t->write_s, reps, 8, 2, 1);
         printf("\n");
     }
     for (int i = 0; i < nruns; i++) {
         trace_run *t = &runs[i];
         for (int m = 0; m < 3; m++) {
             char label[128];
+            double mn, md;
             snprintf(label, sizeof label, "PAL reads it (%s), %s", mode_names[m], t->compress);
             printf("%-52s", label);
-            bench_cell(t->read_rss_kib[m] >= 0 ? bench_mib(t->read_rss_kib[m]) : NAN, 10, 1);
-            bench_cell(t->ok ? t->bytes / 1e6 : NAN, 9, 1);
-            bench_cell(t->sec[m], 9, 2);
+            bench_cell(max_of(t->read_mib[m], reps), 9, 1);
+            bench_min_median(t->bytes, reps, &mn, &md);
+            bench_cell(md / 1e6, 9, 1);
+            double sec[MAX_REPS];
+            for (int r = 0; r < reps; r++)
+                sec[r] = t->records[m][r] / t->rate[m][r];
+            bench_cells_min_median(sec, reps, 8, 2, 1);
             printf("\n");
         }
     }
@@ -218,10 +210,11 @@ static void print_tables(trace_run *runs, int nruns, uint64_t n, int reps, long 
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "--write") == 0)
-        return child_write(strtoull(argv[2], NULL, 10));
-    if (argc == 5 && strcmp(argv[1], "--read") == 0)
-        return child_read(argv[2], argv[3], atoi(argv[4]));
+    int rc = bench_ecl_child_main(argc, argv);
+    if (rc >= 0)
+        return rc;
+    if (argc == 4 && strcmp(argv[1], "--read") == 0)
+        return child_read(argv[2], argv[3]);
     if (argc == 2 && strcmp(argv[1], "--noop") == 0)
         return 0;
     if (argc != 1) {
@@ -231,23 +224,42 @@ int main(int argc, char **argv)
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     uint64_t n = bench_scaled(10000000) & ~(uint64_t)1;
-    int reps = bench_reps(5);
-    char tmp[4096];
+    int reps = bench_reps();
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
+    char tmp[4096], dflt[32];
     bench_mkdtemp("read", tmp, sizeof tmp);
+    bench_ecl_default_compression(tmp, dflt, sizeof dflt);
 
-    fprintf(stderr, "bench_read: writing and reading a %llu-record trace...\n",
-            (unsigned long long)n);
-    trace_run runs[2] = { { .compress = "none" }, { .compress = "zlib" } };
-    for (int i = 0; i < 2; i++) {
-        write_trace(&runs[i], n, tmp);
-        for (int m = 0; m < 3; m++)
-            read_trace(&runs[i], m, reps);
+    /* ECL's default first (written with ECL_COMPRESS unset), then none and
+     * zlib where they are not the default. */
+    trace_run runs[3];
+    int nruns = 0;
+    runs[nruns++] = (trace_run){ .compress = dflt, .is_default = 1, .hits_short = -1 };
+    static const char *const others[2] = { "none", "zlib" };
+    for (int i = 0; i < 2; i++)
+        if (strcmp(dflt, others[i]) != 0)
+            runs[nruns++] = (trace_run){ .compress = others[i], .hits_short = -1 };
+
+    fprintf(stderr, "bench_read: %d runs of writing and reading %d traces of %llu records...\n",
+            reps, nruns, (unsigned long long)n);
+    for (int rep = 0; rep < reps; rep++) {
+        for (int i = 0; i < nruns; i++)
+            write_trace(&runs[i], n, rep, tmp);
+        for (int i = 0; i < nruns; i++)
+            for (int m = 0; m < 3; m++)
+                read_trace(&runs[i], m, rep);
+        for (int i = 0; i < nruns; i++) {
+            char dir[4200];
+            snprintf(dir, sizeof dir, "%s/%s-%d", tmp, runs[i].compress, rep);
+            bench_rmtree(dir);
+        }
     }
     char *noop_argv[] = { (char *)bench_self(), "--noop", NULL };
     bench_child c;
     long noop_kib = bench_spawn(noop_argv, NULL, BENCH_OUT_CAPTURE, &c) == 0 ? c.maxrss_kib : -1;
 
-    print_tables(runs, 2, n, reps, noop_kib);
+    print_tables(runs, nruns, n, reps, noop_kib, dflt);
     bench_rmtree(tmp);
     return 0;
 }

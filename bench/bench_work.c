@@ -1,10 +1,14 @@
-/* bench_work.c -- ECL workloads and PAL read loops shared by the bench/
- * programs (see bench_work.h). */
+/* bench_work.c -- ECL workloads shared by the bench/ programs (see
+ * bench_work.h). */
 #include <config.h>
 
 #include "bench/bench_work.h"
 #include "bench/bench_common.h"
+#include "bench/bench_pal.h"
+#include "pal/pal.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,29 +89,76 @@ static const char *clock_name(int source)
     }
 }
 
-int bench_ecl_child(const char *kind, int nthreads, int reps, uint64_t n)
-{
-    bench_ecl_work w;
+/* The threads of one run: created before ecl_init, released together by the
+ * barrier once tracing is set up, each recording n events. */
+typedef struct ecl_run {
+    pthread_barrier_t go;
     bench_loop_fn loop;
-    if (strcmp(kind, "enter_leave") == 0)
-        loop = bench_loop_enter_leave;
-    else if (strcmp(kind, "record") == 0)
-        loop = bench_loop_record;
-    else {
+    bench_ecl_work w;
+    uint64_t n;
+    int skip;                  /* setup failed: leave without recording */
+} ecl_run;
+
+static void *ecl_run_thread(void *p)
+{
+    ecl_run *run = p;
+    pthread_barrier_wait(&run->go);
+    if (!run->skip)
+        BENCH_KEEP(run->loop(run->n, 0, &run->w));
+    return NULL;
+}
+
+int bench_ecl_run(const char *kind, int nthreads, uint64_t n, int read_back,
+                  bench_ecl_result *res)
+{
+    static const char *const el_names[2] = { "enter", "leave" };
+    static const char *const rec_names[1] = { "bench_record" };
+    ecl_run run = { .n = n };
+    const char *const *names;
+    size_t nnames;
+    pthread_t th[64];
+    memset(res, 0, sizeof *res);
+    res->clock = "unknown";
+    if (strcmp(kind, "enter_leave") == 0) {
+        run.loop = bench_loop_enter_leave;
+        names = el_names;
+        nnames = 2;
+    } else if (strcmp(kind, "record") == 0) {
+        run.loop = bench_loop_record;
+        names = rec_names;
+        nnames = 1;
+    } else {
         fprintf(stderr, "bench: unknown workload '%s'\n", kind);
         return 1;
     }
-    int rc = bench_ecl_setup(&w);
+    if (nthreads < 1 || nthreads > 64) {
+        fprintf(stderr, "bench: %d threads: expected 1 to 64\n", nthreads);
+        return 1;
+    }
+    pthread_barrier_init(&run.go, NULL, (unsigned)nthreads + 1);
+    for (int t = 0; t < nthreads; t++)
+        if (pthread_create(&th[t], NULL, ecl_run_thread, &run) != 0) {
+            fprintf(stderr, "bench: cannot create thread\n");
+            exit(1);
+        }
+
+    double t0 = bench_now_ns();
+    int rc = bench_ecl_setup(&run.w);
+    double t1 = bench_now_ns();
+    run.skip = rc != 0;
+    pthread_barrier_wait(&run.go);
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(th[t], NULL);
+    pthread_barrier_destroy(&run.go);
     if (rc != 0)
         return rc;
-
-    double ns = bench_run_threads(nthreads, reps, n, loop, &w);
-
+    double t2 = bench_now_ns();
     char path[4096] = "";
     const char *p = ecl_trace_path();
     if (p)
         snprintf(path, sizeof path, "%s", p);
     ecl_status st = ecl_finalize();
+    double t3 = bench_now_ns();
     if (st != ECL_OK) {
         fprintf(stderr, "bench: ecl_finalize: %s\n", ecl_status_string(st));
         return 1;
@@ -116,77 +167,81 @@ int bench_ecl_child(const char *kind, int nthreads, int reps, uint64_t n)
     const char *dir = getenv("ECL_DIR");
     if (dir)
         bench_find_file(dir, ".ecl", path, sizeof path);
+    snprintf(res->trace, sizeof res->trace, "%s", path);
+    res->bytes = path[0] ? bench_path_bytes(path) : 0;
+    res->written = bench_ecl_events();
+    res->init_ms = (t1 - t0) / 1e6;
+    res->fini_ms = (t3 - t2) / 1e6;
+    res->loop_ns = (t2 - t1) / (double)n;
+    res->ns = (t3 - t0) / (double)n;
+    if (!read_back)
+        return 0;
 
-    const char *clock = "unknown";
-    double tps = 0;
+    uint64_t counts[2] = { 0, 0 };
+    char err[512];
+    if (bench_pal_count(path, names, nnames, counts, err, sizeof err) != 0) {
+        fprintf(stderr, "bench: reading back '%s': %s\n", path, err);
+        return 1;
+    }
+    res->read_back = counts[0] + counts[1];
+    res->ns = res->read_back ? (t3 - t0) / ((double)res->read_back / nthreads) : NAN;
     pal_reader *r = NULL;
-    if (path[0] && pal_reader_open(path, NULL, &r) == PAL_OK) {
+    if (pal_reader_open(path, NULL, &r) == PAL_OK) {
         pal_trace_info info;
         if (pal_reader_info(r, &info) == PAL_OK) {
-            clock = clock_name(info.clock_source);
-            tps = info.ticks_per_second;
+            res->clock = clock_name(info.clock_source);
+            res->tps = info.ticks_per_second;
         }
     }
     pal_reader_close(r);
-
-    printf("ns=%.4f\nevents=%llu\ntrace=%s\nclock=%s\ntps=%.0f\n", ns,
-           (unsigned long long)bench_ecl_events(), path, clock, tps);
     return 0;
 }
 
-int bench_pal_read(const char *path, bench_read_mode mode, uint64_t *records, uint64_t *hits,
-                   uint64_t *sum, char *err, size_t errlen)
+void bench_ecl_print(const bench_ecl_result *res)
 {
-    pal_reader *r = NULL;
-    const pal_record *rec;
-    const pal_handle *h = NULL;
-    uint64_t nrec = 0, nhit = 0, acc = 0, v;
-    pal_status st = pal_reader_open(path, NULL, &r);
-    if (st != PAL_OK) {
-        snprintf(err, errlen, "%s", r ? pal_reader_error(r) : pal_last_error());
-        pal_reader_close(r);
+    printf("ns=%.4f\nloop_ns=%.4f\ninit_ms=%.4f\nfini_ms=%.4f\nevents=%llu\nread_back=%llu\n"
+           "bytes=%llu\ntrace=%s\nclock=%s\ntps=%.0f\n",
+           res->ns, res->loop_ns, res->init_ms, res->fini_ms, (unsigned long long)res->written,
+           (unsigned long long)res->read_back, (unsigned long long)res->bytes, res->trace,
+           res->clock, res->tps);
+}
+
+int bench_ecl_child_main(int argc, char **argv)
+{
+    if (argc != 6 || strcmp(argv[1], "--ecl-run") != 0)
         return -1;
-    }
-    if (mode == BENCH_READ_HANDLE && (st = pal_reader_handle(r, "region", &h)) != PAL_OK) {
-        snprintf(err, errlen, "pal_reader_handle(region): %s", pal_status_string(st));
-        pal_reader_close(r);
-        return -1;
-    }
-    switch (mode) {
-    case BENCH_READ_ITERATE:
-        while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
-            BENCH_KEEP(rec);
-            nrec++;
-        }
-        break;
-    case BENCH_READ_NAME:
-        while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
-            nrec++;
-            if (pal_record_get_u64(rec, "region", &v) == PAL_OK) {
-                nhit++;
-                acc += v;
-            }
-        }
-        break;
-    case BENCH_READ_HANDLE:
-        while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
-            nrec++;
-            if (pal_record_u64(rec, h, &v) == PAL_OK) {
-                nhit++;
-                acc += v;
-            }
-        }
-        break;
-    }
-    if (st != PAL_END) {
-        snprintf(err, errlen, "after %llu records: %s", (unsigned long long)nrec,
-                 pal_reader_error(r)[0] ? pal_reader_error(r) : pal_status_string(st));
-        pal_reader_close(r);
-        return -1;
-    }
-    pal_reader_close(r);
-    *records = nrec;
-    *hits = nhit;
-    *sum = acc;
-    return 0;
+    bench_ecl_result res;
+    int rc = bench_ecl_run(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 10), atoi(argv[5]),
+                           &res);
+    if (rc == 0)
+        bench_ecl_print(&res);
+    return rc;
+}
+
+int bench_ecl_spawn(const char *kind, int nthreads, uint64_t n, int read_back,
+                    const char *compress, const char *dir, bench_child *c)
+{
+    char sthreads[16], sn[32], srb[8], env_dir[4200], env_comp[64];
+    snprintf(sthreads, sizeof sthreads, "%d", nthreads);
+    snprintf(sn, sizeof sn, "%llu", (unsigned long long)n);
+    snprintf(srb, sizeof srb, "%d", read_back);
+    snprintf(env_dir, sizeof env_dir, "ECL_DIR=%s", dir);
+    if (compress)
+        snprintf(env_comp, sizeof env_comp, "ECL_COMPRESS=%s", compress);
+    else
+        snprintf(env_comp, sizeof env_comp, "ECL_COMPRESS");
+    char *env[] = { env_dir, "ECL_PREFIX=bench", "ECL_VERBOSE=1", env_comp, NULL };
+    char *argv[] = { (char *)bench_self(), "--ecl-run", (char *)kind, sthreads, sn, srb, NULL };
+    return bench_spawn(argv, env, BENCH_OUT_CAPTURE_ALL, c);
+}
+
+void bench_ecl_default_compression(const char *tmp, char *buf, size_t len)
+{
+    char dir[4200];
+    bench_child c;
+    snprintf(dir, sizeof dir, "%s/probe-default", tmp);
+    snprintf(buf, len, "unknown");
+    if (bench_ecl_spawn("enter_leave", 1, 2, 0, NULL, dir, &c) == 0)
+        bench_ecl_compression(c.out, buf, len);
+    bench_rmtree(dir);
 }

@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "container/container.h"
 #include "edl/edl.h"
-
-#define ECL_MAGIC "ECLTRACE"
 
 static const char *prog = "edlc";
 
@@ -24,7 +23,10 @@ static void usage(FILE *f)
             "       %s --check FILE.edl       report problems only, write nothing\n"
             "       %s --print FILE           print a dictionary (.bin), the dictionary of\n"
             "                                  an ECL trace, or a compiled .edl as EDL\n"
-            "options: --werror (warnings are errors), --help, --version\n",
+            "options: --werror (warnings are errors), --through (write into an -o that is\n"
+            "         a device, FIFO or symbolic link), --help, --version\n"
+            "exit status: 0 success; 1 errors (bad usage, bad EDL, an unreadable input,\n"
+            "         an output that cannot be written)\n",
             prog, prog, prog);
 }
 
@@ -79,11 +81,6 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
     return 0;
 }
 
-static uint32_t le32(const unsigned char *p)
-{
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The dictionary in path: a binary dictionary, the one embedded in an ECL
  * trace, or an EDL source compiled in memory. */
 static int load(const char *path, sink *s, edl_dict **out)
@@ -96,14 +93,31 @@ static int load(const char *path, sink *s, edl_dict **out)
     edl_status st;
     if (len >= 8 && memcmp(buf, EDL_DICT_MAGIC, 8) == 0) {
         st = edl_dict_decode(buf, len, out, err, sizeof err);
-    } else if (len >= 136 && memcmp(buf, ECL_MAGIC, 8) == 0) {
-        uint32_t off = le32(buf + 128), n = le32(buf + 132);
-        if (off > len || n > len - off) {
-            snprintf(err, sizeof err, "dictionary outside the file (offset %u, length %u)",
-                     (unsigned)off, (unsigned)n);
+    } else if (len >= 8 && memcmp(buf, ECC_FILE_MAGIC, 8) == 0) {
+        /* an ECL trace: the dictionary its header embeds (the container
+         * codec checks the header) */
+        ecc_file_header h;
+        uint64_t at;
+        const char *why = ecc_file_header_decode_fixed(buf, len, &h, &at);
+        if (!why && h.header_length > len) {
+            why = "file header truncated";
+            at = len;
+        }
+        if (!why && (why = ecc_file_header_check_crc(buf, &h)) != NULL)
+            at = 16;
+        if (why) {
+            snprintf(err, sizeof err, "%s at byte %llu", why, (unsigned long long)at);
             st = EDL_EFORMAT;
         } else {
-            st = edl_dict_decode(buf + off, n, out, err, sizeof err);
+            uint8_t *dict;
+            size_t dlen;
+            if ((why = ecc_file_header_dict(buf, &h, &dict, &dlen)) != NULL) {
+                snprintf(err, sizeof err, "%s at byte %u", why, (unsigned)h.dict_offset);
+                st = EDL_EFORMAT;
+            } else {
+                st = edl_dict_decode(dict, dlen, out, err, sizeof err);
+                free(dict);
+            }
         }
     } else {
         st = edl_compile_string(path, (const char *)buf, len, on_diag, s, out);
@@ -131,9 +145,10 @@ static char *default_output(const char *in)
     return out;
 }
 
-/* Writes atomically: a temporary file next to path, renamed over it only
- * when complete, so a failed run never leaves a partial dictionary behind. */
-static int write_file(const char *path, const unsigned char *buf, size_t len)
+/* Writes atomically (container/container.h, "output files"): nothing
+ * partial is ever left under path; a device, FIFO or symbolic link is
+ * refused unless `through`. */
+static int write_file(const char *path, const unsigned char *buf, size_t len, int through)
 {
     if (strcmp(path, "-") == 0) {
         if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
@@ -142,54 +157,27 @@ static int write_file(const char *path, const unsigned char *buf, size_t len)
         }
         return 0;
     }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return -1;
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "%s: cannot create '%s': %s\n", prog, tmp, strerror(errno));
-        free(tmp);
-        return -1;
+    char err[4400];
+    ecc_out *o;
+    if (ecc_out_open(path, through ? ECC_OUT_THROUGH : 0, &o, err, sizeof err) != 0)
+        goto fail;
+    if (ecc_out_write(o, buf, len, err, sizeof err) != 0) {
+        ecc_out_abort(o);
+        goto fail;
     }
-    /* mkstemp makes the file private; give it the mode a plain create would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
-        fprintf(stderr, "%s: cannot set the mode of '%s': %s\n", prog, tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, buf + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    int bad = done != len;
-    if (close(fd) != 0)
-        bad = 1;
-    if (!bad && rename(tmp, path) != 0)
-        bad = 1;
-    if (bad) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return bad ? -1 : 0;
+    if (ecc_out_commit(o, err, sizeof err) != 0)
+        goto fail;
+    return 0;
+fail:
+    fprintf(stderr, "%s: %s\n", prog, err);
+    return -1;
 }
 
 int main(int argc, char **argv)
 {
     enum { COMPILE, CHECK, PRINT } mode = COMPILE;
     const char *in = NULL, *out = NULL;
-    int werror = 0;
+    int werror = 0, through = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--check") == 0) {
@@ -198,6 +186,8 @@ int main(int argc, char **argv)
             mode = PRINT;
         } else if (strcmp(a, "--werror") == 0) {
             werror = 1;
+        } else if (strcmp(a, "--through") == 0) {
+            through = 1;
         } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -210,17 +200,17 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != 0) {
             fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
             usage(stderr);
-            return 2;
+            return 1;
         } else if (!in) {
             in = a;
         } else {
             fprintf(stderr, "%s: more than one input ('%s' and '%s')\n", prog, in, a);
-            return 2;
+            return 1;
         }
     }
     if (!in || (out && mode != COMPILE)) {
         usage(stderr);
-        return 2;
+        return 1;
     }
 
     sink s = {0};
@@ -247,7 +237,7 @@ int main(int argc, char **argv)
     size_t len;
     if (!out)
         out = def = default_output(in);
-    if (out && edl_dict_encode(d, &bin, &len) == EDL_OK && write_file(out, bin, len) == 0)
+    if (out && edl_dict_encode(d, &bin, &len) == EDL_OK && write_file(out, bin, len, through) == 0)
         rc = 0;
 done:
     if (rc == 0 && fflush(stdout) != 0)

@@ -3,6 +3,9 @@
  * array. Header-only so that the reader's hot loop inlines it (and so that the
  * unit tests can reach the primitives without exporting them).
  *
+ * LEB128 is the container codec's (container/container.h), whose result
+ * codes are PAL_DEC_*.
+ *
  * Decoding verifies bounds, LEB length and value ranges and reports the first
  * problem. The reader decodes every record this way, in one pass (its kernels
  * in reader.c do the common layouts, and send anything unusual here). */
@@ -11,12 +14,13 @@
 
 #include <string.h>
 
+#include "container/container.h"
 #include "pal/pal-internal.h"
 
 enum {
-    PAL_DEC_OK = 0,
-    PAL_DEC_SHORT,      /* the record runs past the end of the bytes */
-    PAL_DEC_BAD         /* a value is invalid: LEB over 64 bits, out of range, unknown key */
+    PAL_DEC_OK = ECC_LEB_OK,
+    PAL_DEC_SHORT = ECC_LEB_SHORT,  /* the record runs past the end of the bytes */
+    PAL_DEC_BAD = ECC_LEB_BAD       /* a value is invalid: LEB over 64 bits, out of range, unknown key */
 };
 
 /* Where and why a decode failed. */
@@ -28,44 +32,6 @@ typedef struct pal_decerr {
 } pal_decerr;
 
 /* ---- primitives ---- */
-
-/* Unsigned LEB128, at most 10 bytes, the 10th holding bit 63 only. */
-PAL_NOINLINE PAL_UNUSED static int pal_uleb_slow(const unsigned char **pp, const unsigned char *end,
-                                      uint64_t *out)
-{
-    const unsigned char *p = *pp;
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 70; shift += 7) {
-        if (p >= end)
-            return PAL_DEC_SHORT;
-        unsigned char b = *p++;
-        if (shift == 63 && b > 1)
-            return PAL_DEC_BAD;         /* more than 64 bits, or an 11th byte */
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *pp = p;
-            *out = v;
-            return PAL_DEC_OK;
-        }
-    }
-    return PAL_DEC_BAD;
-}
-
-PAL_INLINE int pal_uleb(const unsigned char **pp, const unsigned char *end, uint64_t *out)
-{
-    const unsigned char *p = *pp;
-    if (PAL_LIKELY(p < end && *p < 0x80)) {
-        *out = *p;
-        *pp = p + 1;
-        return PAL_DEC_OK;
-    }
-    return pal_uleb_slow(pp, end, out);
-}
-
-PAL_INLINE int64_t pal_unzigzag(uint64_t u)
-{
-    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-}
 
 PAL_INLINE uint64_t pal_load_le(const unsigned char *p, unsigned w)
 {
@@ -137,7 +103,7 @@ PAL_INLINE int pal_run_ops(const pal_op *op, const pal_op *oend, const unsigned 
         /* The LEB family first, with plain branches: it is what compact
          * formats are made of, and a predicted branch beats a jump table. */
         if (PAL_LIKELY(code <= PAL_OP_TDELTA)) {
-            int rc = pal_uleb(&p, end, &x);
+            int rc = ecc_get_uleb(&p, end, &x);
             if (PAL_UNLIKELY(rc))
                 PAL_DEC_FAIL(rc, rc == PAL_DEC_SHORT ? "record runs past the end of the data"
                                                      : "LEB128 value over 64 bits");
@@ -151,7 +117,7 @@ PAL_INLINE int pal_run_ops(const pal_op *op, const pal_op *oend, const unsigned 
                 t += x;
                 v->u = t;
             } else {
-                int64_t s = pal_unzigzag(x);
+                int64_t s = ecc_unzigzag(x);
                 if (PAL_UNLIKELY(s > (int64_t)op->limit || s < -(int64_t)op->limit - 1))
                     PAL_DEC_FAIL(PAL_DEC_BAD, "value does not fit the field type");
                 v->i = s;
@@ -160,7 +126,7 @@ PAL_INLINE int pal_run_ops(const pal_op *op, const pal_op *oend, const unsigned 
         }
         switch (code) {
         case PAL_OP_LSTRING: {
-            int rc = pal_uleb(&p, end, &x);
+            int rc = ecc_get_uleb(&p, end, &x);
             if (PAL_UNLIKELY(rc))
                 PAL_DEC_FAIL(rc, rc == PAL_DEC_SHORT ? "record runs past the end of the data"
                                                      : "LEB128 value over 64 bits");

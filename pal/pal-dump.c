@@ -34,7 +34,7 @@ typedef struct opts {
     uint32_t stream, process;
     const char *from_text, *to_text;   /* --from/--to, parsed once the trace is open */
     int64_t from, to;                  /* ns from the start, or raw time units */
-    int count, count_all, print_dict, info, strict, raw_time, raw_ids;
+    int count, count_all, print_dict, info, strict, force, raw_time, raw_ids;
     uint64_t head;
     int has_head;
 } opts;
@@ -44,10 +44,12 @@ static const char *prog = "pal-dump";
 static void usage(FILE *f)
 {
     fprintf(f,
-"Usage: %s [OPTION]... TRACE\n"
+"Usage: %s [OPTION]... TRACE...\n"
 "Print the records of a trace described by an EDL dictionary: the dictionary\n"
 "embedded in ECL traces, or one given with -d for other formats (binary or\n"
-"ascii, e.g. PICL: pal-dump -d picl.edl run.trf).\n"
+"ascii, e.g. PICL: pal-dump -d picl.edl run.trf). Several per-rank traces of\n"
+"one run (trace.*.ecl), or their directory, are read as one stream: in time\n"
+"order, on rank 0's clock.\n"
 "\n"
 "  -d, --dict-file=DICT  read TRACE with this dictionary: binary (edlc output)\n"
 "                        or EDL source (compiled in memory)\n"
@@ -70,6 +72,7 @@ static void usage(FILE *f)
 "      --dict            print the trace's dictionary and exit\n"
 "      --info            print the trace information and reading statistics\n"
 "      --strict          stop at the first damage instead of skipping it\n"
+"      --force           read traces of different runs together\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
@@ -93,11 +96,13 @@ static void usage(FILE *f)
 "        bytes that are not UTF-8 are written as \\u00XX\n"
 "\n"
 "Damage (bad chunks, a cut file) is reported on stderr, one line each, and\n"
-"reading goes on with the next intact chunk.\n"
+"reading goes on with the next intact chunk; so is a trace that was not\n"
+"closed (its process was killed) and how much of it may be missing.\n"
 "\n"
-"Exit status: 0 if the trace was read without damage, 1 on a usage error or\n"
-"when the trace cannot be opened or read, 2 if damage was found and reported\n"
-"(with --strict: at the first damage).\n", prog);
+"Exit status: 0 if the trace was read whole and without damage; 1 on a usage\n"
+"error or when a trace cannot be opened or read; 2 if damage was found and\n"
+"reported (with --strict: at the first damage), or the result is partial (a\n"
+"trace not closed or ended by a signal, chunks or ranks missing).\n", prog);
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -576,6 +581,14 @@ static void print_info(state *s, FILE *f)
     fprintf(f, "damaged:          %" PRIu64 "\n", st.damaged);
     fprintf(f, "bytes skipped:    %" PRIu64 "\n", st.bytes_skipped);
     fprintf(f, "truncated:        %s\n", st.truncated ? "yes" : "no");
+    fprintf(f, "files:            %" PRIu32 "\n", st.files);
+    fprintf(f, "not closed:       %" PRIu32 "%s\n", st.not_closed,
+            st.not_closed ? " (killed, or still written: their last buffers are missing)" : "");
+    fprintf(f, "ended by signal:  %" PRIu32 "\n", st.signaled);
+    fprintf(f, "chunks missing:   %" PRIu64 "\n", st.chunks_missing);
+    fprintf(f, "records lost:     %" PRIu64 " (dropped while tracing, counted)\n", st.lost);
+    if (st.files > 1)
+        fprintf(f, "ranks missing:    %" PRIu32 "\n", st.ranks_missing);
 }
 
 /* --from/--to: seconds (ns kept), or raw time units. */
@@ -619,7 +632,8 @@ static int64_t raw_time(const state *s, const pal_record *rec)
 
 int main(int argc, char **argv)
 {
-    enum { O_FROM = 256, O_TO, O_DICT, O_INFO, O_STRICT, O_RAW_TIME, O_RAW_IDS, O_COUNT_ALL };
+    enum { O_FROM = 256, O_TO, O_DICT, O_INFO, O_STRICT, O_FORCE, O_RAW_TIME, O_RAW_IDS,
+           O_COUNT_ALL };
     static const struct option longopts[] = {
         {"dict-file", required_argument, NULL, 'd'},
         {"format", required_argument, NULL, 'f'},
@@ -636,6 +650,7 @@ int main(int argc, char **argv)
         {"dict", no_argument, NULL, O_DICT},
         {"info", no_argument, NULL, O_INFO},
         {"strict", no_argument, NULL, O_STRICT},
+        {"force", no_argument, NULL, O_FORCE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}
@@ -709,6 +724,7 @@ int main(int argc, char **argv)
         case O_DICT: o.print_dict = 1; break;
         case O_INFO: o.info = 1; break;
         case O_STRICT: o.strict = 1; break;
+        case O_FORCE: o.force = 1; break;
         case 'h':
             usage(stdout);
             goto early;
@@ -730,15 +746,18 @@ int main(int argc, char **argv)
         rc = 1;
         goto early;
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog,
-                optind >= argc ? "no trace given" : "more than one trace given", prog);
+    if (optind >= argc) {
+        fprintf(stderr, "%s: no trace given\nTry '%s --help' for more information.\n", prog,
+                prog);
         rc = 1;
         goto early;
     }
+    /* one trace, or the per-rank traces of a run (files or a directory) */
     const char *path = argv[optind];
     pal_reader *r;
-    pal_status st = pal_reader_open(path, o.dict_path, &r);
+    pal_status st = pal_reader_open_run((const char *const *)argv + optind,
+                                        (size_t)(argc - optind), o.dict_path,
+                                        o.force ? PAL_OPEN_FORCE : 0, &r);
     if (st != PAL_OK) {
         fprintf(stderr, "%s: %s\n", prog, pal_last_error());
         rc = 1;
@@ -804,7 +823,10 @@ done:
     if (rc == 0) {
         pal_reader_stats rs;
         pal_reader_get_stats(r, &rs);
-        if (rs.damaged || rs.truncated)
+        /* damage, or a partial result: a trace not closed, lacking chunks,
+         * ended by a signal; a run lacking ranks */
+        if (rs.damaged || rs.truncated || rs.not_closed || rs.signaled || rs.chunks_missing ||
+            rs.ranks_missing)
             rc = 2;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -109,6 +109,7 @@ struct pal_fielddesc {
     pal_type type;
     uint8_t tclass;
     uint16_t name2;                  /* name[0] | name[1] << 8, for pal_field_lookup */
+    uint8_t from_ticks;              /* a run's: ns, converted from a field in ticks */
     edl_encoding encoding;
     pal_field_role role;             /* designations included */
     struct pal_ref ref;
@@ -177,6 +178,10 @@ struct pal_recdesc {
     const char *region;
     struct pal_target *targets;
     size_t ntargets;
+    /* A run's record: its fields converted from ticks to ns (from_ticks), as
+     * a mask of the first 64 fields; ticks_more: some beyond them. */
+    uint64_t ticks_mask;
+    int ticks_more;
 };
 
 /* A binary array field: its count field and the op of each component (slot 0). */
@@ -266,6 +271,10 @@ struct pal_record {
     uint64_t time;
     uint64_t offset;
     uint32_t process, stream;
+    /* a binary record of an ECL-framed file: its bytes in the chunk's window
+     * (valid while the record is), for copying it without re-encoding */
+    const unsigned char *raw;
+    uint32_t rawlen;
     const pal_arr *arrs;             /* by field index; NULL when the record has no arrays */
     uint64_t line;                   /* ascii: 1-based line number; 0 otherwise */
     int64_t time_ns;                 /* ascii: the time in ns (pal_record_time_ns) */

@@ -195,7 +195,15 @@ typedef struct pal_reader_stats {
     uint64_t chunks;              /* good chunks read */
     uint64_t damaged;             /* damaged chunks (or bad lines) reported and skipped */
     uint64_t bytes_skipped;       /* bytes passed over because of damage */
-    int truncated;                /* the file ends inside a chunk */
+    int truncated;                /* a file ends inside a chunk */
+    uint32_t files;               /* files read */
+    uint32_t not_closed;          /* of them, not closed by their writer: the process was
+                                   * killed (or still runs); its last buffers are missing */
+    uint32_t signaled;            /* of them, flushed on a fatal signal of the program */
+    uint64_t chunks_missing;      /* chunks the writers' end summaries count, not found */
+    uint64_t lost;                /* records the writers dropped and counted */
+    uint32_t ranks_missing;       /* a run: ranks of the run without a file */
+    uint32_t clock_fallbacks;     /* a run: ranks whose clock could not be fully corrected */
 } pal_reader_stats;
 
 /* Opens a trace. dict_path NULL: the dictionary embedded in the trace; else a
@@ -204,6 +212,21 @@ typedef struct pal_reader_stats {
  * for failures are available from pal_reader_error on the returned reader, or,
  * when *out is NULL, from pal_last_error(). */
 PAL_API pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader **out);
+/* Opens the per-rank traces of one run -- files, or directories whose *.ecl
+ * per-rank traces are taken (a directory holding only a merged trace reads
+ * that) -- as one stream in time order: times in ns of rank 0's clock from
+ * the run's start (offset and drift corrected from the MPI layer's clock
+ * measurements), each record's process its rank, and one dictionary for the
+ * run (a record type that differs between files is named
+ * "<name>_p<process>"). One path that is a file reads that file as
+ * pal_reader_open does. Memory is bounded by the number of threads, not by
+ * the length of the traces (doc/pal.md, "Reading a run").
+ * PAL_EFORMAT: traces of different runs (unless PAL_OPEN_FORCE), two files of
+ * one rank, a merged trace among per-rank ones, a foreign format. */
+#define PAL_OPEN_FORCE 1u         /* read traces of different runs together */
+#define PAL_OPEN_AS_RUN 2u        /* one file too is read as a run (times in ns) */
+PAL_API pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
+                                       unsigned flags, pal_reader **out);
 PAL_API void pal_reader_close(pal_reader *r);
 PAL_API const char *pal_last_error(void);                  /* thread-local, for failed opens */
 PAL_API const pal_dict *pal_reader_dict(const pal_reader *r);
@@ -230,6 +253,55 @@ PAL_API pal_status pal_reader_handle(pal_reader *r, const char *field_name, cons
  * role or NULL argument. */
 PAL_API pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role,
                                           const pal_handle **out);
+
+/* ---------------- Merge ---------------- */
+/* Merges the per-rank traces of one run (as pal_reader_open_run takes them)
+ * into one time-sorted, clock-corrected trace at output: the run's stream
+ * written back (doc/trace-format.md, "Merged traces"). The output is written
+ * under a temporary name and renamed into place; a target that is a device,
+ * FIFO or symbolic link is refused unless out_flags has PAL_OUT_THROUGH.
+ * Returns PAL_OK when the merged trace was written; result.problems then
+ * counts what was reported through diag (damage, missing ranks, clocks that
+ * could not be corrected, unmatched messages): 0 means a clean merge. Other
+ * statuses: nothing was written (pal_last_error says why) -- PAL_EIO (an
+ * input cannot be read, the output cannot be written), PAL_EFORMAT (not
+ * traces of one run, or already merged), PAL_ENOMEM. */
+#define PAL_OUT_THROUGH 1u        /* write into an existing non-regular file */
+
+typedef struct pal_merge_options {
+    int compress;                 /* output chunks: 0 none, 1 zlib, 2 zstd */
+    int level;                    /* compression level, 0 = fastest */
+    size_t chunk_size;            /* raw bytes per output chunk */
+    int check;                    /* pair sends with receives */
+    unsigned open_flags;          /* PAL_OPEN_FORCE */
+    unsigned out_flags;           /* PAL_OUT_THROUGH */
+    int ranks;                    /* the run had this many ranks (0: as the headers say) */
+    int verbose;                  /* also say how each rank's clock was corrected */
+    pal_diag_fn diag;             /* problems, one line each (NULL: not said) */
+    void *diag_ctx;
+} pal_merge_options;
+
+typedef struct pal_merge_result {
+    uint64_t records;             /* records written */
+    uint64_t chunks;              /* records chunks written */
+    uint32_t files, ranks;        /* inputs read, and how many had a rank */
+    uint32_t missing;             /* ranks of the run without a file */
+    uint32_t incomplete;          /* files not closed by their writer */
+    uint64_t damaged;             /* damaged chunks skipped */
+    uint32_t clock_fallback;      /* ranks merged without two clock measurements */
+    uint64_t messages;            /* sends paired with receives */
+    uint64_t violations;          /* receives completing before their send began */
+    double max_violation_ns;
+    uint64_t unmatched_sends, unmatched_recvs;
+    uint64_t completion_unknown;  /* sends taken by receives freed while active */
+    uint64_t problems;            /* messages sent to diag */
+} pal_merge_result;
+
+/* Defaults: zstd when built with it (else zlib) at the fastest level, 64 KiB
+ * chunks, checking on. */
+PAL_API void pal_merge_options_default(pal_merge_options *o);
+PAL_API pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
+                             const pal_merge_options *o, pal_merge_result *result);
 
 /* ---------------- Record ---------------- */
 PAL_API const pal_recdesc *pal_record_desc(const pal_record *rec);

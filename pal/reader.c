@@ -1,18 +1,20 @@
-/* reader.c -- PAL Reader: opens a trace (ECL chunked container, or a raw
- * record stream described by a given dictionary), streams it in constant
- * memory and hands out decoded records.
+/* reader.c -- PAL Reader: opens traces -- an ECL container file, several of
+ * them (run.c), or a raw or ascii file described by a given dictionary --
+ * and hands out decoded records in time order, in memory bounded by the
+ * number of streams (reader-internal.h says how).
  *
- * Memory: one read window (a few hundred KiB, or one chunk if larger) and one
- * decompression buffer, both reused, and the values of a batch of 256
- * records. Chunk damage is reported, counted and skipped exactly as
- * doc/trace-format.md says; nothing in here knows any record layout.
+ * Everything about the container's bytes is the container codec's
+ * (container/container.h): this file asks it for headers, chunks, payloads
+ * and damage, and knows no record layout; records are decoded as the
+ * dictionary says (decode.h). Damage is reported, counted and skipped
+ * exactly as doc/trace-format.md says.
  *
- * A records chunk is read in one pass: its payload CRC establishes its
- * integrity, then its records are decoded a batch at a time as they are
- * handed out, with bounds-checked decoding -- by per-shape kernels (chosen
- * from the dictionary, pal_recdesc.shape) for the usual key-first LEB
- * layouts, by the checked op interpreter otherwise. A record that does not
- * decode ends the chunk there (reported after the records before it). */
+ * A records chunk is read in one pass once its payload CRC has been checked:
+ * its records are decoded a batch at a time as they are handed out, with
+ * bounds-checked decoding -- by per-shape kernels (chosen from the
+ * dictionary, pal_recdesc.shape) for the usual key-first LEB layouts, by the
+ * checked op interpreter otherwise. A record that does not decode ends the
+ * chunk there (reported after the records before it). */
 #ifndef _FILE_OFFSET_BITS
 #define _FILE_OFFSET_BITS 64   /* traces beyond 2 GiB on 32-bit hosts */
 #endif
@@ -21,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,108 +31,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <zlib.h>
-#ifdef HAVE_ZSTD
-#include <zstd.h>
-#endif
-
-#include "pal/crc.h"
 #include "pal/decode.h"
-#include "pal/pal-internal.h"
+#include "pal/reader-internal.h"
 
-#define ECL_FILE_MAGIC "ECLTRACE"
-#define ECL_FOOTER_MAGIC "ECLINDEX"
-#define ECL_CHUNK_MAGIC 0x4B484345u          /* "ECHK" */
-#define ECL_HEADER_FIXED 136
-#define ECL_CHUNK_HEADER 64
-#define ECL_FOOTER 16
-
-#define PAL_READAHEAD ((size_t)256 << 10)    /* read window for sequential reading */
-#define PAL_SCAN_WINDOW ((size_t)1 << 20)    /* resync scan window */
-#define PAL_MAX_HEADER ((uint64_t)64 << 20)  /* file header incl. dictionary */
+#define PAL_READAHEAD ((size_t)256 << 10)    /* read window of raw streams */
 #define PAL_MAX_RAW ((uint64_t)1 << 30)      /* decompressed chunk payload */
 #define PAL_MAX_RAW_RECORD ((size_t)256 << 20) /* one record of a raw stream */
 /* Records decoded per refill: pal_reader_next is then a pointer bump, and the
  * decode loop keeps its state in registers across records. */
 #define PAL_BATCH 256
+#define PAL_RUN_BATCH 32                     /* per stream, when there are many */
+/* Payload bytes a stream keeps: a whole chunk of the default capture buffer
+ * for a file read alone, a window for the many streams of a run. */
+#define PAL_WINDOW_FILE (((size_t)1 << 20) + 4096)
+#define PAL_WINDOW_RUN ((size_t)64 << 10)
+#define PAL_ZIN ((size_t)32 << 10)           /* compressed bytes read at a time */
 /* The LEB kernels decode a record without bounds tests while this many bytes
  * are left: a one-byte key and 15 LEBs of 10 bytes at most. */
 #define PAL_FAST_MARGIN ((size_t)160)
-
-enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3 };
-enum { ST_READING = 0, ST_ENDED, ST_FAILED };
-
-typedef struct chunk_hdr {
-    uint8_t kind, compression;
-    uint16_t flags;
-    uint32_t stored, raw, process, stream, count, payload_crc;
-    uint64_t sequence, first_time, last_time;
-} chunk_hdr;
-
-struct pal_reader {
-    char *path;
-    int fd;
-    uint64_t size;
-    pal_dict *dict;
-    int framing;
-    pal_trace_info info;
-    uint32_t header_rank;           /* for chunks with process 0xFFFFFFFF */
-    pal_diag_fn diag;
-    void *diag_ctx;
-    int strict;
-    int state;
-    pal_status failed;              /* what reading returns again once ST_FAILED */
-    char err[1024];
-    pal_reader_stats st;
-    /* read window: file bytes [roff, roff + rlen) */
-    unsigned char *rbuf;
-    size_t rcap, rlen;
-    uint64_t roff;
-    /* decompression buffer */
-    unsigned char *dbuf;
-    size_t dcap;
-    /* position: next chunk header (ECL) or next record (raw) */
-    uint64_t data_start, pos;
-    uint64_t index_off;             /* last index chunk read, for the footer check */
-    /* the current records chunk: payload [cstart, cend), records from cp on
-     * not decoded yet (cleft of ccount) */
-    const unsigned char *cstart, *cp, *cend, *csafe;
-    uint32_t ccount, cleft;
-    uint64_t tsum;
-    uint32_t cprocess, cstream;
-    uint64_t coff, cwhole;           /* its offset and size in the file */
-    uint64_t clast_time, ctime;      /* header's last_time; last record time so far */
-    int chave_time;                  /* a record of the chunk had a time */
-    /* the chunk turned out damaged: reported when the records decoded before
-     * the damage have been handed out */
-    int bad;
-    uint32_t bad_done;               /* its records decoded before the damage */
-    char bad_why[512];
-    /* the values and the record of a raw stream */
-    pal_value *vals;
-    uint32_t *lens;
-    size_t nvals;
-    pal_record rec;
-    /* a batch of decoded records of the current chunk, handed out in turn */
-    pal_record batch[PAL_BATCH];
-    pal_value *bvals;               /* PAL_BATCH rows of nvals values */
-    uint32_t *blens;
-    const pal_record *bnext, *bend;   /* the batch's records not handed out yet */
-    uint64_t chunk_no, batch_chunk; /* records chunks loaded; whose roles the batch holds */
-    pal_handle *handles;
-    pal_ascii *ascii;               /* FRAMING_LINES */
-    /* arrays of a raw-stream record, and their items */
-    pal_arr *arrs;
-    pal_value *ivals;
-    uint32_t *ilens;
-    size_t icap;
-};
-
-/* ---------------------------------------------------------------- helpers */
-
-static uint16_t le16(const unsigned char *p) { return (uint16_t)pal_load_le(p, 2); }
-static uint32_t le32(const unsigned char *p) { return (uint32_t)pal_load_le(p, 4); }
-static uint64_t le64(const unsigned char *p) { return pal_load_le(p, 8); }
+#define PAL_MAX_MSGS 200                     /* messages kept from open */
 
 static void default_diag(void *ctx, const char *message)
 {
@@ -137,18 +57,56 @@ static void default_diag(void *ctx, const char *message)
     fprintf(stderr, "%s\n", message);
 }
 
-/* Formats "path: byte N: message" into r->err and sends it to the callback. */
-static void PAL_PRINTF(3, 4) report(pal_reader *r, uint64_t off, const char *fmt, ...)
+/* ---------------------------------------------------------------- messages */
+
+static void emit(pal_reader *r, const char *text)
 {
-    va_list ap;
-    int n = snprintf(r->err, sizeof r->err, "%s: byte %" PRIu64 ": ", r->path, off);
-    if (n < 0 || (size_t)n >= sizeof r->err)
-        n = 0;
-    va_start(ap, fmt);
-    vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
-    va_end(ap);
+    snprintf(r->err, sizeof r->err, "%s", text);
     if (r->diag)
         r->diag(r->diag_ctx, r->err);
+}
+
+void pal_reader_note(pal_reader *r, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (r->started) {
+        emit(r, text);
+        return;
+    }
+    /* found while opening: said at the first read, once the caller had the
+     * chance to set a callback */
+    size_t n = 0;
+    for (pal_msg *m = r->msgs; m; m = m->next)
+        n++;
+    if (n >= PAL_MAX_MSGS)
+        return;
+    if (n == PAL_MAX_MSGS - 1)
+        snprintf(text, sizeof text, "(further messages of this kind left out)");
+    size_t len = strlen(text) + 1;
+    pal_msg *m = malloc(sizeof *m + len);
+    if (!m)
+        return;
+    m->next = NULL;
+    memcpy(m->text, text, len);
+    *r->msgs_tail = m;
+    r->msgs_tail = &m->next;
+    snprintf(r->err, sizeof r->err, "%s", text);
+}
+
+/* "path: byte N: message" */
+static void PAL_PRINTF(4, 5) report(pal_reader *r, const pal_src *s, uint64_t off,
+                                    const char *fmt, ...)
+{
+    char text[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    pal_reader_note(r, "%s: byte %" PRIu64 ": %s", s->path, off, text);
 }
 
 /* Damage bookkeeping after report(): strict mode stops here. */
@@ -156,7 +114,7 @@ static pal_status damaged(pal_reader *r, uint64_t skipped)
 {
     r->st.damaged++;
     r->st.bytes_skipped += skipped;
-    if (r->strict) {
+    if (r->strict && r->started) {
         r->state = ST_FAILED;
         r->failed = PAL_EFORMAT;
         return PAL_EFORMAT;
@@ -164,101 +122,72 @@ static pal_status damaged(pal_reader *r, uint64_t skipped)
     return PAL_OK;
 }
 
-static pal_status truncated(pal_reader *r, uint64_t skipped)
+static void fail_io(pal_reader *r, const pal_src *s, uint64_t off, const char *what)
 {
-    r->st.truncated = 1;
-    r->st.bytes_skipped += skipped;
-    r->state = r->strict ? ST_FAILED : ST_ENDED;
-    r->failed = PAL_EFORMAT;
-    return r->strict ? PAL_EFORMAT : PAL_END;
+    report(r, s, off, "%s: %s", what, errno ? strerror(errno) : "read error");
+    r->state = ST_FAILED;
+    r->failed = PAL_EIO;
 }
 
-static int read_at(pal_reader *r, uint64_t off, unsigned char *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = pread(r->fd, buf + got, n - got, (off_t)(off + got));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k == 0)
-            errno = EIO;            /* the file shrank while being read */
-        if (k <= 0)
-            return -1;
-        got += (size_t)k;
-    }
-    return 0;
-}
+/* ---------------------------------------------------------------- values */
 
-/* Makes file bytes [off, off + n) available in the read window, reading
- * `ahead` bytes (at least n, at most to the end of file) when it must.
- * NULL if the file does not hold them or cannot be read. Pointers from an
- * earlier call stay valid only while the window is not refilled. */
-static const unsigned char *fetch(pal_reader *r, uint64_t off, size_t n, size_t ahead)
+/* Room for the raw/line framings' one record. */
+static pal_status ensure_vals(pal_reader *r, const pal_dict *d)
 {
-    if (off >= r->roff && n <= r->rlen && off - r->roff <= r->rlen - n)
-        return r->rbuf + (off - r->roff);
-    if (off > r->size || n > r->size - off)
-        return NULL;
-    size_t want = ahead > n ? ahead : n;
-    if (want > r->size - off)
-        want = (size_t)(r->size - off);
-    if (want > r->rcap) {
-        unsigned char *nb = realloc(r->rbuf, want);
-        if (!nb)
-            return NULL;
-        r->rbuf = nb;
-        r->rcap = want;
-    }
-    r->rlen = 0;
-    if (read_at(r, off, r->rbuf, want) != 0)
-        return NULL;
-    r->roff = off;
-    r->rlen = want;
-    return r->rbuf;
-}
-
-static pal_status ensure_vals(pal_reader *r)
-{
-    size_t need = r->dict->max_fields ? r->dict->max_fields : 1;
+    size_t need = d->max_fields ? d->max_fields : 1;
     if (need <= r->nvals)
         return PAL_OK;
-    /* Only between batches (the dictionary grows while a chunk is loaded), so
-     * no record handed out since the last pal_reader_next is invalidated. */
-    pal_value *v = calloc(need, sizeof *v), *bv = calloc(need * PAL_BATCH, sizeof *bv);
-    uint32_t *l = calloc(need, sizeof *l), *bl = calloc(need * PAL_BATCH, sizeof *bl);
-    if (!v || !bv || !l || !bl) {
-        free(v);
-        free(bv);
-        free(l);
-        free(bl);
-        return PAL_ENOMEM;
-    }
+    pal_value *v = calloc(need, sizeof *v);
+    uint32_t *l = calloc(need, sizeof *l);
     pal_arr *ar = calloc(need, sizeof *ar);
-    if (!ar) {
+    if (!v || !l || !ar) {
         free(v);
-        free(bv);
         free(l);
-        free(bl);
+        free(ar);
         return PAL_ENOMEM;
     }
-    free(r->arrs);
-    r->arrs = ar;
-    r->rec.arrs = ar;
     free(r->vals);
     free(r->lens);
-    free(r->bvals);
-    free(r->blens);
+    free(r->arrs);
     r->vals = v;
     r->lens = l;
-    r->bvals = bv;
-    r->blens = bl;
+    r->arrs = ar;
     r->nvals = need;
-    r->rec.vals = r->vals;
-    r->rec.lens = r->lens;
-    for (size_t i = 0; i < PAL_BATCH; i++) {
-        r->batch[i].vals = bv + i * need;
-        r->batch[i].lens = bl + i * need;
+    r->rec.vals = v;
+    r->rec.lens = l;
+    r->rec.arrs = ar;
+    return PAL_OK;
+}
+
+/* The batch of stream s, for records of at most nvals fields. */
+static pal_status stream_batch(pal_stream *s, size_t nbatch, size_t nvals)
+{
+    if (nvals == 0)
+        nvals = 1;
+    if (s->batch && nvals <= s->nvals)
+        return PAL_OK;
+    pal_record *b = calloc(nbatch, sizeof *b);
+    pal_value *bv = calloc(nbatch * nvals, sizeof *bv);
+    uint32_t *bl = calloc(nbatch * nvals, sizeof *bl);
+    if (!b || !bv || !bl) {
+        free(b);
+        free(bv);
+        free(bl);
+        return PAL_ENOMEM;
     }
+    free(s->batch);
+    free(s->bvals);
+    free(s->blens);
+    s->batch = b;
+    s->bvals = bv;
+    s->blens = bl;
+    s->nbatch = nbatch;
+    s->nvals = nvals;
+    for (size_t i = 0; i < nbatch; i++) {
+        b[i].vals = bv + i * nvals;
+        b[i].lens = bl + i * nvals;
+    }
+    s->bnext = s->bend = b;
     return PAL_OK;
 }
 
@@ -267,18 +196,18 @@ static pal_status handle_fill(pal_reader *r, pal_handle *h)
     size_t n = r->dict->nrecs;
     if (n <= h->nslots)
         return PAL_OK;
-    struct pal_slot *s = realloc(h->slots, n * sizeof *s);
-    if (!s)
+    struct pal_slot *sl = realloc(h->slots, n * sizeof *sl);
+    if (!sl)
         return PAL_ENOMEM;
-    h->slots = s;
+    h->slots = sl;
     int32_t *u = realloc(h->uslots, n * sizeof *u);
     if (!u)
         return PAL_ENOMEM;
     h->uslots = u;
     for (size_t i = h->nslots; i < n; i++) {
         const pal_fielddesc *f = pal_recdesc_find_field(r->dict->recs[i], h->name);
-        s[i].field = f ? (int32_t)f->index : -1;
-        s[i].tclass = f ? f->tclass : 0;
+        sl[i].field = f ? (int32_t)f->index : -1;
+        sl[i].tclass = f ? f->tclass : 0;
         /* (ascii fields may be absent: those take the general path) */
         u[i] = f && f->tclass == PAL_TC_UNSIGNED && r->dict->binary ? (int32_t)f->index : -1;
     }
@@ -286,135 +215,10 @@ static pal_status handle_fill(pal_reader *r, pal_handle *h)
     return PAL_OK;
 }
 
-/* After the dictionary grew: new record descriptors reach the values array
- * and every handle's slot table. */
-static pal_status dict_grown(pal_reader *r)
-{
-    pal_status st = ensure_vals(r);
-    for (pal_handle *h = r->handles; h && st == PAL_OK; h = h->next)
-        st = handle_fill(r, h);
-    return st;
-}
+/* ---------------------------------------------------------------- dictionary chunks */
 
-/* ---------------------------------------------------------------- chunks */
-
-/* 0 ok, else the reason the 64 bytes at b are not a chunk header. */
-static const char *parse_chunk(const unsigned char *b, chunk_hdr *h)
-{
-    if (le32(b) != ECL_CHUNK_MAGIC)
-        return "bad magic";
-    if (le32(b + 4) != (uint32_t)crc32(0L, b + 8, ECL_CHUNK_HEADER - 8))
-        return "header CRC mismatch";
-    h->kind = b[8];
-    h->compression = b[9];
-    h->flags = le16(b + 10);
-    h->stored = le32(b + 12);
-    h->raw = le32(b + 16);
-    h->process = le32(b + 20);
-    h->stream = le32(b + 24);
-    h->count = le32(b + 28);
-    h->sequence = le64(b + 32);
-    h->first_time = le64(b + 40);
-    h->last_time = le64(b + 48);
-    h->payload_crc = le32(b + 56);
-    if (h->stored >= 0x80000000u)
-        return "stored_length over 2^31";
-    return NULL;
-}
-
-static int is_footer_at(pal_reader *r, uint64_t off)
-{
-    unsigned char b[8];
-    return off + ECL_FOOTER == r->size && read_at(r, off, b, 8) == 0 &&
-           memcmp(b, ECL_FOOTER_MAGIC, 8) == 0;
-}
-
-/* Scans forward from `from` for the next offset holding a valid chunk header
- * or the footer; returns the file size if there is none. */
-static uint64_t resync(pal_reader *r, uint64_t from)
-{
-    uint64_t off = from;
-    while (off < r->size) {
-        size_t n = (size_t)(r->size - off < PAL_SCAN_WINDOW ? r->size - off : PAL_SCAN_WINDOW);
-        const unsigned char *b = fetch(r, off, n, n);
-        if (!b)
-            return r->size;
-        for (size_t i = 0; i < n;) {
-            const unsigned char *q = memchr(b + i, 'E', n - i);
-            if (!q)
-                break;
-            size_t j = (size_t)(q - b);
-            uint64_t cand = off + j;
-            unsigned char hb[ECL_CHUNK_HEADER];
-            chunk_hdr h;
-            if (r->size - cand >= ECL_CHUNK_HEADER) {
-                /* The magic first, from the window when it is there; the
-                 * header is read separately as it may straddle the window. */
-                if (j + 4 <= n && le32(b + j) != ECL_CHUNK_MAGIC) {
-                    i = j + 1;
-                    continue;
-                }
-                if (read_at(r, cand, hb, sizeof hb) == 0 && !parse_chunk(hb, &h))
-                    return cand;
-            } else if (is_footer_at(r, cand)) {
-                return cand;
-            }
-            i = j + 1;
-        }
-        off += n;
-    }
-    return r->size;
-}
-
-/* Points *out at the raw payload of chunk h (stored bytes at src). NULL on
- * success, else the reason. */
-static const char *inflate_payload(pal_reader *r, const chunk_hdr *h, const unsigned char *src,
-                                   const unsigned char **out)
-{
-    if (h->compression == 0) {
-        if (h->raw != h->stored)
-            return "raw_length differs from stored_length in an uncompressed chunk";
-        *out = src;
-        return NULL;
-    }
-    if (h->raw > PAL_MAX_RAW)
-        return "raw_length over 1 GiB";
-    if (h->raw + (size_t)1 > r->dcap) {
-        unsigned char *nb = realloc(r->dbuf, h->raw + (size_t)1);
-        if (!nb)
-            return "out of memory for the decompressed payload";
-        r->dbuf = nb;
-        r->dcap = h->raw + (size_t)1;
-    }
-    switch (h->compression) {
-    case 1: {
-        uLongf dl = h->raw;
-        uLong sl = h->stored;
-        int rc = uncompress2(r->dbuf, &dl, src, &sl);
-        if (rc != Z_OK || dl != h->raw || sl != h->stored)
-            return "zlib payload does not decompress to raw_length bytes";
-        break;
-    }
-    case 2:
-#ifdef HAVE_ZSTD
-    {
-        size_t n = ZSTD_decompress(r->dbuf, h->raw, src, h->stored);
-        if (ZSTD_isError(n) || n != h->raw)
-            return "zstd payload does not decompress to raw_length bytes";
-        break;
-    }
-#else
-        return "zstd compression, not supported by this build of PAL";
-#endif
-    default:
-        return "unknown compression";
-    }
-    *out = r->dbuf;
-    return NULL;
-}
-
-/* Decodes a dictionary chunk and merges what it adds. NULL or the reason. */
-static const char *merge_dict_chunk(pal_reader *r, const unsigned char *p, size_t n, char *why,
+/* Decodes a dictionary chunk's payload and adds what it defines. NULL or why. */
+static const char *merge_dict_chunk(pal_dict *d, const unsigned char *p, size_t n, char *why,
                                     size_t whylen)
 {
     edl_dict *src = NULL;
@@ -425,10 +229,10 @@ static const char *merge_dict_chunk(pal_reader *r, const unsigned char *p, size_
                  *err ? err : edl_status_string(es));
         return why;
     }
-    es = edl_dict_merge(r->dict->ed, src);
+    es = edl_dict_merge(d->ed, src);
     edl_dict_destroy(src);
     /* Merge may have added part before failing: bring everything up to date. */
-    if (pal_dict_sync(r->dict, NULL, 0) != PAL_OK || dict_grown(r) != PAL_OK) {
+    if (pal_dict_sync(d, NULL, 0) != PAL_OK) {
         snprintf(why, whylen, "out of memory while adding a dictionary chunk");
         return why;
     }
@@ -440,11 +244,282 @@ static const char *merge_dict_chunk(pal_reader *r, const unsigned char *p, size_
     return NULL;
 }
 
+/* Reads, checks and decompresses a (small) chunk's payload into a malloc'd
+ * buffer (*out, raw_length bytes). NULL or why. */
+static const char *load_small(const pal_src *s, const ecc_event *ev, uint8_t **out)
+{
+    const ecc_chunk *c = &ev->chunk;
+    *out = NULL;
+    if (c->raw_length > PAL_MAX_RAW)
+        return "raw_length over 1 GiB";
+    uint8_t *st = malloc(c->stored_length ? c->stored_length : 1);
+    uint8_t *raw = c->compression ? malloc(c->raw_length ? c->raw_length : 1) : st;
+    const char *why = NULL;
+    if (!st || !raw)
+        why = "out of memory";
+    else if ((why = ecc_read_payload(s->fd, ev, st)) == NULL && c->compression)
+        why = ecc_decompress(c->compression, st, c->stored_length, raw, c->raw_length);
+    if (raw != st)
+        free(st);
+    if (why) {
+        free(raw);
+        return why;
+    }
+    *out = raw;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- payload windows */
+
+/* Fills the window of s from where its records are (cp) on, from the file or
+ * the decompressor. 0, or -1 when the payload is damaged (s->bad set) or
+ * cannot be read (reader failed). */
+static int refill(pal_reader *r, pal_stream *s)
+{
+    size_t keep = (size_t)(s->cend - s->cp);
+    s->cbase += (uint64_t)(s->cp - s->win);
+    if (keep && s->cp != s->win)
+        memmove(s->win, s->cp, keep);
+    s->cp = s->win;
+    s->cend = s->win + keep;
+    size_t room = s->wcap - keep;
+    if (s->ch.compression == ECC_COMP_NONE) {
+        size_t n = room < s->raw_left ? room : (size_t)s->raw_left;
+        if (n && ecc_read_at(s->src->fd, s->win + keep, n, s->file_next) != 0) {
+            fail_io(r, s->src, s->coff, "cannot read chunk payload");
+            return -1;
+        }
+        s->file_next += n;
+        s->raw_left -= n;
+        s->cend += n;
+    } else {
+        uint8_t *out = s->win + keep;
+        while (out < s->win + s->wcap && s->raw_left > 0) {
+            if (s->zp == s->zend && s->stored_left > 0) {
+                size_t k = s->stored_left < s->zcap ? (size_t)s->stored_left : s->zcap;
+                if (ecc_read_at(s->src->fd, s->zin, k, s->stored_next) != 0) {
+                    fail_io(r, s->src, s->coff, "cannot read chunk payload");
+                    return -1;
+                }
+                s->stored_next += k;
+                s->stored_left -= k;
+                s->zp = s->zin;
+                s->zend = s->zin + k;
+            }
+            const uint8_t *zp0 = s->zp;
+            uint8_t *out0 = out;
+            int done = 0;
+            const char *why = ecc_inflate(s->inf, &s->zp, s->zend, &out, s->win + s->wcap, &done);
+            s->raw_left -= (uint64_t)(out - out0);
+            if (!why && !done && s->zp == zp0 && out == out0 && s->zp == s->zend &&
+                s->stored_left == 0)
+                why = "compressed payload does not decompress to raw_length bytes";
+            if (!why && done && s->raw_left != 0)
+                why = "compressed payload ends before raw_length bytes";
+            if (why) {
+                snprintf(s->bad_why, sizeof s->bad_why, "%s", why);
+                s->bad = 1;
+                s->bad_done = s->ccount - s->cleft;
+                s->cleft = 0;
+                s->raw_left = 0;
+                break;
+            }
+            if (done)
+                break;
+        }
+        s->cend = out;
+    }
+    const pal_dict *d = s->src->dict;
+    size_t have = (size_t)(s->cend - s->win);
+    s->csafe = have > PAL_FAST_MARGIN && d->prefix_uleb ? s->cend - PAL_FAST_MARGIN : s->win;
+    return s->bad ? -1 : 0;
+}
+
+static int grow_window(pal_stream *s, uint64_t want)
+{
+    if (want > PAL_MAX_RAW)
+        want = PAL_MAX_RAW;
+    if (want <= s->wcap)
+        return 0;
+    /* the records not decoded yet move to the start of the new window */
+    size_t keep = (size_t)(s->cend - s->cp);
+    uint8_t *nw = malloc((size_t)want);
+    if (!nw)
+        return -1;
+    memcpy(nw, s->cp, keep);
+    s->cbase += (uint64_t)(s->cp - s->win);
+    free(s->win);
+    s->win = nw;
+    s->wcap = (size_t)want;
+    s->cp = nw;
+    s->cend = nw + keep;
+    s->csafe = nw;
+    return 0;
+}
+
+/* A copy whose original was read: is its payload intact? (Copies are small:
+ * definitions.) */
+static int copy_intact(const pal_src *src, const ecc_event *ev)
+{
+    uint8_t *p;
+    const char *why = load_small(src, ev, &p);
+    free(p);
+    return why == NULL;
+}
+
+/* Makes the next records chunk of s current: checks what its header says,
+ * its CRC (before any record is decoded: damage never hands out a wrong
+ * record), and fills the window. PAL_OK with a chunk ready, PAL_END when
+ * the stream has no more, or a failure status. */
+static pal_status load_chunk(pal_reader *r, pal_stream *s)
+{
+    pal_src *src = s->src;
+    for (;;) {
+        if (r->state == ST_FAILED)
+            return r->failed;
+        if (s->next >= s->nchunks)
+            return PAL_END;
+        uint64_t off = s->chunks[s->next++];
+        uint8_t hb[ECC_CHUNK_HEADER];
+        ecc_event ev;
+        memset(&ev, 0, sizeof ev);
+        if (ecc_read_at(src->fd, hb, sizeof hb, off) != 0) {
+            fail_io(r, src, off, "cannot read chunk header");
+            return PAL_EIO;
+        }
+        const char *why = ecc_chunk_decode(hb, &ev.chunk);
+        if (why) {
+            /* it decoded at open: the file changed under the reader */
+            report(r, src, off, "chunk header no longer readable (%s); chunk skipped", why);
+            if (damaged(r, ECC_CHUNK_HEADER) != PAL_OK)
+                return PAL_EFORMAT;
+            continue;
+        }
+        const ecc_chunk *c = &ev.chunk;
+        ev.offset = off;
+        uint64_t whole = ECC_CHUNK_HEADER + (uint64_t)c->stored_length;
+        if ((c->flags & ECC_CFLAG_COPY) && s->have_seq && s->last_seq == c->sequence) {
+            /* the original was read; the copy is only checked */
+            if (!copy_intact(src, &ev)) {
+                report(r, src, off, "copy of a definitions chunk damaged (payload CRC "
+                       "mismatch); its original was read");
+                if (damaged(r, whole) != PAL_OK)
+                    return PAL_EFORMAT;
+            }
+            continue;
+        }
+        if (c->record_count == 0)
+            continue;
+        /* the CRC of the stored bytes, read a window at a time */
+        size_t piece = c->compression ? s->zcap : s->wcap;
+        if (c->stored_length <= r->window && c->stored_length > piece) {
+            /* a chunk that fits the stream's budget is held whole */
+            if (c->compression) {
+                uint8_t *nz = realloc(s->zin, c->stored_length);
+                if (nz) {
+                    s->zin = nz;
+                    s->zcap = c->stored_length;
+                }
+            } else if (grow_window(s, c->stored_length) != 0) {
+                report(r, src, off, "out of memory for a chunk of %" PRIu32 " bytes",
+                       c->stored_length);
+                r->state = ST_FAILED;
+                r->failed = PAL_ENOMEM;
+                return PAL_ENOMEM;
+            }
+            piece = c->compression ? s->zcap : s->wcap;
+        }
+        uint8_t *buf = c->compression ? s->zin : s->win;
+        uint32_t crc = 0;
+        uint64_t poff = off + ECC_CHUNK_HEADER;
+        for (uint64_t done = 0; done < c->stored_length;) {
+            size_t k = c->stored_length - done < piece ? (size_t)(c->stored_length - done) : piece;
+            if (ecc_read_at(src->fd, buf, k, poff + done) != 0) {
+                fail_io(r, src, off, "cannot read chunk payload");
+                return PAL_EIO;
+            }
+            crc = ecc_crc32(crc, buf, k);
+            done += k;
+        }
+        if (crc != c->payload_crc) {
+            report(r, src, off, "chunk payload CRC mismatch, chunk skipped");
+            if (damaged(r, whole) != PAL_OK)
+                return PAL_EFORMAT;
+            continue;
+        }
+        s->ch = *c;
+        s->coff = off;
+        s->cwhole = whole;
+        s->cbase = 0;
+        s->cp = s->cend = s->win;
+        s->bad = 0;
+        s->ccount = s->cleft = c->record_count;
+        s->tsum = c->first_time;
+        s->clast_time = c->last_time;
+        s->chave_time = 0;
+        s->ctime = 0;
+        s->chunk_no++;
+        int whole_in = c->stored_length <= piece;
+        if (c->compression == ECC_COMP_NONE) {
+            s->raw_left = c->raw_length;
+            s->file_next = poff;
+            if (whole_in) {
+                /* the payload is in the window already */
+                s->raw_left = 0;
+                s->cend = s->win + c->raw_length;
+            }
+        } else {
+            s->raw_left = c->raw_length;
+            if (whole_in) {
+                s->zp = s->zin;
+                s->zend = s->zin + c->stored_length;
+                s->stored_left = 0;
+            } else {
+                s->zp = s->zend = s->zin;
+                s->stored_left = c->stored_length;
+                s->stored_next = poff;
+            }
+            if (!s->inf && !(s->inf = ecc_inflater_create())) {
+                r->state = ST_FAILED;
+                r->failed = PAL_ENOMEM;
+                return PAL_ENOMEM;
+            }
+            if ((why = ecc_inflater_reset(s->inf, c->compression, c->raw_length)) != NULL) {
+                report(r, src, off, "records chunk damaged: %s; chunk skipped", why);
+                if (damaged(r, whole) != PAL_OK)
+                    return PAL_EFORMAT;
+                continue;
+            }
+            /* a small payload comes out whole */
+            if (c->raw_length <= r->window && grow_window(s, c->raw_length) != 0) {
+                r->state = ST_FAILED;
+                r->failed = PAL_ENOMEM;
+                return PAL_ENOMEM;
+            }
+        }
+        if (s->raw_left > 0 && refill(r, s) != 0) {
+            if (r->state == ST_FAILED)
+                return r->failed;
+            /* damaged on the way (s->bad): reported by the caller */
+            return PAL_OK;
+        }
+        if (s->raw_left == 0) {
+            const pal_dict *d = src->dict;
+            size_t have = (size_t)(s->cend - s->win);
+            s->csafe = have > PAL_FAST_MARGIN && d->prefix_uleb ? s->cend - PAL_FAST_MARGIN : s->win;
+        }
+        s->have_seq = 1;
+        s->last_seq = c->sequence;
+        return PAL_OK;
+    }
+}
+
+/* ---------------------------------------------------------------- records */
+
 /* Formats the decoded primary key (in vals) for a report. */
-static void key_text(const pal_reader *r, const pal_value *vals, const uint32_t *lens, char *buf,
+static void key_text(const pal_dict *d, const pal_value *vals, const uint32_t *lens, char *buf,
                      size_t size)
 {
-    const pal_dict *d = r->dict;
     if (!d->key_count || !d->prefix_done) {
         snprintf(buf, size, "?");
         return;
@@ -463,182 +538,52 @@ static void key_text(const pal_reader *r, const pal_value *vals, const uint32_t 
 
 /* Explains a failed checked decode: "record 3 (at payload byte 17): ..."; vals
  * and lens hold what was decoded of the record. */
-static void decode_why(const pal_reader *r, const pal_decerr *e, const pal_value *vals,
-                       const uint32_t *lens, uint64_t index, size_t at, char *why, size_t whylen)
+static void decode_why(const pal_dict *d, const pal_decerr *e, const pal_value *vals,
+                       const uint32_t *lens, uint64_t index, uint64_t at, char *why,
+                       size_t whylen)
 {
     char key[64];
     if (e->rec == NULL && e->field < 0) {
-        key_text(r, vals, lens, key, sizeof key);
-        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu): %s %s", index, at,
-                 e->why, key);
+        key_text(d, vals, lens, key, sizeof key);
+        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %" PRIu64 "): %s %s", index,
+                 at, e->why, key);
     } else if (e->field >= 0) {
-        const pal_recdesc *rd = e->rec ? e->rec : r->dict->prefix_rec;
+        const pal_recdesc *rd = e->rec ? e->rec : d->prefix_rec;
         const char *fname = rd && (size_t)e->field < rd->nfields ? rd->fields[e->field].name : "?";
-        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu)%s%s, field '%s': %s",
+        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %" PRIu64 ")%s%s, field '%s': %s",
                  index, at, e->rec ? " " : "", e->rec ? e->rec->name : "", fname, e->why);
     } else {
-        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %zu) %s: %s", index, at,
+        snprintf(why, whylen, "record %" PRIu64 " (at payload byte %" PRIu64 ") %s: %s", index, at,
                  e->rec->name, e->why);
     }
 }
 
-/* Reads chunks until one with records is ready (PAL_OK), the end (PAL_END),
- * or strict damage (PAL_EFORMAT). A records chunk is only checked here for
- * what its header alone can tell; its records are checked as they are
- * decoded (fill_batch). */
-static pal_status load_chunk(pal_reader *r)
-{
-    char why[512];
-    for (;;) {
-        if (r->state != ST_READING)
-            return r->state == ST_ENDED ? PAL_END : r->failed;
-        uint64_t off = r->pos;
-        uint64_t left = r->size - off;
-        if (left == 0) {
-            r->state = ST_ENDED;
-            return PAL_END;
-        }
-        if (left == ECL_FOOTER && is_footer_at(r, off)) {
-            unsigned char fb[ECL_FOOTER];
-            r->state = ST_ENDED;
-            if (read_at(r, off, fb, sizeof fb) == 0 && le64(fb + 8) != r->index_off) {
-                report(r, off, "footer names byte %" PRIu64 " as the index, which is not the "
-                       "index chunk just read", le64(fb + 8));
-                if (damaged(r, ECL_FOOTER) != PAL_OK)
-                    return PAL_EFORMAT;
-            }
-            return PAL_END;
-        }
-        if (left < ECL_CHUNK_HEADER) {
-            report(r, off, "file ends inside a chunk header (%" PRIu64 " bytes left): truncated",
-                   left);
-            return truncated(r, left);
-        }
-        const unsigned char *b = fetch(r, off, ECL_CHUNK_HEADER, PAL_READAHEAD);
-        if (!b) {
-            report(r, off, "read error: %s", errno ? strerror(errno) : "error");
-            r->state = ST_FAILED;
-            r->failed = PAL_EIO;
-            return PAL_EIO;
-        }
-        chunk_hdr h;
-        const char *bad = parse_chunk(b, &h);
-        if (bad) {
-            uint64_t next = resync(r, off + 1);
-            if (next < r->size)
-                report(r, off, "bad chunk header (%s); resuming at byte %" PRIu64
-                       " (%" PRIu64 " bytes skipped)", bad, next, next - off);
-            else
-                report(r, off, "bad chunk header (%s); no further chunk (%" PRIu64
-                       " bytes skipped)", bad, next - off);
-            r->pos = next;
-            if (damaged(r, next - off) != PAL_OK)
-                return PAL_EFORMAT;
-            continue;
-        }
-        uint64_t poff = off + ECL_CHUNK_HEADER;
-        if (h.stored > left - ECL_CHUNK_HEADER) {
-            report(r, off, "file truncated inside a chunk: its payload needs %" PRIu32
-                   " bytes, %" PRIu64 " are left", h.stored, left - ECL_CHUNK_HEADER);
-            return truncated(r, left);
-        }
-        r->pos = poff + h.stored;
-        const unsigned char *p = fetch(r, poff, h.stored, PAL_READAHEAD);
-        if (!p) {
-            report(r, off, "cannot read chunk payload: %s", errno ? strerror(errno) : "error");
-            r->state = ST_FAILED;
-            r->failed = PAL_EIO;
-            return PAL_EIO;
-        }
-        uint64_t whole = ECL_CHUNK_HEADER + (uint64_t)h.stored;
-        if (pal_crc32(p, h.stored) != h.payload_crc) {
-            report(r, off, "chunk payload CRC mismatch, chunk skipped");
-            if (damaged(r, whole) != PAL_OK)
-                return PAL_EFORMAT;
-            continue;
-        }
-        if (h.flags != 0) {
-            report(r, off, "unknown chunk flags 0x%04x, chunk skipped", (unsigned)h.flags);
-            if (damaged(r, whole) != PAL_OK)
-                return PAL_EFORMAT;
-            continue;
-        }
-        if (h.kind == 3) {
-            r->index_off = off;         /* nothing depends on the index */
-            continue;
-        }
-        if (h.kind != 1 && h.kind != 2) {
-            report(r, off, "unknown chunk kind %u, chunk skipped", (unsigned)h.kind);
-            continue;                   /* a newer writer's addition, not damage */
-        }
-        const unsigned char *data;
-        bad = inflate_payload(r, &h, p, &data);
-        if (!bad && h.kind == 2) {
-            bad = merge_dict_chunk(r, data, h.raw, why, sizeof why);
-        } else if (!bad && h.count > h.raw) {
-            /* every record takes at least one byte */
-            snprintf(why, sizeof why, "record_count %" PRIu32 " exceeds the %" PRIu32
-                     " payload bytes", h.count, h.raw);
-            bad = why;
-        } else if (!bad && h.count == 0 && h.raw != 0) {
-            snprintf(why, sizeof why, "0 records end at payload byte 0 of %" PRIu32, h.raw);
-            bad = why;
-        }
-        if (bad) {
-            report(r, off, "%s chunk damaged: %s; chunk skipped",
-                   h.kind == 1 ? "records" : "dictionary", bad);
-            if (damaged(r, whole) != PAL_OK)
-                return PAL_EFORMAT;
-            continue;
-        }
-        if (h.kind == 2 || h.count == 0) {
-            r->st.chunks++;
-            continue;
-        }
-        r->cstart = r->cp = data;
-        r->cend = data + h.raw;
-        /* the kernels run while this many bytes are left (see fill_batch) */
-        r->csafe = h.raw > PAL_FAST_MARGIN && r->dict->prefix_uleb ? r->cend - PAL_FAST_MARGIN
-                                                                  : data;
-        r->ccount = r->cleft = h.count;
-        r->tsum = h.first_time;
-        r->clast_time = h.last_time;
-        r->chave_time = 0;
-        r->ctime = 0;
-        r->cwhole = whole;
-        r->coff = off;
-        r->cprocess = h.process != 0xFFFFFFFFu ? h.process : r->header_rank;
-        r->cstream = h.stream;
-        r->chunk_no++;
-        return PAL_OK;
-    }
-}
-
-/* ---------------------------------------------------------------- records */
-
-PAL_INLINE void fill_record(pal_reader *r, pal_record *rec, const pal_recdesc *rd,
-                            const pal_value *vals)
+/* rec->time: the record's time, or for a record without one the running
+ * time of its stream (what it is ordered by; pal_record_time says 0). */
+PAL_INLINE void fill_record(const pal_src *src, const pal_stream *s, pal_record *rec,
+                            const pal_recdesc *rd, const pal_value *vals, uint64_t running)
 {
     rec->desc = rd;
-    rec->time = pal_record_time_of(rd, vals);
-    rec->offset = r->coff;
-    if (PAL_LIKELY(!r->dict->role_fields)) {
-        rec->process = r->cprocess;
-        rec->stream = r->cstream;
+    rec->time = rd->time_fi >= 0 ? pal_record_time_of(rd, vals) : running;
+    rec->offset = s->coff;
+    if (PAL_LIKELY(!src->dict->role_fields)) {
+        rec->process = s->process;
+        rec->stream = s->stream;
         return;
     }
-    rec->process = rd->process_fi < 0 ? r->cprocess
+    rec->process = rd->process_fi < 0 ? s->process
         : (uint32_t)pal_value_as_u64(vals[rd->process_fi], rd->fields[rd->process_fi].tclass);
-    rec->stream = rd->thread_fi < 0 ? r->cstream
+    rec->stream = rd->thread_fi < 0 ? s->stream
         : (uint32_t)pal_value_as_u64(vals[rd->thread_fi], rd->fields[rd->thread_fi].tclass);
 }
 
 /* One LEB128 value at q for the kernels of fill_batch: up to three bytes
  * inline (at least PAL_FAST_MARGIN bytes are left, so no bounds test), longer
- * ones by the bounds-checked decoder. A value above `lim` -- tested from two
- * bytes on if `check2`, else from three bytes on (the record's limits are at
- * least 16383 then) -- or a LEB that does not decode sends the record to the
- * checked decoder. A value of one byte, below 128, fits every type. */
+ * ones by the codec's bounds-checked decoder. A value above `lim` -- tested
+ * from two bytes on if `check2`, else from three bytes on (the record's
+ * limits are at least 16383 then) -- or a LEB that does not decode sends the
+ * record to the checked decoder. A value of one byte, below 128, fits every
+ * type. */
 #define PAL_KERNEL_LEB(x, check2, lim)                                          \
     do {                                                                        \
         (x) = q[0];                                                             \
@@ -659,7 +604,7 @@ PAL_INLINE void fill_record(pal_reader *r, pal_record *rec, const pal_recdesc *r
             } else {                                                            \
                 const unsigned char *q_ = q;                                    \
                 uint64_t y_;                                                    \
-                if (pal_uleb_slow(&q_, r->cend, &y_) != PAL_DEC_OK ||           \
+                if (ecc_get_uleb_slow(&q_, s->cend, &y_) != ECC_LEB_OK ||       \
                     PAL_UNLIKELY(y_ > (lim)))                                   \
                     goto checked;                                               \
                 q = q_;                                                         \
@@ -668,10 +613,14 @@ PAL_INLINE void fill_record(pal_reader *r, pal_record *rec, const pal_recdesc *r
         }                                                                       \
     } while (0)
 
-/* A record with every check, from *pp, into rec; 0 if it does not decode
- * (the chunk is then damaged from it on: r->bad). Out of line, so that the
- * kernels' loop keeps its state in registers. */
-static PAL_NOINLINE int decode_checked(pal_reader *r, const unsigned char **pp, uint64_t *tp,
+/* Results of decode_checked. */
+enum { DC_OK = 1, DC_BAD = 0, DC_MORE = -1 };
+
+/* A record with every check, from *pp, into rec. DC_BAD if it does not
+ * decode (the chunk is then damaged from it on: s->bad), DC_MORE if it runs
+ * past the window while more of the payload is to come. Out of line, so that
+ * the kernels' loop keeps its state in registers. */
+static PAL_NOINLINE int decode_checked(pal_stream *s, const unsigned char **pp, uint64_t *tp,
                                        pal_record *rec, uint32_t i)
 {
     pal_value *vals = (pal_value *)rec->vals;       /* the batch's own rows */
@@ -679,15 +628,19 @@ static PAL_NOINLINE int decode_checked(pal_reader *r, const unsigned char **pp, 
     const unsigned char *p0 = *pp;
     const pal_recdesc *rd;
     pal_decerr e;
-    if (pal_decode_record(r->dict, pp, r->cend, tp, vals, lens, &rd, &e) != PAL_DEC_OK) {
-        r->bad_done = r->ccount - r->cleft + i;
-        decode_why(r, &e, vals, lens, r->bad_done, (size_t)(p0 - r->cstart), r->bad_why,
-                   sizeof r->bad_why);
-        r->bad = 1;
-        return 0;
+    const pal_dict *d = s->src->dict;
+    int rc = pal_decode_record(d, pp, s->cend, tp, vals, lens, &rd, &e);
+    if (rc != PAL_DEC_OK) {
+        if (rc == PAL_DEC_SHORT && s->raw_left > 0)
+            return DC_MORE;
+        s->bad_done = s->ccount - s->cleft + i;
+        decode_why(d, &e, vals, lens, s->bad_done, s->cbase + (uint64_t)(p0 - s->win),
+                   s->bad_why, sizeof s->bad_why);
+        s->bad = 1;
+        return DC_BAD;
     }
-    fill_record(r, rec, rd, vals);
-    return 1;
+    fill_record(s->src, s, rec, rd, vals, *tp);
+    return DC_OK;
 }
 
 /* The op list of rd with bounds checks (no reasons: a failure is decoded
@@ -699,27 +652,38 @@ static PAL_NOINLINE int decode_ops(const pal_recdesc *rd, const unsigned char **
     if (pal_run_ops(rd->ops, rd->ops + rd->nops, pp, end, tp, vals, (uint32_t *)rec->lens,
                     NULL) != PAL_DEC_OK)
         return 0;
-    rec->time = pal_record_time_of(rd, vals);
+    rec->time = rd->time_fi >= 0 ? pal_record_time_of(rd, vals) : *tp;
     return 1;
 }
 
 /* The batch loop of fill_batch, for records from rec to rend: kernels while
- * they apply, decode_checked otherwise. Returns where it stopped (rend, or
- * the record that does not decode). Inlined twice, with and without role
- * fields, so that neither pays for the other. */
-PAL_INLINE pal_record *decode_batch(pal_reader *r, pal_record *rec, pal_record *const rend,
-                                    const int roles)
+ * they apply, decode_checked otherwise. Returns where it stopped (rend, the
+ * record that does not decode, or the one that needs more of the payload:
+ * *more). Inlined twice, with and without role fields, so that neither pays
+ * for the other. */
+PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *const rend,
+                                    const int roles, int *more)
 {
-    const unsigned char *p = r->cp;
-    const unsigned char *const safe = r->csafe;
-    const pal_recdesc *const *const byte_key = r->dict->byte_key;
-    uint64_t t = r->tsum;
+    const unsigned char *p = s->cp;
+    const unsigned char *const safe = s->csafe;
+    const pal_dict *const dict = s->src->dict;
+    const pal_recdesc *const *const byte_key = dict->byte_key;
+    uint64_t t = s->tsum;
     for (; rec < rend; rec++) {
         /* p and t stay at the record's start until it has decoded */
         if (PAL_LIKELY(p < safe)) {
-            const unsigned k = *p;
-            const pal_recdesc *const rd = byte_key[k];
+            unsigned k = *p;
+            const pal_recdesc *rd = byte_key[k];
             const unsigned char *q = p + 1;
+            if (PAL_UNLIKELY(k >= 0x80)) {
+                /* a key of two bytes (user types): the direct table */
+                unsigned k2 = p[1];
+                k = (k & 0x7f) | k2 << 7;
+                if (k2 >= 0x80 || k >= dict->ndirect || !dict->direct[k])
+                    goto checked;
+                rd = dict->direct[k];
+                q = p + 2;
+            }
             pal_value *const vals = (pal_value *)rec->vals;
             uint64_t x, tt = t;
             unsigned shape = rd->shape;
@@ -772,18 +736,18 @@ PAL_INLINE pal_record *decode_batch(pal_reader *r, pal_record *rec, pal_record *
                         } else {
                             PAL_KERNEL_LEB(x, 1, lim);
                             if (kind == PAL_LK_SLEB)
-                                x = (uint64_t)pal_unzigzag(x);
+                                x = (uint64_t)ecc_unzigzag(x);
                         }
                         v->u = x;
                     }
-                    rec->time = rd->time_fi >= 0 ? tt : 0;    /* the one TDELTA */
+                    rec->time = tt;   /* the one TDELTA, or the running time */
                     break;
                 }
                 case PAL_SH_OPS: {
                     const unsigned char *q2 = q;
                     uint64_t t2 = tt;
                     vals[0].u = k;      /* the op list may look at it for the time */
-                    if (!decode_ops(rd, &q2, r->cend, &t2, rec))
+                    if (!decode_ops(rd, &q2, s->cend, &t2, rec))
                         goto checked;
                     q = q2;
                     tt = t2;
@@ -794,11 +758,13 @@ PAL_INLINE pal_record *decode_batch(pal_reader *r, pal_record *rec, pal_record *
                 }
             }
             vals[0].u = k;
+            rec->raw = p;
+            rec->rawlen = (uint32_t)(q - p);
             p = q;
             t = tt;
             rec->desc = rd;
             if (roles)
-                fill_record(r, rec, rd, vals);
+                fill_record(s->src, s, rec, rd, vals, tt);
             continue;
         }
     checked:
@@ -806,75 +772,160 @@ PAL_INLINE pal_record *decode_batch(pal_reader *r, pal_record *rec, pal_record *
         {
             const unsigned char *q = p;
             uint64_t tq = t;
-            if (!decode_checked(r, &q, &tq, rec, (uint32_t)(rec - r->batch)))
+            int rc = decode_checked(s, &q, &tq, rec, (uint32_t)(rec - s->batch));
+            if (rc != DC_OK) {
+                *more = rc == DC_MORE;
                 break;
+            }
+            rec->raw = p;
+            rec->rawlen = (uint32_t)(q - p);
             p = q;
             t = tq;
         }
     }
-    r->cp = p;
-    r->tsum = t;
+    s->cp = p;
+    s->tsum = t;
     return rec;
 }
 
-/* Decodes the next batch of the current chunk's records, in one pass with
- * every check: the chunk's CRC held, so its records are trusted to decode,
- * but a faulty writer must not make the reader read out of bounds or hand
- * out wrong values. Records whose key is one ULEB byte and whose layout has
- * a kernel (pal_recdesc.shape) are decoded by it while PAL_FAST_MARGIN bytes
- * are left (r->csafe); the others -- and any record a kernel finds odd -- by
- * the fully checked decoder. A record that does not decode ends the batch
- * before it and leaves the rest of the chunk damaged (r->bad), reported once
- * the records before it have been handed out; so are a chunk that does not
- * end where its last record does and a last time that differs from the
- * header's. */
-static void fill_batch(pal_reader *r)
+/* The records of a run: times in ns of the run, durations in ns, and the
+ * run's record descriptors. */
+static void map_batch(const pal_src *src, pal_record *rec, pal_record *rend)
 {
-    const pal_dict *d = r->dict;
-    uint32_t n = r->cleft < PAL_BATCH ? r->cleft : PAL_BATCH;
-    pal_record *rec;
-    if (!d->role_fields && r->batch_chunk != r->chunk_no) {
-        /* container roles: the same for every record of the chunk */
-        for (size_t i = 0; i < PAL_BATCH; i++) {
-            r->batch[i].offset = r->coff;
-            r->batch[i].process = r->cprocess;
-            r->batch[i].stream = r->cstream;
+    for (; rec < rend; rec++) {
+        const pal_recdesc *rd = rec->desc;
+        pal_value *vals = (pal_value *)rec->vals;
+        double ns = src->g0 + src->b * (double)(int64_t)(rec->time - src->t0);
+        uint64_t t = ns > 0 ? (uint64_t)(ns + 0.5) : 0;
+        rec->time = t;
+        if (rd->time_fi >= 0)
+            vals[rd->time_fi].u = t;
+        const pal_recdesc *to = src->map[rd->index];
+        for (uint64_t m = to->ticks_mask; m; m &= m - 1) {
+            unsigned k = (unsigned)__builtin_ctzll(m);
+            vals[k].u = (uint64_t)((double)vals[k].u * src->b + 0.5);
         }
-        r->batch_chunk = r->chunk_no;
+        for (size_t k = 64; to->ticks_more && k < to->nfields; k++)
+            if (to->fields[k].from_ticks)
+                vals[k].u = (uint64_t)((double)vals[k].u * src->b + 0.5);
+        rec->desc = to;
+        rec->process = src->process;
     }
-    if (d->role_fields)
-        rec = decode_batch(r, r->batch, r->batch + n, 1);
-    else
-        rec = decode_batch(r, r->batch, r->batch + n, 0);
-    const unsigned char *const p = r->cp, *const end = r->cend;
-    uint32_t i = (uint32_t)(rec - r->batch);
-    r->cleft -= i;
-    r->bnext = r->batch;
-    r->bend = r->batch + i;
+}
+
+/* Decodes the next batch of the stream's current chunk (see the top of the
+ * file), refilling the window first when it runs low. A record that does not
+ * decode ends the batch before it and leaves the rest of the chunk damaged
+ * (s->bad), reported once the records before it have been handed out; so are
+ * a chunk that does not end where its last record does and a last time that
+ * differs from the header's. */
+static void fill_batch(pal_reader *r, pal_stream *s)
+{
+    const pal_dict *d = s->src->dict;
+    pal_record *rec = s->batch;
+    s->bnext = s->bend = s->batch;
+    if (!d->role_fields && s->batch_chunk != s->chunk_no) {
+        /* container roles: the same for every record of the chunk */
+        for (size_t i = 0; i < s->nbatch; i++) {
+            s->batch[i].offset = s->coff;
+            s->batch[i].process = s->process;
+            s->batch[i].stream = s->stream;
+        }
+        s->batch_chunk = s->chunk_no;
+    }
+    for (;;) {
+        if (s->raw_left > 0 && (size_t)(s->cend - s->cp) < s->wcap / 2 && refill(r, s) != 0)
+            return;
+        uint32_t n = s->cleft < s->nbatch ? s->cleft : (uint32_t)s->nbatch;
+        int more = 0;
+        if (d->role_fields)
+            rec = decode_batch(s, s->batch, s->batch + n, 1, &more);
+        else
+            rec = decode_batch(s, s->batch, s->batch + n, 0, &more);
+        if (rec == s->batch && more) {
+            /* a record longer than the window */
+            uint64_t want = (uint64_t)s->wcap * 2;
+            if (want > s->ch.raw_length)
+                want = s->ch.raw_length;
+            if (grow_window(s, want) != 0) {
+                snprintf(s->bad_why, sizeof s->bad_why, "out of memory for a record longer "
+                         "than %zu bytes", s->wcap);
+                s->bad = 1;
+                s->bad_done = s->ccount - s->cleft;
+                s->cleft = 0;
+                return;
+            }
+            if (refill(r, s) != 0)
+                return;
+            continue;
+        }
+        break;
+    }
+    uint32_t i = (uint32_t)(rec - s->batch);
+    s->cleft -= i;
+    s->bend = s->batch + i;
     /* the last record with a time so far, for the chunk's last_time */
     for (uint32_t j = i; j-- > 0;)
-        if (r->batch[j].desc->time_fi >= 0) {
-            r->ctime = r->batch[j].time;
-            r->chave_time = 1;
+        if (s->batch[j].desc->time_fi >= 0) {
+            s->ctime = s->batch[j].time;
+            s->chave_time = 1;
             break;
         }
-    if (r->bad) {
-        r->cleft = 0;
-    } else if (r->cleft == 0) {
-        r->bad_done = r->ccount;
-        if (p != end) {
-            snprintf(r->bad_why, sizeof r->bad_why, "%" PRIu32 " records end at payload byte %zu "
-                     "of %zu", r->ccount, (size_t)(p - r->cstart), (size_t)(end - r->cstart));
-            r->bad = 1;
-        } else if (r->chave_time && r->ctime != r->clast_time) {
-            snprintf(r->bad_why, sizeof r->bad_why, "last record time %" PRIu64 " differs from "
-                     "the chunk's last_time %" PRIu64, r->ctime, r->clast_time);
-            r->bad = 1;
+    if (s->bad) {
+        s->cleft = 0;
+    } else if (s->cleft == 0) {
+        s->bad_done = s->ccount;
+        uint64_t at = s->cbase + (uint64_t)(s->cp - s->win);
+        if (s->cp != s->cend || s->raw_left != 0) {
+            snprintf(s->bad_why, sizeof s->bad_why, "%" PRIu32 " records end at payload byte %"
+                     PRIu64 " of %" PRIu32, s->ccount, at, s->ch.raw_length);
+            s->bad = 1;
+        } else if (s->chave_time && s->ctime != s->clast_time) {
+            snprintf(s->bad_why, sizeof s->bad_why, "last record time %" PRIu64 " differs from "
+                     "the chunk's last_time %" PRIu64, s->ctime, s->clast_time);
+            s->bad = 1;
         } else {
             r->st.chunks++;
         }
     }
+    if (s->src->map && i > 0)
+        map_batch(s->src, s->batch, s->bend);
 }
+
+/* Makes the next batch of s ready: PAL_OK with records, PAL_END when the
+ * stream is done, or a failure. */
+static pal_status stream_fill(pal_reader *r, pal_stream *s)
+{
+    for (;;) {
+        if (s->bad) {
+            /* the records before the damage have been handed out */
+            s->bad = 0;
+            if (s->bad_done)
+                report(r, s->src, s->coff, "records chunk damaged: %s; its first %" PRIu32
+                       " records were read, the rest of the chunk is skipped", s->bad_why,
+                       s->bad_done);
+            else
+                report(r, s->src, s->coff, "records chunk damaged: %s; chunk skipped",
+                       s->bad_why);
+            if (damaged(r, s->cwhole) != PAL_OK)
+                return PAL_EFORMAT;
+        }
+        if (s->cleft == 0) {
+            pal_status st = load_chunk(r, s);
+            if (st != PAL_OK)
+                return st;
+            if (s->bad)
+                continue;
+        }
+        fill_batch(r, s);
+        if (r->state == ST_FAILED)
+            return r->failed;
+        if (s->bnext < s->bend)
+            return PAL_OK;
+    }
+}
+
+/* ---------------------------------------------------------------- raw and ascii */
 
 /* A raw-stream record whose descriptor has arrays, field by field from b
  * (count field, then count items of the fixed shape, component by component). */
@@ -960,13 +1011,55 @@ static int decode_arrays(pal_reader *r, const pal_recdesc *rd, const unsigned ch
     return PAL_DEC_OK;
 }
 
+
+/* Makes file bytes [off, off + n) of a raw source available in the read
+ * window, reading `ahead` bytes (at least n, at most to the end of file) when
+ * it must. NULL if the file does not hold them or cannot be read. */
+static const unsigned char *fetch(pal_reader *r, const pal_src *s, uint64_t off, size_t n,
+                                  size_t ahead)
+{
+    if (off >= r->roff && n <= r->rlen && off - r->roff <= r->rlen - n)
+        return r->rbuf + (off - r->roff);
+    if (off > s->size || n > s->size - off)
+        return NULL;
+    size_t want = ahead > n ? ahead : n;
+    if (want > s->size - off)
+        want = (size_t)(s->size - off);
+    if (want > r->rcap) {
+        unsigned char *nb = realloc(r->rbuf, want);
+        if (!nb)
+            return NULL;
+        r->rbuf = nb;
+        r->rcap = want;
+    }
+    r->rlen = 0;
+    if (ecc_read_at(s->fd, r->rbuf, want, off) != 0)
+        return NULL;
+    r->roff = off;
+    r->rlen = want;
+    return r->rbuf;
+}
+
+PAL_INLINE void fill_single(pal_reader *r, const pal_src *s, const pal_recdesc *rd)
+{
+    pal_record *rec = &r->rec;
+    rec->desc = rd;
+    rec->time = pal_record_time_of(rd, r->vals);
+    rec->offset = s->pos;
+    rec->process = rd->process_fi < 0 ? s->header_process
+        : (uint32_t)pal_value_as_u64(r->vals[rd->process_fi], rd->fields[rd->process_fi].tclass);
+    rec->stream = rd->thread_fi < 0 ? 0
+        : (uint32_t)pal_value_as_u64(r->vals[rd->thread_fi], rd->fields[rd->thread_fi].tclass);
+}
+
 /* A raw stream: records back to back, decoded with full checks one at a time
  * (there are no chunk CRCs to lean on). */
 static pal_status raw_next(pal_reader *r, const pal_record **out)
 {
+    pal_src *s = &r->srcs[0];
     if (r->state != ST_READING)
         return r->state == ST_ENDED ? PAL_END : r->failed;
-    uint64_t left = r->size - r->pos;
+    uint64_t left = s->size - s->pos;
     if (left == 0) {
         r->state = ST_ENDED;
         return PAL_END;
@@ -974,24 +1067,22 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
     size_t ahead = PAL_READAHEAD;
     for (;;) {
         size_t n = left < ahead ? (size_t)left : ahead;
-        const unsigned char *b = fetch(r, r->pos, n, ahead);
+        const unsigned char *b = fetch(r, s, s->pos, n, ahead);
         if (!b) {
-            report(r, r->pos, "read error: %s", errno ? strerror(errno) : "error");
-            r->state = ST_FAILED;
-            r->failed = PAL_EIO;
+            fail_io(r, s, s->pos, "read error");
             return PAL_EIO;
         }
         const unsigned char *q = b;
         const pal_recdesc *rd = NULL;
         pal_decerr e;
-        uint64_t tsave = r->tsum;
-        int rc = pal_decode_record(r->dict, &q, b + n, &r->tsum, r->vals, r->lens, &rd, &e);
+        uint64_t tsave = s->tsum;
+        int rc = pal_decode_record(r->dict, &q, b + n, &s->tsum, r->vals, r->lens, &rd, &e);
         if (rc == PAL_DEC_BAD && e.rec && e.rec->barrs && e.field < 0) {
             /* a known record with arrays: field by field */
             uint64_t t = tsave;
             q = b;
             rc = decode_arrays(r, e.rec, b, b + n, &q, &t, &e);
-            r->tsum = rc == PAL_DEC_OK ? t : tsave;
+            s->tsum = rc == PAL_DEC_OK ? t : tsave;
             rd = e.rec;
         }
         if (rc == PAL_DEC_SHORT && n < left && ahead < PAL_MAX_RAW_RECORD) {
@@ -999,14 +1090,18 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
             continue;
         }
         if (rc == PAL_DEC_SHORT && n == left) {
-            report(r, r->pos, "file ends inside a record (%" PRIu64 " bytes left): truncated",
+            report(r, s, s->pos, "file ends inside a record (%" PRIu64 " bytes left): truncated",
                    left);
-            return truncated(r, left);
+            r->st.truncated = 1;
+            r->st.bytes_skipped += left;
+            r->state = r->strict ? ST_FAILED : ST_ENDED;
+            r->failed = PAL_EFORMAT;
+            return r->strict ? PAL_EFORMAT : PAL_END;
         }
         if (rc != PAL_DEC_OK) {
             char why[512];
-            decode_why(r, &e, r->vals, r->lens, r->st.records, 0, why, sizeof why);
-            report(r, r->pos, "cannot decode %s; a raw stream has no framing to resume at, "
+            decode_why(r->dict, &e, r->vals, r->lens, r->st.records, 0, why, sizeof why);
+            report(r, s, s->pos, "cannot decode %s; a raw stream has no framing to resume at, "
                    "the remaining %" PRIu64 " bytes are skipped",
                    rc == PAL_DEC_SHORT ? "a record longer than 256 MiB" : why, left);
             r->state = ST_ENDED;
@@ -1014,9 +1109,8 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
                 return PAL_EFORMAT;
             return PAL_END;
         }
-        r->coff = r->pos;
-        r->pos += (uint64_t)(q - b);
-        fill_record(r, &r->rec, rd, r->vals);
+        fill_single(r, s, rd);
+        s->pos += (uint64_t)(q - b);
         r->st.records++;
         *out = &r->rec;
         return PAL_OK;
@@ -1027,6 +1121,7 @@ static pal_status raw_next(pal_reader *r, const pal_record **out)
  * "path:line:col: message", counted and skipped (strict mode: the end). */
 static pal_status lines_next(pal_reader *r, const pal_record **out)
 {
+    pal_src *s = &r->srcs[0];
     if (r->state != ST_READING)
         return r->state == ST_ENDED ? PAL_END : r->failed;
     for (;;) {
@@ -1034,7 +1129,7 @@ static pal_status lines_next(pal_reader *r, const pal_record **out)
         uint64_t line = 0;
         uint32_t col = 0;
         msg[0] = '\0';
-        int rc = pal_ascii_next(r->ascii, &r->rec, msg, sizeof msg, &line, &col);
+        int rc = pal_ascii_next(s->ascii, &r->rec, msg, sizeof msg, &line, &col);
         if (PAL_LIKELY(rc == 1)) {
             r->st.records++;
             *out = &r->rec;
@@ -1045,65 +1140,181 @@ static pal_status lines_next(pal_reader *r, const pal_record **out)
             return PAL_END;
         }
         if (rc == -2) {
-            snprintf(r->err, sizeof r->err, "%s: %s", r->path, msg);
-            if (r->diag)
-                r->diag(r->diag_ctx, r->err);
+            pal_reader_note(r, "%s: %s", s->path, msg);
             r->state = ST_FAILED;
             r->failed = PAL_EIO;
             return PAL_EIO;
         }
         if (col)
-            snprintf(r->err, sizeof r->err, "%s:%" PRIu64 ":%" PRIu32 ": %s", r->path, line, col,
-                     msg);
+            pal_reader_note(r, "%s:%" PRIu64 ":%" PRIu32 ": %s", s->path, line, col, msg);
         else
-            snprintf(r->err, sizeof r->err, "%s:%" PRIu64 ": %s", r->path, line, msg);
-        if (r->diag)
-            r->diag(r->diag_ctx, r->err);
+            pal_reader_note(r, "%s:%" PRIu64 ": %s", s->path, line, msg);
         if (damaged(r, 0) != PAL_OK)
             return PAL_EFORMAT;
     }
 }
 
+/* ---------------------------------------------------------------- the merge of streams */
+
+/* Stream a's next record comes before b's: by time; at the same time, by
+ * process, then in file order (the offsets of their chunks). */
+static inline int tie_before(const pal_stream *a, const pal_stream *b)
+{
+    if (a->process != b->process)
+        return a->process < b->process;
+    if (a->coff != b->coff)
+        return a->coff < b->coff;
+    return a->stream < b->stream;
+}
+
+static inline int stream_before(const pal_stream *a, const pal_stream *b)
+{
+    uint64_t ta = a->bnext->time, tb = b->bnext->time;
+    return ta < tb || (ta == tb && tie_before(a, b));
+}
+
+static void heap_down(pal_stream **h, size_t n, size_t i)
+{
+    pal_stream *x = h[i];
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        if (l + 1 < n && stream_before(h[l + 1], h[l]))
+            l++;
+        if (!stream_before(h[l], x))
+            break;
+        h[i] = h[l];
+        i = l;
+    }
+    h[i] = x;
+}
+
+static void heap_push(pal_reader *r, pal_stream *s)
+{
+    size_t i = r->nheap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!stream_before(s, r->heap[p]))
+            break;
+        r->heap[i] = r->heap[p];
+        i = p;
+    }
+    r->heap[i] = s;
+}
+
+static pal_stream *heap_pop(pal_reader *r)
+{
+    pal_stream *top = r->heap[0];
+    if (--r->nheap > 0) {
+        r->heap[0] = r->heap[r->nheap];
+        heap_down(r->heap, r->nheap, 0);
+    }
+    return top;
+}
+
+/* The first read: what opening found is said, every stream's first batch
+ * is decoded and the heap built. */
+static pal_status start(pal_reader *r)
+{
+    r->started = 1;
+    size_t nmsg = 0;
+    while (r->msgs) {
+        pal_msg *m = r->msgs;
+        r->msgs = m->next;
+        emit(r, m->text);
+        free(m);
+        nmsg++;
+    }
+    r->msgs_tail = &r->msgs;
+    if (r->strict && (r->st.damaged > 0 || r->st.truncated)) {
+        r->state = ST_FAILED;
+        r->failed = PAL_EFORMAT;
+        return PAL_EFORMAT;
+    }
+    if (r->srcs[0].framing != FRAMING_ECL)
+        return PAL_OK;
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        pal_status st = stream_fill(r, s);
+        if (st == PAL_OK)
+            heap_push(r, s);
+        else if (st != PAL_END)
+            return st;
+        else
+            s->ended = 1;
+    }
+    return PAL_OK;
+}
+
 static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
 {
     PAL_REQUIRE(r && out, PAL_EINVAL);
-    if (r->framing == FRAMING_LINES)
+    if (PAL_UNLIKELY(!r->started)) {
+        pal_status st = start(r);
+        if (st != PAL_OK)
+            return st;
+    }
+    if (r->srcs[0].framing == FRAMING_LINES)
         return lines_next(r, out);
-    if (r->framing == FRAMING_RAW)
+    if (r->srcs[0].framing == FRAMING_RAW)
         return raw_next(r, out);
+    if (r->state != ST_READING)
+        return r->state == ST_ENDED ? PAL_END : r->failed;
     /* records handed out from the batch are counted here, not one by one */
-    r->st.records += (uint64_t)(r->bnext - r->batch);
-    r->bnext = r->bend = r->batch;
-    for (;;) {
-        if (r->bad) {
-            /* the records before the damage have been handed out */
-            r->bad = 0;
-            if (r->bad_done)
-                report(r, r->coff, "records chunk damaged: %s; its first %" PRIu32 " records "
-                       "were read, the rest of the chunk is skipped", r->bad_why, r->bad_done);
-            else
-                report(r, r->coff, "records chunk damaged: %s; chunk skipped", r->bad_why);
-            if (damaged(r, r->cwhole) != PAL_OK)
-                return PAL_EFORMAT;
-        }
-        if (r->cleft == 0) {
-            pal_status st = load_chunk(r);
-            if (st != PAL_OK)
+    r->st.records += (uint64_t)(r->bnext - r->bmark);
+    pal_stream *s = r->cur;
+    if (s) {
+        s->bnext = (pal_record *)r->bnext;
+        r->cur = NULL;
+        if (s->bnext < s->bend) {
+            /* its next record is not before another stream's */
+            if (r->limit_eq && s->bnext->time == r->limit) {
+                *out = s->bnext++;
+                r->bnext = r->bmark = s->bnext;
+                r->cur = s;
+                r->st.records++;
+                return PAL_OK;
+            }
+            heap_push(r, s);
+        } else {
+            pal_status st = stream_fill(r, s);
+            if (st == PAL_OK)
+                heap_push(r, s);
+            else if (st != PAL_END)
                 return st;
-        }
-        fill_batch(r);
-        if (r->bnext < r->bend) {
-            *out = r->bnext++;
-            return PAL_OK;
+            else
+                s->ended = 1;
         }
     }
+    if (r->nheap == 0) {
+        r->bnext = r->bend = r->bmark = NULL;
+        r->state = ST_ENDED;
+        return PAL_END;
+    }
+    s = heap_pop(r);
+    r->cur = s;
+    if (r->nheap > 0) {
+        const pal_stream *o = r->heap[0];
+        r->limit = o->bnext->time;
+        r->limit_eq = tie_before(s, o);
+    } else {
+        r->limit = UINT64_MAX;
+        r->limit_eq = 1;
+    }
+    *out = s->bnext;
+    r->bnext = s->bnext + 1;
+    r->bend = s->bend;
+    r->bmark = r->bnext;
+    r->st.records++;
+    return PAL_OK;
 }
 
 pal_status pal_reader_next(pal_reader *r, const pal_record **out)
 {
     if (PAL_LIKELY(r != NULL) && PAL_LIKELY(out != NULL)) {
         const pal_record *rec = r->bnext;
-        if (PAL_LIKELY(rec < r->bend)) {
+        if (PAL_LIKELY(rec < r->bend) && PAL_LIKELY(rec->time < r->limit)) {
             r->bnext = rec + 1;
             *out = rec;
             return PAL_OK;
@@ -1114,36 +1325,12 @@ pal_status pal_reader_next(pal_reader *r, const pal_record **out)
 
 /* ---------------------------------------------------------------- open */
 
-/* Collects the dictionary chunks ahead of time so the dictionary is complete
- * before the first record: walks chunk headers only (64-byte reads, seeking
- * by stored_length), reading payloads of kind 2 alone. Damage is not reported
- * here; the sequential pass reports it in file order. */
-static void prescan(pal_reader *r)
-{
-    uint64_t off = r->data_start;
-    char why[256];
-    while (r->size - off >= ECL_CHUNK_HEADER) {
-        unsigned char hb[ECL_CHUNK_HEADER];
-        chunk_hdr h;
-        if (read_at(r, off, hb, sizeof hb) != 0)
-            return;
-        if (parse_chunk(hb, &h)) {
-            off = resync(r, off + 1);
-            continue;
-        }
-        uint64_t avail = r->size - off - ECL_CHUNK_HEADER;
-        if (h.stored > avail)
-            return;
-        if (h.kind == 2 && h.flags == 0) {
-            const unsigned char *p = fetch(r, off + ECL_CHUNK_HEADER, h.stored, h.stored);
-            const unsigned char *data;
-            if (p && pal_crc32(p, h.stored) == h.payload_crc &&
-                !inflate_payload(r, &h, p, &data))
-                (void)merge_dict_chunk(r, data, h.raw, why, sizeof why);
-        }
-        off += ECL_CHUNK_HEADER + (uint64_t)h.stored;
-    }
-}
+#define OPEN_FAIL(status, ...)                                                  \
+    do {                                                                        \
+        pal_set_last_error(__VA_ARGS__);                                        \
+        st = (status);                                                          \
+        goto fail;                                                              \
+    } while (0)
 
 static double unit_ticks(const char *unit)
 {
@@ -1160,116 +1347,417 @@ static double unit_ticks(const char *unit)
     return 0;
 }
 
-#define OPEN_FAIL(status, ...)                                                  \
-    do {                                                                        \
-        pal_set_last_error(__VA_ARGS__);                                        \
-        st = (status);                                                          \
-        goto fail;                                                              \
-    } while (0)
+static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, uint32_t stream)
+{
+    /* a file has few streams; the last one found is the likeliest */
+    for (size_t i = r->nstreams; i-- > 0;) {
+        pal_stream *s = r->streams[i];
+        if (s->src == src && s->process == process && s->stream == stream)
+            return s;
+    }
+    if (r->nstreams % 64 == 0) {
+        pal_stream **ns = realloc(r->streams, (r->nstreams + 64) * sizeof *ns);
+        if (!ns)
+            return NULL;
+        r->streams = ns;
+    }
+    pal_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->src = src;
+    s->process = process;
+    s->stream = stream;
+    s->key = (uint64_t)process << 32 | stream;
+    r->streams[r->nstreams++] = s;
+    return s;
+}
 
-/* Validates the file header, takes its dictionary (unless one was given). */
-static pal_status open_ecl(pal_reader *r, pal_dict **given)
+static int add_chunk(pal_stream *s, uint64_t off)
+{
+    if (s->nchunks == s->capchunks) {
+        size_t cap = s->capchunks ? 2 * s->capchunks : 8;
+        uint64_t *nc = realloc(s->chunks, cap * sizeof *nc);
+        if (!nc)
+            return -1;
+        s->chunks = nc;
+        s->capchunks = cap;
+    }
+    s->chunks[s->nchunks++] = off;
+    return 0;
+}
+
+/* The end summary's streams, matched with the file's after the scan. */
+typedef struct end_ctx {
+    pal_reader *r;
+    pal_src *src;
+    int oom;
+} end_ctx;
+
+static void end_stream(void *ctx, const ecc_end_stream *e)
+{
+    end_ctx *c = ctx;
+    uint32_t process = c->src->header_process;
+    pal_stream *s = find_stream(c->r, c->src, process, e->stream);
+    if (!s) {
+        c->oom = 1;
+        return;
+    }
+    s->have_end = 1;
+    s->end_chunks = e->chunks;
+    s->end_records = e->records;
+}
+
+/* A damaged file header: its copy (a kind 4 chunk after it, version 2). */
+static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
+{
+    ecc_scan sc;
+    /* the copy follows the header (at most 64 MiB) and a pad chunk */
+    uint64_t lim = s->size < ECC_HEADER_MAX + 4096 ? s->size : ECC_HEADER_MAX + 4096;
+    int64_t first = ecc_resync(s->fd, lim, 8);
+    if (first < 0)
+        return "read error";
+    if ((uint64_t)first >= lim)
+        return "no copy of the header either";
+    ecc_scan_init(&sc, s->fd, s->size, (uint64_t)first);
+    for (int i = 0; i < 8; i++) {
+        ecc_event ev;
+        ecc_scan_next(&sc, &ev);
+        if (ev.type != ECC_EV_CHUNK)
+            break;
+        if (ev.chunk.kind != ECC_KIND_HEADER_COPY || ev.chunk.compression != ECC_COMP_NONE ||
+            ev.chunk.stored_length < ECC_HEADER_FIXED || ev.chunk.stored_length > ECC_HEADER_MAX)
+            continue;
+        uint8_t *b = malloc(ev.chunk.stored_length);
+        if (!b)
+            return "out of memory";
+        ecc_file_header h;
+        uint64_t at;
+        if (ecc_read_payload(s->fd, &ev, b) == NULL &&
+            ecc_file_header_decode_fixed(b, ev.chunk.stored_length, &h, &at) == NULL &&
+            h.header_length == ev.chunk.stored_length && ecc_file_header_check_crc(b, &h) == NULL) {
+            *out = b;
+            *copy_end = ev.offset + ev.length;
+            return NULL;
+        }
+        free(b);
+    }
+    return "no intact copy of the header either";
+}
+
+/* The scan at open: every chunk header, in file order. Dictionary chunks are
+ * merged, records chunks listed per stream, damage noted for the first read. */
+static pal_status scan_file(pal_reader *r, pal_src *src)
+{
+    ecc_scan sc;
+    ecc_scan_init(&sc, src->fd, src->size, src->data_start);
+    uint64_t dict_seq = 0;
+    int dict_ok = 0;
+    src->first_time = UINT64_MAX;
+    src->index_off = UINT64_MAX;
+    char why[512];
+    for (;;) {
+        ecc_event ev;
+        ecc_scan_next(&sc, &ev);
+        switch (ev.type) {
+        case ECC_EV_END:
+            return PAL_OK;
+        case ECC_EV_IOERR:
+            errno = sc.ioerr;
+            pal_set_last_error("cannot read trace '%s': %s", src->path, strerror(sc.ioerr));
+            return PAL_EIO;
+        case ECC_EV_DAMAGE:
+            if (ev.offset + ev.length < src->size)
+                report(r, src, ev.offset, "bad chunk header (%s); resuming at byte %" PRIu64
+                       " (%" PRIu64 " bytes skipped)", ev.reason, ev.offset + ev.length, ev.length);
+            else
+                report(r, src, ev.offset, "bad chunk header (%s); no further chunk (%" PRIu64
+                       " bytes skipped)", ev.reason, ev.length);
+            damaged(r, ev.length);
+            continue;
+        case ECC_EV_CUT:
+            if (ev.length >= ECC_CHUNK_HEADER)
+                report(r, src, ev.offset, "file truncated inside a chunk: its payload needs %"
+                       PRIu32 " bytes, %" PRIu64 " are left", ev.chunk.stored_length,
+                       ev.length - ECC_CHUNK_HEADER);
+            else
+                report(r, src, ev.offset, "file ends inside a chunk header (%" PRIu64
+                       " bytes left): truncated", ev.length);
+            src->truncated = 1;
+            r->st.truncated = 1;
+            r->st.bytes_skipped += ev.length;
+            continue;
+        case ECC_EV_FOOTER:
+            src->closed = 1;
+            if (ev.index_offset != src->index_off) {
+                report(r, src, ev.offset, "footer names byte %" PRIu64 " as the index, which is "
+                       "not the index chunk read", ev.index_offset);
+                damaged(r, ECC_FOOTER);
+            }
+            continue;
+        default:
+            break;
+        }
+        const ecc_chunk *c = &ev.chunk;
+        const char *bad = ecc_chunk_check(c, src->hdr.version_major);
+        if (bad) {
+            report(r, src, ev.offset, "chunk cannot be read: %s; chunk skipped", bad);
+            damaged(r, ev.length);
+            continue;
+        }
+        switch (c->kind) {
+        case ECC_KIND_RECORDS: {
+            uint32_t process = c->process != ECC_PROCESS_FROM_HEADER ? c->process
+                                                                     : src->header_process;
+            pal_stream *s = find_stream(r, src, process, c->stream);
+            if (!s || add_chunk(s, ev.offset) != 0)
+                return PAL_ENOMEM;
+            if (!(c->flags & ECC_CFLAG_COPY))
+                s->listed++;
+            if (c->record_count == 0)
+                r->st.chunks++;      /* nothing to decode: good as it is */
+            if (c->record_count > 0) {
+                if (c->first_time < src->first_time)
+                    src->first_time = c->first_time;
+                if (c->last_time > src->last_time)
+                    src->last_time = c->last_time;
+            }
+            break;
+        }
+        case ECC_KIND_DICT: {
+            if ((c->flags & ECC_CFLAG_COPY) && dict_ok && dict_seq == c->sequence) {
+                /* the original was merged; the copy is only checked */
+                if (!copy_intact(src, &ev)) {
+                    report(r, src, ev.offset, "copy of a dictionary chunk damaged; its "
+                           "original was read");
+                    damaged(r, ev.length);
+                }
+                break;
+            }
+            uint8_t *p;
+            const char *w = load_small(src, &ev, &p);
+            if (!w) {
+                w = merge_dict_chunk(src->dict, p, c->raw_length, why, sizeof why);
+                free(p);
+            }
+            dict_seq = c->sequence;
+            dict_ok = w == NULL;
+            r->st.chunks += dict_ok;
+            if (w) {
+                report(r, src, ev.offset, "dictionary chunk damaged: %s; chunk skipped%s", w,
+                       src->hdr.version_major >= 2 && !(c->flags & ECC_CFLAG_COPY)
+                           ? " (its copy follows)" : "");
+                damaged(r, ev.length);
+            }
+            break;
+        }
+        case ECC_KIND_INDEX:
+        case ECC_KIND_HEADER_COPY: {
+            /* nothing depends on them, but their damage is said */
+            uint8_t *p;
+            const char *w = load_small(src, &ev, &p);
+            free(p);
+            if (w) {
+                report(r, src, ev.offset, "%s chunk damaged: %s; skipped",
+                       c->kind == ECC_KIND_INDEX ? "index" : "header copy", w);
+                damaged(r, ev.length);
+            } else if (c->kind == ECC_KIND_INDEX) {
+                src->index_off = ev.offset;
+            }
+            break;
+        }
+        case ECC_KIND_END: {
+            uint8_t *p;
+            const char *w = load_small(src, &ev, &p);
+            end_ctx ec = { r, src, 0 };
+            if (!w) {
+                w = ecc_end_decode(p, c->raw_length, &src->end, end_stream, &ec);
+                free(p);
+            }
+            if (ec.oom)
+                return PAL_ENOMEM;
+            if (w) {
+                report(r, src, ev.offset, "end summary damaged: %s; skipped", w);
+                damaged(r, ev.length);
+                break;
+            }
+            src->have_end = 1;
+            src->closed = 1;
+            break;
+        }
+        case ECC_KIND_PAD:
+            break;
+        default:
+            report(r, src, ev.offset, "unknown chunk kind %u, chunk skipped (a newer "
+                   "writer's addition)", (unsigned)c->kind);
+            break;
+        }
+    }
+}
+
+/* What the scan tells about the file as a whole: not closed, ended by a
+ * signal, chunks missing against its end summary. */
+static void file_verdict(pal_reader *r, pal_src *src)
+{
+    char who[4200];
+    if (src->hdr.rank >= 0)
+        snprintf(who, sizeof who, "%s (rank %d)", src->path, (int)src->hdr.rank);
+    else
+        snprintf(who, sizeof who, "%s", src->path);
+    if (!src->closed) {
+        r->st.not_closed++;
+        if (src->hdr.buffer_size && src->hdr.buffer_count) {
+            size_t threads = 0;
+            for (size_t i = 0; i < r->nstreams; i++)
+                threads += r->streams[i]->src == src && r->streams[i]->stream != 0;
+            pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
+                            "still running): what each thread had not yet written is missing, "
+                            "at most %" PRIu32 " buffers of %" PRIu32 " bytes per thread (%zu "
+                            "threads)%s", who, src->hdr.buffer_count, src->hdr.buffer_size,
+                            threads, src->first_time <= src->last_time ? "" :
+                            "; it holds no records");
+        } else {
+            pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
+                            "still running): what it had not yet written is missing", who);
+        }
+    }
+    if (src->have_end && src->end.signal) {
+        r->st.signaled++;
+        pal_reader_note(r, "%s: the traced program ended with signal %" PRIu32 "; its buffers "
+                        "were written then", who, src->end.signal);
+    }
+    r->st.lost += src->end.lost + src->end.lost_unbuffered;
+    if (src->end.lost_unbuffered)
+        pal_reader_note(r, "%s: %" PRIu64 " records were dropped while tracing because no "
+                        "buffer could be allocated", who, src->end.lost_unbuffered);
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        if (s->src != src || !s->have_end || s->listed >= s->end_chunks)
+            continue;
+        uint64_t missing = s->end_chunks - s->listed;
+        r->st.chunks_missing += missing;
+        pal_reader_note(r, "%s: thread %" PRIu32 " of process %" PRIu32 ": %" PRIu64 " of its %"
+                        PRIu64 " chunks (%" PRIu64 " records in all) are missing", who,
+                        s->stream, s->process, missing, s->end_chunks, s->end_records);
+    }
+}
+
+pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
 {
     pal_status st = PAL_OK;
-    const char *path = r->path;
-    if (r->size < ECL_HEADER_FIXED)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header truncated at byte %" PRIu64
-                  " (needs %d bytes)", path, r->size, ECL_HEADER_FIXED);
-    const unsigned char *b = fetch(r, 0, ECL_HEADER_FIXED, ECL_HEADER_FIXED);
-    if (!b)
+    const char *path = src->path;
+    uint8_t *hb = NULL;
+    uint64_t at = 0;
+    size_t n = src->size < ECC_HEADER_FIXED ? (size_t)src->size : ECC_HEADER_FIXED;
+    uint8_t fixed[ECC_HEADER_FIXED];
+    const char *why = NULL;
+    if (ecc_read_at(src->fd, fixed, n, 0) != 0)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
-    unsigned vmaj = le16(b + 8), vmin = le16(b + 10);
-    uint32_t hlen = le32(b + 12), hcrc = le32(b + 16);
-    uint32_t doff = le32(b + 128), dlen = le32(b + 132);
-    if (vmaj != 1)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': unsupported format version %u.%u at "
-                  "byte 8 (this reader knows 1.x)", path, vmaj, vmin);
-    if (hlen < ECL_HEADER_FIXED || hlen > PAL_MAX_HEADER)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': bad header_length %" PRIu32
-                  " at byte 12", path, hlen);
-    if (hlen > r->size)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header truncated at byte %" PRIu64
-                  " (header_length is %" PRIu32 ")", path, r->size, hlen);
-    if (doff < ECL_HEADER_FIXED || dlen > hlen || doff > hlen - dlen)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': embedded dictionary (offset %" PRIu32
-                  ", length %" PRIu32 ") outside the header at byte 128", path, doff, dlen);
-    b = fetch(r, 0, hlen, hlen);
-    if (!b)
-        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
-    {
-        static const unsigned char zero[4];
-        uLong c = crc32(0L, b, 16);
-        c = crc32(c, zero, 4);
-        c = crc32(c, b + 20, hlen - 20);
-        if ((uint32_t)c != hcrc)
-            OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header CRC mismatch at byte 16 "
-                      "(header bytes 0-%" PRIu32 " damaged)", path, hlen);
+    why = ecc_file_header_decode_fixed(fixed, n, &src->hdr, &at);
+    if (!why) {
+        if (src->hdr.header_length > src->size) {
+            why = "file header truncated";
+            at = src->size;
+        } else if (!(hb = malloc(src->hdr.header_length))) {
+            OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+        } else if (ecc_read_at(src->fd, hb, src->hdr.header_length, 0) != 0) {
+            OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+        } else if ((why = ecc_file_header_check_crc(hb, &src->hdr)) != NULL) {
+            at = 16;
+        }
     }
-    r->info.clock_source = b[21];
-    {
-        uint64_t bits = le64(b + 24);
-        memcpy(&r->info.ticks_per_second, &bits, sizeof bits);
+    src->data_start = src->hdr.header_length;
+    if (why) {
+        /* a damaged header: its copy, if the file has one */
+        free(hb);
+        hb = NULL;
+        uint64_t copy_end = 0;
+        const char *w2 = src->size > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
+        if (w2) {
+            if (strncmp(why, "unsupported format version", 26) == 0)
+                OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': unsupported format version "
+                          "%u.%u at byte 8 (this reader knows 1.x and 2.x)", path,
+                          ecc_get16(fixed + 8), ecc_get16(fixed + 10));
+            if (src->hdr.version_major == 1 && strcmp(why, "file header CRC mismatch") == 0)
+                OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header CRC mismatch at "
+                          "byte 16 (header bytes 0-%" PRIu32 " damaged)", path,
+                          src->hdr.header_length);
+            OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu64 " (%s)", path,
+                      why, at, w2);
+        }
+        uint64_t at2;
+        ecc_file_header_decode_fixed(hb, ECC_HEADER_FIXED, &src->hdr, &at2);
+        src->header_recovered = 1;
+        src->data_start = copy_end;
+        report(r, src, at, "file header damaged (%s); its copy was used", why);
+        damaged(r, 0);
     }
-    r->info.realtime_offset_ns = (int64_t)le64(b + 32);
-    r->info.pid = le32(b + 40);
-    r->info.rank = (int32_t)le32(b + 44);
-    r->info.size = (int32_t)le32(b + 48);
-    r->info.start_time = le64(b + 56);
-    memcpy(r->info.host, b + 64, 64);
-    r->info.host[64] = '\0';
-    r->header_rank = r->info.rank >= 0 ? (uint32_t)r->info.rank : 0;
+    src->header_process = src->hdr.rank >= 0 ? (uint32_t)src->hdr.rank : 0;
+    src->process = src->header_process;
     if (*given) {
-        r->dict = *given;
+        src->dict = *given;
         *given = NULL;
     } else {
         edl_dict *ed = NULL;
         char err[256] = "";
-        edl_status es = edl_dict_decode(b + doff, dlen, &ed, err, sizeof err);
+        uint8_t *draw;
+        size_t dlen;
+        const char *dw = ecc_file_header_dict(hb, &src->hdr, &draw, &dlen);
+        if (dw)
+            OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu32, path, dw,
+                      src->hdr.dict_offset);
+        edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+        free(draw);
         if (es != EDL_OK)
             OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
                       "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                      path, doff, *err ? err : edl_status_string(es));
-        if ((st = pal_dict_wrap(ed, &r->dict, err, sizeof err)) != PAL_OK)
+                      path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
+        if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
             OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                      path, doff, err);
+                      path, src->hdr.dict_offset, err);
     }
-    if (!r->dict->binary)
+    free(hb);
+    hb = NULL;
+    if (!src->dict->binary)
         OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary describes an ascii "
                   "format, not ECL chunks", path);
-    const char *unit = edl_dict_time_unit(r->dict->ed);
+    src->framing = FRAMING_ECL;
+    double tps = src->hdr.ticks_per_second;
+    const char *unit = edl_dict_time_unit(src->dict->ed);
     if (!unit || strcmp(unit, "ticks") != 0)
-        r->info.ticks_per_second = unit_ticks(unit);
-    r->framing = FRAMING_ECL;
-    r->dict->ns_per_tick = r->info.ticks_per_second > 0 ? 1e9 / r->info.ticks_per_second : 0;
-    r->data_start = r->pos = hlen;
-    if ((st = ensure_vals(r)) != PAL_OK)
-        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
-    prescan(r);
-    if ((st = ensure_vals(r)) != PAL_OK)
-        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+        tps = unit_ticks(unit);
+    src->dict->ns_per_tick = tps > 0 ? 1e9 / tps : 0;
+#ifdef POSIX_FADV_SEQUENTIAL
+    (void)posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* a hint: more read-ahead */
+#endif
+    if ((st = scan_file(r, src)) != PAL_OK) {
+        if (st == PAL_ENOMEM)
+            pal_set_last_error("cannot open trace '%s': out of memory", path);
+        goto fail;
+    }
+    file_verdict(r, src);
     return PAL_OK;
 fail:
+    free(hb);
     return st;
 }
 
 /* A foreign file read through a given dictionary. */
-static pal_status open_foreign(pal_reader *r, pal_dict **given)
+static pal_status open_foreign(pal_reader *r, pal_src *src, pal_dict **given)
 {
     pal_status st = PAL_OK;
-    const char *path = r->path;
+    const char *path = src->path;
     pal_dict *d = *given;
     if (!d->binary) {
         if (edl_dict_framing(d->ed) != EDL_FRAMING_LINES)
             OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the ascii dictionary '%s' has a "
                       "framing other than lines", path, pal_dict_name(d));
-        r->dict = d;
+        src->dict = d;
         *given = NULL;
-        r->framing = FRAMING_LINES;
-        r->data_start = r->pos = 0;
+        src->framing = FRAMING_LINES;
         /* times are exposed in ns (pal_record_time_ns; pal_record_time clamps at 0) */
         r->info.ticks_per_second = 1e9;
         d->ns_per_tick = 1;
-        if ((st = pal_ascii_open(&r->ascii, d, r->fd)) != PAL_OK)
+        if ((st = pal_ascii_open(&src->ascii, d, src->fd)) != PAL_OK)
             OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
         return PAL_OK;
     }
@@ -1284,16 +1772,125 @@ static pal_status open_foreign(pal_reader *r, pal_dict **given)
         OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary '%s' has a framing "
                   "binary files cannot use", path, pal_dict_name(d));
     }
-    r->dict = d;
+    src->dict = d;
     *given = NULL;
-    r->framing = FRAMING_RAW;
-    r->data_start = r->pos = 0;
+    src->framing = FRAMING_RAW;
     r->info.ticks_per_second = unit_ticks(edl_dict_time_unit(d->ed));
     d->ns_per_tick = r->info.ticks_per_second > 0 ? 1e9 / r->info.ticks_per_second : 0;
-    if ((st = ensure_vals(r)) != PAL_OK)
-        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
     return PAL_OK;
 fail:
+    return st;
+}
+
+pal_status pal_reader_alloc(const char *name, pal_reader **out)
+{
+    pal_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(name))) {
+        free(r);
+        pal_set_last_error("cannot open trace '%s': out of memory", name);
+        return PAL_ENOMEM;
+    }
+    r->diag = default_diag;
+    r->info.rank = r->info.size = -1;
+    r->msgs_tail = &r->msgs;
+    r->limit = UINT64_MAX;
+    *out = r;
+    return PAL_OK;
+}
+
+/* Opens path as source s: regular file, size. */
+static pal_status src_open_fd(pal_src *s, const char *path)
+{
+    struct stat sb;
+    s->fd = -1;
+    if (!(s->path = strdup(path))) {
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        return PAL_ENOMEM;
+    }
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0) {
+        pal_set_last_error("cannot open trace '%s': %s", path, strerror(errno));
+        return PAL_EIO;
+    }
+    if (fstat(s->fd, &sb) != 0) {
+        pal_set_last_error("cannot open trace '%s': %s", path, strerror(errno));
+        return PAL_EIO;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        pal_set_last_error("cannot open trace '%s': not a regular file", path);
+        return PAL_EIO;
+    }
+    s->size = (uint64_t)sb.st_size;
+    return PAL_OK;
+}
+
+static int stream_order(const void *a, const void *b)
+{
+    const pal_stream *x = *(pal_stream *const *)a, *y = *(pal_stream *const *)b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->src < y->src ? -1 : x->src > y->src;
+}
+
+pal_status pal_reader_finish_open(pal_reader *r)
+{
+    qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
+    r->heap = calloc(r->nstreams ? r->nstreams : 1, sizeof *r->heap);
+    if (!r->heap)
+        return PAL_ENOMEM;
+    /* a file of a few streams keeps whole chunks; a run keeps windows */
+    r->window = r->run || r->nstreams > 16 ? PAL_WINDOW_RUN : PAL_WINDOW_FILE;
+    r->batch_size = r->nstreams > 16 ? PAL_RUN_BATCH : PAL_BATCH;
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        if (stream_batch(s, r->batch_size, s->src->dict->max_fields) != PAL_OK)
+            return PAL_ENOMEM;
+        /* windows start small (definitions are tiny) and grow to the limit */
+        s->wcap = 4096;
+        s->zcap = PAL_ZIN < r->window ? PAL_ZIN : r->window;
+        if (!(s->win = malloc(s->wcap)) || !(s->zin = malloc(s->zcap)))
+            return PAL_ENOMEM;
+        s->cp = s->cend = s->csafe = s->win;
+    }
+    return PAL_OK;
+}
+
+/* For streams whose window must grow to hold whole chunks up to the limit:
+ * done lazily in load_chunk; the cap is r->window. */
+
+pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const char *dict_path)
+{
+    pal_status st;
+    pal_dict *given = NULL;
+    if (dict_path && (st = pal_dict_load(dict_path, &given)) != PAL_OK)
+        return st;              /* pal_dict_load set the message */
+    if ((st = src_open_fd(s, path)) != PAL_OK)
+        goto fail;
+    uint8_t magic[8];
+    int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, 8, 0) == 0;
+    if (s->size >= 8 && !have_magic)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    /* (a text file that happens to start with the magic is still text) */
+    int ecl = have_magic && memcmp(magic, ECC_FILE_MAGIC, 8) == 0;
+    if (!ecl && !given && have_magic) {
+        /* a damaged magic: an ECL trace still, if its header's copy says so */
+        uint8_t *hb = NULL;
+        uint64_t end;
+        if (recover_header(s, &hb, &end) == NULL)
+            ecl = 1;
+        free(hb);
+    }
+    if (ecl && !(given && !given->binary))
+        st = pal_src_open_ecl(r, s, &given);
+    else if (!given)
+        OPEN_FAIL(PAL_ENODICT, "cannot open trace '%s': bad magic at byte 0 (not an ECL "
+                  "trace); a trace without an embedded dictionary needs one (pal-dump -d DICT)",
+                  path);
+    else
+        st = open_foreign(r, s, &given);
+    s->own_dict = s->dict != NULL;
+fail:
+    pal_dict_destroy(given);
     return st;
 }
 
@@ -1302,53 +1899,44 @@ pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader *
     PAL_REQUIRE(out, PAL_EINVAL);
     *out = NULL;
     PAL_REQUIRE(path, PAL_EINVAL);
-    pal_status st = PAL_OK;
-    pal_dict *given = NULL;
     struct stat sb;
-    pal_reader *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return pal_reader_open_run(&path, 1, dict_path, 0, out);
+    pal_status st = PAL_OK;
+    pal_reader *r = NULL;
+    if ((st = pal_reader_alloc(path, &r)) != PAL_OK)
+        return st;
+    if (!(r->srcs = calloc(1, sizeof *r->srcs))) {
+        free(r->path);
         free(r);
         pal_set_last_error("cannot open trace '%s': out of memory", path);
         return PAL_ENOMEM;
     }
-    r->fd = -1;
-    r->bnext = r->bend = r->batch;
-    r->index_off = UINT64_MAX;
-    r->diag = default_diag;
-    r->info.rank = r->info.size = -1;
-    if (dict_path && (st = pal_dict_load(dict_path, &given)) != PAL_OK)
-        goto fail;              /* pal_dict_load set the message */
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (r->fd < 0)
-        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': %s", path, strerror(errno));
-    if (fstat(r->fd, &sb) != 0)
-        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': %s", path, strerror(errno));
-    if (!S_ISREG(sb.st_mode))
-        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': not a regular file", path);
-    r->size = (uint64_t)sb.st_size;
-#ifdef POSIX_FADV_SEQUENTIAL
-    (void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* a hint: more read-ahead */
-#endif
-    const unsigned char *b = r->size >= 8 ? fetch(r, 0, 8, PAL_READAHEAD) : NULL;
-    if (r->size >= 8 && !b)
-        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
-    /* (a text file that happens to start with the magic is still text) */
-    if (b && memcmp(b, ECL_FILE_MAGIC, 8) == 0 && !(given && !given->binary))
-        st = open_ecl(r, &given);
-    else if (!given)
-        OPEN_FAIL(PAL_ENODICT, "cannot open trace '%s': bad magic at byte 0 (not an ECL "
-                  "trace); a trace without an embedded dictionary needs one (pal-dump -d DICT)",
-                  path);
-    else
-        st = open_foreign(r, &given);
-    if (st != PAL_OK)
+    r->nsrcs = 1;
+    pal_src *s = &r->srcs[0];
+    if ((st = pal_src_open_path(r, s, path, dict_path)) != PAL_OK)
         goto fail;
-    pal_dict_destroy(given);
+    r->dict = s->dict;           /* owned by the reader, borrowed by the source */
+    s->own_dict = 0;
+    if (s->framing == FRAMING_ECL) {
+        r->info.clock_source = s->hdr.clock_source;
+        r->info.ticks_per_second = r->dict->ns_per_tick > 0 ? 1e9 / r->dict->ns_per_tick : 0;
+        r->info.realtime_offset_ns = s->hdr.realtime_offset_ns;
+        r->info.pid = s->hdr.pid;
+        r->info.rank = s->hdr.rank;
+        r->info.size = s->hdr.size;
+        r->info.start_time = s->hdr.start_time;
+        memcpy(r->info.host, s->hdr.host, sizeof r->info.host);
+        if ((st = pal_reader_finish_open(r)) != PAL_OK)
+            OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+    } else if ((st = ensure_vals(r, r->dict)) != PAL_OK) {
+        OPEN_FAIL(st, "cannot open trace '%s': out of memory", path);
+    }
+    r->st.files = 1;
     pal_clear_last_error();
     *out = r;
     return PAL_OK;
 fail:
-    pal_dict_destroy(given);
     pal_reader_close(r);
     return st;
 }
@@ -1365,16 +1953,39 @@ void pal_reader_close(pal_reader *r)
         free(h->uslots);
         free(h);
     }
-    pal_ascii_close(r->ascii);
-    if (r->fd >= 0)
-        close(r->fd);
+    while (r->msgs) {
+        pal_msg *m = r->msgs;
+        r->msgs = m->next;
+        free(m);
+    }
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        free(s->chunks);
+        free(s->win);
+        free(s->zin);
+        ecc_inflater_destroy(s->inf);
+        free(s->batch);
+        free(s->bvals);
+        free(s->blens);
+        free(s);
+    }
+    free(r->streams);
+    free(r->heap);
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *s = &r->srcs[i];
+        pal_ascii_close(s->ascii);
+        if (s->fd >= 0)
+            close(s->fd);
+        if (s->own_dict)
+            pal_dict_destroy(s->dict);
+        free(s->map);
+        free(s->path);
+    }
+    free(r->srcs);
     pal_dict_destroy(r->dict);
     free(r->rbuf);
-    free(r->dbuf);
     free(r->vals);
     free(r->lens);
-    free(r->bvals);
-    free(r->blens);
     free(r->arrs);
     free(r->ivals);
     free(r->ilens);
@@ -1418,7 +2029,7 @@ void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st)
 {
     PAL_REQUIRE(r && st, );
     *st = r->st;
-    st->records += (uint64_t)(r->bnext - r->batch);     /* see next_slow */
+    st->records += (uint64_t)(r->bnext - r->bmark);     /* see next_slow */
 }
 
 pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_handle **out)

@@ -383,6 +383,8 @@ int64_t pal_record_time_ns(const pal_record *rec)
     const pal_dict *d = rec->desc->dict;
     if (!d->binary)
         return rec->time_ns;
+    if (rec->desc->time_fi < 0)
+        return 0;
     if (d->ns_per_tick == 1)
         return rec->time > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)rec->time;
     double x = (double)rec->time * d->ns_per_tick;
@@ -445,7 +447,9 @@ const pal_recdesc *pal_record_desc(const pal_record *rec)
 uint64_t pal_record_time(const pal_record *rec)
 {
     PAL_REQUIRE(rec, 0);
-    return rec->time;
+    /* (rec->time of a record without a time field is the running time of
+     * its stream: what it is ordered by) */
+    return rec->desc->time_fi >= 0 ? rec->time : 0;
 }
 
 uint32_t pal_record_process(const pal_record *rec)

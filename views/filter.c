@@ -1057,7 +1057,8 @@ static int finish(vw_run *r)
 
 static void quiet_diag(void *ctx, const char *msg)
 {
-    fprintf(stderr, "pal-view: %s: %s\n", (const char *)ctx, msg);
+    (void)ctx;
+    fprintf(stderr, "pal-view: %s\n", msg);    /* the message names its file */
 }
 
 int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
@@ -1078,30 +1079,28 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
     /* the root of the call tree */
     if (node_get(r, -1, -1) != 0)
         return -1;
-    for (size_t i = 0; i < n; i++) {
+    /* one trace, or the per-rank traces of a run read as one stream */
+    int partial = 0;
+    {
         pal_reader *rd = NULL;
-        pal_status st = pal_reader_open(paths[i], dict_path, &rd);
+        pal_status st = pal_reader_open_run(paths, n, dict_path, 0, &rd);
         if (st != PAL_OK) {
-            fprintf(stderr, "pal-view: %s: %s\n", paths[i],
-                    rd ? pal_reader_error(rd) : pal_last_error());
-            pal_reader_close(rd);
+            fprintf(stderr, "pal-view: %s\n", pal_last_error());
             return -1;
         }
-        pal_reader_set_diag(rd, quiet_diag, (void *)paths[i]);
+        pal_reader_set_diag(rd, quiet_diag, NULL);
         pal_trace_info info;
         memset(&info, 0, sizeof info);
         pal_reader_info(rd, &info);
         r->tps = info.ticks_per_second > 0 ? info.ticks_per_second : 1e9;
         const pal_dict *d = pal_reader_dict(rd);
-        if (i == 0) {
-            snprintf(r->first_trace, sizeof r->first_trace, "%s", paths[i]);
-            snprintf(r->dict_name, sizeof r->dict_name, "%s", d ? pal_dict_name(d) : "");
-            r->f.trace = r->first_trace;
-            r->f.dict = r->dict_name;
-            if (info.start_time > 0) {
-                r->base_ticks = (double)info.start_time;
-                r->have_base = 1;
-            }
+        snprintf(r->first_trace, sizeof r->first_trace, "%s", paths[0]);
+        snprintf(r->dict_name, sizeof r->dict_name, "%s", d ? pal_dict_name(d) : "");
+        r->f.trace = r->first_trace;
+        r->f.dict = r->dict_name;
+        if (info.start_time > 0) {
+            r->base_ticks = (double)info.start_time;
+            r->have_base = 1;
         }
         vw_map *map = vw_map_new(d);
         if (map == NULL) {
@@ -1121,15 +1120,22 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
             if ((rc = feed(r, map, &H, rec)) != 0)
                 break;
         if (rc == 0 && st != PAL_END) {
-            fprintf(stderr, "pal-view: %s: %s\n", paths[i], pal_reader_error(rd));
+            fprintf(stderr, "pal-view: %s\n", pal_reader_error(rd));
             rc = -1;
         }
+        /* damage, or a partial trace: the views are drawn, the exit status says it */
+        pal_reader_stats rs;
+        pal_reader_get_stats(rd, &rs);
+        partial = rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
+                  rs.chunks_missing || rs.ranks_missing;
         vw_map_free(map);
         pal_reader_close(rd);
         if (rc)
             return -1;
     }
-    return finish(r);
+    if (finish(r))
+        return -1;
+    return partial;
 }
 
 const vw_facts *vw_run_facts(const vw_run *r) { return &r->f; }

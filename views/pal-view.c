@@ -20,14 +20,65 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
+#include "container/container.h"
 #include "views/vw.h"
 
 static void usage(FILE *out)
 {
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
-          "                [--html FILE] TRACE...\n",
+          "                [--html FILE] [--through] TRACE...\n"
+          "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
+          "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
+          "is a device, FIFO or symbolic link (otherwise refused).\n"
+          "exit status: 0 success; 1 usage error, unreadable trace or output not\n"
+          "written; 2 drawn, but damage was found or the traces are partial\n",
           out);
+}
+
+/* Writes one output file through the container codec's atomic output
+ * (nothing partial is left under its name). 0, or 1 with a message. */
+static int write_output(const char *path, unsigned flags, int (*fn)(const void *, FILE *),
+                        const void *arg)
+{
+    char err[4400];
+    ecc_out *o;
+    if (ecc_out_open(path, flags, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "pal-view: %s\n", err);
+        return 1;
+    }
+    FILE *f = fdopen(dup(ecc_out_fd(o)), "w");
+    int rc = f == NULL || fn(arg, f) != 0;
+    if (f && fclose(f) != 0)
+        rc = 1;
+    if (rc) {
+        fprintf(stderr, "pal-view: cannot write '%s': %s\n", path, strerror(errno));
+        ecc_out_abort(o);
+        return 1;
+    }
+    if (ecc_out_commit(o, err, sizeof err) != 0) {
+        fprintf(stderr, "pal-view: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct svg_job {
+    const vw_view *v;
+    const vw_facts *f;
+} svg_job;
+
+static int svg_fn(const void *arg, FILE *o)
+{
+    const svg_job *j = arg;
+    return j->v->svg(j->f, o);
+}
+
+static int html_fn(const void *arg, FILE *o)
+{
+    return vw_html_report(arg, o);
 }
 
 static int selected(const char *const *sel, size_t nsel, const char *name)
@@ -45,22 +96,24 @@ int main(int argc, char **argv)
     size_t nsel = 0;
     int list = 0;
     char err[512];
-    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML };
+    unsigned out_flags = 0;
+    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
         {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
         {"export", required_argument, NULL, O_EXPORT}, {"html", required_argument, NULL, O_HTML},
-        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+        {"through", no_argument, NULL, O_THROUGH},     {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},           {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
-    while ((c = getopt_long(argc, argv, "d:c:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:c:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': dict = optarg; break;
         case 'c': conf = optarg; break;
         case O_PLUGIN:
             if (vw_plugin_load(optarg, err, sizeof err)) {
                 fprintf(stderr, "pal-view: plugin: %s\n", err);
-                return 2;
+                return 1;
             }
             break;
         case O_LIST: list = 1; break;
@@ -72,20 +125,22 @@ int main(int argc, char **argv)
         case O_EXPORT:
             if (strcmp(optarg, "chrome") && strcmp(optarg, "csv")) {
                 fprintf(stderr, "pal-view: --export: expected chrome or csv\n");
-                return 2;
+                return 1;
             }
             export = optarg;
             break;
         case O_HTML: html = optarg; break;
+        case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case 'V': printf("pal-view (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
+        default: usage(stderr); return 1;
         }
     }
     vw_config cfg;
     if (conf ? vw_config_load(conf, &cfg, err, sizeof err)
              : vw_config_parse(vw_default_config, &cfg, err, sizeof err)) {
         fprintf(stderr, "pal-view: %s: %s\n", conf ? conf : "default config", err);
-        return 2;
+        return 1;
     }
     for (size_t i = 0; i < cfg.n; i++)
         if (vw_registry_find(cfg.e[i].concrete) == NULL)
@@ -95,7 +150,7 @@ int main(int argc, char **argv)
         if (vw_registry_find(sel[i]) == NULL) {
             fprintf(stderr, "pal-view: unknown view '%s' (see --list)\n", sel[i]);
             vw_config_free(&cfg);
-            return 2;
+            return 1;
         }
     if (list) {
         for (size_t i = 0; i < vw_registry_count(); i++) {
@@ -114,7 +169,7 @@ int main(int argc, char **argv)
     if (optind == argc) {
         usage(stderr);
         vw_config_free(&cfg);
-        return 2;
+        return 1;
     }
     int rc = 0;
     vw_sink sink, *sinkp = NULL;
@@ -127,8 +182,9 @@ int main(int argc, char **argv)
         sinkp = &sink;
     }
     vw_run *run = NULL;
-    if (vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict, sinkp,
-                      &run)) {
+    int partial = vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict,
+                                sinkp, &run);
+    if (partial < 0) {
         vw_run_free(run);
         vw_config_free(&cfg);
         if (chrome)
@@ -160,29 +216,13 @@ int main(int argc, char **argv)
                 continue;
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.svg", svgdir, v->name);
-            FILE *o = fopen(path, "w");
-            if (o == NULL) {
-                fprintf(stderr, "pal-view: %s: %s\n", path, strerror(errno));
-                rc = 1;
-                break;
-            }
-            if (v->svg(f, o))
-                rc = 1;
-            if (fclose(o))
-                rc = 1;
+            svg_job j = { v, f };
+            rc |= write_output(path, out_flags, svg_fn, &j);
         }
     }
     if (html) {
         quiet_text = 1;
-        FILE *o = fopen(html, "w");
-        if (o == NULL) {
-            fprintf(stderr, "pal-view: %s: %s\n", html, strerror(errno));
-            rc = 1;
-        } else {
-            rc |= vw_html_report(f, o);
-            if (fclose(o))
-                rc = 1;
-        }
+        rc |= write_output(html, out_flags, html_fn, f);
     }
     if (!quiet_text || (nsel && !svgdir && !html && !export)) {
         if (nsel == 0) {
@@ -206,5 +246,5 @@ int main(int argc, char **argv)
     vw_config_free(&cfg);
     if (fflush(stdout))
         rc = 1;
-    return rc ? 1 : 0;
+    return rc ? 1 : partial ? 2 : 0;
 }

@@ -66,7 +66,10 @@ typedef struct vw_sink {
 } vw_sink;
 
 typedef struct vw_run vw_run;
-/* Reads every trace (dict_path may be NULL) and derives the facts. */
+/* Reads the trace, or the per-rank traces of a run as one stream (dict_path
+ * may be NULL), and derives the facts. 0: read whole; 1: read, but damage
+ * was reported or the result is partial (a trace not closed, chunks or
+ * ranks missing); -1: nothing could be read (message on stderr). */
 int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
                   const vw_sink *sink, vw_run **out);
 const vw_facts *vw_run_facts(const vw_run *r);

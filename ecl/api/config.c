@@ -135,6 +135,12 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
         if ((k = is_one_of(value, f)) < 0)
             BAD("expected block (lossless) or drop", name, value);
         t->drop_when_full = k;
+    } else if (strcmp(name, "ECL_MPI_GROUPS") == 0) {
+        /* read by the MPI layer at MPI_Init (ecl/mpi/mpi.c) */
+        unsigned mask;
+        if (ecl_api_parse_mpi_groups(value, &mask) != 0)
+            BAD("expected a comma-separated list of p2p, coll, rma, io, comm (or all, none)",
+                name, value);
     } else if (strcmp(name, "ECL_MERGE") == 0) {
         /* read by the MPI layer at MPI_Finalize (ecl/mpi/mpi.c); checked here
          * so that a bad value stops tracing like any other */
@@ -144,6 +150,31 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
         snprintf(err, errlen, "unknown variable %s", name);
         return 1;
     }
+    return 0;
+}
+
+int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
+{
+    static const struct { const char *name; unsigned bits; } g[] = {
+        { "p2p", ECL_API_MPI_G_P2P }, { "coll", ECL_API_MPI_G_COLL },
+        { "rma", ECL_API_MPI_G_RMA }, { "io", ECL_API_MPI_G_IO },
+        { "comm", ECL_API_MPI_G_COMM }, { "all", ECL_API_MPI_GROUPS_ALL }, { "none", 0 },
+    };
+    unsigned m = 0;
+    const char *p = value;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        size_t k = 0;
+        while (k < sizeof g / sizeof g[0] && !(strlen(g[k].name) == n && strncmp(g[k].name, p, n) == 0))
+            k++;
+        if (k == sizeof g / sizeof g[0])
+            return -1;
+        m |= g[k].bits;
+        if (p[n] == '\0')
+            break;
+        p += n + 1;
+    }
+    *mask = m;
     return 0;
 }
 

@@ -17,6 +17,14 @@ typedef struct ecl_api_config {
  * in err. */
 int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value, char *err,
                        size_t errlen);
+/* ECL_MPI_GROUPS: a comma-separated list of event groups of the MPI layer
+ * (p2p, coll, rma, io, comm; all; none) into a mask of ECL_API_MPI_G_* bits
+ * (the same values as ecl/mpi's ECL_MPI_G_*). Returns 0, or -1 for an
+ * unknown name. */
+enum { ECL_API_MPI_G_ENV = 1, ECL_API_MPI_G_P2P = 2, ECL_API_MPI_G_COLL = 4, ECL_API_MPI_G_RMA = 8,
+       ECL_API_MPI_G_IO = 16, ECL_API_MPI_G_COMM = 32, ECL_API_MPI_GROUPS_ALL = 63 };
+int ecl_api_parse_mpi_groups(const char *value, unsigned *mask);
+
 /* Defaults, then every ECL_* variable present in the environment. An unknown
  * ECL_* variable is reported as a warning (a typo would otherwise be silent). */
 int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen);

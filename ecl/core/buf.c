@@ -357,7 +357,7 @@ ecl_core_status ecl_buf_flush(void)
 
 /* ---------------- the writer's side ---------------- */
 
-void ecl_buf_write_queued(ecl_buf_thread *t, ecl_chunk_zctx *z)
+void ecl_buf_write_queued(ecl_buf_thread *t, ecc_zctx *z)
 {
     for (;;) {
         uint64_t want = __atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE);
@@ -383,8 +383,7 @@ void ecl_buf_write_queued(ecl_buf_thread *t, ecl_chunk_zctx *z)
             const uint8_t *out;
             memset(&ci, 0, sizeof ci);
             ci.kind = 1;
-            ci.stored_length = (uint32_t)ecl_chunk_compress(z, b->data, b->len, &out,
-                                                            &ci.compression);
+            ci.stored_length = (uint32_t)ecc_compress(z, b->data, b->len, &out, &ci.compression);
             ci.raw_length = b->len;
             ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
             ci.stream = t->stream;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "container/container.h"
 #include "ecl/sys/sys.h"
 #include "edl/edl.h"
 
@@ -47,9 +48,9 @@ enum {
     ECL_REC_PAUSE = 11,
     ECL_REC_RESUME = 12,
     ECL_REC_CLOCK_SYNC = 13,
-    ECL_REC_RESERVED_FIRST = 14,   /* 14..127: ECL layers (MPI) via ecl_trace_type_define */
-    ECL_REC_RESERVED_LAST = 127,
-    ECL_REC_USER_FIRST = 128,      /* user types */
+    ECL_REC_RESERVED_FIRST = 14,   /* 14..1023: ECL layers (MPI) via ecl_trace_type_define */
+    ECL_REC_RESERVED_LAST = ECC_TYPE_USER_FIRST - 1,
+    ECL_REC_USER_FIRST = ECC_TYPE_USER_FIRST,  /* user types */
     ECL_REC_TYPE_LIMIT = 4096      /* ids are below this (so a type id is at most 2 ULEB bytes) */
 };
 
@@ -106,6 +107,13 @@ const char *ecl_trace_file_path(void);
  * ECL_CORE_EIO: the rewrite or rename failed (message on stderr; the trace
  * stays valid under its old name). */
 ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size);
+/* The same, also setting the run id (ECC_RUN_ID bytes every process of the
+ * run shares; NULL keeps the random one chosen at open), which lets a merge
+ * refuse traces of different runs. */
+ecl_core_status ecl_trace_set_identity(int32_t rank, int32_t size,
+                                       const uint8_t run_id[ECC_RUN_ID]);
+/* The run id in the header (zeros before open). */
+void ecl_trace_run_id(uint8_t out[ECC_RUN_ID]);
 
 /* Pause/resume (process-wide). Pause records `pause` on the calling thread,
  * then turns recording off; resume turns it on and records `resume`. */
@@ -134,8 +142,8 @@ typedef struct ecl_trace_field {
 
 /* Defines a record type: it is added to the trace dictionary and a kind-2
  * dictionary chunk is written before this returns, so records of the type may
- * follow at once. id: a fixed id in 14..127 (the ECL layers' reserved range),
- * or 0 for the next user id (128, 129, ...). Defining the same name with the
+ * follow at once. id: a fixed id in 14..1023 (the ECL layers' reserved range),
+ * or 0 for the next user id (1024, 1025, ...). Defining the same name with the
  * same fields again gives the same id.
  * ECL_CORE_EINVAL: bad name, field or id; ECL_CORE_EEXIST: the name (or the
  * fixed id) is taken by another definition; ECL_CORE_ENOMEM; ECL_CORE_EIO;
@@ -195,20 +203,15 @@ static inline int ecl_buf_is_active(void)
  * and counted with ECL_ON_FULL=drop). */
 ecl_buf_hot *ecl_buf_slow(size_t need) __attribute__((noinline));
 
+/* Field encoders: the container codec's (container/container.h). */
 static inline uint8_t *ecl_buf_put_uleb(uint8_t *p, uint64_t v)
 {
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
+    return ecc_put_uleb(p, v);
 }
 
 static inline uint8_t *ecl_buf_put_sleb(uint8_t *p, int64_t v)
 {
-    /* zig-zag: small magnitudes of either sign stay short */
-    return ecl_buf_put_uleb(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    return ecc_put_sleb(p, v);
 }
 
 /* FIXED fields use the host byte order, which the dictionary declares. */
@@ -220,24 +223,10 @@ static inline uint8_t *ecl_buf_put_f64(uint8_t *p, double v)
 
 static inline uint8_t *ecl_buf_put_str(uint8_t *p, const char *s, size_t n)
 {
-    p = ecl_buf_put_uleb(p, n);
+    p = ecc_put_uleb(p, n);
     memcpy(p, s, n);
     return p + n;
 }
-
-/* Bytes ULEB needs for v. */
-static inline size_t ecl_buf_uleb_size(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
-/* Decodes a ULEB from [p, end): bytes used, 0 if cut short or over 64 bits. */
-size_t ecl_buf_get_uleb(const uint8_t *p, const uint8_t *end, uint64_t *v);
 
 /* Starts a record of type with at most need bytes in total (header included;
  * need <= ecl_buf_record_max). Writes type and time; returns the position for

@@ -316,24 +316,36 @@ static void type_def_free(type_def *td)
     td->proto = NULL;
 }
 
-/* Writes the whole dictionary as a kind-2 chunk (caller holds def_lock). */
-static ecl_core_status write_dict_chunk(void)
+static edl_status new_dict(edl_dict **out);
+
+/* Writes a kind-2 chunk that adds td to the file's dictionary (caller holds
+ * def_lock): a dictionary of that type alone, compressed (definitions are
+ * made at set-up, never on the recording path) and written twice. */
+static ecl_core_status write_dict_chunk(const type_def *td)
 {
-    unsigned char *buf;
+    edl_dict *d = NULL;
+    unsigned char *buf = NULL;
     size_t len;
-    if (edl_dict_encode(ecl_T.dict, &buf, &len) != EDL_OK)
-        return ECL_CORE_ENOMEM;
-    uint64_t now = ecl_sys_clock_now();
+    ecl_core_status st = ECL_CORE_ENOMEM;
+    if (new_dict(&d) != EDL_OK || dict_add_type(d, td) != EDL_OK ||
+        edl_dict_encode(d, &buf, &len) != EDL_OK)
+        goto out;
+    ecc_zctx *z = ecc_zctx_create(ECC_COMP_ZLIB, 1, len);
+    const uint8_t *stored;
     ecl_chunk_info ci;
     memset(&ci, 0, sizeof ci);
-    ci.kind = 2;
-    ci.stored_length = ci.raw_length = (uint32_t)len;
+    ci.kind = ECC_KIND_DICT;
+    ci.raw_length = (uint32_t)len;
+    ci.stored_length = (uint32_t)ecc_compress(z, buf, len, &stored, &ci.compression);
     ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
     ci.stream = 0;
     ci.sequence = ecl_T.seq0++;
-    ci.first_time = ci.last_time = now;
-    ecl_core_status st = ecl_chunk_write(&ci, buf, 0);
+    ci.first_time = ci.last_time = ecl_sys_clock_now();
+    st = ecl_chunk_write_twice(&ci, stored);
+    ecc_zctx_destroy(z);
+out:
     free(buf);
+    edl_dict_destroy(d);
     return st;
 }
 
@@ -414,7 +426,7 @@ ecl_core_status ecl_trace_type_define_meaning(uint32_t id, const char *name,
     if (trace_writable() && ecl_T.dict != NULL) {
         es = dict_add_type(ecl_T.dict, td);
         if (es == EDL_OK)
-            st = write_dict_chunk();
+            st = write_dict_chunk(td);
         else
             st = es == EDL_ENOMEM ? ECL_CORE_ENOMEM : ECL_CORE_EEXIST;
     }
@@ -493,9 +505,9 @@ static edl_status add_native(edl_dict *d, const native_record *n)
     return s == EDL_OK ? edl_record_set_meaning(r, &m) : s;
 }
 
-/* Builds the dictionary embedded in the file header: the natives, then every
- * type defined so far. Deterministic: same definitions, same bytes. */
-ecl_core_status ecl_defs_init(char *err, size_t errlen)
+/* An empty dictionary with the native header (name, representation, byte
+ * order, designations -- the threads named by thread_def --, key). */
+static edl_status new_dict(edl_dict **out)
 {
     static const edl_ref thread_names = { "thread_def", "stream", 0 };
     edl_dict *d = NULL;
@@ -504,12 +516,25 @@ ecl_core_status ecl_defs_init(char *err, size_t errlen)
     uint16_t probe = 1;
     if (*(const uint8_t *)&probe == 0)
         bo = 'B';
-    if ((s = edl_dict_create("ecl", "1.0", EDL_REPR_BINARY, &d)) != EDL_OK)
-        goto fail;
-    if ((s = edl_dict_set_binary(d, bo, EDL_FRAMING_ECL)) != EDL_OK ||
-        (s = edl_dict_set_roles(d, "time", "ticks", "", "")) != EDL_OK ||
-        (s = edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &thread_names)) != EDL_OK ||
-        (s = edl_dict_set_key(d, 1, 0, EDL_NO_KEY)) != EDL_OK)
+    if ((s = edl_dict_create("ecl", "1.0", EDL_REPR_BINARY, &d)) == EDL_OK &&
+        ((s = edl_dict_set_binary(d, bo, EDL_FRAMING_ECL)) != EDL_OK ||
+         (s = edl_dict_set_roles(d, "time", "ticks", "", "")) != EDL_OK ||
+         (s = edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &thread_names)) != EDL_OK ||
+         (s = edl_dict_set_key(d, 1, 0, EDL_NO_KEY)) != EDL_OK)) {
+        edl_dict_destroy(d);
+        d = NULL;
+    }
+    *out = d;
+    return s;
+}
+
+/* Builds the dictionary embedded in the file header: the natives, then every
+ * type defined so far. Deterministic: same definitions, same bytes. */
+ecl_core_status ecl_defs_init(char *err, size_t errlen)
+{
+    edl_dict *d = NULL;
+    edl_status s;
+    if ((s = new_dict(&d)) != EDL_OK)
         goto fail;
     for (size_t i = 0; i < NNATIVE; i++)
         if ((s = add_native(d, &natives[i])) != EDL_OK)

@@ -68,6 +68,8 @@ typedef struct ecl_trace_state {
     uint64_t file_end;           /* next free offset; chunks reserve with fetch-add */
     uint8_t *header;             /* the whole file header, kept to recompute its CRC */
     size_t header_len;
+    uint8_t *header_copy;        /* pad chunk + header copy chunk, right after it */
+    size_t header_copy_len;
     uint32_t process;            /* chunk process field: rank or 0xFFFFFFFF */
 
     pthread_mutex_t def_lock;    /* definitions, dictionary, stream 0, index */
@@ -95,6 +97,7 @@ typedef struct ecl_trace_state {
     int fail_reported;
     /* statistics (atomics) */
     uint64_t st_records, st_chunks, st_raw, st_lost, st_waits;
+    uint64_t st_lost_unbuffered; /* records of threads that got no buffer */
 } ecl_trace_state;
 
 extern ecl_trace_state ecl_T;
@@ -108,29 +111,19 @@ typedef struct ecl_chunk_info {
     uint64_t sequence, first_time, last_time;
 } ecl_chunk_info;
 
-#define ECL_CHUNK_HEADER 64
-#define ECL_CHUNK_MAGIC 0x4B484345u
-
-void ecl_chunk_header_encode(uint8_t hdr[ECL_CHUNK_HEADER], const ecl_chunk_info *ci,
-                             uint32_t payload_crc);
 /* Reserves file space and writes one chunk. in_signal: from a crash handler
  * (no message formatting, no index entry). On a write error the trace is
  * marked failed (message once) and ECL_CORE_EIO returned. */
 ecl_core_status ecl_chunk_write(const ecl_chunk_info *ci, const void *payload, int in_signal);
+/* The same for a definition (stream 0, dictionary): the chunk, a pad chunk
+ * and a copy flagged ECC_CFLAG_COPY, so one damaged spot never costs a
+ * definition (doc/trace-format.md, "Redundant definitions"). */
+ecl_core_status ecl_chunk_write_twice(const ecl_chunk_info *ci, const void *payload);
 /* Walks records in [p, p+len) from time base; stops before the first record
  * that is incomplete or undecodable. Returns the bytes of complete records and
  * sets *count and *last. Async-signal-safe. */
 size_t ecl_chunk_scan(const uint8_t *p, size_t len, uint64_t base, uint32_t *count,
                       uint64_t *last);
-
-/* Compression context, one per writer. */
-typedef struct ecl_chunk_zctx ecl_chunk_zctx;
-ecl_chunk_zctx *ecl_chunk_zctx_create(int method, int level, size_t max_input);
-void ecl_chunk_zctx_destroy(ecl_chunk_zctx *z);
-/* Compresses src; returns the stored bytes (*out, *method_used) — the raw
- * bytes themselves when compression does not pay off or fails. */
-size_t ecl_chunk_compress(ecl_chunk_zctx *z, const uint8_t *src, size_t len,
-                          const uint8_t **out, uint8_t *method_used);
 
 /* ---- trace.c ---- */
 /* Reports a failed write once and stops tracing. */
@@ -144,7 +137,7 @@ ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t tim
 /* Queues the thread's FILLING buffer (if it holds records). Caller holds busy. */
 void ecl_buf_handoff(ecl_buf_thread *t);
 /* Writes the thread's QUEUED buffers in sequence order (writer thread). */
-void ecl_buf_write_queued(ecl_buf_thread *t, ecl_chunk_zctx *z);
+void ecl_buf_write_queued(ecl_buf_thread *t, ecc_zctx *z);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <zlib.h>
 
 ecl_trace_state ecl_T = {
     .fd = -1,
@@ -23,8 +22,6 @@ ecl_trace_state ecl_T = {
 static pthread_mutex_t close_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t pause_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define FIXED_HEADER 136
 
 void ecl_trace_config_default(ecl_trace_config *cfg)
 {
@@ -134,7 +131,7 @@ ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t tim
     ci.record_count = 1;
     ci.sequence = ecl_T.seq0++;
     ci.first_time = ci.last_time = time;
-    return ecl_chunk_write(&ci, rec, 0);
+    return ecl_chunk_write_twice(&ci, rec);
 }
 
 static ecl_core_status write_clock_sync(void)
@@ -153,65 +150,70 @@ static ecl_core_status write_clock_sync(void)
 }
 
 /* ---------------- header ---------------- */
+/* The file starts with the header, a pad chunk and a copy of the header as a
+ * chunk of kind 4, so that a damaged header costs nothing: a reader takes the
+ * copy (doc/trace-format.md, "Redundant definitions"). Both are rewritten in
+ * place when the rank is known. */
 
-static void put32(uint8_t *p, uint32_t v)
+/* Encodes the pad and header copy chunks for the current header. */
+static void header_copy_encode(void)
 {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    ecc_header_copy_encode(ecl_T.header_copy, ecl_T.header, ecl_T.header_len);
 }
 
-static void put64(uint8_t *p, uint64_t v)
+/* A run id for a process that is not told one (not an MPI program): random
+ * bytes, or time and pid when /dev/urandom cannot be read. */
+static void new_run_id(uint8_t id[ECC_RUN_ID])
 {
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void header_set_identity(uint8_t *h, int32_t rank, int32_t size)
-{
-    put32(h + 44, (uint32_t)rank);
-    put32(h + 48, (uint32_t)size);
-    put32(h + 16, 0);
-    put32(h + 16, (uint32_t)crc32(0L, h, (uInt)ecl_T.header_len));
+    if (ecl_sys_random(id, ECC_RUN_ID) != 0) {
+        uint64_t a = ecl_sys_clock_now(), b = ((uint64_t)ecl_sys_pid() << 32) ^ a;
+        ecc_put64(id, a);
+        ecc_put64(id + 8, b);
+    }
 }
 
 static ecl_core_status build_header(uint64_t start, char *err, size_t errlen)
 {
-    unsigned char *dict;
-    size_t dlen;
-    if (edl_dict_encode(ecl_T.dict, &dict, &dlen) != EDL_OK) {
+    unsigned char *raw;
+    uint8_t *dict = NULL;
+    size_t rlen, dlen;
+    if (edl_dict_encode(ecl_T.dict, &raw, &rlen) != EDL_OK) {
         snprintf(err, errlen, "cannot encode the trace dictionary");
         return ECL_CORE_ENOMEM;
     }
-    size_t hlen = (FIXED_HEADER + dlen + 7) & ~(size_t)7;
-    uint8_t *h = calloc(1, hlen);
-    if (h == NULL) {
+    ecc_file_header fh;
+    memset(&fh, 0, sizeof fh);
+    /* the dictionary compressed: the MPI layer's alone is tens of KB */
+    const char *why = ecc_dict_pack(&fh, raw, rlen, &dict, &dlen);
+    free(raw);
+    size_t hlen = ecc_file_header_size(dlen);
+    uint8_t *h = why ? NULL : malloc(hlen);
+    uint8_t *copy = why ? NULL : malloc(ecc_header_copy_size(hlen));
+    if (h == NULL || copy == NULL) {
         free(dict);
+        free(h);
+        free(copy);
         snprintf(err, errlen, "out of memory");
         return ECL_CORE_ENOMEM;
     }
-    memcpy(h, "ECLTRACE", 8);
-    h[8] = 1;                        /* version 1.0 */
-    h[10] = 0;
-    put32(h + 12, (uint32_t)hlen);
-    h[20] = (uint8_t)edl_dict_byte_order(ecl_T.dict);
-    h[21] = (uint8_t)ecl_sys_clock_source_get();
-    double tps = ecl_sys_clock_ticks_per_second();
-    uint64_t tpsbits;
-    memcpy(&tpsbits, &tps, 8);
-    put64(h + 24, tpsbits);
-    put64(h + 32, (uint64_t)ecl_sys_clock_realtime_offset_ns());
-    put32(h + 40, ecl_sys_pid());
-    put64(h + 56, start);
-    char host[65];
-    ecl_sys_host_name(host, sizeof host);
-    memcpy(h + 64, host, strnlen(host, 64));
-    put32(h + 128, FIXED_HEADER);
-    put32(h + 132, (uint32_t)dlen);
-    memcpy(h + FIXED_HEADER, dict, dlen);
+    fh.byte_order = (uint8_t)edl_dict_byte_order(ecl_T.dict);
+    fh.clock_source = (uint8_t)ecl_sys_clock_source_get();
+    fh.ticks_per_second = ecl_sys_clock_ticks_per_second();
+    fh.realtime_offset_ns = ecl_sys_clock_realtime_offset_ns();
+    fh.pid = ecl_sys_pid();
+    fh.rank = fh.size = -1;
+    fh.start_time = start;
+    ecl_sys_host_name(fh.host, sizeof fh.host);
+    new_run_id(fh.run_id);
+    fh.buffer_size = (uint32_t)ecl_T.cfg.buffer_size;
+    fh.buffer_count = ecl_T.cfg.buffer_count;
+    ecc_file_header_encode(h, &fh, dict, dlen);
     free(dict);
     ecl_T.header = h;
     ecl_T.header_len = hlen;
-    header_set_identity(h, -1, -1);
+    ecl_T.header_copy = copy;
+    ecl_T.header_copy_len = ecc_header_copy_size(hlen);
+    header_copy_encode();
     return ECL_CORE_OK;
 }
 
@@ -222,8 +224,8 @@ static void *writer_main(void *arg)
     (void)arg;
     ecl_sys_block_signals();
     ecl_buf_in_tool = 1;
-    ecl_chunk_zctx *z = ecl_chunk_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
-                                              ecl_T.cfg.buffer_size);
+    ecc_zctx *z = ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
+                                  ecl_T.cfg.buffer_size);
     /* Without a context (out of memory) chunks are written uncompressed. */
     for (;;) {
         int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
@@ -235,9 +237,11 @@ static void *writer_main(void *arg)
         while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
             ;
     }
-    ecl_chunk_zctx_destroy(z);
+    ecc_zctx_destroy(z);
     return NULL;
 }
+
+static void write_end(int sig, int in_signal);
 
 static void on_crash(int sig)
 {
@@ -248,6 +252,7 @@ static void on_crash(int sig)
     if (!set_state_from(s, ECL_T_CRASHED))
         return;
     ecl_buf_collect_all(1);
+    write_end(sig, 1);
     if (ecl_T.cfg.verbose) {
         char line[4300], num[16];
         size_t n = cat(line, sizeof line, 0, "ecl: signal ");
@@ -313,12 +318,13 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
     }
     ecl_T.fd = fd;
     ecl_T.path_cur = ecl_T.path[0];
-    struct iovec iov = { ecl_T.header, ecl_T.header_len };
-    if ((e = ecl_sys_write_at(fd, ecl_T.path_cur, &iov, 1, 0, err, errlen)) != 0) {
+    struct iovec iov[2] = { { ecl_T.header, ecl_T.header_len },
+                            { ecl_T.header_copy, ecl_T.header_copy_len } };
+    if ((e = ecl_sys_write_at(fd, ecl_T.path_cur, iov, 2, 0, err, errlen)) != 0) {
         st = ECL_CORE_EIO;
         goto fail;
     }
-    ecl_T.file_end = ecl_T.header_len;
+    ecl_T.file_end = ecl_T.header_len + ecl_T.header_copy_len;
     ecl_buf_record_max = cfg->buffer_size - ECL_BUF_RESERVE;
     if (sem_init(&ecl_T.writer_wake, 0, 0) != 0) {
         snprintf(err, errlen, "cannot create the writer semaphore: %s", strerror(errno));
@@ -362,29 +368,79 @@ fail:
     }
     free(ecl_T.header);
     ecl_T.header = NULL;
+    free(ecl_T.header_copy);
+    ecl_T.header_copy = NULL;
     ecl_defs_fini();
     ecl_T.path_cur = NULL;
     pthread_mutex_unlock(&close_lock);
     return st;
 }
 
+/* The end summary (kind 5): the trace was closed (signal 0) or flushed on a
+ * fatal signal, with what each stream holds, so a reader can tell a complete
+ * trace from a cut one (doc/trace-format.md, "End summary"). in_signal: no
+ * allocation; the per-stream part is left out then. */
+static void write_end(int sig, int in_signal)
+{
+    static uint8_t sigbuf[64];
+    ecc_end e;
+    memset(&e, 0, sizeof e);
+    e.signal = (uint32_t)sig;
+    e.lost = __atomic_load_n(&ecl_T.st_lost, __ATOMIC_RELAXED);
+    e.lost_unbuffered = __atomic_load_n(&ecl_T.st_lost_unbuffered, __ATOMIC_RELAXED);
+    ecc_end_stream *ss = NULL;
+    uint8_t *pay = sigbuf;
+    if (!in_signal) {
+        /* streams 0..next_stream; chunks and records from the index */
+        uint32_t n = __atomic_load_n(&ecl_T.next_stream, __ATOMIC_RELAXED) + 1;
+        ss = calloc(n, sizeof *ss);
+        pay = ss ? malloc(ecc_end_size(n)) : NULL;
+        if (ss == NULL || pay == NULL) {
+            free(ss);
+            ss = NULL;
+            pay = sigbuf;
+        } else {
+            for (uint32_t i = 0; i < n; i++)
+                ss[i].stream = i;
+            pthread_mutex_lock(&index_lock);
+            int whole = !ecl_T.index_broken;
+            for (size_t i = 0; whole && i < ecl_T.index_len; i++) {
+                const ecl_index_entry *x = &ecl_T.index[i];
+                if (x->kind == ECC_KIND_RECORDS && x->stream < n) {
+                    ss[x->stream].chunks++;
+                    ss[x->stream].records += x->record_count;
+                }
+            }
+            pthread_mutex_unlock(&index_lock);
+            if (whole) {
+                e.nstreams = n;
+                e.streams = ss;
+            }
+        }
+    }
+    ecl_chunk_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.kind = ECC_KIND_END;
+    ci.stored_length = ci.raw_length = (uint32_t)ecc_end_encode(pay, &e);
+    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+    ci.last_time = ecl_sys_clock_now();
+    ecl_chunk_write(&ci, pay, in_signal);
+    if (pay != sigbuf)
+        free(pay);
+    free(ss);
+}
+
 static void write_index(void)
 {
     pthread_mutex_lock(&index_lock);
     size_t n = ecl_T.index_broken ? 0 : ecl_T.index_len;
-    uint8_t *pay = n ? malloc(n * 40) : NULL;
+    uint8_t *pay = n ? malloc(n * ECC_INDEX_ENTRY) : NULL;
     uint64_t first = UINT64_MAX, last = 0;
     for (size_t i = 0; pay && i < n; i++) {
         const ecl_index_entry *e = &ecl_T.index[i];
-        uint8_t *p = pay + 40 * i;
-        memset(p, 0, 40);
-        put64(p, e->offset);
-        put32(p + 8, e->process);
-        put32(p + 12, e->stream);
-        put64(p + 16, e->first_time);
-        put64(p + 24, e->last_time);
-        put32(p + 32, e->record_count);
-        p[36] = e->kind;
+        ecc_index_entry x = { e->offset, e->first_time, e->last_time, e->process, e->stream,
+                              e->record_count, e->kind };
+        ecc_index_entry_encode(pay + ECC_INDEX_ENTRY * i, &x);
         if (e->first_time < first)
             first = e->first_time;
         if (e->last_time > last)
@@ -393,26 +449,22 @@ static void write_index(void)
     pthread_mutex_unlock(&index_lock);
     if (pay == NULL)
         return;
-    ecl_chunk_info ci;
-    memset(&ci, 0, sizeof ci);
-    ci.kind = 3;
-    ci.stored_length = ci.raw_length = (uint32_t)(n * 40);
-    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
-    ci.stream = 0;
-    ci.record_count = (uint32_t)n;   /* index entries */
-    pthread_mutex_lock(&ecl_T.def_lock);
-    ci.sequence = ecl_T.seq0++;
-    pthread_mutex_unlock(&ecl_T.def_lock);
-    ci.first_time = first;
-    ci.last_time = last;
+    ecc_chunk c;
+    memset(&c, 0, sizeof c);
+    c.kind = ECC_KIND_INDEX;
+    c.stored_length = c.raw_length = (uint32_t)(n * ECC_INDEX_ENTRY);
+    c.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+    c.record_count = (uint32_t)n;    /* index entries */
+    c.first_time = first;
+    c.last_time = last;
+    c.payload_crc = ecc_crc32(0, pay, c.stored_length);
     /* The footer needs the index chunk's offset, so reserve both at once. */
-    uint8_t hdr[ECL_CHUNK_HEADER], footer[16];
-    ecl_chunk_header_encode(hdr, &ci, (uint32_t)crc32(0L, pay, (uInt)ci.stored_length));
-    uint64_t size = ECL_CHUNK_HEADER + (uint64_t)ci.stored_length;
-    uint64_t off = __atomic_fetch_add(&ecl_T.file_end, size + 16, __ATOMIC_RELAXED);
-    memcpy(footer, "ECLINDEX", 8);
-    put64(footer + 8, off);
-    struct iovec iov[3] = { { hdr, sizeof hdr }, { pay, ci.stored_length }, { footer, 16 } };
+    uint8_t hdr[ECC_CHUNK_HEADER], footer[ECC_FOOTER];
+    ecc_chunk_encode(hdr, &c);
+    uint64_t size = ECC_CHUNK_HEADER + (uint64_t)c.stored_length;
+    uint64_t off = __atomic_fetch_add(&ecl_T.file_end, size + ECC_FOOTER, __ATOMIC_RELAXED);
+    ecc_footer_encode(footer, off);
+    struct iovec iov[3] = { { hdr, sizeof hdr }, { pay, c.stored_length }, { footer, sizeof footer } };
     char msg[4400];
     if (ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, iov, 3, off, msg, sizeof msg) != 0)
         ecl_trace_fail(msg);
@@ -440,6 +492,7 @@ ecl_core_status ecl_trace_close(void)
     if (get_state() == ECL_T_CLOSING) {
         ecl_buf_write_pending();
         write_clock_sync();
+        write_end(0, 0);
         write_index();
     }
     ecl_core_status st = set_state_from(ECL_T_CLOSING, ECL_T_DONE) ? ECL_CORE_OK : ECL_CORE_EIO;
@@ -464,7 +517,8 @@ ecl_core_status ecl_trace_close(void)
     return st;
 }
 
-ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size)
+ecl_core_status ecl_trace_set_identity(int32_t rank, int32_t size,
+                                      const uint8_t run_id[ECC_RUN_ID])
 {
     char err[8400];
     if (rank < 0 || size <= rank)
@@ -476,9 +530,11 @@ ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size)
         goto out;
     }
     pthread_mutex_lock(&ecl_T.def_lock);
-    header_set_identity(ecl_T.header, rank, size);
-    struct iovec iov = { ecl_T.header, FIXED_HEADER };
-    int e = ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, &iov, 1, 0, err, sizeof err);
+    ecc_file_header_set_identity(ecl_T.header, ecl_T.header_len, rank, size, run_id);
+    header_copy_encode();
+    struct iovec iov[2] = { { ecl_T.header, ecl_T.header_len },
+                            { ecl_T.header_copy, ecl_T.header_copy_len } };
+    int e = ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, iov, 2, 0, err, sizeof err);
     __atomic_store_n(&ecl_T.process, (uint32_t)rank, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ecl_T.def_lock);
     if (e != 0) {
@@ -503,6 +559,20 @@ ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size)
 out:
     pthread_mutex_unlock(&close_lock);
     return st;
+}
+
+void ecl_trace_run_id(uint8_t out[ECC_RUN_ID])
+{
+    memset(out, 0, ECC_RUN_ID);
+    pthread_mutex_lock(&ecl_T.def_lock);
+    if (ecl_T.header != NULL)
+        memcpy(out, ecl_T.header + ECC_RUN_ID_OFFSET, ECC_RUN_ID);
+    pthread_mutex_unlock(&ecl_T.def_lock);
+}
+
+ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size)
+{
+    return ecl_trace_set_identity(rank, size, NULL);
 }
 
 /* ---------------- pause / resume ---------------- */

@@ -11,7 +11,8 @@
 #include <config.h>
 
 #include "ecl/mpi/mpi-internal.h"
-#include "ecl/mpi/merge.h"
+#include "ecl/api/config.h"
+#include "pal/pal.h"
 #include "ecl/ecl.h"
 
 #include <pthread.h>
@@ -32,16 +33,18 @@ static MPI_Group world_group = MPI_GROUP_NULL;
  * MPI_ANY_TAG on world can never take the tool's messages. */
 static MPI_Comm tool_comm = MPI_COMM_NULL;
 static int mpi_ready;            /* MPI_Init(_thread) went through the wrapper */
+unsigned ecl_mpi_groups = ECL_API_MPI_GROUPS_ALL;
 static double ref_tps;           /* rank 0's clock rate */
 
 /* ---------------- record types ---------------- */
 
 /* The types are defined when the library is loaded, before any trace is
  * open, so they are part of the dictionary in the file header (one
- * definition chunk per type otherwise). Fixed ids 14..127. */
+ * definition chunk per type otherwise). Fixed ids from ecl/mpi/mpi.ids, in
+ * the range the format reserves for ECL. */
 __attribute__((constructor)) static void define_types(void)
 {
-    for (size_t i = 0; i < ECL_MPI_NRECTYPES; i++) {
+    for (size_t i = 0; i < ecl_mpi_nrectypes; i++) {
         const ecl_mpi_rectype *rt = &ecl_mpi_rectypes[i];
         uint32_t id;
         ecl_core_status st = ecl_trace_type_define(rt->id, rt->name, rt->description, rt->fields,
@@ -317,21 +320,50 @@ const ecl_mpi_comm *ecl_mpi_comm_lookup(MPI_Comm c)
     return ci != NULL ? ci : &unknown_comm;
 }
 
-uint64_t ecl_mpi_comm_created(const ecl_mpi_comm *parent, MPI_Comm c, int inter)
+/* Publishes ci as c's entry and writes its definition. */
+static void comm_register(MPI_Comm c, ecl_mpi_comm *ci, const ecl_mpi_comm *parent)
 {
-    if (c == MPI_COMM_NULL)
-        return 0;
-    uint32_t id = agree_id(c, inter);
-    ecl_mpi_comm *ci = info_of(c, id);
-    if (ci == NULL)
-        return id;
     pthread_mutex_lock(&comms.lock);
     int ok = ht_put(&comms, (uintptr_t)c, ci) == 0;
     pthread_mutex_unlock(&comms.lock);
     write_comm_def(ci, parent != NULL ? parent->id : UINT32_MAX);
     if (!ok)
         free(ci);
+}
+
+uint64_t ecl_mpi_comm_created(const ecl_mpi_comm *parent, MPI_Comm c)
+{
+    if (c == MPI_COMM_NULL)
+        return 0;
+    /* MPI_Comm_dup, _split and _create of an intercommunicator make
+     * intercommunicators: the agreement must take both groups. */
+    int inter = 0;
+    PMPI_Comm_test_inter(c, &inter);
+    uint32_t id = agree_id(c, inter);
+    ecl_mpi_comm *ci = info_of(c, id);
+    if (ci != NULL)
+        comm_register(c, ci, parent);
     return id;
+}
+
+/* Derived ids live in [2^30, 2^31): agreed ids stay far below (they grow by
+ * the world size per communicator a leader creates), local ones above. */
+uint32_t ecl_mpi_comm_derived_id(const ecl_mpi_comm *parent)
+{
+    if (parent == &unknown_comm)
+        return local_id();
+    uint32_t k = __atomic_fetch_add((uint32_t *)&parent->nderived, 1, __ATOMIC_RELAXED);
+    uint64_t h = ((uint64_t)parent->id << 32 | k) * 0x9E3779B97F4A7C15ull;
+    return 0x40000000u | (uint32_t)(h >> 34);
+}
+
+void ecl_mpi_comm_dup_done(const ecl_mpi_comm *parent, MPI_Comm c, uint32_t id)
+{
+    if (c == MPI_COMM_NULL)
+        return;
+    ecl_mpi_comm *ci = info_of(c, id);
+    if (ci != NULL)
+        comm_register(c, ci, parent);
 }
 
 void ecl_mpi_comm_forget(MPI_Comm c)
@@ -436,29 +468,126 @@ void ecl_mpi_file_forget(MPI_File f)
     pthread_mutex_unlock(&files.lock);
 }
 
+/* ---------------- groups ---------------- */
+
+static handles groups = { NULL, PTHREAD_MUTEX_INITIALIZER };
+static uint32_t group_count;
+
+/* The mpi_group definition: group size ranks. */
+static void write_group_def(uint32_t id, const int32_t *w, int n)
+{
+    char *ranks = rank_list(w, n);
+    size_t nl = ranks != NULL ? strlen(ranks) : 0;
+    uint8_t *buf = malloc(40 + nl), *p = buf;
+    if (buf != NULL) {
+        p = ecl_buf_put_uleb(p, id);
+        p = ecl_buf_put_uleb(p, (uint64_t)n);
+        p = ecl_buf_put_str(p, ranks != NULL ? ranks : "", nl);
+        ecl_trace_write_definition(ECL_MPI_REC_GROUP, buf, (size_t)(p - buf));
+    }
+    free(buf);
+    free(ranks);
+}
+
+/* Group ids are stored in the table's value (as id, never 0). */
+uint64_t ecl_mpi_group_id(MPI_Group g)
+{
+    uintptr_t v = (uintptr_t)ht_get(&groups, (uintptr_t)g);
+    if (ECL_LIKELY(v != 0))
+        return v;
+    if (g == MPI_GROUP_NULL || !mpi_ready)
+        return 0;
+    pthread_mutex_lock(&groups.lock);
+    v = (uintptr_t)ht_get(&groups, (uintptr_t)g);
+    if (v == 0) {
+        int n = 0;
+        PMPI_Group_size(g, &n);
+        int32_t *w = group_to_world(g, n);
+        v = ++group_count;
+        if (ht_put(&groups, (uintptr_t)g, (void *)v) == 0)
+            write_group_def((uint32_t)v, w, w != NULL ? n : 0);
+        free(w);
+    }
+    pthread_mutex_unlock(&groups.lock);
+    return v;
+}
+
+void ecl_mpi_group_forget(MPI_Group g)
+{
+    pthread_mutex_lock(&groups.lock);
+    if (ht_get(&groups, (uintptr_t)g) != NULL)
+        ht_put(&groups, (uintptr_t)g, NULL);
+    pthread_mutex_unlock(&groups.lock);
+}
+
 /* ---------------- sizes ---------------- */
 
-uint64_t ecl_mpi_sumbytes(const ecl_mpi_comm *ci, const int *counts, MPI_Datatype t)
+/* Element i of an array of counts: int or, for the large-count (_c)
+ * functions, MPI_Count. */
+static int64_t count_at(const void *counts, int big, uint64_t i)
 {
-    uint64_t n = ecl_mpi_nsize(ci), sum = 0;
+    return big ? (int64_t)((const MPI_Count *)counts)[i] : ((const int *)counts)[i];
+}
+
+/* Bytes of n counts of t (negative counts ignored). */
+static uint64_t sum_bytes(const void *counts, int big, uint64_t n, MPI_Datatype t)
+{
+    uint64_t sum = 0;
     if (counts == NULL || n > (uint64_t)INT32_MAX)
         return 0;
     for (uint64_t i = 0; i < n; i++)
-        if (counts[i] > 0)
-            sum += (uint64_t)counts[i];
-    if (sum == 0 || sum > (uint64_t)INT32_MAX)
-        return sum == 0 ? 0 : sum * ecl_mpi_tbytes(1, t);
-    return ecl_mpi_tbytes((int)sum, t);
+        if (count_at(counts, big, i) > 0)
+            sum += (uint64_t)count_at(counts, big, i);
+    if (sum == 0 || sum > (uint64_t)INT64_MAX)
+        return 0;
+    return sum * ecl_mpi_tbytes(1, t);
 }
 
-uint64_t ecl_mpi_sumw(const ecl_mpi_comm *ci, const int *counts, const MPI_Datatype *types)
+/* Bytes of n counts, each of its own datatype. */
+static uint64_t sum_w(const void *counts, int big, uint64_t n, const MPI_Datatype *types)
 {
-    uint64_t n = ecl_mpi_nsize(ci), sum = 0;
+    uint64_t sum = 0;
     if (counts == NULL || types == NULL || n > (uint64_t)INT32_MAX)
         return 0;
     for (uint64_t i = 0; i < n; i++)
-        sum += ecl_mpi_tbytes(counts[i], types[i]);
+        sum += ecl_mpi_tbytes(count_at(counts, big, i), types[i]);
     return sum;
+}
+
+uint64_t ecl_mpi_sumbytes(const int *counts, uint64_t n, MPI_Datatype t)
+{
+    return sum_bytes(counts, 0, n, t);
+}
+
+uint64_t ecl_mpi_sumbytes_c(const MPI_Count *counts, uint64_t n, MPI_Datatype t)
+{
+    return sum_bytes(counts, 1, n, t);
+}
+
+uint64_t ecl_mpi_sumw(const int *counts, uint64_t n, const MPI_Datatype *types)
+{
+    return sum_w(counts, 0, n, types);
+}
+
+uint64_t ecl_mpi_sumw_c(const MPI_Count *counts, uint64_t n, const MPI_Datatype *types)
+{
+    return sum_w(counts, 1, n, types);
+}
+
+uint64_t ecl_mpi_degree(MPI_Comm c, int out)
+{
+    int topo = MPI_UNDEFINED, n = 0, in = 0, outd = 0, weighted = 0, rank = 0;
+    if (PMPI_Topo_test(c, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART && PMPI_Cartdim_get(c, &n) == MPI_SUCCESS)
+        return 2 * (uint64_t)(n > 0 ? n : 0);
+    if (topo == MPI_GRAPH && PMPI_Comm_rank(c, &rank) == MPI_SUCCESS &&
+        PMPI_Graph_neighbors_count(c, rank, &n) == MPI_SUCCESS)
+        return (uint64_t)(n > 0 ? n : 0);
+    if (topo == MPI_DIST_GRAPH &&
+        PMPI_Dist_graph_neighbors_count(c, &in, &outd, &weighted) == MPI_SUCCESS)
+        return (uint64_t)(out ? (outd > 0 ? outd : 0) : (in > 0 ? in : 0));
+    return 0;
 }
 
 uint64_t ecl_mpi_status_bytes(const MPI_Status *st)
@@ -537,6 +666,11 @@ void ecl_mpi_started(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     ecl_mpi_world_rank = rank;
     world_size = size;
+    /* ecl_init() has checked the value (a bad one stops tracing) */
+    const char *g = getenv("ECL_MPI_GROUPS");
+    unsigned mask = ECL_API_MPI_GROUPS_ALL;
+    if (g != NULL && ecl_api_parse_mpi_groups(g, &mask) == 0)
+        ecl_mpi_groups = mask | ECL_MPI_G_ENV;
     ecl_mpi_world.size = size;
     ecl_mpi_world.rank = rank;
     self_world[0] = rank;
@@ -545,7 +679,11 @@ void ecl_mpi_started(void)
     __atomic_store_n(&mpi_ready, 1, __ATOMIC_RELEASE);
     if (!ecl_buf_is_active())
         return;
-    ecl_trace_set_rank(rank, size);
+    /* every rank takes rank 0's run id: the merge refuses traces of other runs */
+    uint8_t run_id[ECC_RUN_ID];
+    ecl_trace_run_id(run_id);
+    PMPI_Bcast(run_id, ECC_RUN_ID, MPI_BYTE, 0, tool_comm);
+    ecl_trace_set_identity(rank, size, run_id);
     write_comm_def(&ecl_mpi_world, UINT32_MAX);
     write_comm_def(&self_info, UINT32_MAX);
     ref_tps = ecl_sys_clock_ticks_per_second();
@@ -620,6 +758,12 @@ static int trace_base(char *out, size_t len)
     return 0;
 }
 
+static void merge_diag(void *ctx, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "ecl: %s\n", message);
+}
+
 static void merge_traces(const char *base, int size)
 {
     char **paths = calloc((size_t)size, sizeof *paths);
@@ -634,13 +778,19 @@ static void merge_traces(const char *base, int size)
     }
     if (ok) {
         snprintf(out, blen, "%s.ecl", base);
-        ecl_merge_options o;
-        ecl_merge_options_default(&o);
+        pal_merge_options o;
+        pal_merge_options_default(&o);
         o.verbose = verbose_wanted();
-        o.expect_size = size;
-        o.tool = "ecl";
-        ecl_merge_result res;
-        ecl_merge_run((const char *const *)paths, (size_t)size, out, &o, &res);
+        o.ranks = size;
+        o.diag = merge_diag;
+        pal_merge_result res;
+        if (pal_merge((const char *const *)paths, (size_t)size, out, &o, &res) != PAL_OK)
+            fprintf(stderr, "ecl: %s: the traces were not merged\n", pal_last_error());
+        else if (o.verbose || res.problems)
+            fprintf(stderr, "ecl: merged %u ranks into '%s': %llu records, %llu messages "
+                    "matched%s\n", res.ranks, out, (unsigned long long)res.records,
+                    (unsigned long long)res.messages,
+                    res.problems ? "; see the messages above" : "");
     } else {
         fprintf(stderr, "ecl: out of memory: the traces were not merged\n");
     }
@@ -654,7 +804,7 @@ ECL_MPI_API int MPI_Finalize(void)
 {
     if (!mpi_ready)
         return PMPI_Finalize();
-    if (ECL_MPI_PASS()) {
+    if (ECL_MPI_PASS(ECL_MPI_G_ENV)) {
         PMPI_Comm_free(&tool_comm);
         PMPI_Group_free(&world_group);
         return PMPI_Finalize();
@@ -679,7 +829,7 @@ ECL_MPI_API int MPI_Finalize(void)
 
 ECL_MPI_API int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    if (!ECL_MPI_PASS()) {
+    if (!ECL_MPI_PASS(ECL_MPI_G_ENV)) {
         /* Nothing returns from PMPI_Abort: the record and the whole trace
          * go to the file first. */
         int64_t f[2] = { (int64_t)ecl_mpi_comm_of(comm)->id, errorcode };

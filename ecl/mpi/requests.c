@@ -31,6 +31,8 @@ typedef struct req_info {
     uint64_t bytes;
     uint32_t comm;
     uint8_t kind, persistent, cancelled;
+    uint8_t active;              /* persistent: started and not yet completed */
+    MPI_Comm newcomm;            /* kind COMM: the communicator MPI_Comm_idup makes */
 } req_info;
 
 typedef struct req_slot {
@@ -106,7 +108,10 @@ static int req_remove(uintptr_t key, uint64_t id)
     return 0;
 }
 
-static void req_mark_cancelled(uintptr_t key, uint64_t id)
+enum { MARK_CANCELLED, MARK_ACTIVE, MARK_INACTIVE };
+
+/* Sets a flag of key's entry if its id is id. */
+static void req_mark(uintptr_t key, uint64_t id, int what)
 {
     size_t h = req_hash(key);
     for (size_t i = 0; i < REQ_PROBE; i++) {
@@ -114,8 +119,12 @@ static void req_mark_cancelled(uintptr_t key, uint64_t id)
         uintptr_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == key && __atomic_compare_exchange_n(&s->key, &k, KEY_BUSY, 0, __ATOMIC_ACQUIRE,
                                                     __ATOMIC_RELAXED)) {
-            if (s->info.id == id)
-                s->info.cancelled = 1;
+            if (s->info.id == id) {
+                if (what == MARK_CANCELLED)
+                    s->info.cancelled = 1;
+                else
+                    s->info.active = what == MARK_ACTIVE;
+            }
             __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
             return;
         }
@@ -134,36 +143,59 @@ extern char ompi_request_empty __attribute__((weak));
 #define SHARED_DONE(r) 0
 #endif
 
+static void write_req(uint32_t type, uint64_t id, unsigned kind, int64_t peer, int64_t tag,
+                      uint64_t comm, uint64_t bytes, uint64_t flags);
+
+/* A new entry under key (a request's or a message's handle): ri filled but
+ * for its id. shared: the handle is the library's shared completed request
+ * (not entered; *immediate set, as for ecl_mpi_req_new). */
+static uint64_t req_create(uintptr_t key, int shared, req_info *ri, int *immediate)
+{
+    ri->id = __atomic_fetch_add(&req_next, 1, __ATOMIC_RELAXED);
+    ri->cancelled = 0;
+    ri->active = 0;
+    *immediate = shared && !ri->persistent;
+    if (!*immediate)
+        req_insert(key, ri);
+    return ri->id;
+}
+
 uint64_t ecl_mpi_req_new(MPI_Request r, int kind, int persistent, const ecl_mpi_comm *ci,
                          int64_t peer, int64_t tag, uint64_t bytes, int *immediate)
 {
+    req_info ri = { .ci = ci, .peer = peer, .tag = tag, .bytes = bytes,
+                    .comm = ci != NULL ? ci->id : 0, .kind = (uint8_t)kind,
+                    .persistent = (uint8_t)persistent };
     *immediate = 0;
     if (r == MPI_REQUEST_NULL)
         return 0;
-    req_info ri;
-    ri.id = __atomic_fetch_add(&req_next, 1, __ATOMIC_RELAXED);
-    if (SHARED_DONE(r) && !persistent) {
-        *immediate = 1;
-        return ri.id;
-    }
-    ri.ci = ci;
-    ri.peer = peer;
-    ri.tag = tag;
-    ri.bytes = bytes;
-    ri.comm = ci != NULL ? ci->id : 0;
-    ri.kind = (uint8_t)kind;
-    ri.persistent = (uint8_t)persistent;
-    ri.cancelled = 0;
-    req_insert((uintptr_t)r, &ri);
-    return ri.id;
+    return req_create((uintptr_t)r, SHARED_DONE(r), &ri, immediate);
 }
 
-uint64_t ecl_mpi_req_freed(MPI_Request r)
+/* The entry's comm is the new communicator's id: mpi_complete names it. */
+uint64_t ecl_mpi_req_idup(MPI_Request r, const ecl_mpi_comm *parent, MPI_Comm newcomm,
+                          uint32_t newid)
+{
+    int imm = 0;
+    req_info ri = { .ci = parent, .peer = -1, .comm = newid, .kind = ECL_MPI_KIND_COMM,
+                    .newcomm = newcomm };
+    if (r == MPI_REQUEST_NULL)
+        return 0;
+    uint64_t id = req_create((uintptr_t)r, SHARED_DONE(r), &ri, &imm);
+    if (imm) {
+        /* done within the call */
+        ecl_mpi_comm_dup_done(parent, newcomm, newid);
+        write_req(ECL_MPI_REC_COMPLETE, id, ECL_MPI_KIND_COMM, -1, 0, newid, 0,
+                  ECL_MPI_DONE_IMMEDIATE);
+    }
+    return id;
+}
+
+uint64_t ecl_mpi_req_id(MPI_Request r)
 {
     req_info ri;
     if (r == MPI_REQUEST_NULL || !req_find((uintptr_t)r, &ri))
         return 0;
-    req_remove((uintptr_t)r, ri.id);
     return ri.id;
 }
 
@@ -172,8 +204,45 @@ uint64_t ecl_mpi_req_cancelled(MPI_Request r)
     req_info ri;
     if (r == MPI_REQUEST_NULL || !req_find((uintptr_t)r, &ri))
         return 0;
-    req_mark_cancelled((uintptr_t)r, ri.id);
+    req_mark((uintptr_t)r, ri.id, MARK_CANCELLED);
     return ri.id;
+}
+
+/* ---------------- matched messages ---------------- */
+
+/* Messages share the request table (a message handle is never a live
+ * request's) and the id counter. */
+uint64_t ecl_mpi_msg_new(MPI_Message m, const ecl_mpi_comm *ci, int64_t peer, int64_t tag,
+                         uint64_t bytes)
+{
+    int imm = 0;
+    req_info ri = { .ci = ci, .peer = peer, .tag = tag, .bytes = bytes,
+                    .comm = ci != NULL ? ci->id : 0, .kind = ECL_MPI_KIND_MESSAGE };
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+        return 0;
+    return req_create((uintptr_t)m, 0, &ri, &imm);
+}
+
+static const ecl_mpi_comm no_comm = { .id = UINT32_MAX };
+
+void ecl_mpi_msg_take(MPI_Message m, ecl_mpi_msg *out)
+{
+    req_info ri;
+    uintptr_t key = (uintptr_t)m;
+    out->id = 0;
+    out->ci = &no_comm;
+    out->peer = m == MPI_MESSAGE_NO_PROC ? ECL_MPI_PEER_NULL : ECL_MPI_PEER_UNKNOWN;
+    out->tag = -1;
+    out->bytes = 0;
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC || !req_find(key, &ri) ||
+        ri.kind != ECL_MPI_KIND_MESSAGE)
+        return;
+    req_remove(key, ri.id);
+    out->id = ri.id;
+    out->ci = ri.ci != NULL ? ri.ci : &no_comm;
+    out->peer = ri.peer;
+    out->tag = ri.tag;
+    out->bytes = ri.bytes;
 }
 
 /* ---------------- records ---------------- */
@@ -243,9 +312,10 @@ void ecl_mpi_req_immediate(uint64_t id, int kind, const ecl_mpi_comm *ci, int64_
 
 /* mpi_complete (request kind peer tag comm bytes flags) or mpi_started
  * (without flags). */
-static void record_req(uint32_t type, const req_seen *s, const MPI_Status *st, int ok)
+static void record_req(uint32_t type, const req_seen *s, const MPI_Status *st, int ok,
+                       uint64_t flags)
 {
-    uint64_t id = 0, comm = 0, bytes = 0, flags = 0;
+    uint64_t id = 0, comm = 0, bytes = 0;
     int64_t peer = ECL_MPI_PEER_UNKNOWN, tag = -1;
     unsigned kind = ECL_MPI_KIND_UNKNOWN;
     if (s->known) {
@@ -288,7 +358,25 @@ static void completed(const req_seen *s, const MPI_Status *st, int ok)
         return;
     if (s->known && !s->ri.persistent)
         req_remove((uintptr_t)s->h, s->ri.id);
-    record_req(ECL_MPI_REC_COMPLETE, s, st, ok);
+    else if (s->known)
+        req_mark((uintptr_t)s->h, s->ri.id, MARK_INACTIVE);
+    if (s->known && s->ri.kind == ECL_MPI_KIND_COMM && ok)
+        ecl_mpi_comm_dup_done(s->ri.ci, s->ri.newcomm, s->ri.comm);
+    record_req(ECL_MPI_REC_COMPLETE, s, st, ok, 0);
+}
+
+uint64_t ecl_mpi_req_freed(MPI_Request r)
+{
+    req_seen s;
+    seen_fill(&s, r);
+    if (!s.known)
+        return 0;
+    req_remove((uintptr_t)r, s.ri.id);
+    /* MPI completes an active request freed so without telling: a receive's
+     * message and a send's transfer happen, when is unknown */
+    if (!s.ri.persistent || s.ri.active)
+        record_req(ECL_MPI_REC_COMPLETE, &s, NULL, 1, ECL_MPI_DONE_UNKNOWN);
+    return s.ri.id;
 }
 
 /* Whether request i of an array call completed, given the call's result. */
@@ -336,7 +424,7 @@ static void scratch_fini(scratch *sc)
 
 ECL_MPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    if (ECL_MPI_PASS())
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P))
         return PMPI_Wait(request, status);
     req_seen s;
     seen_fill(&s, *request);
@@ -351,7 +439,7 @@ ECL_MPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status)
 
 ECL_MPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    if (ECL_MPI_PASS())
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P))
         return PMPI_Test(request, flag, status);
     MPI_Request h = *request;
     if (h == MPI_REQUEST_NULL) {
@@ -379,7 +467,7 @@ ECL_MPI_API int MPI_Waitall(int count, MPI_Request array_of_requests[],
 {
     scratch sc;
     int ignore = array_of_statuses == MPI_STATUSES_IGNORE;
-    if (ECL_MPI_PASS() || count < 0 || scratch_init(&sc, count, ignore) != 0)
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P) || count < 0 || scratch_init(&sc, count, ignore) != 0)
         return PMPI_Waitall(count, array_of_requests, array_of_statuses);
     MPI_Status *st = ignore ? sc.st : array_of_statuses;
     for (int i = 0; i < count; i++)
@@ -400,7 +488,7 @@ ECL_MPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *fla
 {
     scratch sc;
     int ignore = array_of_statuses == MPI_STATUSES_IGNORE;
-    if (ECL_MPI_PASS() || count < 0 || scratch_init(&sc, count, ignore) != 0)
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P) || count < 0 || scratch_init(&sc, count, ignore) != 0)
         return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
     MPI_Status *st = ignore ? sc.st : array_of_statuses;
     for (int i = 0; i < count; i++)
@@ -420,7 +508,7 @@ ECL_MPI_API int MPI_Waitany(int count, MPI_Request array_of_requests[], int *ind
                             MPI_Status *status)
 {
     scratch sc;
-    if (ECL_MPI_PASS() || count < 0 || scratch_init(&sc, count, 0) != 0)
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P) || count < 0 || scratch_init(&sc, count, 0) != 0)
         return PMPI_Waitany(count, array_of_requests, index, status);
     MPI_Status mine, *st = status == MPI_STATUS_IGNORE ? &mine : status;
     for (int i = 0; i < count; i++)
@@ -440,7 +528,7 @@ ECL_MPI_API int MPI_Testany(int count, MPI_Request array_of_requests[], int *ind
                             MPI_Status *status)
 {
     scratch sc;
-    if (ECL_MPI_PASS() || count < 0 || scratch_init(&sc, count, 0) != 0)
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P) || count < 0 || scratch_init(&sc, count, 0) != 0)
         return PMPI_Testany(count, array_of_requests, index, flag, status);
     MPI_Status mine, *st = status == MPI_STATUS_IGNORE ? &mine : status;
     for (int i = 0; i < count; i++)
@@ -463,7 +551,7 @@ static int some(int test, int incount, MPI_Request reqs[], int *outcount, int in
 {
     scratch sc;
     int ignore = statuses == MPI_STATUSES_IGNORE;
-    if (ECL_MPI_PASS() || incount < 0 || scratch_init(&sc, incount, ignore) != 0)
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P) || incount < 0 || scratch_init(&sc, incount, ignore) != 0)
         return test ? PMPI_Testsome(incount, reqs, outcount, indices, statuses)
                     : PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
     MPI_Status *st = ignore ? sc.st : statuses;
@@ -504,12 +592,14 @@ ECL_MPI_API int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *
  * completes. */
 ECL_MPI_API int MPI_Start(MPI_Request *request)
 {
-    if (ECL_MPI_PASS())
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P))
         return PMPI_Start(request);
     req_seen s;
     seen_fill(&s, *request);
     if (s.h != MPI_REQUEST_NULL && !s.shared)
-        record_req(ECL_MPI_REC_STARTED, &s, NULL, 1);
+        record_req(ECL_MPI_REC_STARTED, &s, NULL, 1, 0);
+    if (s.known)
+        req_mark((uintptr_t)s.h, s.ri.id, MARK_ACTIVE);
     uint64_t t0 = ecl_mpi_begin();
     int rc = PMPI_Start(request);
     ecl_mpi_end();
@@ -519,13 +609,15 @@ ECL_MPI_API int MPI_Start(MPI_Request *request)
 
 ECL_MPI_API int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
-    if (ECL_MPI_PASS() || count < 0)
+    if (ECL_MPI_PASS(ECL_MPI_G_P2P) || count < 0)
         return PMPI_Startall(count, array_of_requests);
     for (int i = 0; i < count; i++) {
         req_seen s;
         seen_fill(&s, array_of_requests[i]);
         if (s.h != MPI_REQUEST_NULL && !s.shared)
-            record_req(ECL_MPI_REC_STARTED, &s, NULL, 1);
+            record_req(ECL_MPI_REC_STARTED, &s, NULL, 1, 0);
+        if (s.known)
+            req_mark((uintptr_t)s.h, s.ri.id, MARK_ACTIVE);
     }
     uint64_t t0 = ecl_mpi_begin();
     int rc = PMPI_Startall(count, array_of_requests);

@@ -37,6 +37,24 @@ void ecl_sys_host_name(char *buf, size_t len)
     buf[len - 1] = '\0';
 }
 
+int ecl_sys_random(void *buf, size_t n)
+{
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(fd);
+    return got == n ? 0 : -1;
+}
+
 void ecl_sys_thread_name(char *buf, size_t len)
 {
     if (len == 0)

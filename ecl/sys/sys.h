@@ -63,6 +63,8 @@ uint64_t ecl_sys_thread_id(void);           /* kernel thread id */
 uint32_t ecl_sys_pid(void);
 /* Host name, NUL-terminated, truncated to len-1. */
 void ecl_sys_host_name(char *buf, size_t len);
+/* n random bytes from the kernel: 0, or -1 when none can be had. */
+int ecl_sys_random(void *buf, size_t n);
 /* Name of the calling thread ("" if unknown). */
 void ecl_sys_thread_name(char *buf, size_t len);
 

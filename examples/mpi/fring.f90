@@ -1,11 +1,15 @@
 ! fring.f90 -- a Fortran MPI program (the `mpi` module): a blocking ring, a
 ! nonblocking neighbour exchange completed with MPI_Waitall, a reduction and a
-! broadcast. Plain MPI: ECL traces it through its Fortran wrappers, linked
-! with -lecl or preloaded by ecl-run.
+! broadcast, matched probes, a nonblocking duplication and a group. Plain
+! MPI: ECL traces it through its Fortran wrappers, linked with -lecl or
+! preloaded by ecl-run.
 !
 !   mpirun -np 4 ./fring
 ! Per rank: ROUNDS sends and receives, 2 isends, 2 irecvs, 1 waitall,
-! 1 allreduce, 1 bcast, 1 barrier.
+! 1 allreduce, 1 bcast, 2 barriers, 1 comm_idup and its wait, 1 comm_group,
+! 1 group_incl, 2 group_free; ranks > 0 send tag 200 + rank to rank 0, which
+! takes in rank order with MPI_Mprobe (MPI_ANY_SOURCE, tag 200 + r) and
+! MPI_Mrecv.
 program fring
   use mpi
   implicit none
@@ -15,6 +19,7 @@ program fring
   integer :: sbuf(2), rbuf(2), reqs(4)
   integer :: status(MPI_STATUS_SIZE)
   integer :: statuses(MPI_STATUS_SIZE, 4)
+  integer :: msg, dup, req, wgroup, g0, x
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -45,6 +50,24 @@ program fring
   call MPI_Allreduce(rank, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   call MPI_Bcast(total, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
+
+  if (rank == 0) then
+    do r = 1, size - 1
+      call MPI_Mprobe(MPI_ANY_SOURCE, 200 + r, MPI_COMM_WORLD, msg, status, ierr)
+      call MPI_Mrecv(x, 1, MPI_INTEGER, msg, status, ierr)
+      if (x /= status(MPI_SOURCE) .or. status(MPI_TAG) /= 200 + x) call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    end do
+  else
+    call MPI_Send(rank, 1, MPI_INTEGER, 0, 200 + rank, MPI_COMM_WORLD, ierr)
+  end if
+  call MPI_Comm_idup(MPI_COMM_WORLD, dup, req, ierr)
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  call MPI_Barrier(dup, ierr)
+  call MPI_Comm_free(dup, ierr)
+  call MPI_Comm_group(MPI_COMM_WORLD, wgroup, ierr)
+  call MPI_Group_incl(wgroup, 1, [0], g0, ierr)
+  call MPI_Group_free(g0, ierr)
+  call MPI_Group_free(wgroup, ierr)
   if (rank == 0) print '(a,i0,a,i0)', 'fring: ranks ', size, ', sum of ranks ', total
   call MPI_Finalize(ierr)
 end program fring

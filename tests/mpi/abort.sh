@@ -23,7 +23,8 @@ check --count mpi_abort=1 --count mpi_allreduce=20 --has 'mpi_abort errorcode=3'
 st=$?
 cat "$tmp/merge.out"
 [ $st -eq 2 ] || fail "ecl-merge exit status $st, expected 2 (merged with problems)"
-grep -q "was not closed" "$tmp/merge.out" || fail "ecl-merge does not report the killed ranks"
+grep -Eq "was not closed|ended with signal" "$tmp/merge.out" ||
+    fail "ecl-merge does not report the killed ranks"
 grep -q "trace.1.ecl (rank 1): the trace was not closed" "$tmp/merge.out" &&
     fail "rank 1's trace was closed by MPI_Abort"
 check --ranks 4 --readable --has 'mpi_abort process=1 errorcode=3' \

@@ -26,9 +26,9 @@ done
 
 ex=$top_builddir/examples/mpi
 check=$top_builddir/tests/mpi/check_trace
-merge=$top_builddir/ecl/mpi/ecl-merge
+merge=$top_builddir/ecl/tools/ecl-merge
 paldump=$top_builddir/pal/pal-dump
-eclrun=$top_builddir/ecl/mpi/ecl-run
+eclrun=$top_builddir/ecl/tools/ecl-run
 ECL_RUN_LIBRARY=$top_builddir/ecl/.libs/libecl.so
 export ECL_RUN_LIBRARY
 
@@ -41,15 +41,17 @@ fail() {
 }
 
 # run NP PROGRAM [ARG]...: mpirun in $tmp with ECL_DIR=$tmp; fails on a
-# non-zero exit (output shown). Extra environment: set it before calling.
+# non-zero exit or after $RUN_TIMEOUT seconds (a hang: output shown). Extra
+# environment: set it before calling.
+RUN_TIMEOUT=${RUN_TIMEOUT:-120}
 run() {
     np=$1
     shift
     echo "+ mpirun -np $np $*"
-    if ! (cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS=$mpi_asan timeout 120 "$MPIRUN" --oversubscribe -np "$np" "$@") \
+    if ! (cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS=$mpi_asan timeout "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -np "$np" "$@") \
             > "$tmp/out" 2>&1; then
         cat "$tmp/out"
-        fail "mpirun -np $np $* exited with an error"
+        fail "mpirun -np $np $* exited with an error or did not end within $RUN_TIMEOUT s"
     fi
     cat "$tmp/out"
 }
@@ -59,12 +61,17 @@ run_fails() {
     np=$1
     shift
     echo "+ mpirun -np $np $* (must fail)"
-    if (cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS=$mpi_asan timeout 120 "$MPIRUN" --oversubscribe -np "$np" "$@") \
+    if (cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS=$mpi_asan timeout "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -np "$np" "$@") \
             > "$tmp/out" 2>&1; then
         cat "$tmp/out"
         fail "mpirun -np $np $* succeeded"
     fi
     cat "$tmp/out"
+}
+
+# no_errors: the run printed the MPI test suites' " No Errors"
+no_errors() {
+    grep -q '^ No Errors$' "$tmp/out" || fail "the program did not print ' No Errors'"
 }
 
 # check [CHECK]... TRACE

@@ -7,7 +7,7 @@
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 mk=$top_builddir/tests/mpi/mktraces
-merge=$top_builddir/ecl/mpi/ecl-merge
+merge=$top_builddir/ecl/tools/ecl-merge
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecl-merge-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() {

@@ -72,9 +72,9 @@ static edl_dict *dict(int swap_user)
     const char *bf[] = { "b" };
     edl_type bt[] = { EDL_STRING };
     edl_encoding be[] = { EDL_ENC_LSTRING };
-    rec(d, swap_user ? "beta" : "alpha", 128, swap_user ? bf : af, swap_user ? bt : at,
+    rec(d, swap_user ? "beta" : "alpha", 1024, swap_user ? bf : af, swap_user ? bt : at,
         swap_user ? be : ae, NULL, 1);
-    rec(d, swap_user ? "alpha" : "beta", 129, swap_user ? af : bf, swap_user ? at : bt,
+    rec(d, swap_user ? "alpha" : "beta", 1025, swap_user ? af : bf, swap_user ? at : bt,
         swap_user ? ae : be, NULL, 1);
     return d;
 }
@@ -116,9 +116,9 @@ static void write_rank(const char *dir, int rank, int sync)
         tb_val v[] = { TB_U(22), TB_U((uint64_t)(tsend + 100)), TB_U(100), TB_U(0), TB_I(1),
                        TB_I(7), TB_U(64) };
         tb_record(t, "mpi_send", v);
-        tb_val a[] = { TB_U(128), TB_U((uint64_t)(0.6 * s)), TB_I(1) };
+        tb_val a[] = { TB_U(1024), TB_U((uint64_t)(0.6 * s)), TB_I(1) };
         tb_record(t, "alpha", a);
-        tb_val b[] = { TB_U(129), TB_U((uint64_t)(0.61 * s)), TB_S("from 0") };
+        tb_val b[] = { TB_U(1025), TB_U((uint64_t)(0.61 * s)), TB_S("from 0") };
         tb_record(t, "beta", b);
         tb_val m[] = { TB_U(4), TB_U((uint64_t)(0.9 * s)), TB_S("mark") };
         tb_record(t, "marker", m);
@@ -126,9 +126,9 @@ static void write_rank(const char *dir, int rank, int sync)
         uint64_t end = sync ? clk(tsend + 2000) : (uint64_t)llround(2 * (tsend + 2000)) - 2000000;
         tb_val v[] = { TB_U(26), TB_U(end), TB_U(3000), TB_U(0), TB_I(0), TB_I(7), TB_U(64) };
         tb_record(t, "mpi_recv", v);
-        tb_val b[] = { TB_U(128), TB_U(clk(0.65 * s)), TB_S("from 1") };
+        tb_val b[] = { TB_U(1024), TB_U(clk(0.65 * s)), TB_S("from 1") };
         tb_record(t, "beta", b);
-        tb_val a[] = { TB_U(129), TB_U(clk(0.7 * s)), TB_I(2) };
+        tb_val a[] = { TB_U(1025), TB_U(clk(0.7 * s)), TB_I(2) };
         tb_record(t, "alpha", a);
         tb_val m[] = { TB_U(4), TB_U(clk(0.9 * s)), TB_S("mark") };
         tb_record(t, "marker", m);

@@ -222,6 +222,7 @@ void tb_record(tb *t, const char *name, const tb_val *vals)
     int be = edl_dict_byte_order(t->d) == 'B';
     const char *tf = edl_dict_time_field(t->d);
     uint64_t time = 0;
+    int timed = 0;
     for (size_t i = 0; i < edl_record_field_count(r); i++) {
         const edl_field *f = edl_record_field(r, i);
         tb_val v = vals[i];
@@ -277,6 +278,7 @@ void tb_record(tb *t, const char *name, const tb_val *vals)
             time = ty == EDL_FLOAT32 || ty == EDL_FLOAT64 ? (uint64_t)v.f
                  : ty >= EDL_INT8 && ty <= EDL_INT64 ? (uint64_t)v.i : v.u;
             t->last_time = time;
+            timed = 1;
         }
     }
     t->count++;
@@ -294,6 +296,7 @@ void tb_record(tb *t, const char *name, const tb_val *vals)
     tb_rec_info *ri = t->recs;
     ri[t->nrecs].record = edl_record_index(r);
     ri[t->nrecs].time = time;
+    ri[t->nrecs].order_time = timed ? time : t->tsum;
     ri[t->nrecs].chunk = t->raw ? 0 : t->nchunks;
     ri[t->nrecs].end = b->n;
     t->nrecs++;
@@ -311,6 +314,8 @@ static void add_chunk(tb *t, uint64_t off, uint64_t len, int kind, uint32_t coun
     c->offset = off;
     c->length = len;
     c->kind = kind;
+    c->process = kind == 1 ? t->process : 0;
+    c->stream = kind == 1 ? t->stream : 0;
     c->count = kind == 1 ? count : 0;
     c->first_rec = kind == 1 ? t->chunk_first_rec : t->nrecs;
     c->odd = odd;

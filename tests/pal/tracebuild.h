@@ -43,6 +43,7 @@ typedef struct tb_chunk_opts {
 typedef struct tb_chunk_info {
     uint64_t offset, length;   /* header + payload */
     int kind;
+    uint32_t process, stream;  /* kind 1: as given to tb_chunk_begin */
     uint32_t count;            /* records (kind 1) */
     size_t first_rec;          /* index of its first record in tb_records() */
     int depends_on;            /* dictionary chunk (index in tb_chunks) defining a type it uses; -1 */
@@ -53,6 +54,8 @@ typedef struct tb_chunk_info {
 typedef struct tb_rec_info {
     size_t record;             /* record descriptor index */
     uint64_t time;
+    uint64_t order_time;       /* what readers order it by: its time, or (without a time
+                                * field) the running time of its chunk */
     size_t chunk;              /* index in tb_chunks */
     size_t end;                /* where it ends: offset in the raw payload (or raw stream) */
 } tb_rec_info;

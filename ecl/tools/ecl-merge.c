@@ -1,13 +1,15 @@
 /* ecl-merge.c -- merge the per-rank traces of a run into one time-sorted,
- * clock-corrected trace (ecl/mpi/merge.c does the work). */
+ * clock-corrected trace. PAL does the work (pal_merge: the run read as one
+ * stream, written back); this is its command line. */
 #include <config.h>
 
-#include "ecl/mpi/merge.h"
+#include "pal/pal.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *prog = "ecl-merge";
 
@@ -15,19 +17,25 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "Usage: %s [OPTION]... TRACE...\n"
-"Merge the per-process traces of a run (trace.0.ecl trace.1.ecl ...) into one\n"
-"time-sorted trace: clocks corrected to rank 0's (offset and drift, from the\n"
-"measurements ECL takes at MPI_Init and MPI_Finalize), record types merged by\n"
-"name, every record tagged with its process and thread.\n"
+"Merge the per-process traces of a run (trace.0.ecl trace.1.ecl ..., or the\n"
+"directory holding them) into one time-sorted trace: clocks corrected to rank\n"
+"0's (offset and drift, from the measurements ECL takes at MPI_Init and\n"
+"MPI_Finalize), record types merged by name, every record tagged with its\n"
+"process and thread.\n"
 "\n"
 "  -o, --output=FILE     the merged trace (default: PREFIX.ecl for inputs named\n"
-"                        PREFIX.<rank>.ecl)\n"
+"                        PREFIX.<rank>.ecl, DIR/trace.ecl for a directory DIR)\n"
 "  -n, --ranks=N         the run had N ranks: report those without a trace\n"
 "                        (default: the size in the traces' headers)\n"
 "  -z, --compress=METHOD none, zlib or zstd (default: zstd if built with it)\n"
+"      --chunk-size=SIZE raw bytes per output chunk (default 64K; what one\n"
+"                        damaged byte can cost)\n"
 "      --no-check        do not check message order after merging\n"
+"  -f, --force           merge traces of different runs (their run ids differ)\n"
+"      --through         write into OUTPUT even when it is a device, FIFO or\n"
+"                        symbolic link (otherwise refused)\n"
 "  -q, --quiet           no warnings and no summary (errors only)\n"
-"  -v, --verbose         clock correction of every rank, and a summary\n"
+"  -v, --verbose         the clock correction of every rank, and a summary\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
@@ -35,14 +43,24 @@ static void usage(FILE *f)
 "process died (kept up to its last complete chunk), damaged chunks (skipped),\n"
 "clocks that could not be corrected (by how much receives precede sends).\n"
 "\n"
-"Exit status: 0 merged cleanly, 2 merged but something was reported, 1 nothing\n"
-"written (no readable input, output not writable, bad usage).\n", prog);
+"Exit status: 0 merged cleanly; 1 bad usage or nothing written (an input\n"
+"cannot be read, traces of different runs, the output cannot be written);\n"
+"2 merged, but something was reported (damage, missing ranks or records).\n",
+            prog);
 }
 
-/* "dir/trace.3.ecl" -> "dir/trace.ecl"; NULL if the name does not fit. */
+/* "dir/trace.3.ecl" -> "dir/trace.ecl", "dir" -> "dir/trace.ecl"; NULL if
+ * the name does not fit. */
 static char *default_output(const char *in)
 {
+    struct stat sb;
     size_t n = strlen(in);
+    if (stat(in, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        char *out = malloc(n + 12);
+        if (out)
+            snprintf(out, n + 12, "%s/trace.ecl", in);
+        return out;
+    }
     if (n < 6 || strcmp(in + n - 4, ".ecl") != 0)
         return NULL;
     size_t d = n - 4;
@@ -58,25 +76,53 @@ static char *default_output(const char *in)
     return out;
 }
 
+static int quiet;
+
+static void diag(void *ctx, const char *message)
+{
+    (void)ctx;
+    if (!quiet)
+        fprintf(stderr, "%s: %s\n", prog, message);
+}
+
+static size_t parse_size(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s)
+        return 0;
+    if (*end == 'K' || *end == 'k')
+        v <<= 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        v <<= 20, end++;
+    if (*end != '\0' || v < 4096 || v > (64u << 20))
+        return 0;
+    return (size_t)v;
+}
+
 int main(int argc, char **argv)
 {
+    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK };
     static const struct option longs[] = {
         { "output", required_argument, NULL, 'o' },
         { "ranks", required_argument, NULL, 'n' },
         { "compress", required_argument, NULL, 'z' },
-        { "no-check", no_argument, NULL, 'C' },
+        { "chunk-size", required_argument, NULL, OPT_CHUNK },
+        { "no-check", no_argument, NULL, OPT_NOCHECK },
+        { "force", no_argument, NULL, 'f' },
+        { "through", no_argument, NULL, OPT_THROUGH },
         { "quiet", no_argument, NULL, 'q' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
-    ecl_merge_options o;
-    ecl_merge_options_default(&o);
-    o.tool = prog;
+    pal_merge_options o;
+    pal_merge_options_default(&o);
+    o.diag = diag;
     const char *output = NULL;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:n:z:qvhV", longs, NULL)) != -1) {
+    int verbose = 0, c;
+    while ((c = getopt_long(argc, argv, "o:n:z:fqvhV", longs, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
@@ -88,7 +134,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: --ranks '%s': expected a positive number\n", prog, optarg);
                 return 1;
             }
-            o.expect_size = (int)v;
+            o.ranks = (int)v;
             break;
         }
         case 'z':
@@ -111,14 +157,26 @@ int main(int argc, char **argv)
                 return 1;
             }
             break;
-        case 'C':
+        case OPT_CHUNK:
+            if ((o.chunk_size = parse_size(optarg)) == 0) {
+                fprintf(stderr, "%s: --chunk-size '%s': expected 4K to 64M\n", prog, optarg);
+                return 1;
+            }
+            break;
+        case OPT_NOCHECK:
             o.check = 0;
             break;
+        case 'f':
+            o.open_flags |= PAL_OPEN_FORCE;
+            break;
+        case OPT_THROUGH:
+            o.out_flags |= PAL_OUT_THROUGH;
+            break;
         case 'q':
-            o.quiet = 1;
+            quiet = 1;
             break;
         case 'v':
-            o.verbose = 1;
+            verbose = o.verbose = 1;
             break;
         case 'h':
             usage(stdout);
@@ -150,13 +208,24 @@ int main(int argc, char **argv)
             free(dflt);
             return 1;
         }
-    ecl_merge_result res;
-    int st = ecl_merge_run((const char *const *)argv + optind, (size_t)(argc - optind), output,
-                           &o, &res);
-    if (st == 0 && !o.quiet && !o.verbose)
-        fprintf(stderr, "%s: merged %u ranks into '%s': %llu records, %llu messages matched\n",
-                prog, res.ranks, output, (unsigned long long)res.records,
-                (unsigned long long)res.messages);
+    pal_merge_result res;
+    pal_status st = pal_merge((const char *const *)argv + optind, (size_t)(argc - optind), output,
+                              &o, &res);
+    int status = 0;
+    if (st != PAL_OK) {
+        fprintf(stderr, "%s: %s\n", prog, pal_last_error());
+        status = 1;
+    } else {
+        status = res.problems ? 2 : 0;
+        if (!quiet && (verbose || status == 0))
+            fprintf(stderr, "%s: merged %u ranks into '%s': %llu records, %llu messages "
+                    "matched%s\n", prog, res.ranks, output, (unsigned long long)res.records,
+                    (unsigned long long)res.messages,
+                    status ? "; see the messages above" : "");
+        else if (quiet && status == 2)
+            fprintf(stderr, "%s: merged into '%s' with %llu problems (run without -q to see "
+                    "them)\n", prog, output, (unsigned long long)res.problems);
+    }
     free(dflt);
-    return st;
+    return status;
 }

@@ -1,0 +1,645 @@
+/* merge.c -- PAL: merging the per-rank traces of a run into one file: the
+ * run read as one time-ordered, clock-corrected stream (run.c) written back
+ * through the trace writer (writer.c), each record with its process and
+ * thread (doc/trace-format.md, "Merged traces"). On the way, sends are
+ * paired with receives (per sender, receiver, communicator and tag, in
+ * order): a receive that completes before its send began means the clocks
+ * could not be corrected well enough. Problems go to the diagnostics
+ * callback; nothing is printed from here. */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pal/reader-internal.h"
+#include "pal/writer.h"
+
+/* ---------------------------------------------------------------- the message check */
+
+/* What the check reads of a record type (run dictionary index). */
+enum { ROLE_NONE, ROLE_SEND, ROLE_RECV, ROLE_SENDRECV, ROLE_COMPLETE, ROLE_STARTED };
+
+typedef struct mrole {
+    int role;
+    int f_peer, f_tag, f_comm, f_bytes, f_dur, f_kind, f_flags, f_src, f_rtag, f_rbytes;
+} mrole;
+
+typedef struct mq {                  /* a FIFO of (time, bytes) */
+    uint64_t *v, *bytes;
+    size_t head, n, cap;
+} mq;
+
+typedef struct mclass {
+    int64_t src, dst, comm, tag;
+    int used;
+    mq sends, recvs;
+} mclass;
+
+typedef struct checker {
+    mclass *t;
+    size_t cap, n;
+    uint64_t matched, violations, bytes_differ;
+    double worst;
+    int64_t worst_src, worst_dst, worst_tag;
+    uint64_t worst_time;
+    int oom;
+    /* receives freed with MPI_Request_free while active (mpi_complete flag
+     * 16): each takes one send left over at the end, whose receive
+     * completed unseen; 4 values each: src (-2 any), dst, comm, tag (-1 any) */
+    int64_t *unk;
+    size_t nunk, capunk;
+} checker;
+
+static size_t class_hash(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull ^ (uint64_t)b * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)c * 0x165667B19E3779F9ull ^ (uint64_t)d * 0x27D4EB2F165667C5ull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static mclass *class_get(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag)
+{
+    if (2 * (k->n + 1) > k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 1024;
+        mclass *nt = calloc(cap, sizeof *nt);
+        if (!nt) {
+            k->oom = 1;
+            return NULL;
+        }
+        for (size_t i = 0; i < k->cap; i++) {
+            if (!k->t[i].used)
+                continue;
+            size_t j = class_hash(k->t[i].src, k->t[i].dst, k->t[i].comm, k->t[i].tag) & (cap - 1);
+            while (nt[j].used)
+                j = (j + 1) & (cap - 1);
+            nt[j] = k->t[i];
+        }
+        free(k->t);
+        k->t = nt;
+        k->cap = cap;
+    }
+    size_t j = class_hash(src, dst, comm, tag) & (k->cap - 1);
+    while (k->t[j].used) {
+        mclass *m = &k->t[j];
+        if (m->src == src && m->dst == dst && m->comm == comm && m->tag == tag)
+            return m;
+        j = (j + 1) & (k->cap - 1);
+    }
+    mclass *m = &k->t[j];
+    m->used = 1;
+    m->src = src;
+    m->dst = dst;
+    m->comm = comm;
+    m->tag = tag;
+    k->n++;
+    return m;
+}
+
+static void mq_push(checker *k, mq *q, uint64_t v, uint64_t bytes)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 8;
+        uint64_t *nv = malloc(cap * sizeof *nv), *nb = malloc(cap * sizeof *nb);
+        if (!nv || !nb) {
+            free(nv);
+            free(nb);
+            k->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < q->n; i++) {
+            nv[i] = q->v[(q->head + i) % q->cap];
+            nb[i] = q->bytes[(q->head + i) % q->cap];
+        }
+        free(q->v);
+        free(q->bytes);
+        q->v = nv;
+        q->bytes = nb;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->v[(q->head + q->n) % q->cap] = v;
+    q->bytes[(q->head + q->n) % q->cap] = bytes;
+    q->n++;
+}
+
+static uint64_t mq_pop(mq *q, uint64_t *bytes)
+{
+    uint64_t v = q->v[q->head];
+    *bytes = q->bytes[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return v;
+}
+
+static void pair(checker *k, const mclass *m, uint64_t send_begin, uint64_t recv_end,
+                 uint64_t sbytes, uint64_t rbytes)
+{
+    k->matched++;
+    if (sbytes != rbytes)
+        k->bytes_differ++;
+    if (recv_end < send_begin) {
+        double by = (double)(send_begin - recv_end);
+        k->violations++;
+        if (by > k->worst) {
+            k->worst = by;
+            k->worst_src = m->src;
+            k->worst_dst = m->dst;
+            k->worst_tag = m->tag;
+            k->worst_time = recv_end;
+        }
+    }
+}
+
+static void check_send(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag,
+                       uint64_t begin, uint64_t bytes)
+{
+    if (dst < 0)
+        return;
+    mclass *m = class_get(k, src, dst, comm, tag);
+    if (!m)
+        return;
+    if (m->recvs.n > 0) {
+        uint64_t rb, r = mq_pop(&m->recvs, &rb);
+        pair(k, m, begin, r, bytes, rb);
+    } else {
+        mq_push(k, &m->sends, begin, bytes);
+    }
+}
+
+static void check_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag,
+                       uint64_t end, uint64_t bytes)
+{
+    if (src < 0)
+        return;
+    mclass *m = class_get(k, src, dst, comm, tag);
+    if (!m)
+        return;
+    if (m->sends.n > 0) {
+        uint64_t sb, s = mq_pop(&m->sends, &sb);
+        pair(k, m, s, end, sb, bytes);
+    } else {
+        mq_push(k, &m->recvs, end, bytes);
+    }
+}
+
+static void unknown_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag)
+{
+    if (k->nunk == k->capunk) {
+        size_t cap = k->capunk ? 2 * k->capunk : 16;
+        int64_t *n = realloc(k->unk, cap * 4 * sizeof *n);
+        if (!n) {
+            k->oom = 1;
+            return;
+        }
+        k->unk = n;
+        k->capunk = cap;
+    }
+    int64_t *u = k->unk + 4 * k->nunk++;
+    u[0] = src;
+    u[1] = dst;
+    u[2] = comm;
+    u[3] = tag;
+}
+
+/* Pairs the sends left over with the receives of unknown completion that
+ * could have taken them; returns how many. */
+static uint64_t pair_unknown(checker *k)
+{
+    uint64_t n = 0;
+    for (size_t j = 0; j < k->nunk; j++) {
+        const int64_t *u = k->unk + 4 * j;
+        for (size_t i = 0; i < k->cap; i++) {
+            mclass *m = &k->t[i];
+            if (m->used && m->sends.n > 0 && m->dst == u[1] && m->comm == u[2] &&
+                (u[0] == -2 || m->src == u[0]) && (u[3] == -1 || m->tag == u[3])) {
+                uint64_t b;
+                mq_pop(&m->sends, &b);
+                n++;
+                break;
+            }
+        }
+    }
+    free(k->unk);
+    k->unk = NULL;
+    k->nunk = 0;
+    return n;
+}
+
+static uint64_t fval(const pal_record *rec, int f)
+{
+    const pal_fielddesc *fd = &rec->desc->fields[f];
+    pal_value v = rec->vals[f];
+    return fd->tclass == PAL_TC_SIGNED ? (uint64_t)v.i : v.u;
+}
+
+/* The check's view of one record (time and durations in ns). */
+static void check_record(checker *k, const mrole *mr, const pal_record *rec)
+{
+    int64_t me = rec->process;
+    uint64_t time = rec->time;
+    uint64_t dur = mr->f_dur >= 0 ? fval(rec, mr->f_dur) : 0;
+    uint64_t begin = time > dur ? time - dur : 0;
+    int64_t peer = (int64_t)fval(rec, mr->f_peer), tag = (int64_t)fval(rec, mr->f_tag);
+    int64_t comm = (int64_t)fval(rec, mr->f_comm);
+    uint64_t bytes = fval(rec, mr->f_bytes);
+    switch (mr->role) {
+    case ROLE_SEND:
+        check_send(k, me, peer, comm, tag, begin, bytes);
+        break;
+    case ROLE_RECV:
+        check_recv(k, peer, me, comm, tag, time, bytes);
+        break;
+    case ROLE_SENDRECV:
+        check_send(k, me, peer, comm, tag, begin, bytes);
+        check_recv(k, (int64_t)fval(rec, mr->f_src), me, comm, (int64_t)fval(rec, mr->f_rtag),
+                   time, fval(rec, mr->f_rbytes));
+        break;
+    case ROLE_COMPLETE: {
+        uint64_t flags = mr->f_flags >= 0 ? fval(rec, mr->f_flags) : 0;
+        if (fval(rec, mr->f_kind) == 1 && (flags & 16))
+            unknown_recv(k, peer, me, comm, tag);
+        else if (fval(rec, mr->f_kind) == 1 && !(flags & 1))
+            check_recv(k, peer, me, comm, tag, time, bytes);
+        break;
+    }
+    case ROLE_STARTED:
+        if (fval(rec, mr->f_kind) == 0)
+            check_send(k, me, peer, comm, tag, time, bytes);
+        break;
+    default:
+        break;
+    }
+}
+
+static void checker_free(checker *k, uint64_t *us, uint64_t *ur, uint64_t *unknown)
+{
+    *unknown = pair_unknown(k);
+    *us = *ur = 0;
+    for (size_t i = 0; i < k->cap; i++) {
+        if (!k->t[i].used)
+            continue;
+        *us += k->t[i].sends.n;
+        *ur += k->t[i].recvs.n;
+        free(k->t[i].sends.v);
+        free(k->t[i].sends.bytes);
+        free(k->t[i].recvs.v);
+        free(k->t[i].recvs.bytes);
+    }
+    free(k->t);
+}
+
+/* The message roles of the run's record types. */
+static mrole *message_roles(const pal_dict *d)
+{
+    mrole *mr = calloc(d->nrecs ? d->nrecs : 1, sizeof *mr);
+    if (!mr)
+        return NULL;
+    static const char *const sends[] = { "mpi_send", "mpi_bsend", "mpi_ssend", "mpi_rsend",
+                                         "mpi_isend", "mpi_ibsend", "mpi_issend", "mpi_irsend",
+                                         "mpi_isendrecv", "mpi_isendrecv_replace", NULL };
+    for (size_t i = 0; i < d->nrecs; i++) {
+        const pal_recdesc *rd = d->recs[i];
+        mrole *m = &mr[i];
+        const char *nm = rd->name;
+        m->f_peer = (int)pal_field_lookup(rd, "peer");
+        m->f_tag = (int)pal_field_lookup(rd, "tag");
+        m->f_comm = (int)pal_field_lookup(rd, "comm");
+        m->f_bytes = (int)pal_field_lookup(rd, "bytes");
+        m->f_dur = (int)pal_field_lookup(rd, "duration");
+        m->f_kind = (int)pal_field_lookup(rd, "kind");
+        m->f_flags = (int)pal_field_lookup(rd, "flags");
+        m->f_src = (int)pal_field_lookup(rd, "source");
+        m->f_rtag = (int)pal_field_lookup(rd, "recvtag");
+        m->f_rbytes = (int)pal_field_lookup(rd, "recvbytes");
+        for (int s = 0; sends[s]; s++)
+            if (strcmp(nm, sends[s]) == 0)
+                m->role = ROLE_SEND;
+        if (strcmp(nm, "mpi_recv") == 0 || strcmp(nm, "mpi_mrecv") == 0)
+            m->role = ROLE_RECV;
+        else if (strcmp(nm, "mpi_sendrecv") == 0 || strcmp(nm, "mpi_sendrecv_replace") == 0)
+            m->role = ROLE_SENDRECV;
+        else if (strcmp(nm, "mpi_complete") == 0)
+            m->role = ROLE_COMPLETE;
+        else if (strcmp(nm, "mpi_started") == 0)
+            m->role = ROLE_STARTED;
+        int need_dur = m->role == ROLE_SEND || m->role == ROLE_SENDRECV;
+        int need_kind = m->role == ROLE_COMPLETE || m->role == ROLE_STARTED;
+        if (m->role != ROLE_NONE &&
+            (m->f_peer < 0 || m->f_tag < 0 || m->f_comm < 0 || m->f_bytes < 0 ||
+             (need_dur && m->f_dur < 0) || (need_kind && m->f_kind < 0) ||
+             (m->role == ROLE_SENDRECV && (m->f_src < 0 || m->f_rtag < 0 || m->f_rbytes < 0))))
+            m->role = ROLE_NONE;
+    }
+    return mr;
+}
+
+/* ---------------------------------------------------------------- the merged dictionary */
+
+/* A field name not taken yet in the merged record r. */
+static void unique_name(const edl_record *r, const char *want, char *out, size_t len)
+{
+    snprintf(out, len, "%s", want);
+    while (edl_record_find_field(r, out) >= 0) {
+        size_t l = strlen(out);
+        if (l + 2 > len)
+            break;
+        out[l] = '_';
+        out[l + 1] = '\0';
+    }
+}
+
+typedef struct mctx {
+    const pal_merge_options *o;
+    pal_merge_result *res;
+} mctx;
+
+static void PAL_PRINTF(2, 3) say(mctx *c, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    c->res->problems++;
+    if (c->o->diag)
+        c->o->diag(c->o->diag_ctx, line);
+}
+
+/* The merged trace's dictionary: each run record with `process` and
+ * `thread` after `time`, the run's ids as bind keys. */
+static edl_dict *merged_dict(mctx *c, const pal_dict *run)
+{
+    edl_dict *d = NULL;
+    const edl_dict *rd = run->ed;
+    char bo = 'L';
+    uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 0)
+        bo = 'B';
+    if (edl_dict_create("ecl_merged", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
+        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
+        edl_dict_set_roles(d, edl_dict_time_field(rd), "ns", "process", "thread") != EDL_OK ||
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
+        goto fail;
+    for (size_t i = 0; i < edl_dict_record_count(rd); i++) {
+        const edl_record *s = edl_dict_record(rd, i);
+        edl_record *r;
+        if (edl_record_field_count(s) < 2 ||
+            edl_dict_add_record(d, edl_record_name(s), edl_record_description(s), &r) != EDL_OK)
+            goto fail;
+        for (size_t k = 0; k < edl_record_field_count(s); k++) {
+            const edl_field *fd = edl_record_field(s, k);
+            char nm[256];
+            unique_name(r, edl_field_name(fd), nm, sizeof nm);
+            if (strcmp(nm, edl_field_name(fd)) != 0)
+                say(c, "record type '%s': field '%s' is renamed '%s' in the merged trace",
+                    edl_record_name(s), edl_field_name(fd), nm);
+            if (edl_record_add_field(r, nm, edl_field_type(fd), edl_field_encoding(fd),
+                                     edl_field_unit(fd), edl_field_description(fd)) != EDL_OK)
+                goto fail;
+            if (k == 1 &&
+                (edl_record_add_field(r, "process", EDL_UINT32, EDL_ENC_ULEB, NULL,
+                                      "MPI world rank of the process that wrote the record") !=
+                     EDL_OK ||
+                 edl_record_add_field(r, "thread", EDL_UINT32, EDL_ENC_ULEB, NULL,
+                                      "stream (thread) within that process; 0: definitions") !=
+                     EDL_OK))
+                goto fail;
+        }
+    }
+    for (size_t b = 0; b < edl_dict_bind_count(rd); b++) {
+        edl_bind bd = edl_dict_bind(rd, b);
+        if (edl_dict_add_bind(d, bd.key1, bd.key2, edl_record_name(edl_dict_record(rd, bd.record))) !=
+            EDL_OK)
+            goto fail;
+    }
+    return d;
+fail:
+    edl_dict_destroy(d);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- the merge */
+
+void pal_merge_options_default(pal_merge_options *o)
+{
+    memset(o, 0, sizeof *o);
+#ifdef HAVE_ZSTD
+    o->compress = ECC_COMP_ZSTD;
+#else
+    o->compress = ECC_COMP_ZLIB;
+#endif
+    o->chunk_size = (size_t)64 << 10;
+    o->check = 1;
+}
+
+static double secs(double ns)
+{
+    return ns / 1e9;
+}
+
+/* The reader's messages go to the merge's callback, counted as problems. */
+static void reader_diag(void *ctx, const char *message)
+{
+    mctx *c = ctx;
+    c->res->problems++;
+    if (c->o->diag)
+        c->o->diag(c->o->diag_ctx, message);
+}
+
+pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
+                     const pal_merge_options *o, pal_merge_result *res_out)
+{
+    PAL_REQUIRE(inputs && n > 0 && output && o, PAL_EINVAL);
+    pal_merge_result res;
+    memset(&res, 0, sizeof res);
+    mctx c = { o, &res };
+    pal_reader *r = NULL;
+    pal_writer *w = NULL;
+    mrole *roles = NULL;
+    checker chk;
+    memset(&chk, 0, sizeof chk);
+    pal_value *ov = NULL;
+    uint32_t *ol = NULL;
+    uint8_t *raw_ok = NULL;
+    char err[1024] = "";
+    pal_status st = pal_reader_open_run(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN, &r);
+    if (st != PAL_OK)
+        goto out;                    /* pal_last_error says why */
+    if (!r->run) {
+        pal_set_last_error("cannot merge '%s': it is a merged trace already", inputs[0]);
+        st = PAL_EFORMAT;
+        goto out;
+    }
+    pal_reader_set_diag(r, reader_diag, &c);
+    for (int k = r->info.size; k < o->ranks; k++) {
+        res.missing++;
+        say(&c, "rank %d: no trace among the inputs: its records are missing", k);
+    }
+    if (o->verbose && o->diag)
+        for (size_t i = 0; i < r->nsrcs; i++) {
+            char line[1200];
+            snprintf(line, sizeof line, "%s (rank %d): clock: %s", r->srcs[i].path,
+                     (int)r->srcs[i].hdr.rank, r->srcs[i].clock_how);
+            o->diag(o->diag_ctx, line);
+        }
+    const pal_dict *rd = r->dict;
+    edl_dict *md = merged_dict(&c, rd);
+    if (!md) {
+        pal_set_last_error("cannot merge: cannot build the merged dictionary");
+        st = PAL_ENOMEM;
+        goto out;
+    }
+    ecc_file_header fh;
+    memset(&fh, 0, sizeof fh);
+    fh.byte_order = (uint8_t)edl_dict_byte_order(md);
+    fh.clock_source = (uint8_t)r->info.clock_source;
+    fh.ticks_per_second = 1e9;
+    fh.realtime_offset_ns = r->info.realtime_offset_ns;
+    fh.rank = -1;
+    fh.size = r->info.size > o->ranks ? r->info.size : o->ranks;
+    memcpy(fh.host, r->info.host, sizeof fh.host);
+    memcpy(fh.run_id, r->srcs[0].hdr.run_id, ECC_RUN_ID);
+    fh.flags = ECC_HFLAG_MERGED;
+    pal_writer_options wo = { o->compress, o->level, o->chunk_size ? o->chunk_size : (64u << 10),
+                              o->out_flags };
+    if ((st = pal_writer_create(output, md, &fh, &wo, &w, err, sizeof err)) != PAL_OK) {
+        pal_set_last_error("%s", err);
+        goto out;
+    }
+    const pal_dict *wd = pal_writer_dict(w);
+    size_t maxf = wd->max_fields ? wd->max_fields : 1;
+    ov = calloc(maxf, sizeof *ov);
+    ol = calloc(maxf, sizeof *ol);
+    roles = o->check ? message_roles(rd) : NULL;
+    if (!ov || !ol || (o->check && !roles)) {
+        pal_set_last_error("cannot merge: out of memory");
+        st = PAL_ENOMEM;
+        goto out;
+    }
+    /* records whose fields after type and time need no conversion are
+     * copied as bytes (fields in ticks become ns, and are encoded again) */
+    raw_ok = calloc(rd->nrecs ? rd->nrecs : 1, 1);
+    if (!raw_ok) {
+        pal_set_last_error("cannot merge: out of memory");
+        st = PAL_ENOMEM;
+        goto out;
+    }
+    for (size_t k = 0; k < rd->nrecs; k++) {
+        const pal_recdesc *x = rd->recs[k];
+        int ok = x->nfields >= 2 && x->fields[0].encoding == EDL_ENC_ULEB &&
+                 x->fields[1].encoding == EDL_ENC_TDELTA && x->time_fi == 1;
+        for (size_t f = 2; ok && f < x->nfields; f++)
+            ok = !x->fields[f].from_ticks;
+        /* bit 0: copied as bytes; bit 1: the message check reads it */
+        raw_ok[k] = (uint8_t)(ok | (roles && roles[k].role != ROLE_NONE ? 2 : 0));
+    }
+    const pal_record *rec;
+    while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
+        const pal_recdesc *in = rec->desc;
+        const pal_recdesc *to = wd->recs[in->index];
+        unsigned how = raw_ok[in->index];
+        if ((how & 1) && rec->raw) {
+            /* skip the record's own key and time delta (two LEBs of a record
+             * that decoded: each ends at its first byte below 0x80) */
+            const uint8_t *q = rec->raw, *e = rec->raw + rec->rawlen;
+            while (q < e && (*q & 0x80))
+                q++;
+            q++;
+            while (q < e && (*q & 0x80))
+                q++;
+            q++;
+            if (q <= e) {
+                uint64_t pre[2] = { rec->process, rec->stream };
+                if ((st = pal_writer_put_raw(w, to, rec->time, pre, 2, q, (size_t)(e - q))) !=
+                    PAL_OK)
+                    break;
+                if (how & 2)
+                    check_record(&chk, &roles[in->index], rec);
+                continue;
+            }
+        }
+        /* type, time, process, thread, then the record's other fields */
+        size_t nf = in->nfields;
+        ov[0] = rec->vals[0];
+        ov[1] = rec->vals[1];
+        ol[0] = ol[1] = 0;
+        ov[2].u = rec->process;
+        ov[3].u = rec->stream;
+        ol[2] = ol[3] = 0;
+        memcpy(ov + 4, rec->vals + 2, (nf - 2) * sizeof *ov);
+        memcpy(ol + 4, rec->lens + 2, (nf - 2) * sizeof *ol);
+        if ((st = pal_writer_put(w, to, ov, ol)) != PAL_OK)
+            break;
+        if (roles && roles[in->index].role != ROLE_NONE)
+            check_record(&chk, &roles[in->index], rec);
+    }
+    if (st != PAL_END) {
+        if (st == PAL_EIO && !r->err[0])
+            pal_set_last_error("cannot merge into '%s': a write failed", output);
+        else
+            pal_set_last_error("cannot merge: %s", r->err[0] ? r->err : pal_status_string(st));
+        goto out;
+    }
+    res.records = pal_writer_records(w);
+    res.chunks = pal_writer_chunks(w);
+    st = pal_writer_close(w, err, sizeof err);
+    w = NULL;
+    if (st != PAL_OK) {
+        pal_set_last_error("%s", err);
+        goto out;
+    }
+    pal_reader_stats rs;
+    pal_reader_get_stats(r, &rs);
+    res.files = rs.files;
+    res.damaged = rs.damaged;
+    res.incomplete = rs.not_closed;
+    res.missing += rs.ranks_missing;
+    res.clock_fallback = rs.clock_fallbacks;
+    for (size_t i = 0; i < r->nsrcs; i++)
+        res.ranks += r->srcs[i].hdr.rank >= 0;
+    if (roles) {
+        res.messages = chk.matched;
+        res.violations = chk.violations;
+        res.max_violation_ns = chk.worst;
+        if (chk.violations > 0)
+            say(&c, "the clocks could not be fully corrected: %" PRIu64 " of %" PRIu64
+                " receives complete before their send begins, by up to %.3f us (rank %lld -> "
+                "rank %lld, tag %lld, at %.6f s)", chk.violations, chk.matched, chk.worst / 1e3,
+                (long long)chk.worst_src, (long long)chk.worst_dst, (long long)chk.worst_tag,
+                secs((double)chk.worst_time));
+        if (chk.bytes_differ > 0)
+            say(&c, "%" PRIu64 " sends were paired with receives of another size",
+                chk.bytes_differ);
+        if (chk.oom)
+            say(&c, "out of memory while pairing messages: the check is incomplete");
+    }
+    st = PAL_OK;
+out:
+    if (roles) {
+        checker_free(&chk, &res.unmatched_sends, &res.unmatched_recvs, &res.completion_unknown);
+        if (st == PAL_OK && res.completion_unknown && o->diag &&
+            (o->verbose || res.problems || res.unmatched_sends || res.unmatched_recvs)) {
+            char line[256];
+            snprintf(line, sizeof line, "%" PRIu64 " sends went to receives freed with "
+                     "MPI_Request_free: their completion is unknown", res.completion_unknown);
+            o->diag(o->diag_ctx, line);
+        }
+        if (st == PAL_OK && (res.unmatched_sends || res.unmatched_recvs))
+            say(&c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
+                "send in the merged trace%s", res.unmatched_sends, res.unmatched_recvs,
+                res.incomplete || res.missing ? " (ranks are missing or incomplete)" : "");
+    }
+    pal_writer_abort(w);
+    free(raw_ok);
+    free(roles);
+    free(ov);
+    free(ol);
+    pal_reader_close(r);
+    if (res_out)
+        *res_out = res;
+    return st;
+}

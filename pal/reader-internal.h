@@ -1,0 +1,179 @@
+/* reader-internal.h -- PAL's reader objects, shared by reader.c (files,
+ * streams, decoding, the time-ordered merge of streams), run.c (several files
+ * of one run as one stream: the run's dictionary and clocks) and merge.c.
+ * Not installed.
+ *
+ * A reader reads one or more sources (files). An ECL source is made of
+ * streams -- (process, thread) pairs, each a sequence of chunks -- and the
+ * reader hands out the records of all streams of all sources in time order:
+ * a heap of streams keyed by the time of each one's next record, with the
+ * current stream's records handed out without touching the heap while they
+ * come before every other stream's next one. A stream keeps one window of
+ * its current chunk's payload and one batch of decoded records, so memory is
+ * bounded by the number of streams, never by the trace's length. */
+#ifndef PAL_READER_INTERNAL_H
+#define PAL_READER_INTERNAL_H
+
+#include "container/container.h"
+#include "pal/pal-internal.h"
+
+enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3 };
+enum { ST_READING = 0, ST_ENDED, ST_FAILED };
+
+typedef struct pal_src pal_src;
+typedef struct pal_stream pal_stream;
+
+/* One file. */
+struct pal_src {
+    char *path;
+    int fd;
+    uint64_t size;
+    int framing;
+    ecc_file_header hdr;             /* ECL */
+    uint64_t data_start;             /* first chunk */
+    pal_dict *dict;                  /* the dictionary its records are decoded with */
+    int own_dict;                    /* else the reader's, or shared with another file */
+    /* a run: record descriptor of the reader's dictionary for each of this
+     * file's (by index); NULL when the reader's dictionary is this one */
+    const pal_recdesc **map;
+    size_t nmap;
+    uint32_t process;                /* rank, or a number after the ranks */
+    uint32_t header_process;         /* for chunks whose process is 0xFFFFFFFF */
+    /* a run: time in ns of the run = g0 + b * (ticks - t0), fields whose unit
+     * is ticks scaled by b */
+    int mapped;
+    uint64_t t0;
+    double g0, b;
+    const char *clock_how;
+    /* what the scan at open found */
+    uint64_t first_time, last_time;  /* over its records chunks */
+    int closed;                      /* end summary or footer: the writer closed it */
+    int have_end;
+    ecc_end end;                     /* the end summary (streams: in pal_stream) */
+    int header_recovered;            /* the header was damaged; its copy was used */
+    uint64_t index_off;
+    int truncated;
+    /* raw and line framings: decoding state (one stream) */
+    uint64_t pos;
+    uint64_t tsum;
+    struct pal_ascii *ascii;
+    /* clock measurements (MPI layer): phase 0 at init, 1 at finalize */
+    int have_sync[2];
+    uint64_t sync_local[2], sync_ref[2], sync_rtt[2];
+    double sync_ref_tps;
+};
+
+/* One (source, process, thread) sequence of chunks. */
+struct pal_stream {
+    pal_src *src;
+    uint32_t process, stream;
+    uint64_t key;                    /* process << 32 | stream, for ties */
+    /* its records chunks (offsets, file order), copies included */
+    uint64_t *chunks;
+    size_t nchunks, capchunks, next;
+    uint64_t listed;                 /* chunks that are not copies */
+    uint64_t end_chunks, end_records;   /* from the end summary */
+    int have_end;
+    uint64_t last_seq;
+    int have_seq;
+    /* the current chunk */
+    ecc_chunk ch;
+    uint64_t coff, cwhole;
+    /* its raw payload: the window holds [cp, cend); raw_left bytes have not
+     * come into it yet (read from the file, or inflated from zin) */
+    uint8_t *win;
+    size_t wcap;
+    uint64_t raw_left;
+    uint64_t file_next;              /* uncompressed: file offset of the next bytes */
+    uint8_t *zin;                    /* compressed: stored bytes */
+    size_t zcap;
+    const uint8_t *zp, *zend;
+    uint64_t stored_left, stored_next;
+    ecc_inflater *inf;
+    const unsigned char *cp, *cend, *csafe;
+    uint64_t cbase;                  /* payload offset of win[0] */
+    uint32_t ccount, cleft;
+    uint64_t tsum;
+    uint64_t clast_time, ctime;
+    int chave_time;
+    int bad;
+    uint32_t bad_done;
+    char bad_why[320];
+    /* the batch of decoded records */
+    pal_record *batch;
+    pal_value *bvals;
+    uint32_t *blens;
+    size_t nbatch, nvals;
+    pal_record *bnext, *bend;
+    uint64_t chunk_no, batch_chunk;
+    int ended;
+};
+
+typedef struct pal_msg {
+    struct pal_msg *next;
+    char text[];
+} pal_msg;
+
+struct pal_reader {
+    /* the fast path of pal_reader_next: the current stream's records */
+    const pal_record *bnext, *bend;
+    uint64_t limit;                  /* records before this time come first */
+    const pal_record *bmark;         /* records before it are counted */
+    pal_stream *cur;
+    int limit_eq;                    /* a record at `limit` still comes first */
+    char *path;                      /* for messages: the path, or the directory */
+    pal_dict *dict;                  /* the reader's dictionary (owned) */
+    int run;                         /* several files: times in ns of the run */
+    unsigned flags;
+    pal_src *srcs;
+    size_t nsrcs;
+    pal_stream **streams;
+    size_t nstreams;
+    pal_stream **heap;
+    size_t nheap;
+    size_t batch_size;               /* records per stream batch */
+    size_t window;                   /* most payload bytes a stream keeps */
+    pal_trace_info info;
+    pal_diag_fn diag;
+    void *diag_ctx;
+    int strict;
+    int state;
+    int started;
+    pal_status failed;
+    char err[1024];
+    pal_reader_stats st;
+    pal_msg *msgs, **msgs_tail;      /* found at open, reported at the first read */
+    pal_handle *handles;
+    /* raw framing: the read window, file bytes [roff, roff + rlen) */
+    unsigned char *rbuf;
+    size_t rcap, rlen;
+    uint64_t roff;
+    /* raw and line framings: the one record */
+    pal_record rec;
+    pal_value *vals;
+    uint32_t *lens;
+    size_t nvals;
+    pal_arr *arrs;
+    pal_value *ivals;
+    uint32_t *ilens;
+    size_t icap;
+};
+
+/* ---- reader.c ---- */
+/* Queues a message for the first read (or sends it at once once started). */
+void pal_reader_note(pal_reader *r, const char *fmt, ...) PAL_PRINTF(2, 3);
+/* Opens the ECL file path as source s of r (header, scan, streams). */
+pal_status pal_src_open_ecl(pal_reader *r, pal_src *s, pal_dict **given);
+/* Opens path as source s: an ECL trace, or with dict_path a foreign one. */
+pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const char *dict_path);
+pal_status pal_reader_alloc(const char *name, pal_reader **out);
+/* After the sources are open: sorts streams, sizes windows and batches. */
+pal_status pal_reader_finish_open(pal_reader *r);
+
+/* ---- run.c ---- */
+/* Builds the dictionary of a run from its sources' and the time maps. */
+pal_status pal_run_prepare(pal_reader *r);
+/* Reads the clock measurements of source s (its definitions stream). */
+void pal_run_read_clock(pal_reader *r, pal_src *s);
+
+#endif /* PAL_READER_INTERNAL_H */

@@ -1,0 +1,701 @@
+/* run.c -- PAL: the per-rank traces of one run read as one stream (as OTF2's
+ * global reader does): the files of a directory or a list, checked to belong
+ * together, each with a linear map from its clock to nanoseconds of rank 0's
+ * clock (the one clock model: offset and drift from the MPI layer's clock
+ * measurements), and one dictionary for the run in which every record type
+ * has one descriptor. The merge (merge.c) is this stream written back. */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "pal/decode.h"
+#include "pal/reader-internal.h"
+
+/* ---------------------------------------------------------------- inputs */
+
+typedef struct namelist {
+    char **v;
+    size_t n, cap;
+} namelist;
+
+static int names_add(namelist *l, const char *a, const char *b)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        char **nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    size_t la = strlen(a), lb = b ? strlen(b) : 0;
+    char *s = malloc(la + lb + 2);
+    if (!s)
+        return -1;
+    memcpy(s, a, la);
+    if (b) {
+        s[la] = '/';
+        memcpy(s + la + 1, b, lb + 1);
+    } else {
+        s[la] = '\0';
+    }
+    l->v[l->n++] = s;
+    return 0;
+}
+
+static void names_free(namelist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.ecl files of a directory, by name (partial outputs, *.tmp.*, left out). */
+static pal_status list_dir(const char *dir, namelist *l)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        pal_set_last_error("cannot open run directory '%s': %s", dir, strerror(errno));
+        return PAL_EIO;
+    }
+    size_t first = l->n;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ecl") != 0 || strstr(e->d_name, ".tmp."))
+            continue;
+        if (names_add(l, dir, e->d_name) != 0) {
+            closedir(d);
+            pal_set_last_error("cannot open run directory '%s': out of memory", dir);
+            return PAL_ENOMEM;
+        }
+    }
+    closedir(d);
+    qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
+    if (l->n == first) {
+        pal_set_last_error("cannot open run directory '%s': no trace (*.ecl) in it", dir);
+        return PAL_EIO;
+    }
+    return PAL_OK;
+}
+
+/* A merged trace (doc/trace-format.md, "Merged traces"), from its header:
+ * version 2 says so in its flags; version 1 merges have pid 0 and rank -1. */
+static int is_merged(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t b[ECC_HEADER_FIXED];
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    ecc_file_header h;
+    uint64_t at;
+    if (ecc_file_header_decode_fixed(b, n, &h, &at) != NULL)
+        return 0;
+    if (h.version_major >= 2)
+        return (h.flags & ECC_HFLAG_MERGED) != 0;
+    return h.pid == 0 && h.rank == -1;
+}
+
+/* Enough file descriptors for n files and some more. */
+static void raise_fd_limit(size_t n)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    rlim_t want = (rlim_t)n + 64;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+        (void)setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+/* ---------------------------------------------------------------- clocks */
+
+/* The MPI layer's clock measurements (its `mpi_clock` records, on the
+ * definitions stream): phase 0 at MPI_Init, 1 at MPI_Finalize, each the
+ * local clock, rank 0's clock read at the same moment, rank 0's ticks per
+ * second and the round trip of the measurement. */
+void pal_run_read_clock(pal_reader *r, pal_src *src)
+{
+    const pal_recdesc *clk = pal_dict_find_record(src->dict, "mpi_clock");
+    if (!clk)
+        return;
+    long f_phase = pal_field_lookup(clk, "phase"), f_local = pal_field_lookup(clk, "local"),
+         f_ref = pal_field_lookup(clk, "ref"), f_tps = pal_field_lookup(clk, "ref_tps"),
+         f_rtt = pal_field_lookup(clk, "rtt");
+    if (f_phase < 0 || f_local < 0 || f_ref < 0 || f_tps < 0 || f_rtt < 0 ||
+        clk->fields[f_tps].tclass != PAL_TC_FLOAT)
+        return;
+    size_t nv = src->dict->max_fields ? src->dict->max_fields : 1;
+    pal_value *vals = calloc(nv, sizeof *vals);
+    uint32_t *lens = calloc(nv, sizeof *lens);
+    for (size_t i = 0; vals && lens && i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        if (s->src != src || s->stream != 0)
+            continue;
+        for (size_t c = 0; c < s->nchunks; c++) {
+            uint8_t hb[ECC_CHUNK_HEADER];
+            ecc_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.offset = s->chunks[c];
+            if (ecc_read_at(src->fd, hb, sizeof hb, ev.offset) != 0 ||
+                ecc_chunk_decode(hb, &ev.chunk) != NULL ||
+                ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
+                ev.chunk.raw_length > ((uint32_t)1 << 24))
+                continue;            /* damage: reported when the stream is read */
+            uint8_t *st = malloc(ev.chunk.stored_length + 1);
+            uint8_t *raw = malloc(ev.chunk.raw_length + 1);
+            if (st && raw && ecc_read_payload(src->fd, &ev, st) == NULL &&
+                ecc_decompress(ev.chunk.compression, st, ev.chunk.stored_length, raw,
+                               ev.chunk.raw_length) == NULL) {
+                const unsigned char *p = raw, *end = raw + ev.chunk.raw_length;
+                uint64_t t = ev.chunk.first_time;
+                for (uint32_t k = 0; k < ev.chunk.record_count && p < end; k++) {
+                    const pal_recdesc *rd;
+                    if (pal_decode_record(src->dict, &p, end, &t, vals, lens, &rd, NULL) !=
+                        PAL_DEC_OK)
+                        break;
+                    if (rd != clk)
+                        continue;
+                    int ph = vals[f_phase].u ? 1 : 0;
+                    src->have_sync[ph] = 1;
+                    src->sync_local[ph] = vals[f_local].u;
+                    src->sync_ref[ph] = vals[f_ref].u;
+                    src->sync_ref_tps = vals[f_tps].f;
+                    src->sync_rtt[ph] = vals[f_rtt].u;
+                }
+            }
+            free(st);
+            free(raw);
+        }
+    }
+    free(vals);
+    free(lens);
+}
+
+/* ns of rank 0's clock for source f. Chooses, in order: the same counter as
+ * rank 0 (same host and clock, measurements agreeing to within the round
+ * trip), two measurements (offset and drift), one (offset), none (the wall
+ * clock of the headers). Returns 1 when the choice is a fallback. */
+static int clock_map(pal_reader *r, pal_src *f, const pal_src *r0)
+{
+    double ftps = f->hdr.ticks_per_second;
+    double tps0 = r0 != NULL ? r0->hdr.ticks_per_second : f->sync_ref_tps;
+    f->t0 = f->hdr.start_time;
+    f->mapped = 1;
+    if (r0 == NULL || !(tps0 > 0)) {
+        f->b = 1e9 / ftps;
+        f->g0 = (double)f->hdr.realtime_offset_ns + f->b * (double)f->t0;
+        f->clock_how = "wall clock (rank 0 missing)";
+        return 1;
+    }
+    double k = 1e9 / tps0;
+    if (f == r0) {
+        f->b = k;
+        f->g0 = k * (double)f->t0;
+        f->clock_how = "reference";
+        return 0;
+    }
+    int same = strcmp(f->hdr.host, r0->hdr.host) == 0 &&
+               f->hdr.clock_source == r0->hdr.clock_source && f->hdr.clock_source >= 1 &&
+               f->hdr.clock_source <= 3;
+    for (int ph = 0; ph < 2 && same; ph++) {
+        if (!f->have_sync[ph])
+            continue;
+        double d = fabs((double)(int64_t)(f->sync_local[ph] - f->sync_ref[ph]));
+        same = d <= (double)f->sync_rtt[ph] / 2 + tps0 * 1e-6;
+    }
+    if (same) {
+        f->b = k;
+        f->g0 = k * (double)f->t0;
+        f->clock_how = "same clock as rank 0";
+        return 0;
+    }
+    if (f->have_sync[0] && f->have_sync[1] && f->sync_local[1] > f->sync_local[0]) {
+        double s = (double)(int64_t)(f->sync_ref[1] - f->sync_ref[0]) /
+                   (double)(f->sync_local[1] - f->sync_local[0]);
+        double nominal = tps0 / ftps;
+        if (s > 0.5 * nominal && s < 2 * nominal) {
+            f->b = s * k;
+            f->g0 = k * ((double)f->sync_ref[0] +
+                         s * (double)(int64_t)(f->t0 - f->sync_local[0]));
+            f->clock_how = "offset and drift corrected";
+            return 0;
+        }
+        pal_reader_note(r, "%s (rank %d): the two clock measurements disagree (drift %.3g); "
+                        "using the first only", f->path, (int)f->hdr.rank, s / nominal - 1);
+    }
+    for (int ph = 0; ph < 2; ph++) {
+        if (!f->have_sync[ph])
+            continue;
+        double s = tps0 / ftps;
+        f->b = s * k;
+        f->g0 = k * ((double)f->sync_ref[ph] + s * (double)(int64_t)(f->t0 - f->sync_local[ph]));
+        f->clock_how = ph == 0 ? "offset corrected at MPI_Init, drift not corrected"
+                               : "offset corrected at MPI_Finalize, drift not corrected";
+        return 1;
+    }
+    f->b = 1e9 / ftps;
+    f->g0 = (double)(f->hdr.realtime_offset_ns - r0->hdr.realtime_offset_ns) + f->b * (double)f->t0;
+    f->clock_how = "no clock measurement: aligned by the wall clock only";
+    return 1;
+}
+
+static double map_ns(const pal_src *f, uint64_t t)
+{
+    return f->g0 + f->b * (double)(int64_t)(t - f->t0);
+}
+
+/* ---------------------------------------------------------------- the run's dictionary */
+
+static int same_fields(const edl_record *a, const edl_record *b)
+{
+    size_t n = edl_record_field_count(a);
+    if (n != edl_record_field_count(b))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const edl_field *x = edl_record_field(a, i), *y = edl_record_field(b, i);
+        if (strcmp(edl_field_name(x), edl_field_name(y)) != 0 ||
+            edl_field_type(x) != edl_field_type(y) ||
+            edl_field_encoding(x) != edl_field_encoding(y) ||
+            strcmp(edl_field_unit(x), edl_field_unit(y)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct rtype {
+    char *name;
+    const edl_record *src;           /* first definition seen */
+    uint64_t id;                     /* bind key, or UINT64_MAX before one is chosen */
+} rtype;
+
+typedef struct rtypes {
+    rtype *t;
+    size_t n, cap;
+} rtypes;
+
+static long rtypes_find(const rtypes *m, const char *name)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->t[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* The bind key of record r in dictionary d (one numeric key), or UINT64_MAX. */
+static uint64_t key_of(const edl_dict *d, const edl_record *r)
+{
+    for (size_t b = 0; b < edl_dict_bind_count(d); b++) {
+        edl_bind bd = edl_dict_bind(d, b);
+        if (bd.key2 == NULL && edl_dict_record(d, bd.record) == r) {
+            char *end;
+            unsigned long long id = strtoull(bd.key1, &end, 10);
+            if (*end == '\0')
+                return id;
+        }
+    }
+    return UINT64_MAX;
+}
+
+static int id_taken(const rtypes *m, uint64_t id)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->t[i].id == id)
+            return 1;
+    return 0;
+}
+
+/* The run's type for record r of source f: by name; a name whose fields
+ * differ between files becomes "<name>_p<process>". -1 on no memory. */
+static long run_type(pal_reader *r, rtypes *m, const pal_src *f, const edl_record *er)
+{
+    char name[300];
+    snprintf(name, sizeof name, "%s", edl_record_name(er));
+    long i = rtypes_find(m, name);
+    if (i >= 0 && !same_fields(m->t[i].src, er)) {
+        snprintf(name, sizeof name, "%s_p%u", edl_record_name(er), (unsigned)f->process);
+        if ((i = rtypes_find(m, name)) < 0)
+            pal_reader_note(r, "%s (process %u): record type '%s' has other fields than in "
+                            "other files; it is called '%s' here", f->path,
+                            (unsigned)f->process, edl_record_name(er), name);
+    }
+    if (i >= 0)
+        return i;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        rtype *nt = realloc(m->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        m->t = nt;
+        m->cap = cap;
+    }
+    /* ids stay when free: the native and MPI records keep theirs */
+    uint64_t id = key_of(f->dict->ed, er);
+    if (id == UINT64_MAX || id_taken(m, id)) {
+        for (id = ECC_TYPE_USER_FIRST; id_taken(m, id); id++)
+            ;
+    }
+    rtype *t = &m->t[m->n];
+    t->name = strdup(name);
+    t->src = er;
+    t->id = id;
+    if (!t->name)
+        return -1;
+    return (long)m->n++;
+}
+
+/* A field of the run's record: ticks become ns. */
+static int is_ticks(const edl_field *fd)
+{
+    return strcmp(edl_field_unit(fd), "ticks") == 0;
+}
+
+static edl_dict *build_dict(const rtypes *m, const char *time_field)
+{
+    edl_dict *d = NULL;
+    char bo = 'L';
+    uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 0)
+        bo = 'B';
+    if (edl_dict_create("ecl_run", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
+        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
+        edl_dict_set_roles(d, time_field, "ns", "", "") != EDL_OK ||
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
+        goto fail;
+    for (size_t i = 0; i < m->n; i++) {
+        const edl_record *s = m->t[i].src;
+        edl_record *r;
+        if (edl_dict_add_record(d, m->t[i].name, edl_record_description(s), &r) != EDL_OK)
+            goto fail;
+        for (size_t k = 0; k < edl_record_field_count(s); k++) {
+            const edl_field *fd = edl_record_field(s, k);
+            const char *unit = is_ticks(fd) ? "ns" : edl_field_unit(fd);
+            if (edl_record_add_field(r, edl_field_name(fd), edl_field_type(fd),
+                                     edl_field_encoding(fd), unit,
+                                     edl_field_description(fd)) != EDL_OK)
+                goto fail;
+        }
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        char key[24];
+        snprintf(key, sizeof key, "%" PRIu64, m->t[i].id);
+        if (edl_dict_add_bind(d, key, NULL, m->t[i].name) != EDL_OK)
+            goto fail;
+    }
+    return d;
+fail:
+    edl_dict_destroy(d);
+    return NULL;
+}
+
+/* Sources whose dictionaries are the same (the usual case: every rank
+ * defined the same types in the same order) share one, so that a run of
+ * thousands of files does not hold thousands of copies. */
+static void share_dicts(pal_reader *r)
+{
+    unsigned char **enc = calloc(r->nsrcs, sizeof *enc);
+    size_t *len = calloc(r->nsrcs, sizeof *len);
+    if (!enc || !len)
+        goto out;
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *s = &r->srcs[i];
+        if (edl_dict_encode(s->dict->ed, &enc[i], &len[i]) != EDL_OK)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            if (enc[j] && len[j] == len[i] && memcmp(enc[j], enc[i], len[i]) == 0) {
+                pal_dict_destroy(s->dict);
+                s->dict = r->srcs[j].dict;
+                s->own_dict = 0;
+                free(enc[i]);
+                enc[i] = NULL;
+                break;
+            }
+        }
+    }
+out:
+    for (size_t i = 0; enc && i < r->nsrcs; i++)
+        free(enc[i]);
+    free(enc);
+    free(len);
+}
+
+pal_status pal_run_prepare(pal_reader *r)
+{
+    rtypes m = { NULL, 0, 0 };
+    pal_status st = PAL_ENOMEM;
+    const char *time_field = edl_dict_time_field(r->srcs[0].dict->ed);
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *f = &r->srcs[i];
+        const edl_dict *d = f->dict->ed;
+        if (!(f->map = calloc(f->dict->nrecs ? f->dict->nrecs : 1, sizeof *f->map)))
+            goto out;
+        f->nmap = f->dict->nrecs;
+        for (size_t k = 0; k < edl_dict_record_count(d); k++)
+            if (run_type(r, &m, f, edl_dict_record(d, k)) < 0)
+                goto out;
+    }
+    edl_dict *ed = build_dict(&m, time_field);
+    if (!ed)
+        goto out;
+    char err[256];
+    if ((st = pal_dict_wrap(ed, &r->dict, err, sizeof err)) != PAL_OK)
+        goto out;
+    r->dict->ns_per_tick = 1;
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *f = &r->srcs[i];
+        const edl_dict *d = f->dict->ed;
+        for (size_t k = 0; k < f->nmap; k++) {
+            long t = run_type(r, &m, f, edl_dict_record(d, k));
+            pal_recdesc *to = r->dict->recs[t];
+            f->map[k] = to;
+            const edl_record *er = edl_dict_record(d, k);
+            for (size_t j = 0; j < to->nfields && j < edl_record_field_count(er); j++)
+                if (is_ticks(edl_record_field(er, j)) && (long)j != to->time_fi) {
+                    to->fields[j].from_ticks = 1;
+                    if (j < 64)
+                        to->ticks_mask |= (uint64_t)1 << j;
+                    else
+                        to->ticks_more = 1;
+                }
+        }
+    }
+    st = PAL_OK;
+out:
+    for (size_t i = 0; i < m.n; i++)
+        free(m.t[i].name);
+    free(m.t);
+    return st;
+}
+
+/* ---------------------------------------------------------------- open */
+
+static int same_run_id(const uint8_t *a, const uint8_t *b)
+{
+    return memcmp(a, b, ECC_RUN_ID) == 0;
+}
+
+static int run_id_known(const uint8_t *a)
+{
+    for (int i = 0; i < ECC_RUN_ID; i++)
+        if (a[i])
+            return 1;
+    return 0;
+}
+
+static void run_id_text(const uint8_t *id, char *out)
+{
+    for (int i = 0; i < 6; i++)
+        snprintf(out + 2 * i, 3, "%02x", id[i]);
+}
+
+pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
+                               unsigned flags, pal_reader **out)
+{
+    PAL_REQUIRE(out, PAL_EINVAL);
+    *out = NULL;
+    PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
+    namelist l = { NULL, 0, 0 };
+    pal_status st = PAL_OK;
+    pal_reader *r = NULL;
+    char name[4200];
+    for (size_t i = 0; i < n; i++) {
+        struct stat sb;
+        if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            if ((st = list_dir(paths[i], &l)) != PAL_OK)
+                goto fail_list;
+            /* a directory of a merged trace alone reads that */
+            size_t nm = 0, last = 0;
+            for (size_t k = 0; k < l.n; k++)
+                if (is_merged(l.v[k])) {
+                    nm++;
+                    last = k;
+                }
+            if (nm > 0 && nm < l.n) {
+                /* per-rank traces and their merge: the per-rank ones */
+                size_t w = 0;
+                for (size_t k = 0; k < l.n; k++) {
+                    if (is_merged(l.v[k]))
+                        free(l.v[k]);
+                    else
+                        l.v[w++] = l.v[k];
+                }
+                l.n = w;
+            } else if (nm == 1 && l.n == 1 && n == 1 && !(flags & PAL_OPEN_AS_RUN)) {
+                snprintf(name, sizeof name, "%s", l.v[last]);
+                names_free(&l);
+                return pal_reader_open(name, dict_path, out);
+            }
+        } else if (names_add(&l, paths[i], NULL) != 0) {
+            st = PAL_ENOMEM;
+            pal_set_last_error("cannot open traces: out of memory");
+            goto fail_list;
+        }
+    }
+    if (l.n == 1 && n == 1 && strcmp(l.v[0], paths[0]) == 0 && !(flags & PAL_OPEN_AS_RUN)) {
+        /* one file: read as it is */
+        snprintf(name, sizeof name, "%s", l.v[0]);
+        names_free(&l);
+        return pal_reader_open(name, dict_path, out);
+    }
+    snprintf(name, sizeof name, n == 1 ? "%s" : "%s (+%zu more)", paths[0], n - 1);
+    if ((st = pal_reader_alloc(name, &r)) != PAL_OK)
+        goto fail_list;
+    r->run = 1;
+    r->flags = flags;
+    raise_fd_limit(l.n);
+    if (!(r->srcs = calloc(l.n, sizeof *r->srcs))) {
+        st = PAL_ENOMEM;
+        pal_set_last_error("cannot open traces: out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < l.n; i++) {
+        pal_src *s = &r->srcs[r->nsrcs++];
+        s->fd = -1;
+        if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK)
+            goto fail;
+        if (s->framing != FRAMING_ECL) {
+            st = PAL_EFORMAT;
+            pal_set_last_error("cannot read '%s' with other traces: only ECL traces make a run",
+                               s->path);
+            goto fail;
+        }
+        if (s->hdr.flags & ECC_HFLAG_MERGED || (s->hdr.version_major == 1 && s->hdr.pid == 0 &&
+                                                 s->hdr.rank == -1)) {
+            st = PAL_EFORMAT;
+            pal_set_last_error("cannot read '%s' as a run: it is a merged trace already; give "
+                               "the per-rank traces of the run, or read the merged trace alone",
+                               s->path);
+            goto fail;
+        }
+    }
+    names_free(&l);
+    l.n = 0;
+
+    /* one run: the same run id (when the writers knew one) */
+    const pal_src *ref = NULL;
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        const pal_src *s = &r->srcs[i];
+        if (!run_id_known(s->hdr.run_id))
+            continue;
+        if (!ref) {
+            ref = s;
+        } else if (!same_run_id(ref->hdr.run_id, s->hdr.run_id)) {
+            char a[16], b[16];
+            run_id_text(ref->hdr.run_id, a);
+            run_id_text(s->hdr.run_id, b);
+            if (!(flags & PAL_OPEN_FORCE)) {
+                st = PAL_EFORMAT;
+                pal_set_last_error("cannot read '%s' (run %s) with '%s' (run %s): they are "
+                                   "traces of different runs (force to read them together)",
+                                   s->path, b, ref->path, a);
+                goto fail;
+            }
+            pal_reader_note(r, "'%s' (run %s) and '%s' (run %s) are traces of different runs; "
+                            "read together as asked", s->path, b, ref->path, a);
+        }
+    }
+    /* processes: world ranks; a file without one (it died before MPI_Init,
+     * or is not an MPI program) gets a number after them */
+    int32_t size = 0;
+    for (size_t i = 0; i < r->nsrcs; i++)
+        if (r->srcs[i].hdr.size > size)
+            size = r->srcs[i].hdr.size;
+    uint32_t extra = (uint32_t)size;
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *s = &r->srcs[i];
+        if (s->hdr.rank < 0) {
+            s->process = extra++;
+            pal_reader_note(r, "%s: no MPI rank in its header (the process died before "
+                            "MPI_Init, or is not an MPI program): read as process %u", s->path,
+                            (unsigned)s->process);
+        } else {
+            s->process = (uint32_t)s->hdr.rank;
+            for (size_t j = 0; j < i; j++)
+                if (r->srcs[j].hdr.rank == s->hdr.rank) {
+                    st = PAL_EFORMAT;
+                    pal_set_last_error("cannot read '%s' with '%s': both are rank %d",
+                                       s->path, r->srcs[j].path, (int)s->hdr.rank);
+                    goto fail;
+                }
+        }
+    }
+    for (int32_t k = 0; k < size; k++) {
+        size_t i;
+        for (i = 0; i < r->nsrcs && r->srcs[i].hdr.rank != k; i++)
+            ;
+        if (i == r->nsrcs) {
+            r->st.ranks_missing++;
+            pal_reader_note(r, "rank %d: no trace among the inputs: its records are missing",
+                            (int)k);
+        }
+    }
+    /* streams carry the process of their file */
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        s->process = s->src->process;
+        s->key = (uint64_t)s->process << 32 | s->stream;
+    }
+    /* clocks: ns of rank 0's clock, time 0 at the earliest start */
+    const pal_src *r0 = NULL;
+    for (size_t i = 0; i < r->nsrcs; i++)
+        if (r->srcs[i].hdr.rank == 0)
+            r0 = &r->srcs[i];
+    for (size_t i = 0; i < r->nsrcs; i++)
+        pal_run_read_clock(r, &r->srcs[i]);
+    double origin = HUGE_VAL;
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *s = &r->srcs[i];
+        if (clock_map(r, s, r0) && s->hdr.rank >= 0) {
+            r->st.clock_fallbacks++;
+            pal_reader_note(r, "%s (rank %d): clock: %s", s->path, (int)s->hdr.rank,
+                            s->clock_how);
+        }
+        double o = map_ns(s, s->hdr.start_time);
+        if (o < origin)
+            origin = o;
+    }
+    for (size_t i = 0; i < r->nsrcs; i++)
+        r->srcs[i].g0 -= origin;
+    share_dicts(r);
+    if ((st = pal_run_prepare(r)) != PAL_OK) {
+        pal_set_last_error("cannot open traces: out of memory");
+        goto fail;
+    }
+    const pal_src *hs = r0 ? r0 : &r->srcs[0];
+    r->info.ticks_per_second = 1e9;
+    r->info.clock_source = hs->hdr.clock_source;
+    r->info.realtime_offset_ns = (r0 ? r0->hdr.realtime_offset_ns : 0) + (int64_t)llround(origin);
+    r->info.pid = 0;
+    r->info.rank = -1;
+    r->info.size = size > 0 ? size : (int32_t)extra;
+    r->info.start_time = 0;
+    memcpy(r->info.host, hs->hdr.host, sizeof r->info.host);
+    r->st.files = (uint32_t)r->nsrcs;
+    if ((st = pal_reader_finish_open(r)) != PAL_OK) {
+        pal_set_last_error("cannot open traces: out of memory");
+        goto fail;
+    }
+    pal_clear_last_error();
+    *out = r;
+    return PAL_OK;
+fail:
+    pal_reader_close(r);
+fail_list:
+    names_free(&l);
+    return st;
+}
