@@ -860,6 +860,21 @@ static edl_status meaning_of(const edl_record *src, edl_meaning *m, edl_role **r
     return EDL_OK;
 }
 
+edl_status edl_record_copy_meaning(edl_record *r, const edl_record *src)
+{
+    if (!r || !src)
+        return EDL_EINVAL;
+    edl_meaning m;
+    edl_role *roles = NULL;
+    edl_field_meaning *fields = NULL;
+    edl_status st = meaning_of(src, &m, &roles, &fields);
+    if (st == EDL_OK)
+        st = edl_record_set_meaning(r, &m);
+    free(roles);
+    free(fields);
+    return st;
+}
+
 edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_record **out)
 {
     if (out)
@@ -870,13 +885,8 @@ edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_record *
     edl_status st = edl_dict_add_record(d, src->name, src->description, &r);
     for (size_t j = 0; st == EDL_OK && j < src->nfields; j++)
         st = edl_record_copy_field(r, src->fields[j]);
-    edl_meaning m;
-    edl_role *roles = NULL;
-    edl_field_meaning *fields = NULL;
-    if (st == EDL_OK && (st = meaning_of(src, &m, &roles, &fields)) == EDL_OK)
-        st = edl_record_set_meaning(r, &m);
-    free(roles);
-    free(fields);
+    if (st == EDL_OK)
+        st = edl_record_copy_meaning(r, src);
     if (st != EDL_OK) {
         if (r && d->nrecords && d->records[d->nrecords - 1] == r) {
             d->nrecords--;
@@ -920,12 +930,14 @@ int edl_dict_needs_1_2(const edl_dict *d)
     return 0;
 }
 
-/* Why ref cannot be resolved in d, or NULL. */
+/* Why ref is wrong in d, or NULL. A record d does not hold is no error: a
+ * dictionary chunk adds types to a trace's dictionary piece by piece, and
+ * may refer to a definition an earlier piece holds. */
 static const char *ref_problem(const edl_dict *d, const struct edl_ref_impl *ref)
 {
     const edl_record *t = edl_dict_find_record(d, ref->record);
     if (!t)
-        return "names no record";
+        return NULL;
     if (edl_record_has_role(t, EDL_ROLE_DEFINITION) != 1)
         return "names a record that is not a definition";
     long fi = edl_record_find_field(t, ref->field);

@@ -100,8 +100,9 @@ edl_status edl_set_string(char **slot, const char *s);
 int edl_dict_needs_1_1(const edl_dict *d);
 /* 1 when it needs format 1.2 (a role, a region or a reference). */
 int edl_dict_needs_1_2(const edl_dict *d);
-/* Whether every reference of d names a definition record of d and an integer
- * field of it; when not, why (with the referring record and field) in err. */
+/* Whether every reference of d to a record d holds names a definition and a
+ * required integer field of it; when not, why (with the referring record and
+ * field) in err. */
 int edl_dict_refs_ok(const edl_dict *d, char *err, size_t errlen);
 
 /* Copies field f (scalar or array, with its shapes) to the end of r. */

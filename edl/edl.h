@@ -274,13 +274,18 @@ EDL_API edl_status edl_record_add_shape(edl_record *r, const char *token,
  * clears it). Checked as a whole: EDL_EINVAL when a role, a field or a value
  * is unknown or does not fit (doc/edl.md, "What edlc checks", roles), r is
  * unchanged then. References are checked when the dictionary is encoded (the
- * definition record may be added later). */
+ * definition record may be added later, or live in another piece of the
+ * trace's dictionary). */
 EDL_API edl_status edl_record_set_meaning(edl_record *r, const edl_meaning *m);
 /* A reference from the PROCESS or THREAD designation (which may be the
  * container's): which is EDL_FROLE_PROCESS or EDL_FROLE_THREAD; ref NULL or
  * ref->record NULL clears it. */
 EDL_API edl_status edl_dict_set_designation_ref(edl_dict *d, edl_field_role which,
                                                 const edl_ref *ref);
+/* Gives r the meaning of src, a record descriptor (of any dictionary) with
+ * the fields the meaning names: EDL_EINVAL when r lacks them or they do not
+ * fit, as for edl_record_set_meaning. */
+EDL_API edl_status edl_record_copy_meaning(edl_record *r, const edl_record *src);
 /* Adds a copy of src (from any dictionary) to d: fields, shapes and meaning.
  * EDL_EEXIST when d has a record of that name, EDL_EINVAL when a field does
  * not fit d's representation; *out (may be NULL) is borrowed. */
@@ -288,8 +293,10 @@ EDL_API edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_
 
 /* ---- binary form ---- */
 /* Encodes into a malloc'd buffer the caller frees. Deterministic. EDL_ENOENT
- * when a reference names a record or field the dictionary lacks, or a record
- * that is not a definition; EDL_ENOMEM. */
+ * when a reference names a record of the dictionary that is not a definition,
+ * or a field that record lacks or that is not a required integer (a record the
+ * dictionary does not hold is allowed: dictionaries grow by pieces);
+ * EDL_ENOMEM. */
 EDL_API edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len);
 /* Decodes len bytes. On failure, err (if not NULL) receives a message naming the
  * byte offset and the reason, e.g. "bad magic at byte 0". */
