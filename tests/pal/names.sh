@@ -62,5 +62,15 @@ paste -d ' ' "$tmp/ticks" "$tmp/raw" | awk -v tps="$tps" -v start="$start" '
       if (s < 0 || (s - want > 2e-9 || want - s > 2e-9)) { print "time " s " for " t " ticks, want " want; bad++ } }
     END { exit bad > 0 }' || { echo "FAIL: times are not seconds from the start"; fail=1; }
 
+# Two traces read as one run (--force: two runs of the program): every
+# region id still resolves, on its own process.
+(cd "$tmp" && ECL_DIR="$tmp" ECL_PREFIX=u "$threads" 2 5 >/dev/null) || { echo "FAIL: threads"; exit 1; }
+"$dump" --force "$trace" "$tmp"/u.*.ecl >"$tmp/run" 2>/dev/null
+n=$(grep -c ' \(enter\|leave\) ' "$tmp/run")
+named=$(grep -c ' \(enter\|leave\) region="[a-z]*"$' "$tmp/run")
+procs=$(awk '{ print $2 }' "$tmp/run" | sort -u | tr '\n' ' ')
+[ "$n" -gt 0 ] && [ "$n" = "$named" ] && [ "$procs" = "p0 p1 " ] ||
+    { echo "FAIL: run of two traces: $named of $n regions named, processes $procs"; fail=1; }
+
 [ "$fail" = 0 ] && echo "names: all checks passed"
 exit $fail
