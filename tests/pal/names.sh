@@ -4,7 +4,8 @@
 # counter sample shows a name, and that name is the one the process's own
 # region_def / counter_def gave the id (checked against the --raw-ids dump,
 # record by record); times are seconds from the start, never before it, and
-# equal the raw ticks converted with the header's rate.
+# equal the raw ticks converted with the header's rate; names survive reading
+# two traces as one run and merging them.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -71,6 +72,22 @@ named=$(grep -c ' \(enter\|leave\) region="[a-z]*"$' "$tmp/run")
 procs=$(awk '{ print $2 }' "$tmp/run" | sort -u | tr '\n' ' ')
 [ "$n" -gt 0 ] && [ "$n" = "$named" ] && [ "$procs" = "p0 p1 " ] ||
     { echo "FAIL: run of two traces: $named of $n regions named, processes $procs"; fail=1; }
+
+# The same two traces merged into one (ecl-merge): the merged dictionary
+# keeps the roles and references, so the names are the same, line for line.
+merge="$top_builddir/ecl/tools/ecl-merge"
+if [ -x "$merge" ]; then
+    # (status 2: two runs, no MPI ranks -- warned about, merged as asked)
+    "$merge" -q -f -o "$tmp/merged.ecl" "$trace" "$tmp"/u.*.ecl 2>/dev/null
+    [ -s "$tmp/merged.ecl" ] || { echo "FAIL: ecl-merge wrote nothing"; fail=1; }
+    "$dump" "$tmp/merged.ecl" | grep ' \(enter\|leave\) ' |
+        sed 's/ process=[0-9]* thread=[0-9]*//' | awk '{ $1 = ""; print }' >"$tmp/m1"
+    grep ' \(enter\|leave\) ' "$tmp/run" | awk '{ $1 = ""; print }' >"$tmp/m2"
+    cmp -s "$tmp/m1" "$tmp/m2" ||
+        { echo "FAIL: the merged trace names regions otherwise than the run"; diff "$tmp/m2" "$tmp/m1" | head; fail=1; }
+else
+    echo "note: $merge is not built; the merged trace is not checked"
+fi
 
 [ "$fail" = 0 ] && echo "names: all checks passed"
 exit $fail
