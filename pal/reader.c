@@ -1834,7 +1834,8 @@ static int stream_order(const void *a, const void *b)
 
 pal_status pal_reader_finish_open(pal_reader *r)
 {
-    qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
+    if (r->nstreams > 1)        /* (a trace may have no records at all) */
+        qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
     r->heap = calloc(r->nstreams ? r->nstreams : 1, sizeof *r->heap);
     if (!r->heap)
         return PAL_ENOMEM;
