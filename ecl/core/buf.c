@@ -148,6 +148,7 @@ static ecl_buf_thread *register_thread(void)
         return NULL;
     t->nbuf = ecl_T.cfg.buffer_count;
     for (unsigned i = 0; i < t->nbuf; i++) {
+        t->bufs[i].owner = t;
         if ((t->bufs[i].data = pool_get(ecl_T.cfg.buffer_size)) == NULL) {
             for (unsigned j = 0; j < i; j++)
                 pool_put(t->bufs[j].data);
@@ -216,6 +217,12 @@ static void handoff(ecl_buf_thread *t, int foreign)
         __atomic_store_n(&t->hot.pos, NULL, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&b->state, ECL_BUF_QUEUED, __ATOMIC_RELEASE);
+    /* Onto the writer's list; the release publishes the buffer's fields. */
+    ecl_buf *head = __atomic_load_n(&ecl_T.handed, __ATOMIC_RELAXED);
+    do {
+        b->handed_next = head;
+    } while (!__atomic_compare_exchange_n(&ecl_T.handed, &head, b, 1, __ATOMIC_RELEASE,
+                                          __ATOMIC_RELAXED));
 }
 
 void ecl_buf_handoff(ecl_buf_thread *t)
@@ -357,47 +364,63 @@ ecl_core_status ecl_buf_flush(void)
 
 /* ---------------- the writer's side ---------------- */
 
-void ecl_buf_write_queued(ecl_buf_thread *t, ecl_chunk_zctx *z)
+/* Writes one handed-off buffer as a chunk, unless a crash handler owns the
+ * buffers now. */
+static void write_handed(ecl_buf *b, ecl_chunk_zctx *z)
 {
-    for (;;) {
-        uint64_t want = __atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE);
-        ecl_buf *b = NULL;
-        for (unsigned i = 0; i < t->nbuf; i++) {
-            ecl_buf *c = &t->bufs[i];
-            if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == ECL_BUF_QUEUED && c->seq == want) {
-                b = c;
-                break;
-            }
+    ecl_buf_thread *t = b->owner;
+    int s = trace_state();
+    if (s == ECL_T_CRASHED)
+        return;
+    int expect = ECL_BUF_QUEUED;
+    if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return;
+    if (s == ECL_T_OPEN || s == ECL_T_CLOSING) {
+        ecl_chunk_info ci;
+        const uint8_t *out;
+        memset(&ci, 0, sizeof ci);
+        ci.kind = 1;
+        ci.stored_length = (uint32_t)ecl_chunk_compress(z, b->data, b->len, &out, &ci.compression);
+        ci.raw_length = b->len;
+        ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+        ci.stream = t->stream;
+        ci.record_count = b->count;
+        ci.sequence = b->seq;
+        ci.first_time = b->first_time;
+        ci.last_time = b->last_time;
+        ecl_chunk_write(&ci, out, 0);
+    }
+    /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
+    __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+    ecl_buf_notify_free();
+}
+
+/* Every thread's full buffers are written within a bounded time: the writer
+ * takes all buffers handed off so far and writes them oldest first. A
+ * buffer waits for the rest of the list being written and for the buffers
+ * handed off before it; as a thread never has more than ECL_BUFFER_COUNT
+ * buffers handed off, that is at most twice that many per thread, however
+ * fast any thread records. */
+void ecl_buf_write_handed(ecl_chunk_zctx *z)
+{
+    ecl_buf *b;
+    while ((b = __atomic_exchange_n(&ecl_T.handed, NULL, __ATOMIC_ACQUIRE)) != NULL) {
+        ecl_buf *oldest = NULL;
+        while (b != NULL) {          /* newest first -> oldest first */
+            ecl_buf *next = b->handed_next;
+            b->handed_next = oldest;
+            oldest = b;
+            b = next;
         }
-        if (b == NULL)
-            return;
-        int s = trace_state();
-        if (s == ECL_T_CRASHED)
-            return;                  /* the crash handler owns the buffers now */
-        int expect = ECL_BUF_QUEUED;
-        if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE))
-            return;
-        if (s == ECL_T_OPEN || s == ECL_T_CLOSING) {
-            ecl_chunk_info ci;
-            const uint8_t *out;
-            memset(&ci, 0, sizeof ci);
-            ci.kind = 1;
-            ci.stored_length = (uint32_t)ecl_chunk_compress(z, b->data, b->len, &out,
-                                                            &ci.compression);
-            ci.raw_length = b->len;
-            ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
-            ci.stream = t->stream;
-            ci.record_count = b->count;
-            ci.sequence = b->seq;
-            ci.first_time = b->first_time;
-            ci.last_time = b->last_time;
-            ecl_chunk_write(&ci, out, 0);
+        for (b = oldest; b != NULL;) {
+            ecl_buf *next = b->handed_next;   /* read before b can be reused */
+            write_handed(b, z);
+            b = next;
         }
-        /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
-        __atomic_store_n(&t->write_seq, want + 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
-        ecl_buf_notify_free();
+        if (trace_state() == ECL_T_CRASHED)
+            return;
     }
 }
 

@@ -15,8 +15,12 @@
  * party writes a buffer. */
 enum { ECL_BUF_FREE = 0, ECL_BUF_FILLING, ECL_BUF_QUEUED, ECL_BUF_WRITING };
 
+struct ecl_buf_thread;
+
 typedef struct ecl_buf {
     uint8_t *data;
+    struct ecl_buf_thread *owner;
+    struct ecl_buf *handed_next; /* link in ecl_T.handed while QUEUED */
     int state;
     uint32_t len;                /* payload bytes (set when queued) */
     uint32_t count;              /* records */
@@ -77,6 +81,11 @@ typedef struct ecl_trace_state {
     size_t index_len, index_cap;
     int index_broken;            /* an entry could not be stored: write no index */
 
+    /* Every buffer handed off and not yet taken by the writer, newest first:
+     * owners push (lock-free), the writer takes the whole list and reverses
+     * it, so buffers are written in hand-off order whatever thread they come
+     * from (each stream's in sequence order). */
+    ecl_buf *handed;
     pthread_t writer;
     int writer_running;
     int writer_stop;
@@ -143,8 +152,8 @@ ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t tim
 /* ---- buf.c ---- */
 /* Queues the thread's FILLING buffer (if it holds records). Caller holds busy. */
 void ecl_buf_handoff(ecl_buf_thread *t);
-/* Writes the thread's QUEUED buffers in sequence order (writer thread). */
-void ecl_buf_write_queued(ecl_buf_thread *t, ecl_chunk_zctx *z);
+/* Writer thread: writes every buffer handed off so far, in hand-off order. */
+void ecl_buf_write_handed(ecl_chunk_zctx *z);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);

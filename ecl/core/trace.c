@@ -227,9 +227,7 @@ static void *writer_main(void *arg)
     /* Without a context (out of memory) chunks are written uncompressed. */
     for (;;) {
         int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
-        for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
-             t = t->next)
-            ecl_buf_write_queued(t, z);
+        ecl_buf_write_handed(z);
         if (stop || get_state() == ECL_T_CRASHED)
             break;
         while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
