@@ -33,7 +33,7 @@ void ecl_trace_config_default(ecl_trace_config *cfg)
     snprintf(cfg->prefix, sizeof cfg->prefix, "trace");
     cfg->buffer_size = 1u << 20;
     cfg->buffer_count = 2;
-    cfg->compress = ECL_COMPRESS_ZLIB;
+    cfg->compress = ECL_COMPRESS_NONE;   /* the recording threads never wait for a compressor */
     cfg->compress_level = 0;
     cfg->clock = ECL_SYS_CLOCK_AUTO;
 }

@@ -5,12 +5,13 @@
  * record pattern of every thread (nothing lost, duplicated or reordered).
  *
  *   check_roundtrip [--expect TYPE=N]... [--stress THREADS PAIRS] [--partial]
- *                   [--allow-lost] TRACE
+ *                   [--allow-lost] [--raw] TRACE
  *
  * --partial: the trace was cut (full disk): a truncated last chunk is fine and
  *            each stream only needs to be a prefix of its pattern.
  * --allow-lost: ECL_ON_FULL=drop: gaps are fine when a `lost` record counts
  *            them exactly.
+ * --raw:     every chunk holding records is stored uncompressed.
  * Exit 0 if every check holds, 1 otherwise (each failure printed). */
 #include <pal.h>
 
@@ -57,7 +58,7 @@ static struct { char name[64]; uint64_t count, expect; int has_expect; } types[M
 static int ntypes;
 static int stress_threads = -1;
 static uint64_t stress_pairs;
-static int partial, allow_lost;
+static int partial, allow_lost, raw_only;
 static int trace_fd = -1;
 static char regions_defined[1 << 16];
 static int threads_seen[1024];
@@ -85,7 +86,7 @@ static uint64_t get_u(const pal_record *r, const char *f)
     return v;
 }
 
-static void read_chunk_header(uint64_t off, uint32_t *stream, uint64_t *seq)
+static void read_chunk_header(uint64_t off, uint32_t *stream, uint64_t *seq, int *compression)
 {
     unsigned char h[64];
     if (pread(trace_fd, h, 64, (off_t)off) != 64) {
@@ -100,6 +101,7 @@ static void read_chunk_header(uint64_t off, uint32_t *stream, uint64_t *seq)
         sq = sq << 8 | h[32 + i];
     *stream = st;
     *seq = sq;
+    *compression = h[9];
 }
 
 /* Pattern record p of thread k in the stress program: enter, leave pairs, a
@@ -224,11 +226,13 @@ int main(int argc, char **argv)
             partial = 1;
         } else if (strcmp(argv[i], "--allow-lost") == 0) {
             allow_lost = 1;
+        } else if (strcmp(argv[i], "--raw") == 0) {
+            raw_only = 1;
         } else if (argv[i][0] != '-' && path == NULL) {
             path = argv[i];
         } else {
             fprintf(stderr, "usage: check_roundtrip [--expect TYPE=N]... [--stress T PAIRS] "
-                            "[--partial] [--allow-lost] TRACE\n");
+                            "[--partial] [--allow-lost] [--raw] TRACE\n");
             return 2;
         }
     }
@@ -268,7 +272,11 @@ int main(int argc, char **argv)
         if (off != s->chunk_offset) {
             uint32_t hs = sid;
             uint64_t seq = 0;
-            read_chunk_header(off, &hs, &seq);
+            int compression = 0;
+            read_chunk_header(off, &hs, &seq, &compression);
+            if (raw_only && compression != 0)
+                FAIL("stream %u: chunk at %" PRIu64 " is compressed (method %d)", sid, off,
+                     compression);
             if (hs != sid)
                 FAIL("record at chunk %" PRIu64 " claims stream %u, header says %u", off, sid, hs);
             if (s->chunk_offset != UINT64_MAX && off < s->chunk_offset)

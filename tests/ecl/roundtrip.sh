@@ -1,8 +1,8 @@
 #!/bin/sh
 # roundtrip.sh -- ECL traces read back through PAL: the threads example and
 # the 8-thread stress program (1,000,000 events per thread, small buffers),
-# with zlib, zstd and no compression; and the drop mode, whose every drop
-# must be counted by a `lost` record.
+# with zlib, zstd and no compression (the default: every chunk stored raw);
+# and the drop mode, whose every drop must be counted by a `lost` record.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/ecl/common.sh"
 
 # threads example: exact counts from its own "expect" lines
@@ -30,12 +30,16 @@ run_stress() {
     # shellcheck disable=SC2086
     "$CHECK" --stress "$threads" "$pairs" $counts \
         --expect marker="$threads" --expect region_def=16 \
-        --expect thread_def="$threads" --expect clock_sync=2 ${lostok:+--allow-lost} \
+        --expect thread_def="$threads" --expect clock_sync=2 ${lostok:+--allow-lost} ${raw:-} \
         "$(trace_file)" > "$WORK/check.out" || { cat "$WORK/check.out"; fail "stress trace ($*)"; }
     grep "records" "$WORK/check.out"
     echo "stress $threads x $pairs ($*): ok"
 }
 run_stress 8 500000 ECL_COMPRESS=zlib ECL_BUFFER_SIZE=16K
+# the default: recording threads never wait for a compressor, chunks are raw
+raw=--raw
+run_stress 4 100000 ECL_BUFFER_SIZE=16K
+raw=
 run_stress 8 100000 ECL_COMPRESS=none ECL_BUFFER_SIZE=4K ECL_BUFFER_COUNT=3
 if "$STRESS" 1 0 >/dev/null 2>&1 && ECL_COMPRESS=zstd "$STRESS" 1 0 2>&1 | grep -q "without zstd"; then
     echo "zstd: not built in, skipped"
