@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -141,24 +142,64 @@ static void thread_name_record(ecl_buf_thread *t, uint64_t now)
     ecl_trace_write_def(rec, (size_t)(p - rec), now);
 }
 
+/* Says once per process that records are being dropped for lack of memory. */
+static void report_no_memory(uint64_t tid, const char *what, int err)
+{
+    if (__atomic_exchange_n(&ecl_T.nomem_reported, 1, __ATOMIC_ACQ_REL))
+        return;
+    char line[4600];
+    const char *path = ecl_trace_file_path();
+    snprintf(line, sizeof line,
+             "ecl: trace '%s': cannot allocate %s for thread %llu: %s; its records are "
+             "dropped and counted as lost (a smaller ECL_BUFFER_SIZE or ECL_BUFFER_COUNT "
+             "needs less memory)\n",
+             path ? path : "?", what, (unsigned long long)tid, strerror(err));
+    ecl_sys_stderr(line);
+}
+
+/* Gives t up to ECL_BUFFER_COUNT buffers (owner only, or before t is
+ * published); returns how many it has. A thread left with none drops its
+ * records and counts them. */
+static unsigned alloc_buffers(ecl_buf_thread *t)
+{
+    int err = 0;
+    while (t->nbuf < ecl_T.cfg.buffer_count) {
+        errno = 0;
+        uint8_t *p = pool_get(ecl_T.cfg.buffer_size);
+        if (p == NULL) {
+            err = errno ? errno : ENOMEM;
+            break;
+        }
+        ecl_buf *b = &t->bufs[t->nbuf];
+        b->data = p;
+        b->owner = t;
+        b->state = ECL_BUF_FREE;
+        /* release: a foreign flush that sees the count sees the buffer */
+        __atomic_store_n(&t->nbuf, t->nbuf + 1, __ATOMIC_RELEASE);
+    }
+    if (t->nbuf == 0) {
+        char what[64];
+        snprintf(what, sizeof what, "a trace buffer of %zu bytes", ecl_T.cfg.buffer_size);
+        report_no_memory(t->tid, what, err);
+    }
+    return t->nbuf;
+}
+
 static ecl_buf_thread *register_thread(void)
 {
     ecl_buf_thread *t = calloc(1, sizeof *t);
-    if (t == NULL)
+    if (t == NULL) {
+        /* No stream to count them on: counted process-wide, written on
+         * stream 0 at close (ecl_buf_write_pending). */
+        __atomic_fetch_add(&ecl_T.lost_nostream, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&ecl_T.st_lost, 1, __ATOMIC_RELAXED);
+        report_no_memory(ecl_sys_thread_id(), "the trace state", ENOMEM);
         return NULL;
-    t->nbuf = ecl_T.cfg.buffer_count;
-    for (unsigned i = 0; i < t->nbuf; i++) {
-        t->bufs[i].owner = t;
-        if ((t->bufs[i].data = pool_get(ecl_T.cfg.buffer_size)) == NULL) {
-            for (unsigned j = 0; j < i; j++)
-                pool_put(t->bufs[j].data);
-            free(t);
-            return NULL;
-        }
     }
     t->tid = ecl_sys_thread_id();
     t->alive = 1;
     t->cur = -1;
+    alloc_buffers(t);
 
     /* Stream ids follow the order of first events; the thread_def goes to the
      * file (stream 0) before any chunk of this stream can. */
@@ -260,10 +301,17 @@ static void put_pending(ecl_buf_thread *t)
     }
 }
 
-/* Gets a FREE buffer: waits for the writer (lossless) unless dropping. */
+/* A thread without buffers tries again to allocate them after this many
+ * dropped records (an allocation that fails costs system calls). */
+#define RETRY_ALLOC_EVERY 4096
+
+/* Gets a FREE buffer: waits for the writer (lossless) unless dropping or
+ * without buffers (out of memory). */
 static int acquire(ecl_buf_thread *t)
 {
     int waited = 0;
+    if (t->nbuf == 0 && (t->lost % RETRY_ALLOC_EVERY != 0 || alloc_buffers(t) == 0))
+        return 0;
     for (;;) {
         if (take_free(t))
             return 1;
@@ -585,5 +633,15 @@ void ecl_buf_write_pending(void)
         write_direct(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
         __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
         busy_unlock(t);
+    }
+    uint64_t n = __atomic_exchange_n(&ecl_T.lost_nostream, 0, __ATOMIC_ACQ_REL);
+    if (n > 0) {
+        uint8_t rec[16], *p = rec;
+        *p++ = ECL_REC_LOST;
+        *p++ = 0;                    /* time delta: the chunk's first_time is now */
+        p = ecl_buf_put_uleb(p, n);
+        pthread_mutex_lock(&ecl_T.def_lock);
+        ecl_trace_write_def(rec, (size_t)(p - rec), ecl_sys_clock_now());
+        pthread_mutex_unlock(&ecl_T.def_lock);
     }
 }

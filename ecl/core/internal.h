@@ -102,6 +102,8 @@ typedef struct ecl_trace_state {
     size_t pool_len, pool_cap;
 
     int fail_reported;
+    int nomem_reported;          /* "cannot allocate" said once */
+    uint64_t lost_nostream;      /* records of threads without a stream (no memory) */
     /* statistics (atomics) */
     uint64_t st_records, st_chunks, st_raw, st_lost, st_waits;
 } ecl_trace_state;
@@ -159,7 +161,9 @@ void ecl_buf_write_handed(ecl_chunk_zctx *z);
 void ecl_buf_collect_all(int in_signal);
 void ecl_buf_notify_free(void);
 /* Close, after the writer stopped: writes the flush/lost records of threads
- * that were still dropping (one small chunk per such thread). */
+ * that were still dropping or never had a buffer (one small chunk per such
+ * thread), and on stream 0 a lost record for threads that could not even get
+ * a stream (lost_nostream). */
 void ecl_buf_write_pending(void);
 void ecl_buf_thread_exit(void *arg);
 void ecl_buf_reset_self(void);
