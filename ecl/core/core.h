@@ -82,11 +82,15 @@ void ecl_trace_config_default(ecl_trace_config *cfg);
 int ecl_trace_have_compress(int method);
 
 /* ---------------- trace life cycle ---------------- */
-/* Creates the trace file "<dir>/<prefix>.<pid>.ecl", writes its header and the
- * first clock_sync, starts the writer thread, installs the crash hooks and
- * turns recording on. err receives a message on failure.
- * ECL_CORE_EIO: the file cannot be created; ECL_CORE_ECONFIG: the clock is not
- * available; ECL_CORE_ENOMEM; ECL_CORE_ESTATE: already open or finished. */
+/* Creates the trace file "<dir>/<prefix>.<pid>.ecl" (or, if that exists,
+ * "<dir>/<prefix>.<pid>.<k>.ecl" with the first free k from 1: an existing
+ * file is never replaced), writes its header and the first clock_sync,
+ * starts the writer thread, installs the crash hooks and turns recording on.
+ * err receives a message on failure; a file created before the failure is
+ * removed (and err says so).
+ * ECL_CORE_EIO: the file cannot be created or its header written;
+ * ECL_CORE_ECONFIG: the clock is not available; ECL_CORE_ENOMEM;
+ * ECL_CORE_ESTATE: already open or finished. */
 ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t errlen);
 /* Flushes every thread, writes clock_sync, the index and the footer, closes the
  * file. Idempotent; recording stays off afterwards. */

@@ -77,6 +77,7 @@ typedef struct ecl_trace_state {
     pthread_mutex_t def_lock;    /* definitions, dictionary, stream 0, index */
     edl_dict *dict;
     uint64_t seq0;               /* stream 0 chunk sequence */
+    uint32_t pid;                /* of the process that opened the trace */
     ecl_index_entry *index;
     size_t index_len, index_cap;
     int index_broken;            /* an entry could not be stored: write no index */

@@ -302,9 +302,22 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         st = ECL_CORE_EIO;
         goto fail;
     }
-    snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.ecl", cfg->dir, cfg->prefix,
-             (unsigned)ecl_sys_pid());
-    int fd = ecl_sys_create(ecl_T.path[0], err, errlen);
+    /* A full disk or `ulimit -f` must be a write error, not SIGXFSZ, from the
+     * header on; and on a crash the hooks do nothing until the trace is open. */
+    ecl_sys_signals_install(on_crash);
+    ecl_T.pid = ecl_sys_pid();
+    /* Never replace a file: the same pid may have written one just before,
+     * in the image that exec'ed this one. */
+    int fd = -EEXIST;
+    for (unsigned k = 0; fd == -EEXIST && k < 1000; k++) {
+        if (k == 0)
+            snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.ecl", cfg->dir, cfg->prefix,
+                     (unsigned)ecl_T.pid);
+        else
+            snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.%u.ecl", cfg->dir,
+                     cfg->prefix, (unsigned)ecl_T.pid, k);
+        fd = ecl_sys_create(ecl_T.path[0], err, errlen);
+    }
     if (fd < 0) {
         st = ECL_CORE_EIO;
         goto fail;
@@ -334,7 +347,6 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         st = ECL_CORE_ENOMEM;
         goto fail;
     }
-    ecl_sys_signals_install(on_crash);
     static int atfork_done;
     if (!atfork_done && pthread_atfork(NULL, NULL, atfork_child) == 0)
         atfork_done = 1;
@@ -354,9 +366,19 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
     pthread_mutex_unlock(&close_lock);
     return ECL_CORE_OK;
 fail:
+    ecl_sys_signals_uninstall();
     if (ecl_T.fd >= 0) {
+        /* No trace: no file either (not even a 0-byte one on a full disk). */
+        char rm_err[4200];
+        size_t n = strlen(err);
         ecl_sys_close(ecl_T.fd);
         ecl_T.fd = -1;
+        if (ecl_sys_remove(ecl_T.path[0], rm_err, sizeof rm_err) != 0)
+            snprintf(err + n, errlen - n, "; %s", rm_err);
+        else if (strstr(err, ecl_T.path[0]) != NULL)
+            snprintf(err + n, errlen - n, "; the file was removed");
+        else
+            snprintf(err + n, errlen - n, "; the trace file '%s' was removed", ecl_T.path[0]);
     }
     free(ecl_T.header);
     ecl_T.header = NULL;

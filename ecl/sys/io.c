@@ -83,7 +83,7 @@ int ecl_sys_create(const char *path, char *err, size_t errlen)
 {
     int fd;
     do {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         int e = errno;
@@ -148,6 +148,15 @@ int ecl_sys_close(int fd)
 
 int ecl_sys_rename(const char *from, const char *to, char *err, size_t errlen)
 {
+int ecl_sys_remove(const char *path, char *err, size_t errlen)
+{
+    if (unlink(path) == 0)
+        return 0;
+    int e = errno;
+    snprintf(err, errlen, "cannot remove '%s': %s", path, strerror(e));
+    return e;
+}
+
     if (rename(from, to) == 0)
         return 0;
     int e = errno;
