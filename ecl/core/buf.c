@@ -117,6 +117,8 @@ static int take_free(ecl_buf_thread *t)
         if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != ECL_BUF_FREE)
             continue;
         b->state = ECL_BUF_FILLING;
+        b->off = 0;
+        b->done_count = 0;
         t->cur = (int)i;
         t->cur_first = t->hot.last;
         t->hot.count = 0;
@@ -231,6 +233,13 @@ static ecl_buf_thread *register_thread(void)
 
 /* ---------------- hand-over ---------------- */
 
+/* Start of the FILLING buffer's part not yet written. */
+static uint8_t *filling_start(const ecl_buf_thread *t)
+{
+    const ecl_buf *b = &t->bufs[t->cur];
+    return b->data + b->off;
+}
+
 /* Queues the FILLING buffer. foreign: called from another thread (close or
  * crash) — the counters are re-derived from the committed bytes because the
  * owner may be between two stores of a record. */
@@ -239,24 +248,29 @@ static void handoff(ecl_buf_thread *t, int foreign)
     if (t->cur < 0)
         return;
     ecl_buf *b = &t->bufs[t->cur];
+    uint8_t *start = filling_start(t);
     uint8_t *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
-    size_t len = (size_t)(pos - b->data);
-    uint32_t count = t->hot.count;
+    size_t len = (size_t)(pos - start);
+    uint32_t count = t->hot.count - b->done_count;
     uint64_t last = t->hot.last;
     if (foreign)
-        len = ecl_chunk_scan(b->data, len, t->cur_first, &count, &last);
-    if (count == 0)
-        return;                      /* nothing to write: keep filling it */
-    b->len = (uint32_t)len;
-    b->count = count;
-    b->first_time = t->cur_first;
-    b->last_time = last;
-    b->seq = t->next_seq++;
+        len = ecl_chunk_scan(start, len, t->cur_first, &count, &last);
+    if (count == 0 && foreign)
+        return;                      /* nothing to write: the owner keeps filling it */
     t->cur = -1;
     if (!foreign) {
         t->hot.end = NULL;
         __atomic_store_n(&t->hot.pos, NULL, __ATOMIC_RELEASE);
     }
+    if (count == 0) {                /* empty, or all written by ecl_buf_flush_all */
+        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+        return;
+    }
+    b->len = (uint32_t)len;
+    b->count = count;
+    b->first_time = t->cur_first;
+    b->last_time = last;
+    b->seq = t->next_seq++;
     __atomic_store_n(&b->state, ECL_BUF_QUEUED, __ATOMIC_RELEASE);
     /* Onto the writer's list; the release publishes the buffer's fields. */
     ecl_buf *head = __atomic_load_n(&ecl_T.handed, __ATOMIC_RELAXED);
@@ -354,7 +368,7 @@ ecl_buf_hot *ecl_buf_slow(size_t need)
             goto out;
         }
         t->flush_t0 = ecl_sys_clock_now();
-        t->flush_bytes = (uint64_t)(t->hot.pos - t->bufs[t->cur].data);
+        t->flush_bytes = (uint64_t)(t->hot.pos - filling_start(t));
         handoff(t, 0);
         ecl_trace_wake_writer();
         t->flush_pending = 1;
@@ -394,8 +408,13 @@ ecl_core_status ecl_buf_flush(void)
         return ECL_CORE_OK;
     ecl_buf_in_tool++;
     busy_lock(t);
+    if (t->cur < 0 || trace_state() != ECL_T_OPEN) {
+        busy_unlock(t);              /* a close took the buffer meanwhile */
+        ecl_buf_in_tool--;
+        return trace_state() == ECL_T_OPEN ? ECL_CORE_OK : ECL_CORE_ESTATE;
+    }
     t->flush_t0 = ecl_sys_clock_now();
-    t->flush_bytes = (uint64_t)(t->hot.pos - t->bufs[t->cur].data);
+    t->flush_bytes = (uint64_t)(t->hot.pos - filling_start(t));
     handoff(t, 0);
     busy_unlock(t);
     ecl_trace_wake_writer();
@@ -429,7 +448,8 @@ static void write_handed(ecl_buf *b, ecl_chunk_zctx *z)
         const uint8_t *out;
         memset(&ci, 0, sizeof ci);
         ci.kind = 1;
-        ci.stored_length = (uint32_t)ecl_chunk_compress(z, b->data, b->len, &out, &ci.compression);
+        ci.stored_length =
+            (uint32_t)ecl_chunk_compress(z, b->data + b->off, b->len, &out, &ci.compression);
         ci.raw_length = b->len;
         ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
         ci.stream = t->stream;
@@ -490,6 +510,28 @@ static void write_direct(ecl_buf_thread *t, const uint8_t *data, uint32_t len, u
     ecl_chunk_write(&ci, data, in_signal);
 }
 
+/* Writes the committed records of t's FILLING buffer that are not in the
+ * file yet as one chunk, without touching the owner's pointers (a record may
+ * be in flight): the owner goes on filling the buffer and later hands off
+ * only what follows. Caller holds busy. */
+static void write_filling(ecl_buf_thread *t, int in_signal)
+{
+    if (t->cur < 0)
+        return;
+    ecl_buf *b = &t->bufs[t->cur];
+    uint8_t *start = filling_start(t), *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
+    uint32_t count;
+    uint64_t last;
+    size_t len = ecl_chunk_scan(start, (size_t)(pos - start), t->cur_first, &count, &last);
+    if (count == 0)
+        return;
+    write_direct(t, start, (uint32_t)len, count, t->next_seq++, t->cur_first, last, in_signal);
+    b->off += (uint32_t)len;
+    b->done_count += count;
+    t->cur_first = last;
+    __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
+}
+
 static void crash_collect(ecl_buf_thread *t)
 {
     /* Let a chunk the writer is in the middle of land first (bounded: the
@@ -516,22 +558,15 @@ static void crash_collect(ecl_buf_thread *t)
         if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
                                          __ATOMIC_ACQUIRE))
             continue;
-        write_direct(t, b->data, b->len, b->count, b->seq, b->first_time, b->last_time, 1);
+        write_direct(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
+                     1);
         __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
     }
     /* The FILLING buffer, unless the interrupted code is this thread's own
      * slow path (busy held: its pointers may be half updated). */
     if (!busy_try(t))
         return;
-    if (t->cur >= 0) {
-        ecl_buf *b = &t->bufs[t->cur];
-        uint8_t *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
-        uint32_t count;
-        uint64_t last;
-        size_t len = ecl_chunk_scan(b->data, (size_t)(pos - b->data), t->cur_first, &count, &last);
-        if (count > 0)
-            write_direct(t, b->data, (uint32_t)len, count, t->next_seq++, t->cur_first, last, 1);
-    }
+    write_filling(t, 1);
     /* busy stays held: nothing may touch this thread's buffers any more. */
 }
 
@@ -598,40 +633,45 @@ void ecl_buf_thread_exit(void *arg)
     ecl_buf_in_tool--;
 }
 
+/* Writes t's pending flush and lost records (of a thread without a buffer)
+ * as one small chunk. Caller holds busy. */
+static void write_pending(ecl_buf_thread *t)
+{
+    uint8_t rec[64], *p = rec;
+    if (t->lost == 0 && !t->flush_pending)
+        return;
+    uint64_t first = t->hot.last, time = first;
+    if (t->flush_pending) {
+        uint64_t t1 = t->flush_t1 ? t->flush_t1 : t->flush_t0;
+        time = t->flush_t0 > first ? t->flush_t0 : first;
+        *p++ = ECL_REC_FLUSH;
+        p = ecl_buf_put_uleb(p, time - first);
+        p = ecl_buf_put_uleb(p, t1 - t->flush_t0);
+        p = ecl_buf_put_uleb(p, t->flush_bytes);
+    }
+    uint32_t count = t->flush_pending ? 1 : 0;
+    if (t->lost > 0) {
+        uint64_t now = ecl_sys_clock_now();
+        if (now < time)
+            now = time;
+        *p++ = ECL_REC_LOST;
+        p = ecl_buf_put_uleb(p, now - time);
+        p = ecl_buf_put_uleb(p, t->lost);
+        time = now;
+        count++;
+    }
+    t->lost = 0;
+    t->flush_pending = 0;
+    write_direct(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
+    __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
+}
+
 void ecl_buf_write_pending(void)
 {
     for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
          t = t->next) {
-        uint8_t rec[64], *p = rec;
         busy_lock(t);
-        if (t->lost == 0 && !t->flush_pending) {
-            busy_unlock(t);
-            continue;
-        }
-        uint64_t first = t->hot.last, time = first;
-        if (t->flush_pending) {
-            uint64_t t1 = t->flush_t1 ? t->flush_t1 : t->flush_t0;
-            time = t->flush_t0 > first ? t->flush_t0 : first;
-            *p++ = ECL_REC_FLUSH;
-            p = ecl_buf_put_uleb(p, time - first);
-            p = ecl_buf_put_uleb(p, t1 - t->flush_t0);
-            p = ecl_buf_put_uleb(p, t->flush_bytes);
-        }
-        uint32_t count = t->flush_pending ? 1 : 0;
-        if (t->lost > 0) {
-            uint64_t now = ecl_sys_clock_now();
-            if (now < time)
-                now = time;
-            *p++ = ECL_REC_LOST;
-            p = ecl_buf_put_uleb(p, now - time);
-            p = ecl_buf_put_uleb(p, t->lost);
-            time = now;
-            count++;
-        }
-        t->lost = 0;
-        t->flush_pending = 0;
-        write_direct(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
-        __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
+        write_pending(t);
         busy_unlock(t);
     }
     uint64_t n = __atomic_exchange_n(&ecl_T.lost_nostream, 0, __ATOMIC_ACQ_REL);
@@ -644,4 +684,24 @@ void ecl_buf_write_pending(void)
         ecl_trace_write_def(rec, (size_t)(p - rec), ecl_sys_clock_now());
         pthread_mutex_unlock(&ecl_T.def_lock);
     }
+}
+
+void ecl_buf_flush_all(void)
+{
+    ecl_buf_in_tool++;
+    for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
+         t = t->next) {
+        busy_lock(t);
+        /* Its handed-off buffers first, so that the stream stays in order;
+         * holding busy, the owner cannot hand off more meanwhile. */
+        ecl_trace_wake_writer();
+        wait_written(t);
+        if (trace_state() == ECL_T_OPEN) {
+            write_filling(t, 0);
+            if (t->cur < 0)
+                write_pending(t);    /* no buffer (dropping, exited): its count so far */
+        }
+        busy_unlock(t);
+    }
+    ecl_buf_in_tool--;
 }

@@ -111,6 +111,13 @@ const char *ecl_trace_file_path(void);
  * stays valid under its old name). */
 ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size);
 
+/* Called before exec replaces the process image: writes every thread's
+ * buffered records to the file and returns when they are there. Tracing goes
+ * on (in case exec fails); the file is left without index and footer. Records
+ * other threads make meanwhile are lost if exec succeeds. No-op unless the
+ * trace is open in this process (not in a forked or vforked child). */
+void ecl_trace_before_exec(void);
+
 /* Pause/resume (process-wide). Pause records `pause` on the calling thread,
  * then turns recording off; resume turns it on and records `resume`. */
 void ecl_trace_pause(void);

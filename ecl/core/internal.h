@@ -22,6 +22,10 @@ typedef struct ecl_buf {
     struct ecl_buf_thread *owner;
     struct ecl_buf *handed_next; /* link in ecl_T.handed while QUEUED */
     int state;
+    uint32_t off;                /* the chunk's payload starts at data + off: the
+                                    bytes before were written while FILLING
+                                    (ecl_buf_flush_all) */
+    uint32_t done_count;         /* records in those bytes */
     uint32_t len;                /* payload bytes (set when queued) */
     uint32_t count;              /* records */
     uint64_t seq;                /* chunk sequence within the stream */
@@ -38,7 +42,7 @@ typedef struct ecl_buf_thread {
     int cur;                     /* index of the FILLING buffer, -1 if none */
     unsigned nbuf;
     ecl_buf bufs[ECL_BUF_COUNT_MAX];
-    uint64_t cur_first;          /* first_time of the FILLING buffer */
+    uint64_t cur_first;          /* first_time of the FILLING buffer's unwritten part */
     uint64_t next_seq;           /* sequence of the next chunk handed off */
     uint64_t write_seq;          /* next sequence to go into the file (writer order) */
     uint64_t lost;               /* dropped since the last `lost` record */
@@ -73,11 +77,11 @@ typedef struct ecl_trace_state {
     uint8_t *header;             /* the whole file header, kept to recompute its CRC */
     size_t header_len;
     uint32_t process;            /* chunk process field: rank or 0xFFFFFFFF */
+    uint32_t pid;                /* of the process that opened the trace */
 
     pthread_mutex_t def_lock;    /* definitions, dictionary, stream 0, index */
     edl_dict *dict;
     uint64_t seq0;               /* stream 0 chunk sequence */
-    uint32_t pid;                /* of the process that opened the trace */
     ecl_index_entry *index;
     size_t index_len, index_cap;
     int index_broken;            /* an entry could not be stored: write no index */
@@ -161,6 +165,11 @@ void ecl_buf_write_handed(ecl_chunk_zctx *z);
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);
 void ecl_buf_notify_free(void);
+/* Before exec: writes every live thread's handed-off and buffered records to
+ * the file and returns when they are there. Recording goes on (the exec may
+ * fail); a thread's FILLING buffer stays its own, only the part written is
+ * not written again. Records made meanwhile by other threads stay buffered. */
+void ecl_buf_flush_all(void);
 /* Close, after the writer stopped: writes the flush/lost records of threads
  * that were still dropping or never had a buffer (one small chunk per such
  * thread), and on stream 0 a lost record for threads that could not even get

@@ -484,6 +484,18 @@ ecl_core_status ecl_trace_close(void)
     return st;
 }
 
+void ecl_trace_before_exec(void)
+{
+    /* Not in a forked child (the trace is done there) nor in a vfork child
+     * (another pid sharing this memory): only the tracing process flushes. */
+    if (get_state() != ECL_T_OPEN || ecl_T.pid != ecl_sys_pid())
+        return;
+    pthread_mutex_lock(&close_lock);
+    if (get_state() == ECL_T_OPEN)
+        ecl_buf_flush_all();
+    pthread_mutex_unlock(&close_lock);
+}
+
 ecl_core_status ecl_trace_set_rank(int32_t rank, int32_t size)
 {
     char err[8400];

@@ -1,10 +1,12 @@
-/* io.c -- ECL system layer: identity (pid, thread id, host) and file output.
- * Writes go through pwritev at explicit offsets so that any thread, and a
- * signal handler, can write without sharing a file position. */
+/* io.c -- ECL system layer: identity (pid, thread id, host), file output and
+ * the lookup of wrapped functions. Writes go through pwritev at explicit
+ * offsets so that any thread, and a signal handler, can write without
+ * sharing a file position. */
 #include <config.h>
 
 #include "ecl/sys/sys.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -146,8 +148,6 @@ int ecl_sys_close(int fd)
     return close(fd) == 0 ? 0 : errno;
 }
 
-int ecl_sys_rename(const char *from, const char *to, char *err, size_t errlen)
-{
 int ecl_sys_remove(const char *path, char *err, size_t errlen)
 {
     if (unlink(path) == 0)
@@ -157,6 +157,8 @@ int ecl_sys_remove(const char *path, char *err, size_t errlen)
     return e;
 }
 
+int ecl_sys_rename(const char *from, const char *to, char *err, size_t errlen)
+{
     if (rename(from, to) == 0)
         return 0;
     int e = errno;
@@ -183,4 +185,9 @@ void ecl_sys_sleep_ns(uint64_t ns)
     struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
+}
+
+void *ecl_sys_next_symbol(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
 }

@@ -105,4 +105,9 @@ void ecl_sys_block_signals(void);
 /* Sleeps ns nanoseconds (async-signal-safe). */
 void ecl_sys_sleep_ns(uint64_t ns);
 
+/* ---- interposition ---- */
+/* The next definition of the function name after ECL's own in the lookup
+ * order (the C library's, for a function ECL wraps), or NULL. */
+void *ecl_sys_next_symbol(const char *name);
+
 #endif /* ECL_SYS_H */
