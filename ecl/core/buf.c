@@ -431,34 +431,48 @@ ecl_core_status ecl_buf_flush(void)
 
 /* ---------------- the writer's side ---------------- */
 
+/* Writes records of t's stream as one chunk: compressed with z (the writer
+ * thread's context), or stored as they are when z is NULL (the close, crash
+ * and exec paths; async-signal-safe then if in_signal). */
+static void write_chunk(ecl_buf_thread *t, const uint8_t *data, uint32_t len, uint32_t count,
+                        uint64_t seq, uint64_t first, uint64_t last, ecl_chunk_zctx *z,
+                        int in_signal)
+{
+    ecl_chunk_info ci;
+    const uint8_t *out;
+    memset(&ci, 0, sizeof ci);
+    ci.kind = 1;
+    ci.stored_length = (uint32_t)ecl_chunk_compress(z, data, len, &out, &ci.compression);
+    ci.raw_length = len;
+    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+    ci.stream = t->stream;
+    ci.record_count = count;
+    ci.sequence = seq;
+    ci.first_time = first;
+    ci.last_time = last;
+    ecl_chunk_write(&ci, out, in_signal);
+}
+
+/* QUEUED -> WRITING: of the writer and a crash handler, exactly one writes a
+ * handed-off buffer. */
+static int claim(ecl_buf *b)
+{
+    int expect = ECL_BUF_QUEUED;
+    return __atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
+
 /* Writes one handed-off buffer as a chunk, unless a crash handler owns the
  * buffers now. */
 static void write_handed(ecl_buf *b, ecl_chunk_zctx *z)
 {
     ecl_buf_thread *t = b->owner;
     int s = trace_state();
-    if (s == ECL_T_CRASHED)
+    if (s == ECL_T_CRASHED || !claim(b))
         return;
-    int expect = ECL_BUF_QUEUED;
-    if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE))
-        return;
-    if (s == ECL_T_OPEN || s == ECL_T_CLOSING) {
-        ecl_chunk_info ci;
-        const uint8_t *out;
-        memset(&ci, 0, sizeof ci);
-        ci.kind = 1;
-        ci.stored_length =
-            (uint32_t)ecl_chunk_compress(z, b->data + b->off, b->len, &out, &ci.compression);
-        ci.raw_length = b->len;
-        ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
-        ci.stream = t->stream;
-        ci.record_count = b->count;
-        ci.sequence = b->seq;
-        ci.first_time = b->first_time;
-        ci.last_time = b->last_time;
-        ecl_chunk_write(&ci, out, 0);
-    }
+    if (s == ECL_T_OPEN || s == ECL_T_CLOSING)
+        write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
+                    z, 0);
     /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
     __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
@@ -492,24 +506,6 @@ void ecl_buf_write_handed(ecl_chunk_zctx *z)
     }
 }
 
-/* Crash and close paths: writes a buffer directly, uncompressed. */
-static void write_direct(ecl_buf_thread *t, const uint8_t *data, uint32_t len, uint32_t count,
-                         uint64_t seq, uint64_t first, uint64_t last, int in_signal)
-{
-    /* stored as is: compression is the writer thread's job */
-    ecl_chunk_info ci;
-    memset(&ci, 0, sizeof ci);
-    ci.kind = 1;
-    ci.stored_length = ci.raw_length = len;
-    ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
-    ci.stream = t->stream;
-    ci.record_count = count;
-    ci.sequence = seq;
-    ci.first_time = first;
-    ci.last_time = last;
-    ecl_chunk_write(&ci, data, in_signal);
-}
-
 /* Writes the committed records of t's FILLING buffer that are not in the
  * file yet as one chunk, without touching the owner's pointers (a record may
  * be in flight): the owner goes on filling the buffer and later hands off
@@ -525,7 +521,8 @@ static void write_filling(ecl_buf_thread *t, int in_signal)
     size_t len = ecl_chunk_scan(start, (size_t)(pos - start), t->cur_first, &count, &last);
     if (count == 0)
         return;
-    write_direct(t, start, (uint32_t)len, count, t->next_seq++, t->cur_first, last, in_signal);
+    write_chunk(t, start, (uint32_t)len, count, t->next_seq++, t->cur_first, last, NULL,
+                in_signal);
     b->off += (uint32_t)len;
     b->done_count += count;
     t->cur_first = last;
@@ -554,12 +551,10 @@ static void crash_collect(ecl_buf_thread *t)
         }
         if (b == NULL)
             break;
-        int expect = ECL_BUF_QUEUED;
-        if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE))
+        if (!claim(b))
             continue;
-        write_direct(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
-                     1);
+        write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
+                    NULL, 1);
         __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
     }
     /* The FILLING buffer, unless the interrupted code is this thread's own
@@ -662,7 +657,7 @@ static void write_pending(ecl_buf_thread *t)
     }
     t->lost = 0;
     t->flush_pending = 0;
-    write_direct(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
+    write_chunk(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, NULL, 0);
     __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
 }
 

@@ -12,7 +12,7 @@
 LIMIT=300000
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=128"
 export ASAN_OPTIONS
-if ( ulimit -v $LIMIT && ECL_ENABLE=0 exec "$STRESS" 1 0 ) > /dev/null 2>&1; then
+if { ( ulimit -v $LIMIT && ECL_ENABLE=0 exec "$STRESS" 1 0 ) > /dev/null 2>&1; } 2> /dev/null; then
     limit="ulimit -v $LIMIT"
 else
     limit=":"
