@@ -1,12 +1,14 @@
 /* buf.c -- ECL basic layer: per-thread buffers. The fast path is inline in
  * core.h; this file is the slow path (first event of a thread, full buffer,
- * explicit flush, thread exit) and the hand-over to the writer thread.
+ * explicit flush, thread exit, exec) and the hand-over to the writer thread,
+ * which writes handed-off buffers in hand-off order.
  *
  * Ownership: a thread's FILLING buffer and its hot fields are written only by
- * that thread. Everyone else (the writer, ecl_trace_close, a crash handler)
- * touches QUEUED buffers through a state CAS, or takes a snapshot of the
- * FILLING buffer up to the last committed record without changing the owner's
- * pointers (a foreign write to pos/end could race with a record in flight). */
+ * that thread. Everyone else (the writer, ecl_trace_close, exec, a crash
+ * handler) touches QUEUED buffers through a state CAS, or takes a snapshot of
+ * the FILLING buffer up to the last committed record without changing the
+ * owner's pointers (a foreign write to pos/end could race with a record in
+ * flight). */
 #include <config.h>
 
 #include "ecl/core/internal.h"
@@ -278,12 +280,6 @@ static void handoff(ecl_buf_thread *t, int foreign)
         b->handed_next = head;
     } while (!__atomic_compare_exchange_n(&ecl_T.handed, &head, b, 1, __ATOMIC_RELEASE,
                                           __ATOMIC_RELAXED));
-}
-
-void ecl_buf_handoff(ecl_buf_thread *t)
-{
-    handoff(t, t != self_thread());
-    ecl_trace_wake_writer();
 }
 
 /* Writes a record at an explicit time at the start of a fresh buffer (flush

@@ -157,18 +157,17 @@ void ecl_trace_wake_writer(void);
 ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time);
 
 /* ---- buf.c ---- */
-/* Queues the thread's FILLING buffer (if it holds records). Caller holds busy. */
-void ecl_buf_handoff(ecl_buf_thread *t);
 /* Writer thread: writes every buffer handed off so far, in hand-off order. */
 void ecl_buf_write_handed(ecl_chunk_zctx *z);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);
 void ecl_buf_notify_free(void);
-/* Before exec: writes every live thread's handed-off and buffered records to
- * the file and returns when they are there. Recording goes on (the exec may
- * fail); a thread's FILLING buffer stays its own, only the part written is
- * not written again. Records made meanwhile by other threads stay buffered. */
+/* Before exec: writes every thread's handed-off and buffered records (and
+ * the lost counts of threads without a buffer) to the file and returns when
+ * they are there. Recording goes on (the exec may fail); a thread's FILLING
+ * buffer stays its own, only the part written is not written again. Records
+ * made meanwhile by other threads stay buffered. */
 void ecl_buf_flush_all(void);
 /* Close, after the writer stopped: writes the flush/lost records of threads
  * that were still dropping or never had a buffer (one small chunk per such
