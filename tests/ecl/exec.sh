@@ -22,7 +22,9 @@ check_before() {
 run() {   # run LABEL PROGRAM ARG... ; output in $WORK/out
     label=$1; shift
     rm -f "$WORK"/*.ecl
-    "$@" > "$WORK/out" 2> "$WORK/err" || { cat "$WORK/err"; fail "$label: exit status $?"; }
+    status=0
+    "$@" > "$WORK/out" 2> "$WORK/err" || status=$?
+    [ "$status" -eq 0 ] || { cat "$WORK/err"; fail "$label: exit status $status"; }
     [ -s "$WORK/err" ] && { cat "$WORK/err"; fail "$label: messages on stderr"; }
     trace=$(path_of "$WORK/out" | sed -n 1p)
     [ -f "$trace" ] || fail "$label: no trace '$trace'"
