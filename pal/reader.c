@@ -1625,7 +1625,7 @@ static void file_verdict(pal_reader *r, pal_src *src)
         pal_reader_note(r, "%s: the traced program ended with signal %" PRIu32 "; its buffers "
                         "were written then", who, src->end.signal);
     }
-    r->st.lost += src->end.lost + src->end.lost_unbuffered;
+    r->st.lost += src->end.lost;
     if (src->end.lost_unbuffered)
         pal_reader_note(r, "%s: %" PRIu64 " records were dropped while tracing because no "
                         "buffer could be allocated", who, src->end.lost_unbuffered);

@@ -29,7 +29,8 @@ static const native_record natives[] = {
                       { "name", EDL_STRING, EDL_ENC_LSTRING, NULL } } },
     { "enter", { { "region", EDL_UINT32, EDL_ENC_ULEB, NULL } } },
     { "leave", { { "region", EDL_UINT32, EDL_ENC_ULEB, NULL } } },
-    { "marker", { { "text", EDL_STRING, EDL_ENC_LSTRING, NULL } } },
+    { "marker", { { "text", EDL_STRING, EDL_ENC_LSTRING, NULL },
+                  { "length", EDL_UINT64, EDL_ENC_ULEB, NULL } } },
     { "counter_def", { { "counter", EDL_UINT32, EDL_ENC_ULEB, NULL },
                        { "name", EDL_STRING, EDL_ENC_LSTRING, NULL },
                        { "unit", EDL_STRING, EDL_ENC_LSTRING, NULL },
@@ -54,7 +55,7 @@ static const native_record natives[] = {
 /* Layouts of every known type id (see ecl_trace_layout); natives are fixed. */
 static const char *layouts[ECL_REC_TYPE_LIMIT] = {
     [ECL_REC_REGION_DEF] = "ul", [ECL_REC_ENTER] = "u",     [ECL_REC_LEAVE] = "u",
-    [ECL_REC_MARKER] = "l",      [ECL_REC_COUNTER_DEF] = "ullu",
+    [ECL_REC_MARKER] = "lu",     [ECL_REC_COUNTER_DEF] = "ullu",
     [ECL_REC_COUNTER_INT] = "us", [ECL_REC_COUNTER_FLOAT] = "u8",
     [ECL_REC_THREAD_DEF] = "uul", [ECL_REC_FLUSH] = "uu",  [ECL_REC_LOST] = "u",
     [ECL_REC_PAUSE] = "",        [ECL_REC_RESUME] = "",     [ECL_REC_CLOCK_SYNC] = "uu",
