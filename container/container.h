@@ -309,7 +309,7 @@ typedef struct ecc_end_stream {
 typedef struct ecc_end {
     uint32_t signal;                 /* 0: closed normally; else the fatal signal */
     uint64_t lost;                   /* records dropped and counted in `lost` records */
-    uint64_t lost_unbuffered;        /* records dropped because no buffer could be had */
+    uint64_t lost_unbuffered;        /* of them, those dropped because no buffer could be had */
     uint32_t nstreams;
     const ecc_end_stream *streams;   /* encode: nstreams entries */
 } ecc_end;

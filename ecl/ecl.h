@@ -55,6 +55,10 @@ ECL_API void ecl_enter(ecl_region region);
 ECL_API void ecl_leave(ecl_region region);
 
 /* ---- markers ---- */
+/* Records a text (NULL records ""). A record must fit one buffer: text longer
+ * than ECL_BUFFER_SIZE - 160 bytes (1 MiB - 160 by default) is cut to that
+ * length, and the record's `length` field keeps the full length, so a reader
+ * sees the cut. */
 ECL_API void ecl_marker(const char *text);
 
 /* ---- counters: name -> int64 or double samples ---- */

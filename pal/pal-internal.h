@@ -271,8 +271,9 @@ struct pal_record {
     uint64_t time;
     uint64_t offset;
     uint32_t process, stream;
-    /* a binary record of an ECL-framed file: its bytes in the chunk's window
-     * (valid while the record is), for copying it without re-encoding */
+    /* a record of a run (ECL files read together): its bytes in the chunk's
+     * window (valid while the record is), for copying it without
+     * re-encoding; NULL otherwise */
     const unsigned char *raw;
     uint32_t rawlen;
     const pal_arr *arrs;             /* by field index; NULL when the record has no arrays */

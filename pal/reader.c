@@ -659,10 +659,10 @@ static PAL_NOINLINE int decode_ops(const pal_recdesc *rd, const unsigned char **
 /* The batch loop of fill_batch, for records from rec to rend: kernels while
  * they apply, decode_checked otherwise. Returns where it stopped (rend, the
  * record that does not decode, or the one that needs more of the payload:
- * *more). Inlined twice, with and without role fields, so that neither pays
- * for the other. */
+ * *more). Inlined three times -- with role fields, keeping the records'
+ * bytes (runs), neither -- so that none pays for the others. */
 PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *const rend,
-                                    const int roles, int *more)
+                                    const int roles, const int raw, int *more)
 {
     const unsigned char *p = s->cp;
     const unsigned char *const safe = s->csafe;
@@ -758,8 +758,10 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
                 }
             }
             vals[0].u = k;
-            rec->raw = p;
-            rec->rawlen = (uint32_t)(q - p);
+            if (raw) {
+                rec->raw = p;
+                rec->rawlen = (uint32_t)(q - p);
+            }
             p = q;
             t = tt;
             rec->desc = rd;
@@ -777,8 +779,10 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
                 *more = rc == DC_MORE;
                 break;
             }
-            rec->raw = p;
-            rec->rawlen = (uint32_t)(q - p);
+            if (raw) {
+                rec->raw = p;
+                rec->rawlen = (uint32_t)(q - p);
+            }
             p = q;
             t = tq;
         }
@@ -838,10 +842,14 @@ static void fill_batch(pal_reader *r, pal_stream *s)
             return;
         uint32_t n = s->cleft < s->nbatch ? s->cleft : (uint32_t)s->nbatch;
         int more = 0;
+        /* instantiated for: fields naming process and thread; a run's
+         * records keeping where their bytes are (for the merge) */
         if (d->role_fields)
-            rec = decode_batch(s, s->batch, s->batch + n, 1, &more);
+            rec = decode_batch(s, s->batch, s->batch + n, 1, 0, &more);
+        else if (s->src->map)
+            rec = decode_batch(s, s->batch, s->batch + n, 0, 1, &more);
         else
-            rec = decode_batch(s, s->batch, s->batch + n, 0, &more);
+            rec = decode_batch(s, s->batch, s->batch + n, 0, 0, &more);
         if (rec == s->batch && more) {
             /* a record longer than the window */
             uint64_t want = (uint64_t)s->wcap * 2;
@@ -1625,7 +1633,7 @@ static void file_verdict(pal_reader *r, pal_src *src)
         pal_reader_note(r, "%s: the traced program ended with signal %" PRIu32 "; its buffers "
                         "were written then", who, src->end.signal);
     }
-    r->st.lost += src->end.lost + src->end.lost_unbuffered;
+    r->st.lost += src->end.lost;
     if (src->end.lost_unbuffered)
         pal_reader_note(r, "%s: %" PRIu64 " records were dropped while tracing because no "
                         "buffer could be allocated", who, src->end.lost_unbuffered);
@@ -1834,7 +1842,8 @@ static int stream_order(const void *a, const void *b)
 
 pal_status pal_reader_finish_open(pal_reader *r)
 {
-    qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
+    if (r->nstreams > 1)        /* (a trace may have no records at all) */
+        qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
     r->heap = calloc(r->nstreams ? r->nstreams : 1, sizeof *r->heap);
     if (!r->heap)
         return PAL_ENOMEM;

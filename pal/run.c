@@ -593,11 +593,13 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     names_free(&l);
     l.n = 0;
 
-    /* one run: the same run id (when the writers knew one) */
+    /* one run: the same run id among the MPI ranks (when the writers knew
+     * one); processes without a rank are independent programs, read side
+     * by side on the wall clock */
     const pal_src *ref = NULL;
     for (size_t i = 0; i < r->nsrcs; i++) {
         const pal_src *s = &r->srcs[i];
-        if (!run_id_known(s->hdr.run_id))
+        if (!run_id_known(s->hdr.run_id) || s->hdr.rank < 0)
             continue;
         if (!ref) {
             ref = s;
@@ -627,9 +629,10 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         pal_src *s = &r->srcs[i];
         if (s->hdr.rank < 0) {
             s->process = extra++;
-            pal_reader_note(r, "%s: no MPI rank in its header (the process died before "
-                            "MPI_Init, or is not an MPI program): read as process %u", s->path,
-                            (unsigned)s->process);
+            if (size > 0)        /* among MPI ranks: it died before MPI_Init */
+                pal_reader_note(r, "%s: no MPI rank in its header (the process died before "
+                                "MPI_Init, or is not an MPI program): read as process %u",
+                                s->path, (unsigned)s->process);
         } else {
             s->process = (uint32_t)s->hdr.rank;
             for (size_t j = 0; j < i; j++)

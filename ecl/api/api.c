@@ -164,16 +164,19 @@ ECL_API void ecl_marker(const char *text)
         return;
     if (text == NULL)
         text = "";
-    size_t n = strlen(text);
-    size_t room = ecl_buf_record_max - ECL_BUF_HEADER_MAX - 10;
+    size_t len = strlen(text), n = len;
+    /* A record must fit one buffer: the text is cut to what fits, and the
+     * length field keeps its full length, so a reader sees the cut. */
+    size_t room = ecl_buf_record_max - ECL_BUF_HEADER_MAX - 2 * 10;
     if (n > room)
-        n = room;                    /* a record must fit one buffer */
+        n = room;
     ecl_buf_hot *t;
     uint64_t now;
-    uint8_t *p = ecl_buf_begin(ECL_REC_MARKER, ECL_BUF_HEADER_MAX + 10 + n, &t, &now);
+    uint8_t *p = ecl_buf_begin(ECL_REC_MARKER, ECL_BUF_HEADER_MAX + 2 * 10 + n, &t, &now);
     if (p == NULL)
         return;
     p = ecl_buf_put_str(p, text, n);
+    p = ecl_buf_put_uleb(p, len);
     ecl_buf_commit(t, p, now);
 }
 

@@ -1,18 +1,21 @@
 /* buf.c -- ECL basic layer: per-thread buffers. The fast path is inline in
  * core.h; this file is the slow path (first event of a thread, full buffer,
- * explicit flush, thread exit) and the hand-over to the writer thread.
+ * explicit flush, thread exit, exec) and the hand-over to the writer thread,
+ * which writes handed-off buffers in hand-off order.
  *
  * Ownership: a thread's FILLING buffer and its hot fields are written only by
- * that thread. Everyone else (the writer, ecl_trace_close, a crash handler)
- * touches QUEUED buffers through a state CAS, or takes a snapshot of the
- * FILLING buffer up to the last committed record without changing the owner's
- * pointers (a foreign write to pos/end could race with a record in flight). */
+ * that thread. Everyone else (the writer, ecl_trace_close, exec, a crash
+ * handler) touches QUEUED buffers through a state CAS, or takes a snapshot of
+ * the FILLING buffer up to the last committed record without changing the
+ * owner's pointers (a foreign write to pos/end could race with a record in
+ * flight). */
 #include <config.h>
 
 #include "ecl/core/internal.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -116,6 +119,8 @@ static int take_free(ecl_buf_thread *t)
         if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != ECL_BUF_FREE)
             continue;
         b->state = ECL_BUF_FILLING;
+        b->off = 0;
+        b->done_count = 0;
         t->cur = (int)i;
         t->cur_first = t->hot.last;
         t->hot.count = 0;
@@ -141,23 +146,65 @@ static void thread_name_record(ecl_buf_thread *t, uint64_t now)
     ecl_trace_write_def(rec, (size_t)(p - rec), now);
 }
 
+/* Says once per process that records are being dropped for lack of memory. */
+static void report_no_memory(uint64_t tid, const char *what, int err)
+{
+    if (__atomic_exchange_n(&ecl_T.nomem_reported, 1, __ATOMIC_ACQ_REL))
+        return;
+    char line[4600];
+    const char *path = ecl_trace_file_path();
+    snprintf(line, sizeof line,
+             "ecl: trace '%s': cannot allocate %s for thread %llu: %s; its records are "
+             "dropped and counted as lost (a smaller ECL_BUFFER_SIZE or ECL_BUFFER_COUNT "
+             "needs less memory)\n",
+             path ? path : "?", what, (unsigned long long)tid, strerror(err));
+    ecl_sys_stderr(line);
+}
+
+/* Gives t up to ECL_BUFFER_COUNT buffers (owner only, or before t is
+ * published); returns how many it has. A thread left with none drops its
+ * records and counts them. */
+static unsigned alloc_buffers(ecl_buf_thread *t)
+{
+    int err = 0;
+    while (t->nbuf < ecl_T.cfg.buffer_count) {
+        errno = 0;
+        uint8_t *p = pool_get(ecl_T.cfg.buffer_size);
+        if (p == NULL) {
+            err = errno ? errno : ENOMEM;
+            break;
+        }
+        ecl_buf *b = &t->bufs[t->nbuf];
+        b->data = p;
+        b->owner = t;
+        b->state = ECL_BUF_FREE;
+        /* release: a foreign flush that sees the count sees the buffer */
+        __atomic_store_n(&t->nbuf, t->nbuf + 1, __ATOMIC_RELEASE);
+    }
+    if (t->nbuf == 0) {
+        char what[64];
+        snprintf(what, sizeof what, "a trace buffer of %zu bytes", ecl_T.cfg.buffer_size);
+        report_no_memory(t->tid, what, err);
+    }
+    return t->nbuf;
+}
+
 static ecl_buf_thread *register_thread(void)
 {
     ecl_buf_thread *t = calloc(1, sizeof *t);
-    if (t == NULL)
+    if (t == NULL) {
+        /* No stream to count them on: counted process-wide, written on
+         * stream 0 at close (ecl_buf_write_pending). */
+        __atomic_fetch_add(&ecl_T.lost_nostream, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&ecl_T.st_lost, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&ecl_T.st_lost_unbuffered, 1, __ATOMIC_RELAXED);
+        report_no_memory(ecl_sys_thread_id(), "the trace state", ENOMEM);
         return NULL;
-    t->nbuf = ecl_T.cfg.buffer_count;
-    for (unsigned i = 0; i < t->nbuf; i++) {
-        if ((t->bufs[i].data = pool_get(ecl_T.cfg.buffer_size)) == NULL) {
-            for (unsigned j = 0; j < i; j++)
-                pool_put(t->bufs[j].data);
-            free(t);
-            return NULL;
-        }
     }
     t->tid = ecl_sys_thread_id();
     t->alive = 1;
     t->cur = -1;
+    alloc_buffers(t);
 
     /* Stream ids follow the order of first events; the thread_def goes to the
      * file (stream 0) before any chunk of this stream can. */
@@ -189,6 +236,13 @@ static ecl_buf_thread *register_thread(void)
 
 /* ---------------- hand-over ---------------- */
 
+/* Start of the FILLING buffer's part not yet written. */
+static uint8_t *filling_start(const ecl_buf_thread *t)
+{
+    const ecl_buf *b = &t->bufs[t->cur];
+    return b->data + b->off;
+}
+
 /* Queues the FILLING buffer. foreign: called from another thread (close or
  * crash) — the counters are re-derived from the committed bytes because the
  * owner may be between two stores of a record. */
@@ -197,31 +251,36 @@ static void handoff(ecl_buf_thread *t, int foreign)
     if (t->cur < 0)
         return;
     ecl_buf *b = &t->bufs[t->cur];
+    uint8_t *start = filling_start(t);
     uint8_t *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
-    size_t len = (size_t)(pos - b->data);
-    uint32_t count = t->hot.count;
+    size_t len = (size_t)(pos - start);
+    uint32_t count = t->hot.count - b->done_count;
     uint64_t last = t->hot.last;
     if (foreign)
-        len = ecl_chunk_scan(b->data, len, t->cur_first, &count, &last);
-    if (count == 0)
-        return;                      /* nothing to write: keep filling it */
-    b->len = (uint32_t)len;
-    b->count = count;
-    b->first_time = t->cur_first;
-    b->last_time = last;
-    b->seq = t->next_seq++;
+        len = ecl_chunk_scan(start, len, t->cur_first, &count, &last);
+    if (count == 0 && foreign)
+        return;                      /* nothing to write: the owner keeps filling it */
     t->cur = -1;
     if (!foreign) {
         t->hot.end = NULL;
         __atomic_store_n(&t->hot.pos, NULL, __ATOMIC_RELEASE);
     }
+    if (count == 0) {                /* empty, or all written by ecl_buf_flush_all */
+        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+        return;
+    }
+    b->len = (uint32_t)len;
+    b->count = count;
+    b->first_time = t->cur_first;
+    b->last_time = last;
+    b->seq = t->next_seq++;
     __atomic_store_n(&b->state, ECL_BUF_QUEUED, __ATOMIC_RELEASE);
-}
-
-void ecl_buf_handoff(ecl_buf_thread *t)
-{
-    handoff(t, t != self_thread());
-    ecl_trace_wake_writer();
+    /* Onto the writer's list; the release publishes the buffer's fields. */
+    ecl_buf *head = __atomic_load_n(&ecl_T.handed, __ATOMIC_RELAXED);
+    do {
+        b->handed_next = head;
+    } while (!__atomic_compare_exchange_n(&ecl_T.handed, &head, b, 1, __ATOMIC_RELEASE,
+                                          __ATOMIC_RELAXED));
 }
 
 /* Writes a record at an explicit time at the start of a fresh buffer (flush
@@ -253,10 +312,17 @@ static void put_pending(ecl_buf_thread *t)
     }
 }
 
-/* Gets a FREE buffer: waits for the writer (lossless) unless dropping. */
+/* A thread without buffers tries again to allocate them after this many
+ * dropped records (an allocation that fails costs system calls). */
+#define RETRY_ALLOC_EVERY 4096
+
+/* Gets a FREE buffer: waits for the writer (lossless) unless dropping or
+ * without buffers (out of memory). */
 static int acquire(ecl_buf_thread *t)
 {
     int waited = 0;
+    if (t->nbuf == 0 && (t->lost % RETRY_ALLOC_EVERY != 0 || alloc_buffers(t) == 0))
+        return 0;
     for (;;) {
         if (take_free(t))
             return 1;
@@ -299,7 +365,7 @@ ecl_buf_hot *ecl_buf_slow(size_t need)
             goto out;
         }
         t->flush_t0 = ecl_sys_clock_now();
-        t->flush_bytes = (uint64_t)(t->hot.pos - t->bufs[t->cur].data);
+        t->flush_bytes = (uint64_t)(t->hot.pos - filling_start(t));
         handoff(t, 0);
         ecl_trace_wake_writer();
         t->flush_pending = 1;
@@ -310,6 +376,8 @@ ecl_buf_hot *ecl_buf_slow(size_t need)
             t->flush_t1 = ecl_sys_clock_now();
         t->lost++;
         __atomic_fetch_add(&ecl_T.st_lost, 1, __ATOMIC_RELAXED);
+        if (t->nbuf == 0)        /* it got no buffer memory (of the lost, counted apart) */
+            __atomic_fetch_add(&ecl_T.st_lost_unbuffered, 1, __ATOMIC_RELAXED);
         goto out;
     }
     if (t->flush_pending && t->flush_t1 == 0)
@@ -339,8 +407,13 @@ ecl_core_status ecl_buf_flush(void)
         return ECL_CORE_OK;
     ecl_buf_in_tool++;
     busy_lock(t);
+    if (t->cur < 0 || trace_state() != ECL_T_OPEN) {
+        busy_unlock(t);              /* a close took the buffer meanwhile */
+        ecl_buf_in_tool--;
+        return trace_state() == ECL_T_OPEN ? ECL_CORE_OK : ECL_CORE_ESTATE;
+    }
     t->flush_t0 = ecl_sys_clock_now();
-    t->flush_bytes = (uint64_t)(t->hot.pos - t->bufs[t->cur].data);
+    t->flush_bytes = (uint64_t)(t->hot.pos - filling_start(t));
     handoff(t, 0);
     busy_unlock(t);
     ecl_trace_wake_writer();
@@ -357,65 +430,102 @@ ecl_core_status ecl_buf_flush(void)
 
 /* ---------------- the writer's side ---------------- */
 
-void ecl_buf_write_queued(ecl_buf_thread *t, ecc_zctx *z)
+/* Writes records of t's stream as one chunk: compressed with z (the writer
+ * thread's context), or stored as they are when z is NULL (the close, crash
+ * and exec paths; async-signal-safe then if in_signal). */
+static void write_chunk(ecl_buf_thread *t, const uint8_t *data, uint32_t len, uint32_t count,
+                        uint64_t seq, uint64_t first, uint64_t last, ecc_zctx *z,
+                        int in_signal)
 {
-    for (;;) {
-        uint64_t want = __atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE);
-        ecl_buf *b = NULL;
-        for (unsigned i = 0; i < t->nbuf; i++) {
-            ecl_buf *c = &t->bufs[i];
-            if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == ECL_BUF_QUEUED && c->seq == want) {
-                b = c;
-                break;
-            }
-        }
-        if (b == NULL)
-            return;
-        int s = trace_state();
-        if (s == ECL_T_CRASHED)
-            return;                  /* the crash handler owns the buffers now */
-        int expect = ECL_BUF_QUEUED;
-        if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE))
-            return;
-        if (s == ECL_T_OPEN || s == ECL_T_CLOSING) {
-            ecl_chunk_info ci;
-            const uint8_t *out;
-            memset(&ci, 0, sizeof ci);
-            ci.kind = 1;
-            ci.stored_length = (uint32_t)ecc_compress(z, b->data, b->len, &out, &ci.compression);
-            ci.raw_length = b->len;
-            ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
-            ci.stream = t->stream;
-            ci.record_count = b->count;
-            ci.sequence = b->seq;
-            ci.first_time = b->first_time;
-            ci.last_time = b->last_time;
-            ecl_chunk_write(&ci, out, 0);
-        }
-        /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
-        __atomic_store_n(&t->write_seq, want + 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
-        ecl_buf_notify_free();
-    }
-}
-
-/* Crash and close paths: writes a buffer directly, uncompressed. */
-static void write_direct(ecl_buf_thread *t, const uint8_t *data, uint32_t len, uint32_t count,
-                         uint64_t seq, uint64_t first, uint64_t last, int in_signal)
-{
-    /* stored as is: compression is the writer thread's job */
     ecl_chunk_info ci;
+    const uint8_t *out;
     memset(&ci, 0, sizeof ci);
     ci.kind = 1;
-    ci.stored_length = ci.raw_length = len;
+    ci.stored_length = (uint32_t)ecc_compress(z, data, len, &out, &ci.compression);
+    ci.raw_length = len;
     ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
     ci.stream = t->stream;
     ci.record_count = count;
     ci.sequence = seq;
     ci.first_time = first;
     ci.last_time = last;
-    ecl_chunk_write(&ci, data, in_signal);
+    ecl_chunk_write(&ci, out, in_signal);
+}
+
+/* QUEUED -> WRITING: of the writer and a crash handler, exactly one writes a
+ * handed-off buffer. */
+static int claim(ecl_buf *b)
+{
+    int expect = ECL_BUF_QUEUED;
+    return __atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
+
+/* Writes one handed-off buffer as a chunk, unless a crash handler owns the
+ * buffers now. */
+static void write_handed(ecl_buf *b, ecc_zctx *z)
+{
+    ecl_buf_thread *t = b->owner;
+    int s = trace_state();
+    if (s == ECL_T_CRASHED || !claim(b))
+        return;
+    if (s == ECL_T_OPEN || s == ECL_T_CLOSING)
+        write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
+                    z, 0);
+    /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
+    __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+    ecl_buf_notify_free();
+}
+
+/* Every thread's full buffers are written within a bounded time: the writer
+ * takes all buffers handed off so far and writes them oldest first. A
+ * buffer waits for the rest of the list being written and for the buffers
+ * handed off before it; as a thread never has more than ECL_BUFFER_COUNT
+ * buffers handed off, that is at most twice that many per thread, however
+ * fast any thread records. */
+void ecl_buf_write_handed(ecc_zctx *z)
+{
+    ecl_buf *b;
+    while ((b = __atomic_exchange_n(&ecl_T.handed, NULL, __ATOMIC_ACQUIRE)) != NULL) {
+        ecl_buf *oldest = NULL;
+        while (b != NULL) {          /* newest first -> oldest first */
+            ecl_buf *next = b->handed_next;
+            b->handed_next = oldest;
+            oldest = b;
+            b = next;
+        }
+        for (b = oldest; b != NULL;) {
+            ecl_buf *next = b->handed_next;   /* read before b can be reused */
+            write_handed(b, z);
+            b = next;
+        }
+        if (trace_state() == ECL_T_CRASHED)
+            return;
+    }
+}
+
+/* Writes the committed records of t's FILLING buffer that are not in the
+ * file yet as one chunk, without touching the owner's pointers (a record may
+ * be in flight): the owner goes on filling the buffer and later hands off
+ * only what follows. Caller holds busy. */
+static void write_filling(ecl_buf_thread *t, int in_signal)
+{
+    if (t->cur < 0)
+        return;
+    ecl_buf *b = &t->bufs[t->cur];
+    uint8_t *start = filling_start(t), *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
+    uint32_t count;
+    uint64_t last;
+    size_t len = ecl_chunk_scan(start, (size_t)(pos - start), t->cur_first, &count, &last);
+    if (count == 0)
+        return;
+    write_chunk(t, start, (uint32_t)len, count, t->next_seq++, t->cur_first, last, NULL,
+                in_signal);
+    b->off += (uint32_t)len;
+    b->done_count += count;
+    t->cur_first = last;
+    __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
 }
 
 static void crash_collect(ecl_buf_thread *t)
@@ -440,26 +550,17 @@ static void crash_collect(ecl_buf_thread *t)
         }
         if (b == NULL)
             break;
-        int expect = ECL_BUF_QUEUED;
-        if (!__atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE))
+        if (!claim(b))
             continue;
-        write_direct(t, b->data, b->len, b->count, b->seq, b->first_time, b->last_time, 1);
+        write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
+                    NULL, 1);
         __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
     }
     /* The FILLING buffer, unless the interrupted code is this thread's own
      * slow path (busy held: its pointers may be half updated). */
     if (!busy_try(t))
         return;
-    if (t->cur >= 0) {
-        ecl_buf *b = &t->bufs[t->cur];
-        uint8_t *pos = __atomic_load_n(&t->hot.pos, __ATOMIC_ACQUIRE);
-        uint32_t count;
-        uint64_t last;
-        size_t len = ecl_chunk_scan(b->data, (size_t)(pos - b->data), t->cur_first, &count, &last);
-        if (count > 0)
-            write_direct(t, b->data, (uint32_t)len, count, t->next_seq++, t->cur_first, last, 1);
-    }
+    write_filling(t, 1);
     /* busy stays held: nothing may touch this thread's buffers any more. */
 }
 
@@ -526,40 +627,75 @@ void ecl_buf_thread_exit(void *arg)
     ecl_buf_in_tool--;
 }
 
+/* Writes t's pending flush and lost records (of a thread without a buffer)
+ * as one small chunk. Caller holds busy. */
+static void write_pending(ecl_buf_thread *t)
+{
+    uint8_t rec[64], *p = rec;
+    if (t->lost == 0 && !t->flush_pending)
+        return;
+    uint64_t first = t->hot.last, time = first;
+    if (t->flush_pending) {
+        uint64_t t1 = t->flush_t1 ? t->flush_t1 : t->flush_t0;
+        time = t->flush_t0 > first ? t->flush_t0 : first;
+        *p++ = ECL_REC_FLUSH;
+        p = ecl_buf_put_uleb(p, time - first);
+        p = ecl_buf_put_uleb(p, t1 - t->flush_t0);
+        p = ecl_buf_put_uleb(p, t->flush_bytes);
+    }
+    uint32_t count = t->flush_pending ? 1 : 0;
+    if (t->lost > 0) {
+        uint64_t now = ecl_sys_clock_now();
+        if (now < time)
+            now = time;
+        *p++ = ECL_REC_LOST;
+        p = ecl_buf_put_uleb(p, now - time);
+        p = ecl_buf_put_uleb(p, t->lost);
+        time = now;
+        count++;
+    }
+    t->lost = 0;
+    t->flush_pending = 0;
+    write_chunk(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, NULL, 0);
+    __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
+}
+
 void ecl_buf_write_pending(void)
 {
     for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
          t = t->next) {
-        uint8_t rec[64], *p = rec;
         busy_lock(t);
-        if (t->lost == 0 && !t->flush_pending) {
-            busy_unlock(t);
-            continue;
-        }
-        uint64_t first = t->hot.last, time = first;
-        if (t->flush_pending) {
-            uint64_t t1 = t->flush_t1 ? t->flush_t1 : t->flush_t0;
-            time = t->flush_t0 > first ? t->flush_t0 : first;
-            *p++ = ECL_REC_FLUSH;
-            p = ecl_buf_put_uleb(p, time - first);
-            p = ecl_buf_put_uleb(p, t1 - t->flush_t0);
-            p = ecl_buf_put_uleb(p, t->flush_bytes);
-        }
-        uint32_t count = t->flush_pending ? 1 : 0;
-        if (t->lost > 0) {
-            uint64_t now = ecl_sys_clock_now();
-            if (now < time)
-                now = time;
-            *p++ = ECL_REC_LOST;
-            p = ecl_buf_put_uleb(p, now - time);
-            p = ecl_buf_put_uleb(p, t->lost);
-            time = now;
-            count++;
-        }
-        t->lost = 0;
-        t->flush_pending = 0;
-        write_direct(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
-        __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
+        write_pending(t);
         busy_unlock(t);
     }
+    uint64_t n = __atomic_exchange_n(&ecl_T.lost_nostream, 0, __ATOMIC_ACQ_REL);
+    if (n > 0) {
+        uint8_t rec[16], *p = rec;
+        *p++ = ECL_REC_LOST;
+        *p++ = 0;                    /* time delta: the chunk's first_time is now */
+        p = ecl_buf_put_uleb(p, n);
+        pthread_mutex_lock(&ecl_T.def_lock);
+        ecl_trace_write_def(rec, (size_t)(p - rec), ecl_sys_clock_now());
+        pthread_mutex_unlock(&ecl_T.def_lock);
+    }
+}
+
+void ecl_buf_flush_all(void)
+{
+    ecl_buf_in_tool++;
+    for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
+         t = t->next) {
+        busy_lock(t);
+        /* Its handed-off buffers first, so that the stream stays in order;
+         * holding busy, the owner cannot hand off more meanwhile. */
+        ecl_trace_wake_writer();
+        wait_written(t);
+        if (trace_state() == ECL_T_OPEN) {
+            write_filling(t, 0);
+            if (t->cur < 0)
+                write_pending(t);    /* no buffer (dropping, exited): its count so far */
+        }
+        busy_unlock(t);
+    }
+    ecl_buf_in_tool--;
 }

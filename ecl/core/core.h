@@ -83,11 +83,15 @@ void ecl_trace_config_default(ecl_trace_config *cfg);
 int ecl_trace_have_compress(int method);
 
 /* ---------------- trace life cycle ---------------- */
-/* Creates the trace file "<dir>/<prefix>.<pid>.ecl", writes its header and the
- * first clock_sync, starts the writer thread, installs the crash hooks and
- * turns recording on. err receives a message on failure.
- * ECL_CORE_EIO: the file cannot be created; ECL_CORE_ECONFIG: the clock is not
- * available; ECL_CORE_ENOMEM; ECL_CORE_ESTATE: already open or finished. */
+/* Creates the trace file "<dir>/<prefix>.<pid>.ecl" (or, if that exists,
+ * "<dir>/<prefix>.<pid>.<k>.ecl" with the first free k from 1: an existing
+ * file is never replaced), writes its header and the first clock_sync,
+ * starts the writer thread, installs the crash hooks and turns recording on.
+ * err receives a message on failure; a file created before the failure is
+ * removed (and err says so).
+ * ECL_CORE_EIO: the file cannot be created or its header written;
+ * ECL_CORE_ECONFIG: the clock is not available; ECL_CORE_ENOMEM;
+ * ECL_CORE_ESTATE: already open or finished. */
 ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t errlen);
 /* Flushes every thread, writes clock_sync, the index and the footer, closes the
  * file. Idempotent; recording stays off afterwards. */
@@ -114,6 +118,13 @@ ecl_core_status ecl_trace_set_identity(int32_t rank, int32_t size,
                                        const uint8_t run_id[ECC_RUN_ID]);
 /* The run id in the header (zeros before open). */
 void ecl_trace_run_id(uint8_t out[ECC_RUN_ID]);
+
+/* Called before exec replaces the process image: writes every thread's
+ * buffered records to the file and returns when they are there. Tracing goes
+ * on (in case exec fails); the file is left without index and footer. Records
+ * other threads make meanwhile are lost if exec succeeds. No-op unless the
+ * trace is open in this process (not in a forked or vforked child). */
+void ecl_trace_before_exec(void);
 
 /* Pause/resume (process-wide). Pause records `pause` on the calling thread,
  * then turns recording off; resume turns it on and records `resume`. */

@@ -46,7 +46,8 @@ static const native_record natives[] = {
       { { "region", U32, NULL, EDL_FROLE_REGION, "region_def" }, NO_FIELD, NO_FIELD,
         NO_FIELD } },
     { "marker", EDL_ROLE_MARKER,
-      { { "text", STR, NULL, EDL_FROLE_TEXT, NULL }, NO_FIELD, NO_FIELD, NO_FIELD } },
+      { { "text", STR, NULL, EDL_FROLE_TEXT, NULL },
+        { "length", U64, NULL, EDL_FROLE_NONE, NULL }, NO_FIELD, NO_FIELD } },
     { "counter_def", EDL_ROLE_DEFINITION,
       { { "counter", U32, NULL, EDL_FROLE_NONE, NULL },
         { "name", STR, NULL, EDL_FROLE_NAME, NULL },
@@ -84,7 +85,7 @@ static const native_record natives[] = {
 /* Layouts of every known type id (see ecl_trace_layout); natives are fixed. */
 static const char *layouts[ECL_REC_TYPE_LIMIT] = {
     [ECL_REC_REGION_DEF] = "ul", [ECL_REC_ENTER] = "u",     [ECL_REC_LEAVE] = "u",
-    [ECL_REC_MARKER] = "l",      [ECL_REC_COUNTER_DEF] = "ullu",
+    [ECL_REC_MARKER] = "lu",     [ECL_REC_COUNTER_DEF] = "ullu",
     [ECL_REC_COUNTER_INT] = "us", [ECL_REC_COUNTER_FLOAT] = "u8",
     [ECL_REC_THREAD_DEF] = "uul", [ECL_REC_FLUSH] = "uu",  [ECL_REC_LOST] = "u",
     [ECL_REC_PAUSE] = "",        [ECL_REC_RESUME] = "",     [ECL_REC_CLOCK_SYNC] = "uu",

@@ -15,9 +15,17 @@
  * party writes a buffer. */
 enum { ECL_BUF_FREE = 0, ECL_BUF_FILLING, ECL_BUF_QUEUED, ECL_BUF_WRITING };
 
+struct ecl_buf_thread;
+
 typedef struct ecl_buf {
     uint8_t *data;
+    struct ecl_buf_thread *owner;
+    struct ecl_buf *handed_next; /* link in ecl_T.handed while QUEUED */
     int state;
+    uint32_t off;                /* the chunk's payload starts at data + off: the
+                                    bytes before were written while FILLING
+                                    (ecl_buf_flush_all) */
+    uint32_t done_count;         /* records in those bytes */
     uint32_t len;                /* payload bytes (set when queued) */
     uint32_t count;              /* records */
     uint64_t seq;                /* chunk sequence within the stream */
@@ -34,7 +42,7 @@ typedef struct ecl_buf_thread {
     int cur;                     /* index of the FILLING buffer, -1 if none */
     unsigned nbuf;
     ecl_buf bufs[ECL_BUF_COUNT_MAX];
-    uint64_t cur_first;          /* first_time of the FILLING buffer */
+    uint64_t cur_first;          /* first_time of the FILLING buffer's unwritten part */
     uint64_t next_seq;           /* sequence of the next chunk handed off */
     uint64_t write_seq;          /* next sequence to go into the file (writer order) */
     uint64_t lost;               /* dropped since the last `lost` record */
@@ -71,6 +79,7 @@ typedef struct ecl_trace_state {
     uint8_t *header_copy;        /* pad chunk + header copy chunk, right after it */
     size_t header_copy_len;
     uint32_t process;            /* chunk process field: rank or 0xFFFFFFFF */
+    uint32_t pid;                /* of the process that opened the trace */
 
     pthread_mutex_t def_lock;    /* definitions, dictionary, stream 0, index */
     edl_dict *dict;
@@ -79,6 +88,11 @@ typedef struct ecl_trace_state {
     size_t index_len, index_cap;
     int index_broken;            /* an entry could not be stored: write no index */
 
+    /* Every buffer handed off and not yet taken by the writer, newest first:
+     * owners push (lock-free), the writer takes the whole list and reverses
+     * it, so buffers are written in hand-off order whatever thread they come
+     * from (each stream's in sequence order). */
+    ecl_buf *handed;
     pthread_t writer;
     int writer_running;
     int writer_stop;
@@ -95,9 +109,11 @@ typedef struct ecl_trace_state {
     size_t pool_len, pool_cap;
 
     int fail_reported;
+    int nomem_reported;          /* "cannot allocate" said once */
+    uint64_t lost_nostream;      /* records of threads without a stream (no memory) */
     /* statistics (atomics) */
     uint64_t st_records, st_chunks, st_raw, st_lost, st_waits;
-    uint64_t st_lost_unbuffered; /* records of threads that got no buffer */
+    uint64_t st_lost_unbuffered; /* of st_lost: records of threads that got no buffer */
 } ecl_trace_state;
 
 extern ecl_trace_state ecl_T;
@@ -134,16 +150,22 @@ void ecl_trace_wake_writer(void);
 ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time);
 
 /* ---- buf.c ---- */
-/* Queues the thread's FILLING buffer (if it holds records). Caller holds busy. */
-void ecl_buf_handoff(ecl_buf_thread *t);
-/* Writes the thread's QUEUED buffers in sequence order (writer thread). */
-void ecl_buf_write_queued(ecl_buf_thread *t, ecc_zctx *z);
+/* Writer thread: writes every buffer handed off so far, in hand-off order. */
+void ecl_buf_write_handed(ecc_zctx *z);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);
 void ecl_buf_notify_free(void);
+/* Before exec: writes every thread's handed-off and buffered records (and
+ * the lost counts of threads without a buffer) to the file and returns when
+ * they are there. Recording goes on (the exec may fail); a thread's FILLING
+ * buffer stays its own, only the part written is not written again. Records
+ * made meanwhile by other threads stay buffered. */
+void ecl_buf_flush_all(void);
 /* Close, after the writer stopped: writes the flush/lost records of threads
- * that were still dropping (one small chunk per such thread). */
+ * that were still dropping or never had a buffer (one small chunk per such
+ * thread), and on stream 0 a lost record for threads that could not even get
+ * a stream (lost_nostream). */
 void ecl_buf_write_pending(void);
 void ecl_buf_thread_exit(void *arg);
 void ecl_buf_reset_self(void);

@@ -30,7 +30,7 @@ void ecl_trace_config_default(ecl_trace_config *cfg)
     snprintf(cfg->prefix, sizeof cfg->prefix, "trace");
     cfg->buffer_size = 1u << 20;
     cfg->buffer_count = 2;
-    cfg->compress = ECL_COMPRESS_ZLIB;
+    cfg->compress = ECL_COMPRESS_NONE;   /* the recording threads never wait for a compressor */
     cfg->compress_level = 0;
     cfg->clock = ECL_SYS_CLOCK_AUTO;
 }
@@ -229,9 +229,7 @@ static void *writer_main(void *arg)
     /* Without a context (out of memory) chunks are written uncompressed. */
     for (;;) {
         int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
-        for (ecl_buf_thread *t = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE); t != NULL;
-             t = t->next)
-            ecl_buf_write_queued(t, z);
+        ecl_buf_write_handed(z);
         if (stop || get_state() == ECL_T_CRASHED)
             break;
         while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
@@ -309,9 +307,22 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         st = ECL_CORE_EIO;
         goto fail;
     }
-    snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.ecl", cfg->dir, cfg->prefix,
-             (unsigned)ecl_sys_pid());
-    int fd = ecl_sys_create(ecl_T.path[0], err, errlen);
+    /* A full disk or `ulimit -f` must be a write error, not SIGXFSZ, from the
+     * header on; and on a crash the hooks do nothing until the trace is open. */
+    ecl_sys_signals_install(on_crash);
+    ecl_T.pid = ecl_sys_pid();
+    /* Never replace a file: the same pid may have written one just before,
+     * in the image that exec'ed this one. */
+    int fd = -EEXIST;
+    for (unsigned k = 0; fd == -EEXIST && k < 1000; k++) {
+        if (k == 0)
+            snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.ecl", cfg->dir, cfg->prefix,
+                     (unsigned)ecl_T.pid);
+        else
+            snprintf(ecl_T.path[0], sizeof ecl_T.path[0], "%s/%s.%u.%u.ecl", cfg->dir,
+                     cfg->prefix, (unsigned)ecl_T.pid, k);
+        fd = ecl_sys_create(ecl_T.path[0], err, errlen);
+    }
     if (fd < 0) {
         st = ECL_CORE_EIO;
         goto fail;
@@ -342,7 +353,6 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         st = ECL_CORE_ENOMEM;
         goto fail;
     }
-    ecl_sys_signals_install(on_crash);
     static int atfork_done;
     if (!atfork_done && pthread_atfork(NULL, NULL, atfork_child) == 0)
         atfork_done = 1;
@@ -362,9 +372,19 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
     pthread_mutex_unlock(&close_lock);
     return ECL_CORE_OK;
 fail:
+    ecl_sys_signals_uninstall();
     if (ecl_T.fd >= 0) {
+        /* No trace: no file either (not even a 0-byte one on a full disk). */
+        char rm_err[4200];
+        size_t n = strlen(err);
         ecl_sys_close(ecl_T.fd);
         ecl_T.fd = -1;
+        if (ecl_sys_remove(ecl_T.path[0], rm_err, sizeof rm_err) != 0)
+            snprintf(err + n, errlen - n, "; %s", rm_err);
+        else if (strstr(err, ecl_T.path[0]) != NULL)
+            snprintf(err + n, errlen - n, "; the file was removed");
+        else
+            snprintf(err + n, errlen - n, "; the trace file '%s' was removed", ecl_T.path[0]);
     }
     free(ecl_T.header);
     ecl_T.header = NULL;
@@ -515,6 +535,18 @@ ecl_core_status ecl_trace_close(void)
     ecl_buf_in_tool--;
     pthread_mutex_unlock(&close_lock);
     return st;
+}
+
+void ecl_trace_before_exec(void)
+{
+    /* Not in a forked child (the trace is done there) nor in a vfork child
+     * (another pid sharing this memory): only the tracing process flushes. */
+    if (get_state() != ECL_T_OPEN || ecl_T.pid != ecl_sys_pid())
+        return;
+    pthread_mutex_lock(&close_lock);
+    if (get_state() == ECL_T_OPEN)
+        ecl_buf_flush_all();
+    pthread_mutex_unlock(&close_lock);
 }
 
 ecl_core_status ecl_trace_set_identity(int32_t rank, int32_t size,

@@ -1,10 +1,12 @@
-/* io.c -- ECL system layer: identity (pid, thread id, host) and file output.
- * Writes go through pwritev at explicit offsets so that any thread, and a
- * signal handler, can write without sharing a file position. */
+/* io.c -- ECL system layer: identity (pid, thread id, host), file output and
+ * the lookup of wrapped functions. Writes go through pwritev at explicit
+ * offsets so that any thread, and a signal handler, can write without
+ * sharing a file position. */
 #include <config.h>
 
 #include "ecl/sys/sys.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -101,7 +103,7 @@ int ecl_sys_create(const char *path, char *err, size_t errlen)
 {
     int fd;
     do {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         int e = errno;
@@ -164,6 +166,15 @@ int ecl_sys_close(int fd)
     return close(fd) == 0 ? 0 : errno;
 }
 
+int ecl_sys_remove(const char *path, char *err, size_t errlen)
+{
+    if (unlink(path) == 0)
+        return 0;
+    int e = errno;
+    snprintf(err, errlen, "cannot remove '%s': %s", path, strerror(e));
+    return e;
+}
+
 int ecl_sys_rename(const char *from, const char *to, char *err, size_t errlen)
 {
     if (rename(from, to) == 0)
@@ -192,4 +203,9 @@ void ecl_sys_sleep_ns(uint64_t ns)
     struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
+}
+
+void *ecl_sys_next_symbol(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
 }

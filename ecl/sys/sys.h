@@ -71,8 +71,12 @@ void ecl_sys_thread_name(char *buf, size_t len);
 /* ---- files ---- */
 /* Creates every missing directory of path (like mkdir -p). */
 int ecl_sys_mkdirs(const char *path, char *err, size_t errlen);
-/* Creates/truncates a file for writing; returns the fd or -errno. */
+/* Creates a new file for writing, never opening or truncating an existing
+ * one (O_EXCL); returns the fd, or -errno with a message in err (-EEXIST: the
+ * file exists). */
 int ecl_sys_create(const char *path, char *err, size_t errlen);
+/* Removes a file. */
+int ecl_sys_remove(const char *path, char *err, size_t errlen);
 /* Writes all of iov at offset off with pwritev, retrying short writes and
  * EINTR. On failure returns the errno and describes it in err:
  * "cannot write trace 'PATH': REASON (wrote N of M bytes at offset O)".
@@ -102,5 +106,10 @@ void ecl_sys_block_signals(void);
 
 /* Sleeps ns nanoseconds (async-signal-safe). */
 void ecl_sys_sleep_ns(uint64_t ns);
+
+/* ---- interposition ---- */
+/* The next definition of the function name after ECL's own in the lookup
+ * order (the C library's, for a function ECL wraps), or NULL. */
+void *ecl_sys_next_symbol(const char *name);
 
 #endif /* ECL_SYS_H */

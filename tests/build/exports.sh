@@ -1,6 +1,8 @@
 #!/bin/sh
 # exports.sh -- the shared libraries export their API prefix and nothing else
-# (hidden visibility plus an explicit export list).
+# (hidden visibility plus an explicit export list); the capture libraries
+# also export their wrappers of the exec family (ecl/api/exec.c), all of them,
+# so that preloading libecl (ecl-run) interposes them.
 set -u
 fail=0
 check() {
@@ -25,9 +27,19 @@ check() {
         fail=1
     fi
 }
-check ecl/.libs/libecl-core.so ecl_
+EXEC='execve execvpe execv execvp fexecve execl execlp execle'
+EXEC_RE='\(execve\|execvpe\|execv\|execvp\|fexecve\|execl\|execlp\|execle\)$'
+check_exec() {
+    for f in $EXEC; do
+        nm -D --defined-only "$top_builddir/$1" | awk '{print $3}' | grep -qx "$f" \
+            || { echo "FAIL: $1 does not export $f"; fail=1; }
+    done
+}
+check ecl/.libs/libecl-core.so "\\(ecl_\\|$EXEC_RE\\)"
+check_exec ecl/.libs/libecl-core.so
 # libecl adds the MPI profiling layer: the C (MPI_*) and Fortran (mpi_*, MPI_*,
 # Open MPI's ompi_*_f) wrapper names.
-check ecl/.libs/libecl.so '\(ecl_\|MPI_\|mpi_\|ompi_[a-z_]*_f$\)'
+check ecl/.libs/libecl.so "\\(ecl_\\|MPI_\\|mpi_\\|ompi_[a-z_]*_f$\\|$EXEC_RE\\)"
+check_exec ecl/.libs/libecl.so
 check pal/.libs/libpal.so pal_
 exit $fail

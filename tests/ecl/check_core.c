@@ -35,9 +35,10 @@ static uint32_t rd32(const uint8_t *p)
 START_TEST(scan_stops_at_partial_record)
 {
     uint8_t buf[256], *p = buf;
-    /* enter(5) +10, marker "abc" +3, counter_float(2, 1.5) +0, leave(5) +200 */
+    /* enter(5) +10, marker "abc" (length 3) +3, counter_float(2, 1.5) +0, leave(5) +200 */
     *p++ = ECL_REC_ENTER; p = ecl_buf_put_uleb(p, 10); p = ecl_buf_put_uleb(p, 5);
     *p++ = ECL_REC_MARKER; p = ecl_buf_put_uleb(p, 3); p = ecl_buf_put_str(p, "abc", 3);
+    *p++ = 3;
     *p++ = ECL_REC_COUNTER_FLOAT; *p++ = 0; *p++ = 2; p = ecl_buf_put_f64(p, 1.5);
     *p++ = ECL_REC_LEAVE; p = ecl_buf_put_uleb(p, 200); p = ecl_buf_put_uleb(p, 5);
     size_t full = (size_t)(p - buf);

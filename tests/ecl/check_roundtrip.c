@@ -5,12 +5,14 @@
  * record pattern of every thread (nothing lost, duplicated or reordered).
  *
  *   check_roundtrip [--expect TYPE=N]... [--stress THREADS PAIRS] [--partial]
- *                   [--allow-lost] TRACE
+ *                   [--allow-lost] [--expect-lost N] [--raw] TRACE
  *
  * --partial: the trace was cut (full disk): a truncated last chunk is fine and
  *            each stream only needs to be a prefix of its pattern.
  * --allow-lost: ECL_ON_FULL=drop: gaps are fine when a `lost` record counts
  *            them exactly.
+ * --expect-lost N: the `lost` records (of any stream) count N records in all.
+ * --raw:     every chunk holding records is stored uncompressed.
  * Exit 0 if every check holds, 1 otherwise (each failure printed). */
 #include <pal.h>
 
@@ -57,7 +59,8 @@ static struct { char name[64]; uint64_t count, expect; int has_expect; } types[M
 static int ntypes;
 static int stress_threads = -1;
 static uint64_t stress_pairs;
-static int partial, allow_lost;
+static int partial, allow_lost, raw_only;
+static int64_t expect_lost = -1;
 static int trace_fd = -1;
 static char regions_defined[1 << 16];
 static int threads_seen[1024];
@@ -85,7 +88,7 @@ static uint64_t get_u(const pal_record *r, const char *f)
     return v;
 }
 
-static void read_chunk_header(uint64_t off, uint32_t *stream, uint64_t *seq)
+static void read_chunk_header(uint64_t off, uint32_t *stream, uint64_t *seq, int *compression)
 {
     unsigned char h[64];
     if (pread(trace_fd, h, 64, (off_t)off) != 64) {
@@ -100,6 +103,7 @@ static void read_chunk_header(uint64_t off, uint32_t *stream, uint64_t *seq)
         sq = sq << 8 | h[32 + i];
     *stream = st;
     *seq = sq;
+    *compression = h[9];
 }
 
 /* Pattern record p of thread k in the stress program: enter, leave pairs, a
@@ -224,11 +228,15 @@ int main(int argc, char **argv)
             partial = 1;
         } else if (strcmp(argv[i], "--allow-lost") == 0) {
             allow_lost = 1;
+        } else if (strcmp(argv[i], "--expect-lost") == 0 && i + 1 < argc) {
+            expect_lost = (int64_t)strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--raw") == 0) {
+            raw_only = 1;
         } else if (argv[i][0] != '-' && path == NULL) {
             path = argv[i];
         } else {
             fprintf(stderr, "usage: check_roundtrip [--expect TYPE=N]... [--stress T PAIRS] "
-                            "[--partial] [--allow-lost] TRACE\n");
+                            "[--partial] [--allow-lost] [--expect-lost N] [--raw] TRACE\n");
             return 2;
         }
     }
@@ -251,7 +259,7 @@ int main(int argc, char **argv)
     }
 
     const pal_record *r;
-    uint64_t total = 0, flush_ticks = 0;
+    uint64_t total = 0, flush_ticks = 0, lost_total = 0;
     while ((st = pal_reader_next(rd, &r)) == PAL_OK) {
         const char *tname = pal_recdesc_name(pal_record_desc(r));
         uint32_t sid = pal_record_stream(r);
@@ -268,7 +276,11 @@ int main(int argc, char **argv)
         if (off != s->chunk_offset) {
             uint32_t hs = sid;
             uint64_t seq = 0;
-            read_chunk_header(off, &hs, &seq);
+            int compression = 0;
+            read_chunk_header(off, &hs, &seq, &compression);
+            if (raw_only && compression != 0)
+                FAIL("stream %u: chunk at %" PRIu64 " is compressed (method %d)", sid, off,
+                     compression);
             if (hs != sid)
                 FAIL("record at chunk %" PRIu64 " claims stream %u, header says %u", off, sid, hs);
             if (s->chunk_offset != UINT64_MAX && off < s->chunk_offset)
@@ -284,6 +296,8 @@ int main(int argc, char **argv)
                  s->last_time, t, tname);
         s->seen = 1;
         s->last_time = t;
+        if (strcmp(tname, "lost") == 0)
+            lost_total += get_u(r, "count");
 
         if (sid == 0) {
             if (strcmp(tname, "region_def") == 0) {
@@ -334,6 +348,9 @@ int main(int argc, char **argv)
     if (rs.truncated && !partial)
         FAIL("the trace ends inside a chunk");
 
+    if (expect_lost >= 0 && lost_total != (uint64_t)expect_lost)
+        FAIL("the lost records count %" PRIu64 " records, expected %" PRId64, lost_total,
+             expect_lost);
     for (int i = 0; i < ntypes; i++)
         if (types[i].has_expect && types[i].count != types[i].expect)
             FAIL("%s: %" PRIu64 " records, expected %" PRIu64, types[i].name, types[i].count,
@@ -362,6 +379,7 @@ int main(int argc, char **argv)
            path, total, rs.chunks, nstreams, flush_ticks, rs.truncated ? ", truncated tail" : "");
     for (int i = 0; i < ntypes; i++)
         printf("  %-14s %" PRIu64 "\n", types[i].name, types[i].count);
+    printf("  (%" PRIu64 " records counted as lost)\n", lost_total);
     pal_reader_close(rd);
     close(trace_fd);
     if (failures) {

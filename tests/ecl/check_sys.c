@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -112,8 +113,17 @@ START_TEST(mkdirs)
     snprintf(file, sizeof file, "%s/f", deep);
     int fd = ecl_sys_create(file, err, sizeof err);
     ck_assert(fd >= 0);
+    ck_assert_int_eq(write(fd, "keep", 4), 4);
     close(fd);
+    /* never replaced or truncated */
+    ck_assert_int_eq(ecl_sys_create(file, err, sizeof err), -EEXIST);
+    struct stat st;
+    ck_assert_int_eq(stat(file, &st), 0);
+    ck_assert_int_eq(st.st_size, 4);
     ck_assert_int_eq(ecl_sys_mkdirs(file, err, sizeof err), ENOTDIR);
+    ck_assert_int_eq(ecl_sys_remove(file, err, sizeof err), 0);
+    ck_assert_int_eq(access(file, F_OK), -1);
+    ck_assert_int_eq(ecl_sys_remove(file, err, sizeof err), ENOENT);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);

@@ -16,6 +16,13 @@ trap 'rm -rf "$WORK"' EXIT
 for v in $(env | sed -n 's/^\(ECL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 export ECL_DIR="$WORK"
 
+# ECL printed exactly one message on stderr ($WORK/err), matching regex $1;
+# else fail with $2.
+one_message() {
+    grep -q "$1" "$WORK/err" || fail "$2"
+    [ "$(grep -c '^ecl: ' "$WORK/err")" -eq 1 ] || fail "ECL reported it more than once"
+}
+
 # the one trace file in $WORK
 trace_file() {
     set -- "$WORK"/*.ecl

@@ -93,10 +93,10 @@ printf '# test\nMine: pictures: timeline\nMine: tree:calltree\n' >"$tmp/views.co
 grep -q '^  Mine: tree: calltree$' "$tmp/list" || bad "--list groups"
 printf 'no colon here\n' >"$tmp/bad.conf"
 "$pv" -c "$tmp/bad.conf" "$trace" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] || bad "bad config: exit status"
+[ $? = 1 ] || bad "bad config: exit status"
 grep -q 'line 1' "$tmp/err" || bad "bad config: message"
 "$pv" --view nosuch "$trace" >/dev/null 2>&1
-[ $? = 2 ] || bad "unknown view: exit status"
+[ $? = 1 ] || bad "unknown view: exit status"
 [ "$("$pv" --list | wc -l)" -ge 7 ] || bad "--list"
 
 # HTML: one self-contained file with the animator and the data
@@ -120,7 +120,7 @@ if [ -f "$plugin" ]; then
     "$pv" --plugin "$plugin" --view hotspots --svg "$tmp/svg3" "$trace" || bad "plugin svg"
     "$check" xml "$tmp/svg3/hotspots.svg" >/dev/null || bad "plugin svg not well-formed"
     "$pv" --plugin "$tmp/nonexistent.so" --list >/dev/null 2>&1
-    [ $? = 2 ] || bad "missing plugin: exit status"
+    [ $? = 1 ] || bad "missing plugin: exit status"
 else
     bad "plugin $plugin not built"
 fi
