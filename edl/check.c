@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "edl/compiler.h"
+#include "edl/roles.h"
 
 static const char *const time_units[] = {"ticks", "ns", "us", "ms", "s", NULL};
 
@@ -137,8 +138,10 @@ static const char *type_text(edl_type t)
     return edl_type_name(t);
 }
 
+static int is_timestamp(const edl_cc *cc, const ast_field *f);
+
 /* Checks the written encoding of a scalar or component against its type. */
-static void check_encoding(edl_cc *cc, const ast_type *t, const char *field)
+static void check_encoding(edl_cc *cc, const ast_type *t, int timestamp)
 {
     if (!t->type || !t->enc)
         return;
@@ -182,17 +185,14 @@ static void check_encoding(edl_cc *cc, const ast_type *t, const char *field)
                   type_text(t->type), need);
         return;
     }
-    if (t->enc == EDL_ENC_TDELTA) {
-        const char *ts = edl_hdr_text(cc, HDR_TIMESTAMP, "");
-        if (!field || strcmp(field, ts) != 0)
-            edl_error(cc, t->enc_loc, "TDELTA encodes the timestamp field only");
-    }
+    if (t->enc == EDL_ENC_TDELTA && !timestamp)
+        edl_error(cc, t->enc_loc, "TDELTA encodes the timestamp field only");
 }
 
 static void check_comps(edl_cc *cc, const ast_comp *comps)
 {
     for (const ast_comp *c = comps; c; c = c->next) {
-        check_encoding(cc, &c->type, NULL);
+        check_encoding(cc, &c->type, 0);
         if (!c->name.text)
             continue;
         for (const ast_comp *d = comps; d != c; d = d->next)
@@ -218,7 +218,7 @@ static void check_record(edl_cc *cc, const ast_record *r)
             rest = NULL;   /* once */
         }
         if (!f->is_array) {
-            check_encoding(cc, &f->type, f->name.text);
+            check_encoding(cc, &f->type, is_timestamp(cc, f));
             if (f->optional && binary)
                 edl_error(cc, f->optional_loc, "OPTIONAL fields are for ascii representations "
                                                "(a binary record has no end marker)");
@@ -328,6 +328,8 @@ static void check_designations(edl_cc *cc)
             if (r->dup || !r->fields)
                 continue;
             int has = edl_map_get(&r->by_name, ts->value.text) != NULL;
+            for (const ast_field *f = r->fields; f && !has; f = f->next)
+                has = f->role == EDL_FROLE_TIMESTAMP;
             if (!has)
                 edl_warning(cc, r->name.loc, "record '%s' has no timestamp field '%s'",
                             r->name.text, ts->value.text);
@@ -343,43 +345,269 @@ static void check_designations(edl_cc *cc)
     }
 }
 
+/* ---- roles and references ---- */
+
+/* The role the header's designations give field f (by its name), if any. */
+static edl_field_role designated_role(const edl_cc *cc, const ast_field *f)
+{
+    static const struct { hdr_kind k; edl_field_role role; } d[] = {
+        {HDR_TIMESTAMP, EDL_FROLE_TIMESTAMP}, {HDR_PROCESS, EDL_FROLE_PROCESS},
+        {HDR_THREAD, EDL_FROLE_THREAD}};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+        const char *name = edl_hdr_text(cc, d[i].k, NULL);
+        if (name && strcmp(name, f->name.text) == 0)
+            return d[i].role;
+    }
+    return EDL_FROLE_NONE;
+}
+
+/* The role field f has: as written, else by designation. */
+static edl_field_role role_of(const edl_cc *cc, const ast_field *f)
+{
+    return f->role ? f->role : designated_role(cc, f);
+}
+
+static int is_timestamp(const edl_cc *cc, const ast_field *f)
+{
+    return role_of(cc, f) == EDL_FROLE_TIMESTAMP;
+}
+
+static void check_field_role(edl_cc *cc, const ast_field *f)
+{
+    const char *rn = f->role_name.text;
+    if (!f->role)
+        return;
+    edl_field_role d = designated_role(cc, f);
+    if (d && d != f->role)
+        edl_error(cc, f->role_name.loc, "field '%s' has role %s by the header's %s, so it cannot "
+                                        "have role %s", f->name.text, edl_field_role_name(d),
+                  d == EDL_FROLE_TIMESTAMP ? "TIMESTAMP" : d == EDL_FROLE_PROCESS ? "PROCESS"
+                                                                                 : "THREAD",
+                  rn);
+    if (f->is_array) {
+        edl_error(cc, f->role_name.loc, "role %s is for a scalar field; '%s' is an array", rn,
+                  f->name.text);
+        return;
+    }
+    const char *need = f->type.type ? edl_field_role_type_need(f->role, f->type.type) : NULL;
+    if (need)
+        edl_error(cc, f->role_name.loc, "role %s needs %s; field '%s' is %s", rn, need,
+                  f->name.text, type_text(f->type.type));
+    if (edl_field_role_is_designation(f->role) && f->optional)
+        edl_error(cc, f->optional_loc, "field '%s' has role %s and must not be OPTIONAL",
+                  f->name.text, rn);
+    const ast_hdr *ts = cc->hv.item[HDR_TIMESTAMP];
+    if (f->role != EDL_FROLE_TIMESTAMP || !ts)
+        return;
+    if (ts->frac.text && strcmp(ts->value.text, f->name.text) != 0)
+        edl_error(cc, f->role_name.loc, "the header splits the timestamp over two fields, so "
+                                        "it alone designates them; '%s' cannot have role "
+                                        "timestamp", f->name.text);
+    if (f->unit.text && strcmp(f->unit.text, ts->unit.text) != 0)
+        edl_error(cc, f->unit.loc, "timestamp field '%s' has unit \"%s\", the header's "
+                                   "TIMESTAMP unit is \"%s\"", f->name.text, f->unit.text,
+                  ts->unit.text);
+}
+
+/* At most one field of r has each role (a role the header designates
+ * included). */
+static void check_role_once(edl_cc *cc, const ast_record *r)
+{
+    const ast_field *first[EDL_FROLE_LIMIT] = {NULL};
+    for (const ast_field *f = r->fields; f; f = f->next) {
+        edl_field_role fr = role_of(cc, f);
+        if (!fr)
+            continue;
+        const ast_field *g = first[fr];
+        if (!g) {
+            first[fr] = f;
+            continue;
+        }
+        const ast_field *expl = f->role ? f : g, *other = f->role ? g : f;
+        edl_error(cc, expl->role_name.loc, "record '%s' has two %s fields, '%s' and '%s'",
+                  r->name.text, edl_field_role_name(fr), g->name.text, f->name.text);
+        if (other->role)
+            edl_note(cc, other->role_name.loc, "'%s' has role %s here", other->name.text,
+                     edl_field_role_name(fr));
+        else
+            edl_note(cc, cc->hv.item[fr == EDL_FROLE_TIMESTAMP ? HDR_TIMESTAMP
+                                     : fr == EDL_FROLE_PROCESS ? HDR_PROCESS : HDR_THREAD]->loc,
+                     "the header gives '%s' role %s", other->name.text, edl_field_role_name(fr));
+    }
+}
+
+static int is_definition(const ast_record *r)
+{
+    for (const ast_role_stmt *st = r->roles; st; st = st->next)
+        for (const ast_role_name *n = st->names; n; n = n->next)
+            if (n->role == EDL_ROLE_DEFINITION && !st->when_field.text)
+                return 1;
+    return 0;
+}
+
+/* A reference from field `from` (NULL: from a header designation). */
+static void check_ref(edl_cc *cc, const ast_ref *ref, const ast_field *target,
+                      const ast_field *from)
+{
+    if (from && (from->is_array || (from->type.type && !edl_type_is_integer(from->type.type))))
+        edl_error(cc, ref->loc, "a reference is an integer id; field '%s' is %s", from->name.text,
+                  from->is_array ? "an array" : type_text(from->type.type));
+    if (!target)
+        return;
+    ast_record *t = target->record;
+    if (!t->dup && !is_definition(t) && !t->not_definition_reported) {
+        t->not_definition_reported = 1;
+        edl_error(cc, ref->record.loc, "record '%s' is referred to, so it must be a definition "
+                                       "(ROLE IS definition;)", t->name.text);
+        edl_note(cc, t->name.loc, "record '%s' is declared here", t->name.text);
+    }
+    if (target->is_array || target->optional ||
+        (target->type.type && !edl_type_is_integer(target->type.type)))
+        edl_error(cc, ref->field.loc, "field '%s' of record '%s' is %s; a reference names a "
+                                      "required integer field", target->name.text, t->name.text,
+                  target->is_array ? "an array" : target->optional ? "OPTIONAL"
+                                                                   : type_text(target->type.type));
+}
+
+/* The value of WHEN, as the dictionary stores it (integers canonical). */
+static void check_when(edl_cc *cc, const ast_record *r, ast_role_stmt *st)
+{
+    const ast_field *f = st->when;
+    if (!f)
+        return;
+    if (f->is_array || f->optional ||
+        (f->type.type && !edl_type_is_integer(f->type.type) && f->type.type != EDL_STRING)) {
+        edl_error(cc, st->when_field.loc, "WHEN needs a required integer or string field; '%s' "
+                                          "of record '%s' is %s", f->name.text, r->name.text,
+                  f->is_array ? "an array" : f->optional ? "OPTIONAL" : type_text(f->type.type));
+        return;
+    }
+    if (!f->type.type || f->type.type == EDL_STRING) {
+        st->canon = st->when_value.text;
+        return;
+    }
+    char buf[32];
+    int range;
+    if (edl_canon_int(st->when_value.text, f->type.type, buf, sizeof buf, &range))
+        st->canon = edl_strdup(cc, buf);
+    else
+        edl_error(cc, st->when_value.loc, "WHEN value \"%s\" is %s for field '%s' (%s)",
+                  st->when_value.text, range ? "out of range" : "not an integer", f->name.text,
+                  type_text(f->type.type));
+}
+
+/* Whether r has a field with one of the roles of need. */
+static int has_need(const edl_cc *cc, const ast_record *r, edl_role_need need)
+{
+    for (const ast_field *f = r->fields; f; f = f->next) {
+        edl_field_role fr = role_of(cc, f);
+        if (fr && (fr == need.any[0] || fr == need.any[1]))
+            return 1;
+    }
+    return 0;
+}
+
+static void check_roles(edl_cc *cc, const ast_record *r)
+{
+    const ast_role_name *seen[EDL_ROLE_LIMIT] = {NULL}, *primary = NULL;
+    for (ast_role_stmt *st = r->roles; st; st = st->next) {
+        check_when(cc, r, st);
+        for (const ast_role_name *n = st->names; n; n = n->next) {
+            if (!n->role)
+                continue;
+            if (seen[n->role]) {
+                edl_error(cc, n->name.loc, "role %s given twice in record '%s'", n->name.text,
+                          r->name.text);
+                edl_note(cc, seen[n->role]->name.loc, "first given here");
+                continue;
+            }
+            seen[n->role] = n;
+            if (!edl_role_is_primary(n->role))
+                continue;
+            if (st->when_field.text)
+                edl_error(cc, n->name.loc, "role %s says what the record is, so it cannot "
+                                           "depend on a field (WHEN is for send, recv, "
+                                           "collective, communication and idle)", n->name.text);
+            if (primary) {
+                edl_error(cc, n->name.loc, "record '%s' has two roles that say what it is, %s "
+                                           "and %s", r->name.text, primary->name.text,
+                          n->name.text);
+                edl_note(cc, primary->name.loc, "%s is given here", primary->name.text);
+            } else {
+                primary = n;
+            }
+        }
+    }
+    const ast_field *region_field = NULL;
+    for (const ast_field *f = r->fields; f; f = f->next)
+        if (f->role == EDL_FROLE_REGION)
+            region_field = f;
+    const ast_region *region = r->regions;
+    if (r->roles && !primary) {
+        int any = 0;
+        for (const ast_role_stmt *st = r->roles; st; st = st->next)
+            for (const ast_role_name *n = st->names; n; n = n->next)
+                any |= n->role != EDL_ROLE_NONE;
+        if (any)
+            edl_error(cc, r->roles->loc, "the roles of record '%s' do not say what it is: give "
+                                         "one of enter, leave, call, overhead, marker, counter, "
+                                         "definition, metadata, lost, process_begin, "
+                                         "process_end, thread_begin, thread_end, state, pause, "
+                                         "resume, request_complete, request_start, message",
+                      r->name.text);
+    }
+    for (unsigned k = 1; k < EDL_ROLE_LIMIT; k++) {
+        const ast_role_name *n = seen[k];
+        if (!n)
+            continue;
+        if (primary && !edl_role_is_primary(n->role) &&
+            !edl_role_qualifies(primary->role, n->role))
+            edl_error(cc, n->name.loc, "role %s does not go with %s (%s)", n->name.text,
+                      primary->name.text,
+                      n->role == EDL_ROLE_SEND || n->role == EDL_ROLE_RECV
+                          ? "send and recv go with enter, leave, call, request_complete, "
+                            "request_start and message"
+                          : "collective, communication and idle go with enter, leave and call");
+        edl_role_need need = edl_role_needs(n->role);
+        if (need.any[0] && !has_need(cc, r, need))
+            edl_error(cc, n->name.loc, "role %s needs a field with role %s; record '%s' has "
+                                       "none", n->name.text, edl_role_need_text(need),
+                      r->name.text);
+    }
+    if (primary && primary->role == EDL_ROLE_MESSAGE && !seen[EDL_ROLE_SEND] &&
+        !seen[EDL_ROLE_RECV])
+        edl_error(cc, primary->name.loc, "role message needs role send or recv (what happens "
+                                         "to the message)");
+    int wants_region = primary && edl_role_has_region(primary->role);
+    if (wants_region && !region_field && !region)
+        edl_error(cc, primary->name.loc, "role %s needs the region: a field with role region, or "
+                                         "REGION IS \"name\";", primary->name.text);
+    else if (wants_region && region_field && region)
+        edl_error(cc, region->loc, "REGION is given, but field '%s' has role region: give one "
+                                   "of them", region_field->name.text);
+    else if (!wants_region && region)
+        edl_error(cc, region->loc, "REGION is for records with role enter, leave or call");
+}
+
+static void check_meaning(edl_cc *cc, const ast_record *r)
+{
+    for (const ast_field *f = r->fields; f; f = f->next) {
+        check_field_role(cc, f);
+        if (f->ref.record.text)
+            check_ref(cc, &f->ref, f->ref_field, f);
+    }
+    check_role_once(cc, r);
+    check_roles(cc, r);
+}
+
 /* ---- the bind descriptor ---- */
 
 /* Canonical decimal text of key text for an integer field of type t, or NULL
  * (with *range set when it is an integer that does not fit). */
 static const char *canon_int(edl_cc *cc, const char *text, edl_type t, int *range)
 {
-    *range = 0;
-    const char *p = text;
-    int neg = *p == '-';
-    if (neg)
-        p++;
-    if (*p < '0' || *p > '9')
-        return NULL;
-    for (const char *q = p; *q; q++)
-        if (*q < '0' || *q > '9')
-            return NULL;
-    errno = 0;
-    unsigned long long v = strtoull(p, NULL, 10);
-    if (errno == ERANGE) {
-        *range = 1;
-        return NULL;
-    }
-    static const unsigned long long umax[] = {0, 0x7f, 0x7fff, 0x7fffffff, 0x7fffffffffffffffULL,
-                                              0xff, 0xffff, 0xffffffff, ~0ULL};
-    unsigned long long max = umax[t];
-    if (neg) {
-        if (v == 0)
-            neg = 0;
-        else if (!edl_type_is_signed(t) || v > max + 1) {
-            *range = 1;
-            return NULL;
-        }
-    } else if (v > max) {
-        *range = 1;
-        return NULL;
-    }
-    return edl_sprintf(cc, "%s%llu", neg ? "-" : "", v);
+    char buf[32];
+    return edl_canon_int(text, t, buf, sizeof buf, range) ? edl_strdup(cc, buf) : NULL;
 }
 
 /* Checks that record r can hold the bind's key fields; once per record. */
@@ -605,5 +833,15 @@ void edl_check(edl_cc *cc)
         if (!r->dup)
             check_record(cc, r);
     check_designations(cc);
+    for (const ast_record *r = cc->ast.records; r; r = r->next)
+        if (!r->dup)
+            check_meaning(cc, r);
+    for (hdr_kind k = HDR_PROCESS; k <= HDR_THREAD; k++) {
+        const ast_hdr *h = cc->hv.item[k];
+        if (h && h->ref.record.text && h->word == W_NONE)
+            edl_error(cc, h->ref.loc, "%s IS NONE has no ids to refer", edl_hdr_keyword(k));
+        else if (h && h->ref.record.text)
+            check_ref(cc, &h->ref, h->ref_field, NULL);
+    }
     check_bind(cc);
 }

@@ -63,6 +63,13 @@ typedef enum hdr_word {
     W_CONTAINER, W_NONE
 } hdr_word;
 
+/* REFERS TO record.field [PER PROCESS | GLOBAL]; record.text NULL = none. */
+typedef struct ast_ref {
+    ast_name record, field;
+    int global;
+    edl_loc loc;              /* the REFERS keyword */
+} ast_ref;
+
 typedef struct ast_hdr {
     struct ast_hdr *next;
     hdr_kind kind;
@@ -74,6 +81,8 @@ typedef struct ast_hdr {
     ast_name frac, frac_unit; /* TIMESTAMP ... + field UNIT */
     unsigned long num;        /* SKIPLINES */
     edl_loc num_loc;
+    ast_ref ref;              /* PROCESS / THREAD ... REFERS TO */
+    struct ast_field *ref_field;   /* resolved target field */
 } ast_hdr;
 
 /* A scalar type as written: a type name and an optional encoding keyword. */
@@ -105,12 +114,44 @@ typedef struct ast_shape {
     int used;
 } ast_shape;
 
-typedef enum attr_kind { ATTR_UNIT, ATTR_DESCRIPTION, ATTR_OPTIONAL } attr_kind;
+typedef enum attr_kind {
+    ATTR_UNIT, ATTR_DESCRIPTION, ATTR_OPTIONAL, ATTR_ROLE, ATTR_REFERS, ATTR_COUNT
+} attr_kind;
 typedef struct ast_attr {
     struct ast_attr *next;
     attr_kind kind;
-    ast_name value;           /* loc is the keyword's for OPTIONAL */
+    ast_name value;           /* loc is the keyword's for OPTIONAL; ROLE: the role name */
+    ast_ref ref;              /* REFERS TO */
 } ast_attr;
+
+/* A role name in ROLE IS a, b ...; */
+typedef struct ast_role_name {
+    struct ast_role_name *next;
+    ast_name name;
+    edl_record_role role;     /* resolved; EDL_ROLE_NONE when unknown */
+} ast_role_name;
+
+/* ROLE IS names [WHEN field IS "value"]; */
+typedef struct ast_role_stmt {
+    struct ast_role_stmt *next;
+    edl_loc loc;
+    ast_role_name *names;
+    ast_name when_field, when_value;   /* text NULL: unconditional */
+    struct ast_field *when;   /* resolved */
+    const char *canon;        /* check: the value as the dictionary stores it */
+} ast_role_stmt;
+
+/* REGION IS "name"; */
+typedef struct ast_region {
+    struct ast_region *next;
+    edl_loc loc;
+    ast_name value;
+} ast_region;
+
+/* The body of a record descriptor, as the parser collects it. */
+typedef struct ast_body {
+    ast_list fields, roles, regions;
+} ast_body;
 
 typedef struct ast_record ast_record;
 
@@ -129,6 +170,10 @@ typedef struct ast_field {
     ast_name unit, desc;
     int optional;
     edl_loc optional_loc;
+    ast_name role_name;       /* ROLE name; text NULL = none */
+    edl_field_role role;      /* resolved (EDL_FROLE_NONE when none or unknown) */
+    ast_ref ref;              /* REFERS TO; record.text NULL = none */
+    struct ast_field *ref_field;   /* resolved target field */
     size_t index;
     struct ast_field *count_field, *shape_field;
     ast_shape *shape;
@@ -141,11 +186,14 @@ struct ast_record {
     ast_name desc;
     ast_field *fields;
     size_t nfields;
+    ast_role_stmt *roles;
+    ast_region *regions;      /* REGION statements (one allowed) */
     edl_map by_name;          /* fields */
     int bound;                /* named by a bind entry */
     int dup;                  /* a duplicate name: reported, then ignored */
     int key_state;            /* check: 0 unchecked, 1 key fields good, 2 reported bad */
     int is_default;           /* named by DEFAULT IS */
+    int not_definition_reported;   /* check: referred to but no definition, said once */
 };
 
 typedef struct ast_bind_entry {

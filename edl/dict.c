@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include "edl/dict_impl.h"
+#include "edl/roles.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,10 +104,25 @@ static void array_free(struct edl_array *a)
     free(a);
 }
 
+static void ref_clear(struct edl_ref_impl *r)
+{
+    free(r->record);
+    free(r->field);
+    memset(r, 0, sizeof *r);
+}
+
+static void roles_free(struct edl_role_entry *roles, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(roles[i].when_value);
+    free(roles);
+}
+
 static void field_free(edl_field *f)
 {
     if (!f)
         return;
+    ref_clear(&f->ref);
     array_free(f->array);
     free(f->name);
     free(f->unit);
@@ -120,6 +137,8 @@ static void record_free(edl_record *r)
     for (size_t i = 0; i < r->nfields; i++)
         field_free(r->fields[i]);
     free(r->fields);
+    roles_free(r->roles, r->nroles);
+    free(r->region);
     free(r->name);
     free(r->description);
     free(r);
@@ -147,6 +166,8 @@ void edl_dict_destroy(edl_dict *d)
     free(d->thread_field);
     free(d->time_fraction_field);
     free(d->time_fraction_unit);
+    ref_clear(&d->process_ref);
+    ref_clear(&d->thread_ref);
     free(d);
 }
 
@@ -228,7 +249,8 @@ edl_status edl_dict_add_record(edl_dict *d, const char *name, const char *descri
         d->rcap = cap;
     }
     edl_record *r = calloc(1, sizeof *r);
-    if (!r || !(r->name = strdup(name)) || !(r->description = dup_or_empty(description))) {
+    if (!r || !(r->name = strdup(name)) || !(r->description = dup_or_empty(description)) ||
+        !(r->region = strdup(""))) {
         record_free(r);
         return EDL_ENOMEM;
     }
@@ -490,11 +512,19 @@ edl_status edl_record_copy_field(edl_record *r, const edl_field *f)
     return st;
 }
 
+int edl_refs_equal(const struct edl_ref_impl *a, const struct edl_ref_impl *b)
+{
+    if (!a->record || !b->record)
+        return !a->record == !b->record;
+    return strcmp(a->record, b->record) == 0 && strcmp(a->field, b->field) == 0 &&
+           a->flags == b->flags;
+}
+
 int edl_fields_equal(const edl_field *x, const edl_field *y)
 {
     if (strcmp(x->name, y->name) || x->type != y->type || x->enc != y->enc ||
         x->flags != y->flags || strcmp(x->unit, y->unit) || strcmp(x->description, y->description) ||
-        !x->array != !y->array)
+        !x->array != !y->array || x->role != y->role || !edl_refs_equal(&x->ref, &y->ref))
         return 0;
     if (!x->array)
         return 1;
@@ -600,6 +630,394 @@ edl_status edl_dict_set_time_fraction(edl_dict *d, const char *field, const char
         edl_set_string(&d->time_fraction_unit, unit))
         return EDL_ENOMEM;
     return EDL_OK;
+}
+
+/* ---- meaning (1.2) ---- */
+
+static int valid_ref(const edl_ref *ref)
+{
+    return valid_name(ref->record) && valid_name(ref->field) && !(ref->flags & ~EDL_REF_GLOBAL);
+}
+
+static edl_status ref_set(struct edl_ref_impl *slot, const edl_ref *ref)
+{
+    struct edl_ref_impl n = {NULL, NULL, 0};
+    if (ref && ref->record) {
+        n.record = strdup(ref->record);
+        n.field = strdup(ref->field);
+        n.flags = ref->flags;
+        if (!n.record || !n.field) {
+            ref_clear(&n);
+            return EDL_ENOMEM;
+        }
+    }
+    ref_clear(slot);
+    *slot = n;
+    return EDL_OK;
+}
+
+/* Whether value is a value field f can hold, as the model stores it (integer
+ * fields: canonical decimal text). */
+static int when_value_ok(const edl_field *f, const char *value)
+{
+    if (!value)
+        return 0;
+    if (f->type == EDL_STRING)
+        return 1;
+    char canon[32];
+    int range;
+    return edl_canon_int(value, f->type, canon, sizeof canon, &range) &&
+           strcmp(canon, value) == 0;
+}
+
+/* The rules of doc/edl.md, "Roles", on the roles of r and the fields' roles
+ * (froles[i] for field i). */
+static int roles_ok(const edl_record *r, const edl_meaning *m, const edl_field_role *froles)
+{
+    edl_record_role primary = EDL_ROLE_NONE;
+    uint64_t seen = 0;
+    for (size_t i = 0; i < m->nroles; i++) {
+        const edl_role *ro = &m->roles[i];
+        int prim = edl_role_is_primary(ro->role);
+        if (!prim && !edl_role_is_qualifier(ro->role))
+            return 0;
+        if (seen & (UINT64_C(1) << ro->role))
+            return 0;
+        seen |= UINT64_C(1) << ro->role;
+        if (prim) {
+            if (primary || ro->when_field)
+                return 0;
+            primary = ro->role;
+        }
+        if (ro->when_field) {
+            long w = edl_record_find_field(r, ro->when_field);
+            if (w < 0)
+                return 0;
+            const edl_field *f = r->fields[w];
+            if (f->array || (f->flags & EDL_FIELD_OPTIONAL) ||
+                (!type_is_integer(f->type) && f->type != EDL_STRING) ||
+                !when_value_ok(f, ro->when_value))
+                return 0;
+        }
+    }
+    if (m->nroles && !primary)
+        return 0;
+    int has[EDL_FROLE_LIMIT] = {0};
+    for (size_t i = 0; i < r->nfields; i++)
+        has[froles[i]] = 1;
+    for (size_t i = 0; i < m->nroles; i++) {
+        edl_record_role ro = m->roles[i].role;
+        if (ro != primary && !edl_role_qualifies(primary, ro))
+            return 0;
+        edl_role_need need = edl_role_needs(ro);
+        if (need.any[0] && !has[need.any[0]] && !(need.any[1] && has[need.any[1]]))
+            return 0;
+    }
+    if (primary == EDL_ROLE_MESSAGE &&
+        !(seen & (UINT64_C(1) << EDL_ROLE_SEND | UINT64_C(1) << EDL_ROLE_RECV)))
+        return 0;   /* a message is sent or received */
+    int region = m->region && *m->region;
+    if (region && !edl_role_has_region(primary))
+        return 0;
+    if (edl_role_has_region(primary) && region == has[EDL_FROLE_REGION])
+        return 0;   /* a region: from a field or REGION, exactly one */
+    return 1;
+}
+
+edl_status edl_record_set_meaning(edl_record *r, const edl_meaning *m)
+{
+    static const edl_meaning none;
+    if (!r)
+        return EDL_EINVAL;
+    if (!m)
+        m = &none;
+    if ((m->nroles && !m->roles) || (m->nfields && !m->fields) || m->nroles > 255)
+        return EDL_EINVAL;
+    edl_field_role *froles = calloc(r->nfields ? r->nfields : 1, sizeof *froles);
+    const edl_ref **refs = calloc(r->nfields ? r->nfields : 1, sizeof *refs);
+    unsigned char *given = calloc(r->nfields ? r->nfields : 1, 1);
+    struct edl_role_entry *roles = calloc(m->nroles ? m->nroles : 1, sizeof *roles);
+    char *region = dup_or_empty(m->region);
+    edl_status st = EDL_ENOMEM;
+    size_t nroles = 0;
+    if (!froles || !refs || !given || !roles || !region)
+        goto done;
+    st = EDL_EINVAL;
+    int used[EDL_FROLE_LIMIT] = {0};
+    for (size_t i = 0; i < m->nfields; i++) {
+        const edl_field_meaning *fm = &m->fields[i];
+        long fi = edl_record_find_field(r, fm->field);
+        if (fi < 0 || given[fi])
+            goto done;
+        given[fi] = 1;
+        const edl_field *f = r->fields[fi];
+        if (fm->role != EDL_FROLE_NONE) {
+            if (fm->role >= EDL_FROLE_LIMIT || f->array || used[fm->role] ||
+                edl_field_role_type_need(fm->role, f->type) ||
+                (edl_field_role_is_designation(fm->role) && (f->flags & EDL_FIELD_OPTIONAL)))
+                goto done;
+            used[fm->role] = 1;
+            froles[fi] = fm->role;
+        }
+        if (fm->ref.record) {
+            if (!valid_ref(&fm->ref) || f->array || !type_is_integer(f->type))
+                goto done;
+            refs[fi] = &fm->ref;
+        }
+    }
+    if (!roles_ok(r, m, froles))
+        goto done;
+    st = EDL_ENOMEM;
+    for (; nroles < m->nroles; nroles++) {
+        const edl_role *ro = &m->roles[nroles];
+        roles[nroles].role = ro->role;
+        roles[nroles].when_field =
+            ro->when_field ? (size_t)edl_record_find_field(r, ro->when_field) : EDL_NO_FIELD;
+        if (!(roles[nroles].when_value = dup_or_empty(ro->when_field ? ro->when_value : "")))
+            goto done;
+    }
+    /* Kept sorted by code, so that the order roles are given in does not
+     * change the encoding. */
+    for (size_t i = 1; i < nroles; i++)
+        for (size_t j = i; j > 0 && roles[j - 1].role > roles[j].role; j--) {
+            struct edl_role_entry t = roles[j];
+            roles[j] = roles[j - 1];
+            roles[j - 1] = t;
+        }
+    /* Everything checked and allocated but the references: commit. */
+    struct edl_ref_impl *nrefs = calloc(r->nfields ? r->nfields : 1, sizeof *nrefs);
+    if (!nrefs)
+        goto done;
+    for (size_t i = 0; i < r->nfields; i++)
+        if (refs[i] && ref_set(&nrefs[i], refs[i]) != EDL_OK) {
+            for (size_t j = 0; j < r->nfields; j++)
+                ref_clear(&nrefs[j]);
+            free(nrefs);
+            goto done;
+        }
+    for (size_t i = 0; i < r->nfields; i++) {
+        ref_clear(&r->fields[i]->ref);
+        r->fields[i]->ref = nrefs[i];
+        r->fields[i]->role = froles[i];
+    }
+    free(nrefs);
+    roles_free(r->roles, r->nroles);
+    r->roles = roles;
+    r->nroles = nroles;
+    roles = NULL;
+    nroles = 0;
+    free(r->region);
+    r->region = region;
+    region = NULL;
+    st = EDL_OK;
+done:
+    roles_free(roles, nroles);
+    free(region);
+    free(given);
+    free(refs);
+    free(froles);
+    return st;
+}
+
+static struct edl_ref_impl *designation_slot(edl_dict *d, edl_field_role which)
+{
+    return which == EDL_FROLE_PROCESS ? &d->process_ref
+         : which == EDL_FROLE_THREAD ? &d->thread_ref : NULL;
+}
+
+edl_status edl_dict_set_designation_ref(edl_dict *d, edl_field_role which, const edl_ref *ref)
+{
+    struct edl_ref_impl *slot = d ? designation_slot(d, which) : NULL;
+    if (!slot || (ref && ref->record && !valid_ref(ref)))
+        return EDL_EINVAL;
+    return ref_set(slot, ref);
+}
+
+/* The meaning of src as the setter takes it; the arrays are malloc'd. */
+static edl_status meaning_of(const edl_record *src, edl_meaning *m, edl_role **roles,
+                             edl_field_meaning **fields)
+{
+    memset(m, 0, sizeof *m);
+    *roles = calloc(src->nroles ? src->nroles : 1, sizeof **roles);
+    *fields = calloc(src->nfields ? src->nfields : 1, sizeof **fields);
+    if (!*roles || !*fields)
+        return EDL_ENOMEM;
+    for (size_t i = 0; i < src->nroles; i++)
+        (*roles)[i] = edl_record_role_at(src, i);
+    for (size_t i = 0; i < src->nfields; i++) {
+        const edl_field *f = src->fields[i];
+        if (f->role == EDL_FROLE_NONE && !f->ref.record)
+            continue;
+        edl_field_meaning *fm = &(*fields)[m->nfields++];
+        fm->field = f->name;
+        fm->role = f->role;
+        fm->ref = edl_field_ref_of(f);
+    }
+    m->roles = *roles;
+    m->nroles = src->nroles;
+    m->region = src->region;
+    m->fields = *fields;
+    return EDL_OK;
+}
+
+edl_status edl_record_copy_meaning(edl_record *r, const edl_record *src)
+{
+    if (!r || !src)
+        return EDL_EINVAL;
+    edl_meaning m;
+    edl_role *roles = NULL;
+    edl_field_meaning *fields = NULL;
+    edl_status st = meaning_of(src, &m, &roles, &fields);
+    if (st == EDL_OK)
+        st = edl_record_set_meaning(r, &m);
+    free(roles);
+    free(fields);
+    return st;
+}
+
+edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_record **out)
+{
+    if (out)
+        *out = NULL;
+    if (!d || !src)
+        return EDL_EINVAL;
+    edl_record *r;
+    edl_status st = edl_dict_add_record(d, src->name, src->description, &r);
+    for (size_t j = 0; st == EDL_OK && j < src->nfields; j++)
+        st = edl_record_copy_field(r, src->fields[j]);
+    if (st == EDL_OK)
+        st = edl_record_copy_meaning(r, src);
+    if (st != EDL_OK) {
+        if (r && d->nrecords && d->records[d->nrecords - 1] == r) {
+            d->nrecords--;
+            record_free(r);
+        }
+        return st;
+    }
+    if (out)
+        *out = r;
+    return EDL_OK;
+}
+
+int edl_records_equal(const edl_record *a, const edl_record *b)
+{
+    if (strcmp(a->name, b->name) || strcmp(a->description, b->description) ||
+        a->nfields != b->nfields || a->nroles != b->nroles || strcmp(a->region, b->region))
+        return 0;
+    for (size_t i = 0; i < a->nfields; i++)
+        if (!edl_fields_equal(a->fields[i], b->fields[i]))
+            return 0;
+    for (size_t i = 0; i < a->nroles; i++)
+        if (a->roles[i].role != b->roles[i].role ||
+            a->roles[i].when_field != b->roles[i].when_field ||
+            strcmp(a->roles[i].when_value, b->roles[i].when_value))
+            return 0;
+    return 1;
+}
+
+int edl_dict_needs_1_2(const edl_dict *d)
+{
+    if (d->process_ref.record || d->thread_ref.record)
+        return 1;
+    for (size_t i = 0; i < d->nrecords; i++) {
+        const edl_record *r = d->records[i];
+        if (r->nroles || *r->region)
+            return 1;
+        for (size_t j = 0; j < r->nfields; j++)
+            if (r->fields[j]->role || r->fields[j]->ref.record)
+                return 1;
+    }
+    return 0;
+}
+
+/* Why ref is wrong in d, or NULL. A record d does not hold is no error: a
+ * dictionary chunk adds types to a trace's dictionary piece by piece, and
+ * may refer to a definition an earlier piece holds. */
+static const char *ref_problem(const edl_dict *d, const struct edl_ref_impl *ref)
+{
+    const edl_record *t = edl_dict_find_record(d, ref->record);
+    if (!t)
+        return NULL;
+    if (edl_record_has_role(t, EDL_ROLE_DEFINITION) != 1)
+        return "names a record that is not a definition";
+    long fi = edl_record_find_field(t, ref->field);
+    if (fi < 0)
+        return "names no field of that record";
+    const edl_field *f = t->fields[fi];
+    if (f->array || !type_is_integer(f->type) || (f->flags & EDL_FIELD_OPTIONAL))
+        return "names a field that is not a required integer";
+    return NULL;
+}
+
+int edl_dict_refs_ok(const edl_dict *d, char *err, size_t errlen)
+{
+    const struct edl_ref_impl *dr[2] = {&d->process_ref, &d->thread_ref};
+    for (int k = 0; k < 2; k++) {
+        const char *why = dr[k]->record ? ref_problem(d, dr[k]) : NULL;
+        if (why) {
+            if (err && errlen)
+                snprintf(err, errlen, "the %s designation's reference to %s.%s %s",
+                         k ? "thread" : "process", dr[k]->record, dr[k]->field, why);
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < d->nrecords; i++)
+        for (size_t j = 0; j < d->records[i]->nfields; j++) {
+            const edl_field *f = d->records[i]->fields[j];
+            const char *why = f->ref.record ? ref_problem(d, &f->ref) : NULL;
+            if (why) {
+                if (err && errlen)
+                    snprintf(err, errlen, "field '%s' of record '%s': reference to %s.%s %s",
+                             f->name, d->records[i]->name, f->ref.record, f->ref.field, why);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+size_t edl_record_role_count(const edl_record *r) { return r ? r->nroles : 0; }
+
+edl_role edl_record_role_at(const edl_record *r, size_t i)
+{
+    edl_role ro = {EDL_ROLE_NONE, NULL, NULL};
+    if (r && i < r->nroles) {
+        ro.role = r->roles[i].role;
+        if (r->roles[i].when_field != EDL_NO_FIELD) {
+            ro.when_field = r->fields[r->roles[i].when_field]->name;
+            ro.when_value = r->roles[i].when_value;
+        }
+    }
+    return ro;
+}
+
+int edl_record_has_role(const edl_record *r, edl_record_role role)
+{
+    for (size_t i = 0; r && i < r->nroles; i++)
+        if (r->roles[i].role == role)
+            return r->roles[i].when_field == EDL_NO_FIELD ? 1 : 2;
+    return 0;
+}
+
+const char *edl_record_region(const edl_record *r) { return r ? r->region : ""; }
+edl_field_role edl_field_role_of(const edl_field *f) { return f ? f->role : EDL_FROLE_NONE; }
+
+static edl_ref ref_view(const struct edl_ref_impl *r)
+{
+    edl_ref v = {r->record, r->field, r->flags};
+    return v;
+}
+
+edl_ref edl_field_ref_of(const edl_field *f)
+{
+    static const struct edl_ref_impl none;
+    return ref_view(f ? &f->ref : &none);
+}
+
+edl_ref edl_dict_designation_ref(const edl_dict *d, edl_field_role which)
+{
+    static const struct edl_ref_impl none;
+    const struct edl_ref_impl *slot = d ? designation_slot((edl_dict *)d, which) : NULL;
+    return ref_view(slot ? slot : &none);
 }
 
 int edl_dict_needs_1_1(const edl_dict *d)

@@ -12,6 +12,9 @@
 
 #define HEADER_SIZE 24
 #define MAX_STRING (1u << 24)
+/* Reference flags in the 1.2 tail. */
+#define REF_PRESENT 0x01u
+#define REF_GLOBAL 0x02u
 
 /* ---- encoding: a growable little-endian byte buffer ---- */
 typedef struct outbuf {
@@ -98,17 +101,57 @@ static void out_array(outbuf *o, const struct edl_array *a)
     }
 }
 
-edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
+static void out_ref(outbuf *o, const struct edl_ref_impl *r)
 {
-    if (!d || !buf || !len)
-        return EDL_EINVAL;
+    out_u8(o, (r->record ? REF_PRESENT : 0) | (r->flags & EDL_REF_GLOBAL ? REF_GLOBAL : 0));
+    out_str(o, r->record ? r->record : "");
+    out_str(o, r->record ? r->field : "");
+}
+
+/* The 1.2 tail: the designations' references, then each record's meaning. */
+static void out_meaning(outbuf *o, const edl_dict *d)
+{
+    out_ref(o, &d->process_ref);
+    out_ref(o, &d->thread_ref);
+    out_u32(o, (uint32_t)d->nrecords);
+    for (size_t i = 0; i < d->nrecords; i++) {
+        const edl_record *r = d->records[i];
+        out_u8(o, (unsigned)r->nroles);
+        for (size_t k = 0; k < r->nroles; k++) {
+            out_u8(o, r->roles[k].role);
+            out_u8(o, 0);
+            out_u16(o, r->roles[k].when_field == EDL_NO_FIELD ? 0xFFFF
+                                                              : (unsigned)r->roles[k].when_field);
+            out_str(o, r->roles[k].when_value);
+        }
+        out_str(o, r->region);
+        size_t n = 0;
+        for (size_t j = 0; j < r->nfields; j++)
+            n += r->fields[j]->role || r->fields[j]->ref.record;
+        out_u16(o, (unsigned)n);
+        for (size_t j = 0; j < r->nfields; j++) {
+            const edl_field *f = r->fields[j];
+            if (!f->role && !f->ref.record)
+                continue;
+            out_u16(o, (unsigned)j);
+            out_u8(o, f->role);
+            out_ref(o, &f->ref);
+        }
+    }
+}
+
+/* The encoding; equality compares it for dictionaries whose references are
+ * not complete yet, so only edl_dict_encode checks them. */
+static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
+{
     *buf = NULL;
     *len = 0;
     outbuf o = {0};
-    int v11 = edl_dict_needs_1_1(d);
+    int v12 = edl_dict_needs_1_2(d);
+    int v11 = v12 || edl_dict_needs_1_1(d);
     out_bytes(&o, EDL_DICT_MAGIC, 8);
     out_u16(&o, EDL_DICT_VERSION_MAJOR);
-    out_u16(&o, v11 ? 1 : 0);
+    out_u16(&o, v12 ? 2 : v11 ? 1 : 0);
     out_u32(&o, 0);     /* total length, patched below */
     out_u32(&o, 0);     /* CRC, patched below */
     out_u32(&o, 0);     /* reserved */
@@ -162,6 +205,8 @@ edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
         out_str(&o, d->time_fraction_field);
         out_str(&o, d->time_fraction_unit);
     }
+    if (v12)
+        out_meaning(&o, d);
     if (o.failed || o.len > UINT32_MAX) {
         free(o.p);
         return EDL_ENOMEM;
@@ -171,6 +216,17 @@ edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
     *buf = o.p;
     *len = o.len;
     return EDL_OK;
+}
+
+edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len)
+{
+    if (!d || !buf || !len)
+        return EDL_EINVAL;
+    *buf = NULL;
+    *len = 0;
+    if (!edl_dict_refs_ok(d, NULL, 0))
+        return EDL_ENOENT;
+    return encode(d, buf, len);
 }
 
 /* ---- decoding: every read is bounds-checked and errors carry the offset ---- */
@@ -329,6 +385,118 @@ static void in_array(inbuf *in, edl_record *r, const char *name, const char *uni
     free(shape_name);
 }
 
+/* One reference of the 1.2 tail; ref->record NULL when absent. The strings
+ * are malloc'd (freed by the caller, present or not). */
+static void in_ref(inbuf *in, edl_ref *ref)
+{
+    size_t at = in->pos;
+    unsigned flags = in_u8(in, "reference flags");
+    char *rec = in_str(in, "reference record"), *field = in_str(in, "reference field");
+    ref->record = rec;
+    ref->field = field;
+    ref->flags = flags & REF_GLOBAL ? EDL_REF_GLOBAL : 0;
+    if (in->failed)
+        return;
+    if ((flags & ~(REF_PRESENT | REF_GLOBAL)) ||
+        (!(flags & REF_PRESENT) && (flags || *rec || *field)))
+        fail(in, at, "bad reference flags 0x%x", flags);
+}
+
+static void free_ref(edl_ref *ref)
+{
+    free((char *)ref->record);
+    free((char *)ref->field);
+}
+
+/* The meaning of record r, into the model through edl_record_set_meaning, so
+ * that a decoded dictionary obeys its rules. */
+static void in_record_meaning(inbuf *in, edl_record *r)
+{
+    size_t at = in->pos;
+    size_t nroles = in_u8(in, "role count");
+    edl_role *roles = calloc(nroles ? nroles : 1, sizeof *roles);
+    edl_field_meaning *fms = NULL;
+    size_t nfm = 0;
+    char *region = NULL;
+    if (!roles) {
+        fail(in, at, "out of memory");
+        return;
+    }
+    size_t nf = edl_record_field_count(r);
+    for (size_t k = 0; k < nroles && !in->failed; k++) {
+        size_t rat = in->pos;
+        roles[k].role = (edl_record_role)in_u8(in, "role");
+        in_u8(in, "reserved");
+        unsigned when = in_u16(in, "role condition field");
+        roles[k].when_value = in_str(in, "role condition value");
+        if (!in->failed && when != 0xFFFF && when >= nf)
+            fail(in, rat, "role condition names field %u of %zu", when, nf);
+        if (!in->failed && when != 0xFFFF)
+            roles[k].when_field = edl_field_name(edl_record_field(r, when));
+        else if (!in->failed && *roles[k].when_value)
+            fail(in, rat, "a condition value without a condition field");
+    }
+    region = in_str(in, "region");
+    unsigned n = in_u16(in, "field role count");
+    if (!in->failed && n > nf)
+        fail(in, at, "%u field roles for %zu fields", n, nf);
+    if (!in->failed && !(fms = calloc(n ? n : 1, sizeof *fms)))
+        fail(in, at, "out of memory");
+    long last = -1;
+    for (; nfm < n && !in->failed; nfm++) {
+        size_t fat = in->pos;
+        unsigned fi = in_u16(in, "field index");
+        fms[nfm].role = (edl_field_role)in_u8(in, "field role");
+        in_ref(in, &fms[nfm].ref);
+        if (!in->failed && (fi >= nf || (long)fi <= last))
+            fail(in, fat, "field role entry for field %u out of order or range", fi);
+        if (!in->failed && !fms[nfm].role && !fms[nfm].ref.record)
+            fail(in, fat, "empty field role entry");
+        if (!in->failed && !*fms[nfm].ref.record) {
+            free_ref(&fms[nfm].ref);
+            fms[nfm].ref.record = fms[nfm].ref.field = NULL;
+        }
+        if (!in->failed)
+            fms[nfm].field = edl_field_name(edl_record_field(r, fi));
+        last = fi;
+    }
+    if (!in->failed) {
+        edl_meaning m = {roles, nroles, region, fms, nfm};
+        if (edl_record_set_meaning(r, &m) != EDL_OK)
+            fail(in, at, "bad roles of record '%s'", edl_record_name(r));
+    }
+    for (size_t k = 0; k < nroles; k++)
+        free((char *)roles[k].when_value);
+    for (size_t k = 0; k < nfm; k++)
+        free_ref(&fms[k].ref);
+    free(fms);
+    free(roles);
+    free(region);
+}
+
+static void in_meaning(inbuf *in, edl_dict *d)
+{
+    for (int k = 0; k < 2 && !in->failed; k++) {
+        size_t at = in->pos;
+        edl_ref ref = {NULL, NULL, 0};
+        in_ref(in, &ref);
+        int present = !in->failed && *ref.record;
+        if (present && edl_dict_set_designation_ref(d, k ? EDL_FROLE_THREAD : EDL_FROLE_PROCESS,
+                                                    &ref) != EDL_OK)
+            fail(in, at, "bad %s designation reference", k ? "thread" : "process");
+        free_ref(&ref);
+    }
+    size_t at = in->pos;
+    uint32_t n = in_u32(in, "meaning record count");
+    if (!in->failed && n != d->nrecords)
+        fail(in, at, "meaning for %u records, the dictionary has %zu", (unsigned)n, d->nrecords);
+    for (uint32_t i = 0; i < n && !in->failed; i++)
+        in_record_meaning(in, d->records[i]);
+    char why[200];
+    if (!in->failed && !edl_dict_refs_ok(d, why, sizeof why))
+        fail(in, at, "%s", why);
+}
+
 static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
 {
     edl_dict *d = NULL;
@@ -450,6 +618,8 @@ static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
         free(ff);
         free(fu);
     }
+    if (minor >= 2 && !in->failed)
+        in_meaning(in, d);
     /* A newer minor version appends after what this reader knows: skip it. */
     if (!in->failed && in->pos != in->len && minor <= EDL_DICT_VERSION_MINOR)
         fail(in, in->pos, "%zu unexpected bytes after the dictionary", in->len - in->pos);
@@ -502,16 +672,6 @@ edl_status edl_dict_decode(const void *buf, size_t len, edl_dict **out, char *er
 }
 
 /* ---- merge and equality ---- */
-static int records_equal(const edl_record *a, const edl_record *b)
-{
-    if (strcmp(a->name, b->name) || strcmp(a->description, b->description) ||
-        a->nfields != b->nfields)
-        return 0;
-    for (size_t i = 0; i < a->nfields; i++)
-        if (!edl_fields_equal(a->fields[i], b->fields[i]))
-            return 0;
-    return 1;
-}
 
 edl_status edl_dict_merge(edl_dict *d, const edl_dict *src)
 {
@@ -520,9 +680,14 @@ edl_status edl_dict_merge(edl_dict *d, const edl_dict *src)
     /* Check everything first so that a failed merge leaves d unchanged. */
     for (size_t i = 0; i < src->nrecords; i++) {
         const edl_record *mine = edl_dict_find_record(d, src->records[i]->name);
-        if (mine && !records_equal(mine, src->records[i]))
+        if (mine && !edl_records_equal(mine, src->records[i]))
             return EDL_EEXIST;
     }
+    if ((d->process_ref.record && src->process_ref.record &&
+         !edl_refs_equal(&d->process_ref, &src->process_ref)) ||
+        (d->thread_ref.record && src->thread_ref.record &&
+         !edl_refs_equal(&d->thread_ref, &src->thread_ref)))
+        return EDL_EEXIST;
     for (size_t i = 0; i < src->nbinds; i++) {
         const struct edl_bind_entry *b = &src->binds[i];
         long at = edl_find_bind(d, b->key1, b->key2);
@@ -534,11 +699,17 @@ edl_status edl_dict_merge(edl_dict *d, const edl_dict *src)
         const edl_record *s = src->records[i];
         if (edl_dict_find_record(d, s->name))
             continue;
-        edl_record *r;
-        edl_status st = edl_dict_add_record(d, s->name, s->description, &r);
-        for (size_t j = 0; st == EDL_OK && j < s->nfields; j++)
-            st = edl_record_copy_field(r, s->fields[j]);
+        edl_status st = edl_dict_copy_record(d, s, NULL);
         if (st != EDL_OK)
+            return st;
+    }
+    for (int k = 0; k < 2; k++) {
+        edl_field_role which = k ? EDL_FROLE_THREAD : EDL_FROLE_PROCESS;
+        edl_ref mine = edl_dict_designation_ref(d, which), theirs =
+            edl_dict_designation_ref(src, which);
+        edl_status st;
+        if (!mine.record && theirs.record &&
+            (st = edl_dict_set_designation_ref(d, which, &theirs)) != EDL_OK)
             return st;
     }
     for (size_t i = 0; i < src->nbinds; i++) {
@@ -556,8 +727,8 @@ int edl_dict_equal(const edl_dict *a, const edl_dict *b)
 {
     unsigned char *pa = NULL, *pb = NULL;
     size_t la = 0, lb = 0;
-    int eq = a && b && edl_dict_encode(a, &pa, &la) == EDL_OK &&
-             edl_dict_encode(b, &pb, &lb) == EDL_OK && la == lb && memcmp(pa, pb, la) == 0;
+    int eq = a && b && encode(a, &pa, &la) == EDL_OK && encode(b, &pb, &lb) == EDL_OK &&
+             la == lb && memcmp(pa, pb, la) == 0;
     free(pa);
     free(pb);
     return eq;

@@ -23,6 +23,12 @@ struct edl_array {
     size_t nshapes, cap;
 };
 
+/* A reference (1.2): record NULL = none. */
+struct edl_ref_impl {
+    char *record, *field;
+    unsigned flags;       /* EDL_REF_GLOBAL */
+};
+
 struct edl_field {
     char *name;
     edl_type type;
@@ -32,6 +38,15 @@ struct edl_field {
     char *description;    /* never NULL */
     size_t index;
     struct edl_array *array;  /* non-NULL iff flags has EDL_FIELD_ARRAY */
+    edl_field_role role;      /* 1.2 */
+    struct edl_ref_impl ref;
+};
+
+/* A record role (1.2), conditional when when_field is not EDL_NO_FIELD. */
+struct edl_role_entry {
+    edl_record_role role;
+    size_t when_field;
+    char *when_value;     /* never NULL: "" when unconditional */
 };
 
 struct edl_record {
@@ -41,6 +56,9 @@ struct edl_record {
     edl_field **fields;   /* pointers, so borrowed fields never move */
     size_t nfields, cap;
     const edl_dict *dict; /* owner: field rules depend on the representation */
+    struct edl_role_entry *roles;   /* 1.2 */
+    size_t nroles;
+    char *region;         /* never NULL */
 };
 
 struct edl_bind_entry {
@@ -68,6 +86,8 @@ struct edl_dict {
     unsigned skip_lines;
     long default_record;    /* -1 = none */
     char *time_fraction_field, *time_fraction_unit;
+    /* 1.2: references of the PROCESS and THREAD designations */
+    struct edl_ref_impl process_ref, thread_ref;
 };
 
 /* Index of the bind entry with these keys (key2 NULL = one key), or -1. */
@@ -78,11 +98,19 @@ edl_status edl_set_string(char **slot, const char *s);
 
 /* 1 when the dictionary needs format 1.1 (anything beyond 1.0 is in use). */
 int edl_dict_needs_1_1(const edl_dict *d);
+/* 1 when it needs format 1.2 (a role, a region or a reference). */
+int edl_dict_needs_1_2(const edl_dict *d);
+/* Whether every reference of d to a record d holds names a definition and a
+ * required integer field of it; when not, why (with the referring record and
+ * field) in err. */
+int edl_dict_refs_ok(const edl_dict *d, char *err, size_t errlen);
 
 /* Copies field f (scalar or array, with its shapes) to the end of r. */
 edl_status edl_record_copy_field(edl_record *r, const edl_field *f);
 
 /* Deep equality of two fields / records, as the encoding sees them. */
 int edl_fields_equal(const edl_field *a, const edl_field *b);
+int edl_records_equal(const edl_record *a, const edl_record *b);
+int edl_refs_equal(const struct edl_ref_impl *a, const struct edl_ref_impl *b);
 
 #endif /* EDL_DICT_IMPL_H */

@@ -25,10 +25,11 @@ extern "C" {
 
 #define EDL_DICT_MAGIC "EDLDICT"   /* 8 bytes with the NUL */
 #define EDL_DICT_VERSION_MAJOR 1
-/* Highest minor version understood. The encoder writes 0 when a dictionary
- * uses nothing added in 1.1 (variable parts, ascii syntax, default record,
- * split timestamp), so such dictionaries keep their 1.0 bytes. */
-#define EDL_DICT_VERSION_MINOR 1
+/* Highest minor version understood. The encoder writes the lowest minor that
+ * holds what a dictionary uses: 0 without anything added in 1.1 (variable
+ * parts, ascii syntax, default record, split timestamp) or 1.2 (roles and
+ * references), so older dictionaries keep their bytes. */
+#define EDL_DICT_VERSION_MINOR 2
 #define EDL_NO_KEY 0xFF
 #define EDL_NO_FIELD ((size_t)-1)   /* no count field (rest of record) / no shape field */
 
@@ -37,7 +38,7 @@ typedef enum edl_status {
     EDL_ENOMEM,     /* out of memory */
     EDL_EINVAL,     /* bad argument (NULL, empty or invalid name, bad code) */
     EDL_EEXIST,     /* duplicate record, field or bind key */
-    EDL_ENOENT,     /* unknown record in a bind */
+    EDL_ENOENT,     /* unknown record in a bind or a reference */
     EDL_EFORMAT,    /* binary dictionary malformed (magic, version, bounds) */
     EDL_ECRC,       /* binary dictionary checksum mismatch */
     EDL_ECOMPILE,   /* EDL source has errors (reported through the diagnostics sink) */
@@ -80,6 +81,113 @@ typedef enum edl_encoding {
 /* Shape flags of an array (edl_record_add_shaped_array). */
 #define EDL_SHAPE_FORMAT 0x01u      /* a shape token matching no entry is a printf-like
                                      * format: one component per conversion */
+
+/* ---- meaning (doc/edl.md, "Roles"; doc/dictionary-format.md, 1.2) ----
+ * What a record is, what its fields are, and which definition record names an
+ * id, so that tools find meaning in the description, never in record names. */
+
+/* Record roles. A record with roles has exactly one of the first group (what
+ * it is), unconditionally, and any of the second (what else it is). */
+typedef enum edl_record_role {
+    EDL_ROLE_NONE = 0,
+    EDL_ROLE_ENTER = 1,          /* a region is entered */
+    EDL_ROLE_LEAVE,              /* a region is left */
+    EDL_ROLE_CALL,               /* a whole call, recorded when it returns:
+                                  * [time - duration, time] */
+    EDL_ROLE_OVERHEAD,           /* the tool's own time: [time, time + duration] */
+    EDL_ROLE_MARKER,             /* an instant event, with a text */
+    EDL_ROLE_COUNTER,            /* a counter sample */
+    EDL_ROLE_DEFINITION,         /* defines an id that references point to */
+    EDL_ROLE_METADATA,           /* about the trace, not the program's activity */
+    EDL_ROLE_LOST,               /* records were lost */
+    EDL_ROLE_PROCESS_BEGIN,
+    EDL_ROLE_PROCESS_END,
+    EDL_ROLE_THREAD_BEGIN,
+    EDL_ROLE_THREAD_END,
+    EDL_ROLE_STATE,              /* the thread enters a state */
+    EDL_ROLE_PAUSE,              /* recording stops */
+    EDL_ROLE_RESUME,             /* recording resumes */
+    EDL_ROLE_REQUEST_COMPLETE,   /* a nonblocking request completed */
+    EDL_ROLE_REQUEST_START,      /* a (persistent) request was started */
+    EDL_ROLE_MESSAGE,            /* a message sent or received at one instant (needs
+                                  * send or recv) */
+    EDL_ROLE_SEND = 32,          /* a message is sent here */
+    EDL_ROLE_RECV,               /* a message is received here */
+    EDL_ROLE_COLLECTIVE,         /* a collective operation */
+    EDL_ROLE_COMMUNICATION,      /* time inside is communication */
+    EDL_ROLE_IDLE,               /* time inside is waiting */
+    EDL_ROLE_LIMIT = 64          /* every code is below this */
+} edl_record_role;
+
+/* Field roles: what a field's value means. At most one field of a record has
+ * a given role. */
+typedef enum edl_field_role {
+    EDL_FROLE_NONE = 0,
+    EDL_FROLE_TIMESTAMP,         /* the record's time (the header's TIMESTAMP by default) */
+    EDL_FROLE_PROCESS,           /* the record's process (PROCESS) */
+    EDL_FROLE_THREAD,            /* the record's thread (THREAD) */
+    EDL_FROLE_DURATION,          /* a duration, in the timestamp's unit */
+    EDL_FROLE_REGION,            /* the region entered, left or called: an id or a name */
+    EDL_FROLE_PEER,              /* the other process of a message */
+    EDL_FROLE_DEST,              /* the destination of the message sent */
+    EDL_FROLE_SOURCE,            /* the source of the message received */
+    EDL_FROLE_TAG,               /* the message tag (of the message sent, when both) */
+    EDL_FROLE_RECV_TAG,          /* the tag of the message received, beside a sent one */
+    EDL_FROLE_COMMUNICATOR,      /* the communicator (process group) */
+    EDL_FROLE_BYTES_SENT,
+    EDL_FROLE_BYTES_RECEIVED,
+    EDL_FROLE_BYTES,             /* bytes an operation moves, when sent and received
+                                  * are not told apart (a broadcast's size) */
+    EDL_FROLE_ROOT,              /* the root process of a collective */
+    EDL_FROLE_REQUEST,           /* a request id */
+    EDL_FROLE_VALUE,             /* a counter's value */
+    EDL_FROLE_COUNTER,           /* which counter: an id or a name */
+    EDL_FROLE_NAME,              /* the name a definition gives */
+    EDL_FROLE_UNIT,              /* the unit of a counter */
+    EDL_FROLE_TEXT,              /* a marker's text */
+    EDL_FROLE_COUNT,             /* how many (records lost, ...) */
+    EDL_FROLE_SIZE,              /* the number of processes of a group */
+    EDL_FROLE_MEMBERS,           /* a group's processes as text: "0-3,8" */
+    EDL_FROLE_STATE,             /* the state entered: an id or a name */
+    EDL_FROLE_REMOTE_MEMBERS,    /* an intercommunicator's remote group, as text */
+    EDL_FROLE_LIMIT
+} edl_field_role;
+
+#define EDL_REF_GLOBAL 0x01u     /* ids are unique in the trace (default: per process) */
+
+/* A record role, for every record of the type (when_field NULL) or only for
+ * records whose field when_field holds when_value (an integer field compares
+ * the canonical decimal text, e.g. "1", "-3"; a string field the text). */
+typedef struct edl_role {
+    edl_record_role role;
+    const char *when_field;
+    const char *when_value;
+} edl_role;
+
+/* A reference: the value is the id that field `field` of definition record
+ * `record` defines; that record's field with role name names it. record NULL:
+ * none. */
+typedef struct edl_ref {
+    const char *record;
+    const char *field;
+    unsigned flags;              /* EDL_REF_GLOBAL */
+} edl_ref;
+
+typedef struct edl_field_meaning {
+    const char *field;           /* a field of the record */
+    edl_field_role role;         /* EDL_FROLE_NONE: none */
+    edl_ref ref;
+} edl_field_meaning;
+
+/* The whole meaning of a record descriptor. */
+typedef struct edl_meaning {
+    const edl_role *roles;
+    size_t nroles;
+    const char *region;          /* the region enter/leave/call records name when
+                                  * no field has role region; NULL or "": none */
+    const edl_field_meaning *fields;
+    size_t nfields;
+} edl_meaning;
 
 /* One component of an array item: name ("" when unnamed), type, encoding. */
 typedef struct edl_component {
@@ -161,17 +269,45 @@ EDL_API edl_status edl_record_add_shaped_array(edl_record *r, const char *name,
 EDL_API edl_status edl_record_add_shape(edl_record *r, const char *token,
                                         const edl_component *items, size_t nitems);
 
+/* ---- building: meaning (1.2) ---- */
+/* Sets the whole meaning of r (replacing any it had; NULL or an empty meaning
+ * clears it). Checked as a whole: EDL_EINVAL when a role, a field or a value
+ * is unknown or does not fit (doc/edl.md, "What edlc checks", roles), r is
+ * unchanged then. References are checked when the dictionary is encoded (the
+ * definition record may be added later, or live in another piece of the
+ * trace's dictionary). */
+EDL_API edl_status edl_record_set_meaning(edl_record *r, const edl_meaning *m);
+/* A reference from the PROCESS or THREAD designation (which may be the
+ * container's): which is EDL_FROLE_PROCESS or EDL_FROLE_THREAD; ref NULL or
+ * ref->record NULL clears it. */
+EDL_API edl_status edl_dict_set_designation_ref(edl_dict *d, edl_field_role which,
+                                                const edl_ref *ref);
+/* Gives r the meaning of src, a record descriptor (of any dictionary) with
+ * the fields the meaning names: EDL_EINVAL when r lacks them or they do not
+ * fit, as for edl_record_set_meaning. */
+EDL_API edl_status edl_record_copy_meaning(edl_record *r, const edl_record *src);
+/* Adds a copy of src (from any dictionary) to d: fields, shapes and meaning.
+ * EDL_EEXIST when d has a record of that name, EDL_EINVAL when a field does
+ * not fit d's representation; *out (may be NULL) is borrowed. */
+EDL_API edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_record **out);
+
 /* ---- binary form ---- */
-/* Encodes into a malloc'd buffer the caller frees. Deterministic. */
+/* Encodes into a malloc'd buffer the caller frees. Deterministic. EDL_ENOENT
+ * when a reference names a record of the dictionary that is not a definition,
+ * or a field that record lacks or that is not a required integer (a record the
+ * dictionary does not hold is allowed: dictionaries grow by pieces);
+ * EDL_ENOMEM. */
 EDL_API edl_status edl_dict_encode(const edl_dict *d, unsigned char **buf, size_t *len);
 /* Decodes len bytes. On failure, err (if not NULL) receives a message naming the
  * byte offset and the reason, e.g. "bad magic at byte 0". */
 EDL_API edl_status edl_dict_decode(const void *buf, size_t len, edl_dict **out,
                                    char *err, size_t errlen);
-/* Adds to d every record (and its binds) of src that d lacks, by name. A record
- * present in both must be identical: EDL_EEXIST otherwise. */
+/* Adds to d every record (and its binds) of src that d lacks, by name, with
+ * its meaning, and src's designation references when d has none. A record
+ * present in both must be identical (meaning included), and so must
+ * designation references both have: EDL_EEXIST otherwise. */
 EDL_API edl_status edl_dict_merge(edl_dict *d, const edl_dict *src);
-/* Deep equality (what encoding compares). */
+/* Deep equality (what encoding compares; references need not resolve). */
 EDL_API int edl_dict_equal(const edl_dict *a, const edl_dict *b);
 
 /* ---- access ---- */
@@ -236,6 +372,23 @@ EDL_API long edl_field_find_shape(const edl_field *f, const char *token);
  * -1 when it has none or a conversion that is not one of d i u o x X f F e E g
  * G a A s c (with optional flags, width, precision and length modifiers). */
 EDL_API long edl_format_components(const char *format, edl_component *out, size_t max);
+
+/* Meaning (EDL_ROLE_NONE / EDL_FROLE_NONE / "" / record NULL when none). */
+EDL_API size_t edl_record_role_count(const edl_record *r);
+EDL_API edl_role edl_record_role_at(const edl_record *r, size_t i);
+/* 1: every record of the type has the role; 2: records whose field has the
+ * role's value; 0: none. */
+EDL_API int edl_record_has_role(const edl_record *r, edl_record_role role);
+EDL_API const char *edl_record_region(const edl_record *r);
+EDL_API edl_field_role edl_field_role_of(const edl_field *f);   /* as given, not designations */
+EDL_API edl_ref edl_field_ref_of(const edl_field *f);
+EDL_API edl_ref edl_dict_designation_ref(const edl_dict *d, edl_field_role which);
+/* Role names as EDL writes them ("enter", "bytes_sent"); NULL for an unknown
+ * code. The reverse: EDL_ROLE_NONE / EDL_FROLE_NONE for an unknown name. */
+EDL_API const char *edl_record_role_name(edl_record_role role);
+EDL_API const char *edl_field_role_name(edl_field_role role);
+EDL_API edl_record_role edl_record_role_by_name(const char *name);
+EDL_API edl_field_role edl_field_role_by_name(const char *name);
 
 /* Names of codes ("uint32", "ULEB"); "?" for an unknown code. */
 EDL_API const char *edl_type_name(edl_type t);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "edl/compiler.h"
 
@@ -88,6 +89,63 @@ static int emit_records(edl_cc *cc, edl_dict *d)
     return 0;
 }
 
+static edl_ref ref_of(const ast_ref *a)
+{
+    edl_ref r = {a->record.text, a->field.text, a->global ? EDL_REF_GLOBAL : 0};
+    return r;
+}
+
+/* The meaning of every record, once all records exist. A role the header
+ * designates is not repeated on its field: the dictionary says it once. */
+static int emit_meaning(edl_cc *cc, edl_dict *d)
+{
+    const ast_hdr *ts = cc->hv.item[HDR_TIMESTAMP];
+    const ast_hdr *des[3] = {ts, cc->hv.item[HDR_PROCESS], cc->hv.item[HDR_THREAD]};
+    const edl_field_role drole[3] = {EDL_FROLE_TIMESTAMP, EDL_FROLE_PROCESS, EDL_FROLE_THREAD};
+    for (const ast_record *ar = cc->ast.records; ar; ar = ar->next) {
+        size_t nroles = 0;
+        for (const ast_role_stmt *st = ar->roles; st; st = st->next)
+            for (const ast_role_name *n = st->names; n; n = n->next)
+                nroles++;
+        edl_role *roles = edl_alloc(cc, (nroles ? nroles : 1) * sizeof *roles);
+        edl_field_meaning *fields = edl_alloc(cc, (ar->nfields ? ar->nfields : 1) * sizeof *fields);
+        edl_meaning m = {roles, 0, ar->regions ? ar->regions->value.text : NULL, fields, 0};
+        for (const ast_role_stmt *st = ar->roles; st; st = st->next)
+            for (const ast_role_name *n = st->names; n; n = n->next) {
+                edl_role *ro = &roles[m.nroles++];
+                ro->role = n->role;
+                ro->when_field = st->when_field.text;
+                ro->when_value = st->canon;
+            }
+        for (const ast_field *f = ar->fields; f; f = f->next) {
+            edl_field_role fr = f->role;
+            for (int k = 0; k < 3; k++)
+                if (fr == drole[k] && des[k] && des[k]->value.text &&
+                    strcmp(des[k]->value.text, f->name.text) == 0)
+                    fr = EDL_FROLE_NONE;
+            if (!fr && !f->ref.record.text)
+                continue;
+            edl_field_meaning *fm = &fields[m.nfields++];
+            fm->field = f->name.text;
+            fm->role = fr;
+            if (f->ref.record.text)
+                fm->ref = ref_of(&f->ref);
+        }
+        if (failed(cc, edl_record_set_meaning((edl_record *)edl_dict_find_record(d, ar->name.text),
+                                              &m),
+                   ar->name.loc, "the roles of a record"))
+            return 1;
+    }
+    for (int k = 1; k < 3; k++)
+        if (des[k] && des[k]->ref.record.text) {
+            edl_ref r = ref_of(&des[k]->ref);
+            if (failed(cc, edl_dict_set_designation_ref(d, drole[k], &r), des[k]->loc,
+                       "a reference"))
+                return 1;
+        }
+    return 0;
+}
+
 static const char *role(const edl_cc *cc, hdr_kind k)
 {
     const ast_hdr *h = cc->hv.item[k];
@@ -139,4 +197,5 @@ void edl_emit(edl_cc *cc)
         if (failed(cc, st, e->loc, "a bind entry"))
             return;
     }
+    emit_meaning(cc, d);
 }

@@ -173,13 +173,52 @@ ast_hdr *edl_ast_hdr_word(edl_cc *cc, hdr_kind kind, edl_loc loc, hdr_word w, ed
     return h;
 }
 
-void edl_ast_record(edl_cc *cc, ast_name name, ast_name desc, ast_field *fields)
+void edl_ast_record(edl_cc *cc, ast_name name, ast_name desc, const ast_body *body)
 {
     ast_record *r = EDL_NEW(cc, ast_record);
     r->name = name;
     r->desc = desc;
-    r->fields = fields;
+    r->fields = body->fields.head;
+    r->roles = body->roles.head;
+    r->regions = body->regions.head;
     cc->l_records = edl_list_append(cc->l_records, r);
+}
+
+ast_role_name *edl_ast_role_name(edl_cc *cc, ast_name name)
+{
+    ast_role_name *n = EDL_NEW(cc, ast_role_name);
+    n->name = name;
+    return n;
+}
+
+ast_role_stmt *edl_ast_role_stmt(edl_cc *cc, edl_loc loc, ast_role_name *names,
+                                 const ast_name *when_field, const ast_name *when_value)
+{
+    ast_role_stmt *s = EDL_NEW(cc, ast_role_stmt);
+    s->loc = loc;
+    s->names = names;
+    if (when_field)
+        s->when_field = *when_field;
+    if (when_value)
+        s->when_value = *when_value;
+    return s;
+}
+
+ast_region *edl_ast_region(edl_cc *cc, edl_loc loc, ast_name value)
+{
+    ast_region *g = EDL_NEW(cc, ast_region);
+    g->loc = loc;
+    g->value = value;
+    return g;
+}
+
+ast_attr *edl_ast_attr_ref(edl_cc *cc, ast_ref ref)
+{
+    ast_attr *a = EDL_NEW(cc, ast_attr);
+    a->kind = ATTR_REFERS;
+    a->value.loc = ref.loc;
+    a->ref = ref;
+    return a;
 }
 
 ast_field *edl_ast_field(edl_cc *cc, ast_name name, ast_attr *attrs)

@@ -22,7 +22,12 @@ void edl_lex_stray(edl_cc *cc, edl_loc loc, unsigned char c);
 void edl_ast_header(edl_cc *cc, edl_loc loc, ast_hdr *items);
 ast_hdr *edl_ast_hdr(edl_cc *cc, hdr_kind kind, edl_loc loc);
 ast_hdr *edl_ast_hdr_word(edl_cc *cc, hdr_kind kind, edl_loc loc, hdr_word w, edl_loc wloc);
-void edl_ast_record(edl_cc *cc, ast_name name, ast_name desc, ast_field *fields);
+void edl_ast_record(edl_cc *cc, ast_name name, ast_name desc, const ast_body *body);
+ast_role_name *edl_ast_role_name(edl_cc *cc, ast_name name);
+ast_role_stmt *edl_ast_role_stmt(edl_cc *cc, edl_loc loc, ast_role_name *names,
+                                 const ast_name *when_field, const ast_name *when_value);
+ast_region *edl_ast_region(edl_cc *cc, edl_loc loc, ast_name value);
+ast_attr *edl_ast_attr_ref(edl_cc *cc, ast_ref ref);
 ast_field *edl_ast_field(edl_cc *cc, ast_name name, ast_attr *attrs);
 ast_field *edl_ast_items(edl_cc *cc, ast_comp *comps, const ast_name *shape,
                          const ast_name *by);

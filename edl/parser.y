@@ -16,6 +16,9 @@ int edl_yylex(EDL_YYSTYPE *yylval, EDL_YYLTYPE *yylloc, void *scanner);
 }
 
 %code {
+#include <stdio.h>
+#include <string.h>
+
 #include "edl/parse.h"
 
 static void edl_yyerror(EDL_YYLTYPE *loc, void *scanner, edl_cc *cc, const char *msg)
@@ -23,6 +26,7 @@ static void edl_yyerror(EDL_YYLTYPE *loc, void *scanner, edl_cc *cc, const char 
     (void)scanner;
     edl_syntax_error(cc, *loc, msg);
 }
+
 }
 
 /* A pure parser: no globals, so compiles can run in parallel threads. */
@@ -31,8 +35,9 @@ static void edl_yyerror(EDL_YYLTYPE *loc, void *scanner, edl_cc *cc, const char 
 %define api.prefix {edl_yy}
 /* Our location type: the passes share it (compiler.h). */
 %define api.location.type {edl_loc}
-/* Syntax errors say what was found and what was expected. */
-%define parse.error verbose
+/* Syntax errors say what was found and what was expected (up to six
+ * tokens, so that a missing ';' after a field's attributes is named). */
+%define parse.error custom
 /* Every diagnostic has a line and a column. */
 %locations
 /* The grammar is LALR(1) without conflicts; keep it that way. */
@@ -55,6 +60,10 @@ static void edl_yyerror(EDL_YYLTYPE *loc, void *scanner, edl_cc *cc, const char 
     ast_bind *bind;
     struct { hdr_word word; edl_loc loc; } word;
     edl_encoding enc;
+    ast_body body;
+    ast_ref ref;
+    ast_role_name *rname;
+    ast_role_stmt *rstmt;
 }
 
 /* Every semantic value points into the compile's arena (STYLE 9), which is
@@ -81,12 +90,18 @@ static void edl_yyerror(EDL_YYLTYPE *loc, void *scanner, edl_cc *cc, const char 
 %token KW_OPTIONAL "OPTIONAL" KW_ARRAY "ARRAY" KW_OF "OF" KW_REST "REST"
 %token KW_BY "BY" KW_FORMAT "FORMAT" KW_FIXED "FIXED" KW_ULEB "ULEB"
 %token KW_SLEB "SLEB" KW_TDELTA "TDELTA" KW_LSTRING "LSTRING" KW_TEXT "TEXT"
+%token KW_ROLE "ROLE" KW_REFERS "REFERS" KW_TO "TO" KW_PER "PER" KW_GLOBAL "GLOBAL"
+%token KW_WHEN "WHEN" KW_REGION "REGION"
 
-%type <list> hdr_items fields attrs comps shape_entries bind_entries
+%type <list> hdr_items attrs comps shape_entries bind_entries role_names
+%type <body> body
+%type <ref> ref opt_ref
+%type <rname> role_name
+%type <rstmt> role_stmt
 %type <hdr> hdr_item
 %type <name> name_value opt_description
 %type <word> representation byteorder framing sep_mode comment_mode quote_mode
-%type <word> blanklines role
+%type <word> blanklines designation
 %type <type> type
 %type <enc> encoding
 %type <field> field item_shape
@@ -163,14 +178,33 @@ hdr_item:
   | KW_TIMESTAMP KW_IS IDENT KW_UNIT STRING '+' IDENT KW_UNIT STRING ';'
                                 { $$ = edl_ast_hdr(cc, HDR_TIMESTAMP, @1); $$->value = $3;
                                   $$->unit = $5; $$->frac = $7; $$->frac_unit = $9; }
-  | KW_PROCESS KW_IS role ';'
-                                { $$ = edl_ast_hdr_word(cc, HDR_PROCESS, @1, $3.word, $3.loc); }
-  | KW_PROCESS KW_IS IDENT ';'
-                                { $$ = edl_ast_hdr(cc, HDR_PROCESS, @1); $$->value = $3; }
-  | KW_THREAD KW_IS role ';'
-                                { $$ = edl_ast_hdr_word(cc, HDR_THREAD, @1, $3.word, $3.loc); }
-  | KW_THREAD KW_IS IDENT ';'
-                                { $$ = edl_ast_hdr(cc, HDR_THREAD, @1); $$->value = $3; }
+  | KW_PROCESS KW_IS designation opt_ref ';'
+                                { $$ = edl_ast_hdr_word(cc, HDR_PROCESS, @1, $3.word, $3.loc);
+                                  $$->ref = $4; }
+  | KW_PROCESS KW_IS IDENT opt_ref ';'
+                                { $$ = edl_ast_hdr(cc, HDR_PROCESS, @1); $$->value = $3;
+                                  $$->ref = $4; }
+  | KW_THREAD KW_IS designation opt_ref ';'
+                                { $$ = edl_ast_hdr_word(cc, HDR_THREAD, @1, $3.word, $3.loc);
+                                  $$->ref = $4; }
+  | KW_THREAD KW_IS IDENT opt_ref ';'
+                                { $$ = edl_ast_hdr(cc, HDR_THREAD, @1); $$->value = $3;
+                                  $$->ref = $4; }
+  ;
+
+/* A reference from an id to the definition record that names it. */
+ref:
+    KW_REFERS KW_TO IDENT '.' IDENT
+                                { $$.record = $3; $$.field = $5; $$.global = 0; $$.loc = @1; }
+  | KW_REFERS KW_TO IDENT '.' IDENT KW_PER KW_PROCESS
+                                { $$.record = $3; $$.field = $5; $$.global = 0; $$.loc = @1; }
+  | KW_REFERS KW_TO IDENT '.' IDENT KW_GLOBAL
+                                { $$.record = $3; $$.field = $5; $$.global = 1; $$.loc = @1; }
+  ;
+
+opt_ref:
+    %empty                      { memset(&$$, 0, sizeof $$); $$.loc = @$; }
+  | ref
   ;
 
 name_value:
@@ -217,7 +251,7 @@ blanklines:
   | KW_ERROR                    { $$.word = W_ERROR; $$.loc = @1; }
   ;
 
-role:
+designation:
     KW_CONTAINER                { $$.word = W_CONTAINER; $$.loc = @1; }
   | KW_NONE                     { $$.word = W_NONE; $$.loc = @1; }
   ;
@@ -225,10 +259,10 @@ role:
 /* ---- record descriptors ---- */
 
 record:
-    KW_RECORD IDENT opt_description KW_IS KW_BEGIN fields KW_END ';'
-                                { edl_ast_record(cc, $2, $3, $6.head); }
-  | KW_RECORD IDENT opt_description KW_IS KW_BEGIN fields error KW_END ';'
-                                { edl_ast_record(cc, $2, $3, $6.head); }
+    KW_RECORD IDENT opt_description KW_IS KW_BEGIN body KW_END ';'
+                                { edl_ast_record(cc, $2, $3, &$6); }
+  | KW_RECORD IDENT opt_description KW_IS KW_BEGIN body error KW_END ';'
+                                { edl_ast_record(cc, $2, $3, &$6); }
   ;
 
 opt_description:
@@ -236,10 +270,31 @@ opt_description:
   | KW_DESCRIPTION STRING       { $$ = $2; }
   ;
 
-fields:
-    %empty                      { $$ = (ast_list){0, 0}; }
-  | fields field                { $$ = edl_list_append($1, $2); }
-  | fields error ';'            { $$ = $1; yyerrok; }
+/* Fields, and the record's roles and region, in any order. */
+body:
+    %empty                      { memset(&$$, 0, sizeof $$); }
+  | body field                  { $$ = $1; $$.fields = edl_list_append($1.fields, $2); }
+  | body role_stmt              { $$ = $1; $$.roles = edl_list_append($1.roles, $2); }
+  | body KW_REGION KW_IS STRING ';'
+                                { $$ = $1; $$.regions = edl_list_append($1.regions,
+                                                                  edl_ast_region(cc, @2, $4)); }
+  | body error ';'              { $$ = $1; yyerrok; }
+  ;
+
+role_stmt:
+    KW_ROLE KW_IS role_names ';'
+                                { $$ = edl_ast_role_stmt(cc, @1, $3.head, NULL, NULL); }
+  | KW_ROLE KW_IS role_names KW_WHEN IDENT KW_IS STRING ';'
+                                { $$ = edl_ast_role_stmt(cc, @1, $3.head, &$5, &$7); }
+  ;
+
+role_names:
+    role_name                   { $$ = edl_list_append((ast_list){0, 0}, $1); }
+  | role_names ',' role_name    { $$ = edl_list_append($1, $3); }
+  ;
+
+role_name:
+    IDENT                       { $$ = edl_ast_role_name(cc, $1); }
   ;
 
 field:
@@ -283,6 +338,8 @@ attr:
   | KW_DESCRIPTION STRING       { $$ = edl_ast_attr(cc, ATTR_DESCRIPTION, $2); }
   | KW_OPTIONAL                 { ast_name n = {"OPTIONAL", @1};
                                   $$ = edl_ast_attr(cc, ATTR_OPTIONAL, n); }
+  | KW_ROLE IDENT               { $$ = edl_ast_attr(cc, ATTR_ROLE, $2); }
+  | ref                         { $$ = edl_ast_attr_ref(cc, $1); }
   ;
 
 comps:
@@ -361,3 +418,24 @@ bind_info:
   ;
 
 %%
+
+/* "syntax error, unexpected X, expecting A or B": bison's verbose message,
+ * listing up to six expected tokens instead of four. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, edl_cc *cc)
+{
+    (void)scanner;
+    enum { MAX_EXPECTED = 6 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t got = yypcontext_token(ctx);
+    char msg[512];
+    size_t len = (size_t)snprintf(msg, sizeof msg, "syntax error");
+    if (got != YYSYMBOL_YYEMPTY && len < sizeof msg)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, ", unexpected %s",
+                                yysymbol_name(got));
+    for (int i = 0; i < n && len < sizeof msg; i++)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", i ? " or " : ", expecting ",
+                                yysymbol_name(expected[i]));
+    edl_syntax_error(cc, *yypcontext_location(ctx), msg);
+    return 0;
+}

@@ -95,6 +95,14 @@ static const char *unit_or_null(const char *s)
     return s && *s ? s : NULL;
 }
 
+/* " REFERS TO record.field PER PROCESS" (or GLOBAL). */
+static void print_ref(text *t, edl_ref r)
+{
+    if (r.record)
+        printf_(t, " REFERS TO %s.%s %s", r.record, r.field,
+                r.flags & EDL_REF_GLOBAL ? "GLOBAL" : "PER PROCESS");
+}
+
 static void print_header(text *t, const edl_dict *d)
 {
     int ascii = edl_dict_repr(d) == EDL_REPR_ASCII;
@@ -144,10 +152,11 @@ static void print_header(text *t, const edl_dict *d)
     const char *roles[2] = {edl_dict_process_field(d), edl_dict_thread_field(d)};
     for (int i = 0; i < 2; i++) {
         const char *kw = i ? "THREAD" : "PROCESS";
-        if (*roles[i])
-            printf_(t, "    %s IS %s;\n", kw, roles[i]);
-        else if (container)
-            printf_(t, "    %s IS CONTAINER;\n", kw);
+        if (!*roles[i] && !container)
+            continue;
+        printf_(t, "    %s IS %s", kw, *roles[i] ? roles[i] : "CONTAINER");
+        print_ref(t, edl_dict_designation_ref(d, i ? EDL_FROLE_THREAD : EDL_FROLE_PROCESS));
+        puts_(t, ";\n");
     }
     puts_(t, "END;\n");
 }
@@ -277,11 +286,45 @@ static void print_field(text *t, const edl_record *r, const edl_field *f, int as
         puts_(t, " UNIT ");
         quoted(t, edl_field_unit(f));
     }
+    if (edl_field_role_of(f))
+        printf_(t, " ROLE %s", edl_field_role_name(edl_field_role_of(f)));
+    print_ref(t, edl_field_ref_of(f));
     if (*edl_field_description(f)) {
         puts_(t, " DESCRIPTION ");
         quoted(t, edl_field_description(f));
     }
     puts_(t, ";\n");
+}
+
+/* ROLE IS ...; for the roles every record has, one statement per
+ * conditional role, then REGION IS. */
+static void print_roles(text *t, const edl_record *r)
+{
+    size_t n = edl_record_role_count(r);
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        edl_role ro = edl_record_role_at(r, i);
+        if (ro.when_field)
+            continue;
+        puts_(t, any ? ", " : "    ROLE IS ");
+        puts_(t, edl_record_role_name(ro.role));
+        any = 1;
+    }
+    if (any)
+        puts_(t, ";\n");
+    for (size_t i = 0; i < n; i++) {
+        edl_role ro = edl_record_role_at(r, i);
+        if (!ro.when_field)
+            continue;
+        printf_(t, "    ROLE IS %s WHEN %s IS ", edl_record_role_name(ro.role), ro.when_field);
+        quoted(t, ro.when_value);
+        puts_(t, ";\n");
+    }
+    if (*edl_record_region(r)) {
+        puts_(t, "    REGION IS ");
+        quoted(t, edl_record_region(r));
+        puts_(t, ";\n");
+    }
 }
 
 static void print_bind(text *t, const edl_dict *d)
@@ -363,6 +406,7 @@ edl_status edl_dict_print(const edl_dict *d, char **out, size_t *len)
             quoted(&t, edl_record_description(r));
         }
         puts_(&t, " IS\nBEGIN\n");
+        print_roles(&t, r);
         /* Names padded to the longest (up to a point), as a person would. */
         int width = 0;
         for (size_t j = 0; j < edl_record_field_count(r); j++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "edl/compiler.h"
+#include "edl/roles.h"
 
 /* ---- shared helpers ---- */
 
@@ -161,8 +162,9 @@ static ast_field *field_ref(edl_cc *cc, ast_record *r, const ast_field *f, const
 
 static void resolve_attrs(edl_cc *cc, ast_field *f)
 {
-    const ast_attr *seen[3] = {NULL, NULL, NULL};
-    static const char *const names[3] = {"UNIT", "DESCRIPTION", "OPTIONAL"};
+    const ast_attr *seen[ATTR_COUNT] = {NULL};
+    static const char *const names[ATTR_COUNT] = {"UNIT", "DESCRIPTION", "OPTIONAL", "ROLE",
+                                                  "REFERS TO"};
     for (const ast_attr *a = f->attrs; a; a = a->next) {
         if (seen[a->kind]) {
             edl_error(cc, a->value.loc, "%s given twice for field '%s'", names[a->kind],
@@ -177,6 +179,99 @@ static void resolve_attrs(edl_cc *cc, ast_field *f)
             f->optional = 1;
             f->optional_loc = a->value.loc;
             break;
+        case ATTR_ROLE: f->role_name = a->value; break;
+        case ATTR_REFERS: f->ref = a->ref; break;
+        case ATTR_COUNT: break;
+        }
+    }
+}
+
+/* ---- roles and references ---- */
+
+/* The closest of the NULL-terminated names to word, or NULL. */
+static const char *suggest_from(const char *word, const char *const *names)
+{
+    size_t n = 0;
+    while (names[n])
+        n++;
+    return edl_suggest(word, names, n);
+}
+
+static edl_field_role field_role(edl_cc *cc, const ast_name *n)
+{
+    edl_field_role fr = edl_field_role_by_name(n->text);
+    if (fr)
+        return fr;
+    if (edl_record_role_by_name(n->text))
+        edl_error(cc, n->loc, "'%s' is a record role (ROLE IS %s; in the record's body), not a "
+                              "field role", n->text, n->text);
+    else
+        unknown(cc, n->loc, "unknown field role", n->text,
+                suggest_from(n->text, edl_field_role_names), "");
+    return EDL_FROLE_NONE;
+}
+
+static void record_roles(edl_cc *cc, ast_record *r)
+{
+    for (ast_role_stmt *st = r->roles; st; st = st->next) {
+        for (ast_role_name *n = st->names; n; n = n->next) {
+            n->role = edl_record_role_by_name(n->name.text);
+            if (n->role)
+                continue;
+            if (edl_field_role_by_name(n->name.text))
+                edl_error(cc, n->name.loc, "'%s' is a field role (FIELD ... ROLE %s;), not a "
+                                           "record role", n->name.text, n->name.text);
+            else
+                unknown(cc, n->name.loc, "unknown record role", n->name.text,
+                        suggest_from(n->name.text, edl_record_role_names), "");
+        }
+        if (!st->when_field.text)
+            continue;
+        st->when = edl_map_get(&r->by_name, st->when_field.text);
+        if (!st->when)
+            unknown(cc, st->when_field.loc, "unknown field", st->when_field.text,
+                    suggest_in(cc, &r->by_name, st->when_field.text),
+                    edl_sprintf(cc, " in record '%s'", r->name.text));
+    }
+    for (const ast_region *g = r->regions ? r->regions->next : NULL; g; g = g->next) {
+        edl_error(cc, g->loc, "REGION given twice in record '%s'", r->name.text);
+        edl_note(cc, r->regions->loc, "first given here");
+    }
+}
+
+/* The field a reference names; NULL (reported) when there is none. */
+static ast_field *ref_target(edl_cc *cc, const ast_ref *ref)
+{
+    ast_record *t = edl_map_get(&cc->records, ref->record.text);
+    if (!t) {
+        unknown(cc, ref->record.loc, "reference to unknown record", ref->record.text,
+                suggest_in(cc, &cc->records, ref->record.text), "");
+        return NULL;
+    }
+    ast_field *f = edl_map_get(&t->by_name, ref->field.text);
+    if (!f)
+        unknown(cc, ref->field.loc, "reference to unknown field", ref->field.text,
+                suggest_in(cc, &t->by_name, ref->field.text),
+                edl_sprintf(cc, " of record '%s'", t->name.text));
+    return f;
+}
+
+static void resolve_meaning(edl_cc *cc)
+{
+    for (hdr_kind k = HDR_PROCESS; k <= HDR_THREAD; k++) {
+        ast_hdr *h = (ast_hdr *)cc->hv.item[k];
+        if (h && h->ref.record.text)
+            h->ref_field = ref_target(cc, &h->ref);
+    }
+    for (ast_record *r = cc->ast.records; r; r = r->next) {
+        if (r->dup)
+            continue;
+        record_roles(cc, r);
+        for (ast_field *f = r->fields; f; f = f->next) {
+            if (f->role_name.text)
+                f->role = field_role(cc, &f->role_name);
+            if (f->ref.record.text)
+                f->ref_field = ref_target(cc, &f->ref);
         }
     }
 }
@@ -269,5 +364,6 @@ void edl_resolve(edl_cc *cc)
     }
     for (ast_record *r = cc->ast.records; r; r = r->next)
         resolve_record(cc, r);
+    resolve_meaning(cc);
     resolve_bind(cc);
 }

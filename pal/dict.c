@@ -101,6 +101,8 @@ static void free_recdesc(pal_recdesc *r)
 {
     if (!r)
         return;
+    free(r->conds);
+    free(r->targets);
     free_barrs(r);
     free(r->fields);
     free(r->ops);
@@ -111,6 +113,9 @@ static long find_field_index(const pal_recdesc *r, const char *name)
 {
     return pal_field_lookup(r, name);
 }
+
+static pal_status compile_meaning(pal_dict *d, pal_recdesc *r);
+static pal_status compile_targets(pal_dict *d);
 
 static pal_status make_recdesc(pal_dict *d, size_t index, pal_recdesc **out)
 {
@@ -149,9 +154,11 @@ static pal_status make_recdesc(pal_dict *d, size_t index, pal_recdesc **out)
         if (!f->description)
             f->description = "";
     }
-    r->time_fi = (int32_t)find_field_index(r, edl_dict_time_field(d->ed));
-    r->process_fi = (int32_t)find_field_index(r, edl_dict_process_field(d->ed));
-    r->thread_fi = (int32_t)find_field_index(r, edl_dict_thread_field(d->ed));
+    pal_status st = compile_meaning(d, r);
+    if (st != PAL_OK) {
+        free_recdesc(r);
+        return st;
+    }
     r->time_unsigned = r->time_fi >= 0 && r->fields[r->time_fi].tclass == PAL_TC_UNSIGNED;
     if (r->process_fi >= 0 || r->thread_fi >= 0)
         d->role_fields = 1;
@@ -516,6 +523,9 @@ pal_status pal_dict_sync(pal_dict *d, char *err, size_t errlen)
         !d->keys)
         if ((st = compile_binds(d)) != PAL_OK)
             goto nomem;
+    /* (cheap, and a merged dictionary chunk may bring new references) */
+    if ((st = compile_targets(d)) != PAL_OK)
+        goto nomem;
     return PAL_OK;
 nomem:
     if (err)
@@ -539,6 +549,11 @@ pal_status pal_dict_wrap(edl_dict *ed, pal_dict **out, char *err, size_t errlen)
     for (size_t k = 0; k < 256; k++)
         d->byte_key[k] = &pal_no_recdesc;
     d->binary = edl_dict_repr(ed) == EDL_REPR_BINARY;
+    static const struct { const char *unit; double ns; } units[] = {
+        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(edl_dict_time_unit(ed), units[i].unit) == 0)
+            d->unit_ns = units[i].ns;
     d->file_be = d->binary && edl_dict_byte_order(ed) == 'B';
     d->key_count = edl_dict_key_count(ed);
     if (d->key_count > 2) {
@@ -839,6 +854,259 @@ size_t pal_field_index(const pal_fielddesc *f)
 {
     PAL_REQUIRE(f, 0);
     return f->index;
+}
+
+/* ---- meaning ---- */
+
+/* The codes of pal.h are the dictionary's; say so where both are visible. */
+_Static_assert((int)PAL_ROLE_MESSAGE == (int)EDL_ROLE_MESSAGE &&
+               (int)PAL_ROLE_SEND == (int)EDL_ROLE_SEND &&
+               (int)PAL_ROLE_IDLE == (int)EDL_ROLE_IDLE &&
+               (int)PAL_ROLE_LIMIT == (int)EDL_ROLE_LIMIT,
+               "record role codes of pal.h and edl.h differ");
+_Static_assert((int)PAL_FROLE_BYTES == (int)EDL_FROLE_BYTES &&
+               (int)PAL_FROLE_REMOTE_MEMBERS == (int)EDL_FROLE_REMOTE_MEMBERS &&
+               (int)PAL_FROLE_LIMIT == (int)EDL_FROLE_LIMIT,
+               "field role codes of pal.h and edl.h differ");
+
+/* Identifies record.field in name tables across dictionaries (FNV-1a). */
+static uint64_t ref_slot(const char *record, const char *field)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (const char *p = record; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xFF) * 1099511628211ULL;   /* a byte no name has: "a"+"bc" != "ab"+"c" */
+    for (const char *p = field; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+static struct pal_ref make_ref(edl_ref e)
+{
+    struct pal_ref r = {NULL, NULL, 0, 0};
+    if (e.record) {
+        r.record = e.record;
+        r.field = e.field;
+        r.global = (e.flags & EDL_REF_GLOBAL) != 0;
+        r.slot = ref_slot(e.record, e.field);
+    }
+    return r;
+}
+
+/* Roles, field roles, region and references of r, from its EDL record; the
+ * time, process and thread fields are the fields with those roles, else the
+ * fields the header names. */
+static pal_status compile_meaning(pal_dict *d, pal_recdesc *r)
+{
+    const edl_record *er = r->er;
+    for (size_t k = 0; k < PAL_FROLE_LIMIT; k++)
+        r->role_fi[k] = -1;
+    for (size_t i = 0; i < r->nfields; i++) {
+        pal_fielddesc *f = &r->fields[i];
+        const edl_field *ef = edl_record_field(er, i);
+        f->role = (pal_field_role)edl_field_role_of(ef);
+        f->ref = make_ref(edl_field_ref_of(ef));
+        if (f->role)
+            r->role_fi[f->role] = (int32_t)i;
+    }
+    static const pal_field_role designated[3] = {PAL_FROLE_TIMESTAMP, PAL_FROLE_PROCESS,
+                                                 PAL_FROLE_THREAD};
+    const char *names[3] = {edl_dict_time_field(d->ed), edl_dict_process_field(d->ed),
+                            edl_dict_thread_field(d->ed)};
+    for (int k = 0; k < 3; k++) {
+        long fi = find_field_index(r, names[k]);
+        if (r->role_fi[designated[k]] < 0 && fi >= 0 && r->fields[fi].role == PAL_FROLE_NONE) {
+            r->role_fi[designated[k]] = (int32_t)fi;
+            r->fields[fi].role = designated[k];
+        }
+    }
+    r->time_fi = r->role_fi[PAL_FROLE_TIMESTAMP];
+    r->process_fi = r->role_fi[PAL_FROLE_PROCESS];
+    r->thread_fi = r->role_fi[PAL_FROLE_THREAD];
+    r->region = edl_record_region(er);
+    size_t n = edl_record_role_count(er);
+    for (size_t k = 0; k < n; k++)
+        if (edl_record_role_at(er, k).when_field)
+            r->nconds++;
+    if (r->nconds && !(r->conds = calloc(r->nconds, sizeof *r->conds)))
+        return PAL_ENOMEM;
+    size_t c = 0;
+    for (size_t k = 0; k < n; k++) {
+        edl_role ro = edl_record_role_at(er, k);
+        uint64_t bit = UINT64_C(1) << ro.role;
+        if (!ro.when_field) {
+            r->roles |= bit;
+            continue;
+        }
+        r->roles_when |= bit;
+        struct pal_rcond *rc = &r->conds[c++];
+        rc->role = (pal_record_role)ro.role;
+        rc->field = (int32_t)find_field_index(r, ro.when_field);
+        rc->text = ro.when_value;
+        rc->len = strlen(ro.when_value);
+        size_t unused;
+        if (rc->field >= 0 && r->fields[rc->field].tclass != PAL_TC_STRING)
+            parse_key(ro.when_value, r->fields[rc->field].tclass, &rc->value, &unused);
+    }
+    return PAL_OK;
+}
+
+/* Adds (key, slot) to the targets of t. */
+static pal_status add_target(pal_recdesc *t, const struct pal_ref *ref)
+{
+    long key = find_field_index(t, ref->field);
+    if (key < 0)
+        return PAL_OK;   /* the model refuses such dictionaries; nothing to name */
+    unsigned scope = ref->global ? 2u : 1u;
+    for (size_t i = 0; i < t->ntargets; i++)
+        if (t->targets[i].slot == ref->slot) {
+            t->targets[i].scopes |= scope;
+            return PAL_OK;
+        }
+    struct pal_target *nt = realloc(t->targets, (t->ntargets + 1) * sizeof *nt);
+    if (!nt)
+        return PAL_ENOMEM;
+    t->targets = nt;
+    nt[t->ntargets].key = (int32_t)key;
+    nt[t->ntargets].name = t->role_fi[PAL_FROLE_NAME];
+    nt[t->ntargets].slot = ref->slot;
+    nt[t->ntargets].scopes = scope;
+    t->ntargets++;
+    return PAL_OK;
+}
+
+/* Which record types define what references point to; redone when the
+ * dictionary grows (a new type may refer to an old one). */
+static pal_status compile_targets(pal_dict *d)
+{
+    for (size_t i = 0; i < d->nrecs; i++) {
+        free(d->recs[i]->targets);
+        d->recs[i]->targets = NULL;
+        d->recs[i]->ntargets = 0;
+    }
+    d->process_ref = make_ref(edl_dict_designation_ref(d->ed, EDL_FROLE_PROCESS));
+    d->thread_ref = make_ref(edl_dict_designation_ref(d->ed, EDL_FROLE_THREAD));
+    const struct pal_ref *dref[2] = {&d->process_ref, &d->thread_ref};
+    pal_status st = PAL_OK;
+    for (int k = 0; k < 2 && st == PAL_OK; k++) {
+        pal_recdesc *t = dref[k]->record ? (pal_recdesc *)pal_dict_find_record(d, dref[k]->record)
+                                         : NULL;
+        if (t)
+            st = add_target(t, dref[k]);
+    }
+    for (size_t i = 0; i < d->nrecs && st == PAL_OK; i++)
+        for (size_t j = 0; j < d->recs[i]->nfields && st == PAL_OK; j++) {
+            const struct pal_ref *ref = &d->recs[i]->fields[j].ref;
+            pal_recdesc *t = ref->record ? (pal_recdesc *)pal_dict_find_record(d, ref->record)
+                                         : NULL;
+            if (t)
+                st = add_target(t, ref);
+        }
+    return st;
+}
+
+const char *pal_record_role_name(pal_record_role role)
+{
+    return edl_record_role_name((edl_record_role)role);
+}
+
+pal_record_role pal_record_role_by_name(const char *name)
+{
+    return (pal_record_role)edl_record_role_by_name(name);
+}
+
+const char *pal_field_role_name(pal_field_role role)
+{
+    return edl_field_role_name((edl_field_role)role);
+}
+
+pal_field_role pal_field_role_by_name(const char *name)
+{
+    return (pal_field_role)edl_field_role_by_name(name);
+}
+
+int pal_recdesc_has_role(const pal_recdesc *r, pal_record_role role)
+{
+    PAL_REQUIRE(r, 0);
+    if (role <= PAL_ROLE_NONE || role >= PAL_ROLE_LIMIT)
+        return 0;
+    uint64_t bit = UINT64_C(1) << role;
+    return r->roles & bit ? 1 : r->roles_when & bit ? 2 : 0;
+}
+
+const pal_recdesc *pal_dict_find_role(const pal_dict *d, pal_record_role role,
+                                      const pal_recdesc *after)
+{
+    PAL_REQUIRE(d, NULL);
+    for (size_t i = after ? after->index + 1 : 0; i < d->nrecs; i++)
+        if (pal_recdesc_has_role(d->recs[i], role))
+            return d->recs[i];
+    return NULL;
+}
+
+const char *pal_recdesc_region(const pal_recdesc *r)
+{
+    PAL_REQUIRE(r, "");
+    return r->region ? r->region : "";
+}
+
+const pal_fielddesc *pal_recdesc_role_field(const pal_recdesc *r, pal_field_role role)
+{
+    PAL_REQUIRE(r, NULL);
+    if (role <= PAL_FROLE_NONE || role >= PAL_FROLE_LIMIT || r->role_fi[role] < 0)
+        return NULL;
+    return &r->fields[r->role_fi[role]];
+}
+
+pal_field_role pal_field_role_of(const pal_fielddesc *f)
+{
+    PAL_REQUIRE(f, PAL_FROLE_NONE);
+    return f->role;
+}
+
+pal_status pal_field_reference(const pal_fielddesc *f, const char **record, const char **field,
+                               int *global)
+{
+    PAL_REQUIRE(f, PAL_EINVAL);
+    if (!f->ref.record)
+        return PAL_ENOFIELD;
+    if (record)
+        *record = f->ref.record;
+    if (field)
+        *field = f->ref.field;
+    if (global)
+        *global = f->ref.global;
+    return PAL_OK;
+}
+
+/* One handle per field role, shared by every reader: the field is found
+ * through the record's descriptor (pal_recdesc.role_fi). */
+#define RH(role) [role] = {NULL, role, NULL, NULL, NULL, 0}
+static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {
+    RH(PAL_FROLE_TIMESTAMP), RH(PAL_FROLE_PROCESS), RH(PAL_FROLE_THREAD), RH(PAL_FROLE_DURATION),
+    RH(PAL_FROLE_REGION), RH(PAL_FROLE_PEER), RH(PAL_FROLE_DEST), RH(PAL_FROLE_SOURCE),
+    RH(PAL_FROLE_TAG), RH(PAL_FROLE_RECV_TAG), RH(PAL_FROLE_COMMUNICATOR),
+    RH(PAL_FROLE_BYTES_SENT), RH(PAL_FROLE_BYTES_RECEIVED), RH(PAL_FROLE_BYTES),
+    RH(PAL_FROLE_ROOT), RH(PAL_FROLE_REQUEST), RH(PAL_FROLE_VALUE), RH(PAL_FROLE_COUNTER),
+    RH(PAL_FROLE_NAME), RH(PAL_FROLE_UNIT), RH(PAL_FROLE_TEXT), RH(PAL_FROLE_COUNT),
+    RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE),
+    RH(PAL_FROLE_REMOTE_MEMBERS)};
+#undef RH
+
+pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role, const pal_handle **out)
+{
+    PAL_REQUIRE(out, PAL_EINVAL);
+    *out = NULL;
+    PAL_REQUIRE(r, PAL_EINVAL);
+    if (role <= PAL_FROLE_NONE || role >= PAL_FROLE_LIMIT)
+        return PAL_EINVAL;
+    const pal_dict *d = pal_reader_dict(r);
+    for (size_t i = 0; i < d->nrecs; i++)
+        if (d->recs[i]->role_fi[role] >= 0) {
+            *out = &role_handles[role];
+            return PAL_OK;
+        }
+    return PAL_ENOFIELD;
 }
 
 /* ---- BindInfo ---- */

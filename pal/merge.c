@@ -384,6 +384,12 @@ static edl_dict *merged_dict(mctx *c, const pal_dict *run)
         edl_dict_set_roles(d, edl_dict_time_field(rd), "ns", "process", "thread") != EDL_OK ||
         edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
         goto fail;
+    /* what records mean (doc/edl.md, "Roles"), as the run says */
+    edl_ref pref = edl_dict_designation_ref(rd, EDL_FROLE_PROCESS);
+    edl_ref tref = edl_dict_designation_ref(rd, EDL_FROLE_THREAD);
+    if (edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK)
+        goto fail;
     for (size_t i = 0; i < edl_dict_record_count(rd); i++) {
         const edl_record *s = edl_dict_record(rd, i);
         edl_record *r;
@@ -409,6 +415,9 @@ static edl_dict *merged_dict(mctx *c, const pal_dict *run)
                      EDL_OK))
                 goto fail;
         }
+        if (edl_record_copy_meaning(r, s) != EDL_OK)
+            say(c, "record type '%s': its roles are left out of the merged trace (a field "
+                   "they name was renamed)", edl_record_name(s));
     }
     for (size_t b = 0; b < edl_dict_bind_count(rd); b++) {
         edl_bind bd = edl_dict_bind(rd, b);

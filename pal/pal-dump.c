@@ -1,6 +1,7 @@
 /* pal-dump.c -- print the records of any EDL-described trace as text, CSV or
- * JSON lines, with filters and per-type counts. Uses the public PAL API only,
- * so it is also the reference for how a tool reads traces. */
+ * JSON lines, with filters and per-type counts: times in seconds from the
+ * run's start, ids by the names their definitions give. Uses the public PAL
+ * API only, so it is also the reference for how a tool reads traces. */
 #include <config.h>
 
 #include <errno.h>
@@ -20,6 +21,7 @@ typedef struct typeinfo {
     int selected;
     int has_time;
     unsigned char *skip;      /* fields shown in the prefix (key, time) */
+    unsigned char *ref;       /* fields whose ids refer to a definition (names shown) */
     uint64_t count;
 } typeinfo;
 
@@ -30,8 +32,9 @@ typedef struct opts {
     size_t ntypes;
     int has_stream, has_process, has_from, has_to;
     uint32_t stream, process;
-    uint64_t from, to;
-    int count, print_dict, info, strict, force;
+    const char *from_text, *to_text;   /* --from/--to, parsed once the trace is open */
+    int64_t from, to;                  /* ns from the start, or raw time units */
+    int count, count_all, print_dict, info, strict, force, raw_time, raw_ids;
     uint64_t head;
     int has_head;
 } opts;
@@ -46,7 +49,7 @@ static void usage(FILE *f)
 "embedded in ECL traces, or one given with -d for other formats (binary or\n"
 "ascii, e.g. PICL: pal-dump -d picl.edl run.trf). Several per-rank traces of\n"
 "one run (trace.*.ecl), or their directory, are read as one stream: in time\n"
-"order, times in ns of rank 0's clock from the run's start.\n"
+"order, on rank 0's clock.\n"
 "\n"
 "  -d, --dict-file=DICT  read TRACE with this dictionary: binary (edlc output)\n"
 "                        or EDL source (compiled in memory)\n"
@@ -54,12 +57,18 @@ static void usage(FILE *f)
 "  -t, --type=NAME       only records of this type; repeatable\n"
 "  -p, --process=RANK    only records of this process\n"
 "  -s, --stream=ID       only records of this stream (thread)\n"
-"      --from=T          only records with time >= T (raw time units; ns for\n"
-"                        ascii traces)\n"
+"      --from=T          only records with time >= T, in seconds from the\n"
+"                        start (in raw time units with --raw-time)\n"
 "      --to=T            only records with time <= T\n"
 "  -n, --head=N          stop after N records (after filtering)\n"
-"  -c, --count           print per-type record counts (sorted by type name)\n"
-"                        and the total instead of the records\n"
+"      --raw-time        print times as the trace stores them (ticks; ns for\n"
+"                        ascii traces) instead of seconds from the start\n"
+"      --raw-ids         print ids as they are instead of the names their\n"
+"                        definitions give\n"
+"  -c, --count           print per-type record counts of the types present\n"
+"                        (sorted by type name) and the total instead of the\n"
+"                        records\n"
+"      --count-all       the same, with every type of the dictionary (zeros)\n"
 "      --dict            print the trace's dictionary and exit\n"
 "      --info            print the trace information and reading statistics\n"
 "      --strict          stop at the first damage instead of skipping it\n"
@@ -67,10 +76,15 @@ static void usage(FILE *f)
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
+"Times are seconds from the start of the run (the trace header's start\n"
+"time; the trace's own zero when it has none), with 9 decimals. A field\n"
+"whose id refers to a definition (REFERS TO in the description) shows the\n"
+"name that definition gives, as a string, once the definition was read.\n"
+"\n"
 "Output formats (fields shown are all fields but the key and time fields):\n"
 "  text  one line per record: TIME pPROCESS sSTREAM TYPE name=value ...,\n"
 "        strings in double quotes with C escapes; '-' when there is no time,\n"
-"        e.g.  12345678 p0 s1 enter region=3\n"
+"        e.g.  0.000123456 p0 s1 enter region=\"compute\"\n"
 "  csv   long (tidy) form, RFC 4180 (bytes as they are, fields with commas,\n"
 "        quotes or control bytes quoted): one header line\n"
 "          record,time,process,stream,type,field,value\n"
@@ -233,7 +247,9 @@ typedef struct state {
     char *buf;
     size_t bufsize;
     uint64_t printed;
-    int ascii;              /* the trace is ascii: times are printed in ns, signed */
+    int ascii;              /* the trace is ascii: raw times are in ns, signed */
+    int64_t start_ns;       /* the run's start, in the times of pal_record_time_ns */
+    pal_names *names;       /* what definitions defined so far */
 } state;
 
 static typeinfo *type_of(state *s, const pal_recdesc *rd)
@@ -267,10 +283,17 @@ static typeinfo *type_of(state *s, const pal_recdesc *rd)
         for (unsigned k = 0; k < pal_bindinfo_key_count(b); k++)
             if (pal_bindinfo_key_index(b, k) < nf)
                 t->skip[pal_bindinfo_key_index(b, k)] = 1;
-        const pal_fielddesc *tf = pal_recdesc_find_field(rd, pal_dict_time_field(s->d));
+        const pal_fielddesc *tf = pal_recdesc_role_field(rd, PAL_FROLE_TIMESTAMP);
         if (tf)
             t->skip[pal_field_index(tf)] = 1;
         t->has_time = tf != NULL;
+        t->ref = calloc(nf ? nf : 1, 1);
+        if (!t->ref) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            exit(1);
+        }
+        for (size_t j = 0; j < nf && !s->o->raw_ids; j++)
+            t->ref[j] = pal_field_reference(pal_recdesc_field(rd, j), NULL, NULL, NULL) == PAL_OK;
     }
     return t;
 }
@@ -356,19 +379,39 @@ static void put_json_array(state *s, const pal_record *rec, size_t i, FILE *f)
     fputc(']', f);
 }
 
+/* The record's time as printed: seconds from the start with 9 decimals
+ * (exact: from integer ns), or raw. */
+static void time_text(const state *s, const pal_record *rec, char *buf, size_t size)
+{
+    if (s->o->raw_time) {
+        if (s->ascii)   /* ascii traces: the time in ns, which may be negative */
+            snprintf(buf, size, "%" PRId64, pal_record_time_ns(rec));
+        else
+            snprintf(buf, size, "%" PRIu64, pal_record_time(rec));
+        return;
+    }
+    int64_t d = pal_record_time_ns(rec) - s->start_ns;
+    uint64_t a = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+    snprintf(buf, size, "%s%" PRIu64 ".%09" PRIu64, d < 0 ? "-" : "", a / 1000000000u,
+             a % 1000000000u);
+}
+
+/* The name the id in field i refers to, when it is a reference whose
+ * definition was read (else the id is printed). */
+static int name_of(const state *s, const pal_record *rec, const typeinfo *t, size_t i,
+                   const char **name, size_t *len)
+{
+    return t->ref[i] && pal_names_field(s->names, rec, i, name, len) == PAL_OK;
+}
+
 static void print_record(state *s, const pal_record *rec, const typeinfo *t, FILE *f)
 {
     const pal_recdesc *rd = pal_record_desc(rec);
     size_t nf = pal_recdesc_field_count(rd);
     const char *name = pal_recdesc_name(rd);
     int has_time = t->has_time;
-    uint64_t time = pal_record_time(rec);
-    /* ascii traces: the time in ns, which may be negative */
     char tbuf[32];
-    if (s->ascii)
-        snprintf(tbuf, sizeof tbuf, "%" PRId64, pal_record_time_ns(rec));
-    else
-        snprintf(tbuf, sizeof tbuf, "%" PRIu64, time);
+    time_text(s, rec, tbuf, sizeof tbuf);
     uint32_t proc = pal_record_process(rec), stream = pal_record_stream(rec);
 
     switch (s->o->fmt) {
@@ -382,8 +425,14 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
             if (t->skip[i] || !pal_record_present(rec, i))
                 continue;
             const pal_fielddesc *fd = pal_recdesc_field(rd, i);
-            size_t n = field_text(s, rec, i);
+            const char *nm;
+            size_t n;
             fprintf(f, " %s=", pal_field_name(fd));
+            if (name_of(s, rec, t, i, &nm, &n)) {
+                put_text_string(f, nm, n);
+                continue;
+            }
+            n = field_text(s, rec, i);
             if (pal_field_type(fd) == PAL_STRING)
                 put_text_string(f, s->buf, n);
             else
@@ -404,12 +453,18 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
             fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%s,", proc, stream, name);
             if (i < nf) {
                 const pal_fielddesc *fd = pal_recdesc_field(rd, i);
-                size_t n = field_text(s, rec, i);
+                const char *nm;
+                size_t n;
                 fprintf(f, "%s,", pal_field_name(fd));
-                if (pal_field_type(fd) == PAL_STRING || pal_field_type(fd) == PAL_ARRAY)
-                    put_csv_string(f, s->buf, n);
-                else
-                    fwrite(s->buf, 1, n, f);
+                if (name_of(s, rec, t, i, &nm, &n)) {
+                    put_csv_string(f, nm, n);
+                } else {
+                    n = field_text(s, rec, i);
+                    if (pal_field_type(fd) == PAL_STRING || pal_field_type(fd) == PAL_ARRAY)
+                        put_csv_string(f, s->buf, n);
+                    else
+                        fwrite(s->buf, 1, n, f);
+                }
             } else {
                 fputc(',', f);
             }
@@ -441,12 +496,18 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
                 put_json_array(s, rec, i, f);
                 continue;
             }
-            size_t n = field_text(s, rec, i);
             if (!first)
                 fputc(',', f);
             first = 0;
             put_json_string(f, pal_field_name(fd), strlen(pal_field_name(fd)));
             fputc(':', f);
+            const char *nm;
+            size_t n;
+            if (name_of(s, rec, t, i, &nm, &n)) {
+                put_json_string(f, nm, n);
+                continue;
+            }
+            n = field_text(s, rec, i);
             pal_type ty = pal_field_type(fd);
             if (ty == PAL_STRING)
                 put_json_string(f, s->buf, n);
@@ -479,7 +540,7 @@ static void print_counts(state *s, FILE *f)
     for (size_t i = 0; i < n; i++) {
         const pal_recdesc *rd = pal_dict_record(s->d, i);
         typeinfo *t = type_of(s, rd);
-        if (!t->selected)
+        if (!t->selected || (t->count == 0 && !s->o->count_all))
             continue;
         list[m++] = rd;
         if (strlen(pal_recdesc_name(rd)) > width)
@@ -530,9 +591,49 @@ static void print_info(state *s, FILE *f)
         fprintf(f, "ranks missing:    %" PRIu32 "\n", st.ranks_missing);
 }
 
+/* --from/--to: seconds (ns kept), or raw time units. */
+static int parse_time(const char *text, int raw, int64_t *out)
+{
+    if (raw) {
+        uint64_t v;
+        if (parse_u64(text, &v) != 0 || v > (uint64_t)INT64_MAX)
+            return -1;
+        *out = (int64_t)v;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (!*text || *end || errno || !(v > -9.2e9 && v < 9.2e9))
+        return -1;
+    *out = (int64_t)(v * 1e9 + (v < 0 ? -0.5 : 0.5));
+    return 0;
+}
+
+/* The run's start in ns, as pal_record_time_ns counts: the header's start
+ * time (ECL), else the trace's own zero. */
+static int64_t start_ns(const pal_reader *r)
+{
+    pal_trace_info in;
+    if (pal_reader_info(r, &in) != PAL_OK || in.start_time == 0 || !(in.ticks_per_second > 0))
+        return 0;
+    double ns = (double)in.start_time * (1e9 / in.ticks_per_second);
+    return ns < 9.2e18 ? (int64_t)(ns + 0.5) : 0;
+}
+
+/* The raw time --from/--to compare with --raw-time: what is printed. */
+static int64_t raw_time(const state *s, const pal_record *rec)
+{
+    if (s->ascii)
+        return pal_record_time_ns(rec);
+    uint64_t t = pal_record_time(rec);
+    return t > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)t;
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_FROM = 256, O_TO, O_DICT, O_INFO, O_STRICT, O_FORCE };
+    enum { O_FROM = 256, O_TO, O_DICT, O_INFO, O_STRICT, O_FORCE, O_RAW_TIME, O_RAW_IDS,
+           O_COUNT_ALL };
     static const struct option longopts[] = {
         {"dict-file", required_argument, NULL, 'd'},
         {"format", required_argument, NULL, 'f'},
@@ -543,6 +644,9 @@ int main(int argc, char **argv)
         {"to", required_argument, NULL, O_TO},
         {"head", required_argument, NULL, 'n'},
         {"count", no_argument, NULL, 'c'},
+        {"count-all", no_argument, NULL, O_COUNT_ALL},
+        {"raw-time", no_argument, NULL, O_RAW_TIME},
+        {"raw-ids", no_argument, NULL, O_RAW_IDS},
         {"dict", no_argument, NULL, O_DICT},
         {"info", no_argument, NULL, O_INFO},
         {"strict", no_argument, NULL, O_STRICT},
@@ -598,19 +702,12 @@ int main(int argc, char **argv)
             }
             break;
         case O_FROM:
+            o.has_from = 1;
+            o.from_text = optarg;
+            break;
         case O_TO:
-            if (parse_u64(optarg, &v) != 0) {
-                fprintf(stderr, "%s: bad time '%s'\n", prog, optarg);
-                rc = 1;
-                goto early;
-            }
-            if (c == O_FROM) {
-                o.has_from = 1;
-                o.from = v;
-            } else {
-                o.has_to = 1;
-                o.to = v;
-            }
+            o.has_to = 1;
+            o.to_text = optarg;
             break;
         case 'n':
             if (parse_u64(optarg, &o.head) != 0) {
@@ -621,6 +718,9 @@ int main(int argc, char **argv)
             o.has_head = 1;
             break;
         case 'c': o.count = 1; break;
+        case O_COUNT_ALL: o.count = o.count_all = 1; break;
+        case O_RAW_TIME: o.raw_time = 1; break;
+        case O_RAW_IDS: o.raw_ids = 1; break;
         case O_DICT: o.print_dict = 1; break;
         case O_INFO: o.info = 1; break;
         case O_STRICT: o.strict = 1; break;
@@ -636,6 +736,15 @@ int main(int argc, char **argv)
             rc = 1;
             goto early;
         }
+    }
+    if ((o.has_from && parse_time(o.from_text, o.raw_time, &o.from) != 0) ||
+        (o.has_to && parse_time(o.to_text, o.raw_time, &o.to) != 0)) {
+        fprintf(stderr, "%s: bad time '%s' (%s)\n", prog,
+                o.has_from && parse_time(o.from_text, o.raw_time, &o.from) != 0 ? o.from_text
+                                                                                : o.to_text,
+                o.raw_time ? "raw time units: a non-negative integer" : "seconds, e.g. 0.25");
+        rc = 1;
+        goto early;
     }
     if (optind >= argc) {
         fprintf(stderr, "%s: no trace given\nTry '%s --help' for more information.\n", prog,
@@ -658,6 +767,11 @@ int main(int argc, char **argv)
     s.r = r;
     s.d = pal_reader_dict(r);
     s.ascii = strcmp(pal_dict_representation(s.d), "ascii") == 0;
+    s.start_ns = start_ns(r);
+    if (pal_names_create(&s.names) != PAL_OK) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        exit(1);
+    }
     pal_reader_set_strict(r, o.strict);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
@@ -675,6 +789,11 @@ int main(int argc, char **argv)
 
     const pal_record *rec;
     while (!(o.has_head && s.printed >= o.head) && (st = pal_reader_next(r, &rec)) == PAL_OK) {
+        /* every definition counts, whatever is printed */
+        if (!o.raw_ids && pal_names_add(s.names, rec) != PAL_OK) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            exit(1);
+        }
         typeinfo *t = type_of(&s, pal_record_desc(rec));
         if (!t->selected)
             continue;
@@ -682,9 +801,11 @@ int main(int argc, char **argv)
             continue;
         if (o.has_process && pal_record_process(rec) != o.process)
             continue;
-        if ((o.has_from && pal_record_time(rec) < o.from) ||
-            (o.has_to && pal_record_time(rec) > o.to))
-            continue;
+        if (o.has_from || o.has_to) {
+            int64_t tm = o.raw_time ? raw_time(&s, rec) : pal_record_time_ns(rec) - s.start_ns;
+            if ((o.has_from && tm < o.from) || (o.has_to && tm > o.to))
+                continue;
+        }
         t->count++;
         if (!o.count && !o.info)
             print_record(&s, rec, t, stdout);
@@ -712,8 +833,11 @@ done:
         fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
         rc = 1;
     }
-    for (size_t i = 0; i < s.ntypes; i++)
+    for (size_t i = 0; i < s.ntypes; i++) {
         free(s.types[i].skip);
+        free(s.types[i].ref);
+    }
+    pal_names_destroy(s.names);
     free(s.types);
     free(s.buf);
     free(o.types);

@@ -93,6 +93,15 @@ enum {
 /* Type classes, for the getters. */
 enum { PAL_TC_SIGNED = 1, PAL_TC_UNSIGNED, PAL_TC_FLOAT, PAL_TC_STRING };
 
+/* A reference to a definition (REFERS TO record.field): the names, and
+ * `slot`, which identifies the pair in a pal_names table whatever dictionary
+ * the record comes from (a hash of the two names). */
+struct pal_ref {
+    const char *record, *field;     /* record NULL: no reference */
+    int global;
+    uint64_t slot;
+};
+
 struct pal_fielddesc {
     const pal_recdesc *rec;
     const char *name, *unit, *description;
@@ -102,6 +111,26 @@ struct pal_fielddesc {
     uint16_t name2;                  /* name[0] | name[1] << 8, for pal_field_lookup */
     uint8_t from_ticks;              /* a run's: ns, converted from a field in ticks */
     edl_encoding encoding;
+    pal_field_role role;             /* designations included */
+    struct pal_ref ref;
+};
+
+/* A role a record has when field `field` holds a value. */
+struct pal_rcond {
+    pal_record_role role;
+    int32_t field;
+    uint64_t value;                  /* integer fields: the value's bits */
+    const char *text;                /* string fields */
+    size_t len;
+};
+
+/* Records of a type define ids that references point to: the id in field
+ * key, its name in field name (-1: none), under slot; scopes: bit 0 per
+ * process, bit 1 global. */
+struct pal_target {
+    int32_t key, name;
+    uint64_t slot;
+    unsigned scopes;
 };
 
 struct pal_recdesc {
@@ -139,6 +168,16 @@ struct pal_recdesc {
     /* Binary arrays (raw streams), by field index; NULL when the record has
      * none. Such records are read field by field (pal_decode_arrays). */
     struct pal_barr *barrs;
+    /* Meaning: the roles every record has (bit per role code), those that
+     * depend on a field, the field of each field role (-1: none), the
+     * region given as text, and what the type defines for references. */
+    uint64_t roles, roles_when;
+    struct pal_rcond *conds;
+    size_t nconds;
+    int32_t role_fi[PAL_FROLE_LIMIT];
+    const char *region;
+    struct pal_target *targets;
+    size_t ntargets;
     /* A run's record: its fields converted from ticks to ns (from_ticks), as
      * a mask of the first 64 fields; ticks_more: some beyond them. */
     uint64_t ticks_mask;
@@ -203,6 +242,11 @@ struct pal_dict {
     size_t nbinds_seen;              /* edl bind entries already compiled */
     /* set by the reader: ns per unit of pal_record.time (binary formats) */
     double ns_per_tick;
+    /* ns per unit of the time field's unit, 0 for "ticks" (binary: the
+     * reader's ns_per_tick knows the rate) */
+    double unit_ns;
+    /* references of the PROCESS and THREAD designations */
+    struct pal_ref process_ref, thread_ref;
 };
 
 /* lens[i] of an OPTIONAL field missing from an ascii line. */
@@ -239,6 +283,7 @@ struct pal_record {
 
 struct pal_handle {
     struct pal_handle *next;
+    pal_field_role role;             /* a role handle (no slots): the field with this role */
     char *name;
     struct pal_slot { int32_t field; uint8_t tclass; } *slots;   /* by record index */
     int32_t *uslots;                 /* the same, -1 unless the field is unsigned */

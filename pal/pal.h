@@ -4,8 +4,9 @@
  * Objects follow the EDL/PAL design: dictionary, record descriptor (+ iterator),
  * field descriptor (+ iterator), bind info, reader, record.
  *
- * Ownership: pal_reader_open/pal_dict_load give objects the caller frees with
- * pal_reader_close/pal_dict_destroy (NULL accepted). Everything else is
+ * Ownership: pal_reader_open/pal_dict_load/pal_names_create give objects the
+ * caller frees with pal_reader_close/pal_dict_destroy/pal_names_destroy (NULL
+ * accepted). Everything else is
  * borrowed: descriptors and handles live as long as their reader or dictionary;
  * a record returned by pal_reader_next, and the strings read from it, stay valid
  * until the next call to pal_reader_next or pal_reader_close.
@@ -37,7 +38,8 @@ typedef enum pal_status {
     PAL_EFORMAT,    /* not a trace/dictionary of a known format, or damaged (strict mode) */
     PAL_ENODICT,    /* the trace needs a dictionary (-d) and none was given */
     PAL_ENOMEM,
-    PAL_EINVAL      /* bad argument */
+    PAL_EINVAL,     /* bad argument */
+    PAL_EUNDEF      /* the id has no definition (yet): see pal_names */
 } pal_status;
 
 typedef enum pal_type {
@@ -47,6 +49,33 @@ typedef enum pal_type {
     PAL_ARRAY       /* a variable part: items of one or more components (see "Arrays") */
 } pal_type;
 
+/* Record roles: what a record is (the first group, one per record) and what
+ * else it is (doc/edl.md, "Roles"). The codes are the dictionary's
+ * (doc/dictionary-format.md). */
+typedef enum pal_record_role {
+    PAL_ROLE_NONE = 0,
+    PAL_ROLE_ENTER = 1, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
+    PAL_ROLE_COUNTER, PAL_ROLE_DEFINITION, PAL_ROLE_METADATA, PAL_ROLE_LOST,
+    PAL_ROLE_PROCESS_BEGIN, PAL_ROLE_PROCESS_END, PAL_ROLE_THREAD_BEGIN, PAL_ROLE_THREAD_END,
+    PAL_ROLE_STATE, PAL_ROLE_PAUSE, PAL_ROLE_RESUME, PAL_ROLE_REQUEST_COMPLETE,
+    PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE,
+    PAL_ROLE_SEND = 32, PAL_ROLE_RECV, PAL_ROLE_COLLECTIVE, PAL_ROLE_COMMUNICATION, PAL_ROLE_IDLE,
+    PAL_ROLE_LIMIT = 64
+} pal_record_role;
+
+/* Field roles: what a field's value means; at most one field of a record has
+ * each. Timestamp, process and thread include the header's designations. */
+typedef enum pal_field_role {
+    PAL_FROLE_NONE = 0,
+    PAL_FROLE_TIMESTAMP, PAL_FROLE_PROCESS, PAL_FROLE_THREAD, PAL_FROLE_DURATION,
+    PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
+    PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT, PAL_FROLE_BYTES_RECEIVED,
+    PAL_FROLE_BYTES, PAL_FROLE_ROOT, PAL_FROLE_REQUEST, PAL_FROLE_VALUE, PAL_FROLE_COUNTER,
+    PAL_FROLE_NAME, PAL_FROLE_UNIT, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
+    PAL_FROLE_MEMBERS, PAL_FROLE_STATE, PAL_FROLE_REMOTE_MEMBERS,
+    PAL_FROLE_LIMIT
+} pal_field_role;
+
 typedef struct pal_dict pal_dict;
 typedef struct pal_recdesc pal_recdesc;
 typedef struct pal_fielddesc pal_fielddesc;
@@ -54,6 +83,7 @@ typedef struct pal_bindinfo pal_bindinfo;
 typedef struct pal_reader pal_reader;
 typedef struct pal_record pal_record;
 typedef struct pal_handle pal_handle;
+typedef struct pal_names pal_names;
 
 /* Iterators: plain structs on the caller's stack. */
 typedef struct pal_recdesc_iter { const pal_dict *dict; size_t next; } pal_recdesc_iter;
@@ -104,6 +134,38 @@ PAL_API const char *pal_field_encoding(const pal_fielddesc *f);      /* "ULEB", 
 PAL_API const char *pal_field_unit(const pal_fielddesc *f);          /* "" if none */
 PAL_API const char *pal_field_description(const pal_fielddesc *f);   /* "" if none */
 PAL_API size_t pal_field_index(const pal_fielddesc *f);
+
+/* ---------------- Meaning: roles and references ---------------- */
+/* A tool finds what records mean through these, never through record or
+ * field names. Names of roles as EDL writes them ("enter", "bytes_sent"), NULL
+ * for an unknown code; from a name, PAL_ROLE_NONE / PAL_FROLE_NONE when
+ * unknown. */
+PAL_API const char *pal_record_role_name(pal_record_role role);
+PAL_API pal_record_role pal_record_role_by_name(const char *name);
+PAL_API const char *pal_field_role_name(pal_field_role role);
+PAL_API pal_field_role pal_field_role_by_name(const char *name);
+
+/* The next record descriptor of d after `after` (NULL: from the first) that
+ * has role, every record of it or only records whose field has the role's
+ * value; NULL when there is no more (or d NULL, a bad role). */
+PAL_API const pal_recdesc *pal_dict_find_role(const pal_dict *d, pal_record_role role,
+                                              const pal_recdesc *after);
+/* 1: every record of type r has role; 2: records whose field has the role's
+ * value (pal_record_has_role says which); 0: none. */
+PAL_API int pal_recdesc_has_role(const pal_recdesc *r, pal_record_role role);
+/* The region an enter, leave or call record names by text (REGION IS); "" when
+ * its region comes from a field (role region) or it has none. */
+PAL_API const char *pal_recdesc_region(const pal_recdesc *r);
+/* The field of r with role, NULL if none. */
+PAL_API const pal_fielddesc *pal_recdesc_role_field(const pal_recdesc *r, pal_field_role role);
+/* The role of a field (the header's designations included). */
+PAL_API pal_field_role pal_field_role_of(const pal_fielddesc *f);
+/* The definition a field's id refers to: its record and field names (the
+ * record's field with role name names the id), and whether ids are global
+ * (1) or per process (0). PAL_OK; PAL_ENOFIELD when the field is no
+ * reference; PAL_EINVAL for NULL f. Outputs may be NULL. */
+PAL_API pal_status pal_field_reference(const pal_fielddesc *f, const char **record,
+                                       const char **field, int *global);
 
 /* ---------------- BindInfo ---------------- */
 PAL_API unsigned pal_bindinfo_key_count(const pal_bindinfo *b);       /* 0 = DEFAULT */
@@ -183,6 +245,14 @@ PAL_API void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st);
 /* A handle names a field once for every record type that has it; getting a
  * field through a handle is an array lookup. Owned by the reader. */
 PAL_API pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_handle **out);
+/* A handle on the field with role in every record type, used with the same
+ * getters as name handles (pal_record_i64, ...): as fast, and the tool needs
+ * no field name. It works with records of any reader. PAL_OK; PAL_ENOFIELD
+ * when no record type of r's dictionary has a field with role (the
+ * description lacks it: say which role is missing); PAL_EINVAL for a bad
+ * role or NULL argument. */
+PAL_API pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role,
+                                          const pal_handle **out);
 
 /* ---------------- Merge ---------------- */
 /* Merges the per-rank traces of one run (as pal_reader_open_run takes them)
@@ -293,6 +363,46 @@ PAL_API pal_status pal_record_item_f64(const pal_record *rec, const pal_handle *
                                        size_t comp, double *out);
 PAL_API pal_status pal_record_item_str(const pal_record *rec, const pal_handle *h, size_t item,
                                        size_t comp, const char **s, size_t *len);
+
+/* Whether rec has role: its type has it for every record, or the field the
+ * role depends on (ROLE IS recv WHEN kind IS "1") has the value. 0 or 1. */
+PAL_API int pal_record_has_role(const pal_record *rec, pal_record_role role);
+/* The value of rec's field with role duration, which is in the timestamp's
+ * unit, in nanoseconds (ticks converted with the trace's rate, rounded).
+ * PAL_OK; PAL_ENOFIELD when rec's type has no duration field or this record
+ * lacks it (OPTIONAL); PAL_ERANGE when it does not fit. */
+PAL_API pal_status pal_record_duration_ns(const pal_record *rec, int64_t *ns);
+
+/* ---------------- Names: references resolved ---------------- */
+/* A name table collects what definition records define (region_def: id 4 is
+ * "compute") as records go by, so that an id in a later record resolves to
+ * its name (region="compute"). Feed it every record, in trace order, before
+ * asking about it; ids are kept per process unless the reference is GLOBAL.
+ * Independent of readers: one table may be fed from several. */
+/* PAL_OK, PAL_ENOMEM, PAL_EINVAL (NULL out). */
+PAL_API pal_status pal_names_create(pal_names **out);
+PAL_API void pal_names_destroy(pal_names *n);
+/* Remembers the names rec defines (nothing when its type is no reference's
+ * target). PAL_OK, PAL_ENOMEM, PAL_EINVAL (NULL argument). */
+PAL_API pal_status pal_names_add(pal_names *n, const pal_record *rec);
+/* The name the id in field i of rec refers to; the string stays valid while
+ * n lives. PAL_OK; PAL_ENOFIELD: no field i, the field is no reference, or it
+ * is an OPTIONAL field missing from rec, or the definition names nothing (no
+ * field with role name); PAL_EUNDEF: no definition of that id was added;
+ * PAL_EINVAL: NULL argument. */
+PAL_API pal_status pal_names_field(const pal_names *n, const pal_record *rec, size_t i,
+                                   const char **s, size_t *len);
+/* The same for the field h names in rec (a name or role handle). */
+PAL_API pal_status pal_names_handle(const pal_names *n, const pal_record *rec,
+                                    const pal_handle *h, const char **s, size_t *len);
+/* The name of rec's thread (pal_record_stream) or process (pal_record_process),
+ * when the THREAD / PROCESS designation refers to a definition
+ * (THREAD IS CONTAINER REFERS TO thread_def.stream). Statuses as above
+ * (PAL_ENOFIELD: the designation is no reference). */
+PAL_API pal_status pal_names_thread(const pal_names *n, const pal_record *rec, const char **s,
+                                    size_t *len);
+PAL_API pal_status pal_names_process(const pal_names *n, const pal_record *rec, const char **s,
+                                     size_t *len);
 
 /* Formats field i as text ("42", "3.5", the string as is; arrays "[400,100,7]",
  * items of several components "[(-22,7.2e-05),(3,1.5)]"; "" for an absent

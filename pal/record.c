@@ -222,13 +222,29 @@ pal_status pal_record_get_str(const pal_record *rec, const char *field, const ch
 
 /* ---- by handle: slot table indexed by record descriptor ---- */
 
+/* The field h names in rec's type (field -1: none). A role handle has no
+ * slots: the record's descriptor knows its field of each role. */
+PAL_INLINE struct pal_slot handle_slot(const pal_record *rec, const pal_handle *h)
+{
+    struct pal_slot s = {-1, 0};
+    if (PAL_UNLIKELY(h->role != PAL_FROLE_NONE)) {
+        int32_t fi = rec->desc->role_fi[h->role];
+        if (fi >= 0) {
+            s.field = fi;
+            s.tclass = rec->desc->fields[fi].tclass;
+        }
+        return s;
+    }
+    size_t ri = rec->desc->index;
+    if (PAL_LIKELY(ri < h->nslots))
+        s = h->slots[ri];
+    return s;
+}
+
 #define BY_HANDLE(conv, ...)                                                    \
     do {                                                                        \
         PAL_REQUIRE(rec && h && out, PAL_EINVAL);                               \
-        size_t ri_ = rec->desc->index;                                          \
-        if (PAL_UNLIKELY(ri_ >= h->nslots))                                     \
-            return PAL_ENOFIELD;                                                \
-        struct pal_slot s_ = h->slots[ri_];                                     \
+        struct pal_slot s_ = handle_slot(rec, h);                               \
         if (s_.field < 0)                                                       \
             return PAL_ENOFIELD;                                                \
         return conv(rec, (size_t)s_.field, s_.tclass, __VA_ARGS__);             \
@@ -375,7 +391,52 @@ int64_t pal_record_time_ns(const pal_record *rec)
     return x < 9.2e18 ? (int64_t)(x + 0.5) : INT64_MAX;
 }
 
-/* ---- roles ---- */
+/* ---- meaning ---- */
+
+int pal_record_has_role(const pal_record *rec, pal_record_role role)
+{
+    PAL_REQUIRE(rec, 0);
+    const pal_recdesc *d = rec->desc;
+    if (role <= PAL_ROLE_NONE || role >= PAL_ROLE_LIMIT)
+        return 0;
+    uint64_t bit = UINT64_C(1) << role;
+    if (PAL_LIKELY(d->roles & bit))
+        return 1;
+    if (!(d->roles_when & bit))
+        return 0;
+    for (size_t i = 0; i < d->nconds; i++) {
+        const struct pal_rcond *c = &d->conds[i];
+        if (c->role != role || c->field < 0 || rec->lens[c->field] == PAL_ABSENT)
+            continue;
+        pal_value v = rec->vals[c->field];
+        if (d->fields[c->field].tclass == PAL_TC_STRING
+                ? rec->lens[c->field] == c->len && memcmp(v.s, c->text, c->len) == 0
+                : v.u == c->value)
+            return 1;
+    }
+    return 0;
+}
+
+pal_status pal_record_duration_ns(const pal_record *rec, int64_t *ns)
+{
+    PAL_REQUIRE(rec && ns, PAL_EINVAL);
+    const pal_recdesc *r = rec->desc;
+    int32_t fi = r->role_fi[PAL_FROLE_DURATION];
+    double v;
+    if (fi < 0 || conv_f64(rec, (size_t)fi, r->fields[fi].tclass, &v) != PAL_OK)
+        return PAL_ENOFIELD;
+    /* binary: the reader's rate for the time field; ascii: times are in ns,
+     * durations in the time field's unit ("ticks" taken as ns) */
+    const pal_dict *d = r->dict;
+    double per = d->binary ? d->ns_per_tick : d->unit_ns ? d->unit_ns : 1;
+    double x = v * per;
+    if (!(x > -9.2e18 && x < 9.2e18))
+        return PAL_ERANGE;
+    *ns = (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+    return PAL_OK;
+}
+
+/* ---- designated fields ---- */
 
 const pal_recdesc *pal_record_desc(const pal_record *rec)
 {

@@ -365,8 +365,10 @@ static int is_ticks(const edl_field *fd)
     return strcmp(edl_field_unit(fd), "ticks") == 0;
 }
 
-static edl_dict *build_dict(const rtypes *m, const char *time_field)
+static edl_dict *build_dict(const rtypes *m, const char *time_field, const edl_dict *like)
 {
+    edl_ref process_ref = edl_dict_designation_ref(like, EDL_FROLE_PROCESS);
+    edl_ref thread_ref = edl_dict_designation_ref(like, EDL_FROLE_THREAD);
     edl_dict *d = NULL;
     char bo = 'L';
     uint16_t probe = 1;
@@ -375,7 +377,9 @@ static edl_dict *build_dict(const rtypes *m, const char *time_field)
     if (edl_dict_create("ecl_run", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
         edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
         edl_dict_set_roles(d, time_field, "ns", "", "") != EDL_OK ||
-        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &process_ref) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &thread_ref) != EDL_OK)
         goto fail;
     for (size_t i = 0; i < m->n; i++) {
         const edl_record *s = m->t[i].src;
@@ -390,6 +394,9 @@ static edl_dict *build_dict(const rtypes *m, const char *time_field)
                                      edl_field_description(fd)) != EDL_OK)
                 goto fail;
         }
+        /* what the record means, as its files say (doc/edl.md, "Roles") */
+        if (edl_record_copy_meaning(r, s) != EDL_OK)
+            goto fail;
     }
     for (size_t i = 0; i < m->n; i++) {
         char key[24];
@@ -449,7 +456,7 @@ pal_status pal_run_prepare(pal_reader *r)
             if (run_type(r, &m, f, edl_dict_record(d, k)) < 0)
                 goto out;
     }
-    edl_dict *ed = build_dict(&m, time_field);
+    edl_dict *ed = build_dict(&m, time_field, r->srcs[0].dict->ed);
     if (!ed)
         goto out;
     char err[256];

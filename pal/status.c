@@ -28,6 +28,7 @@ const char *pal_status_string(pal_status s)
     case PAL_ENODICT: return "a dictionary is needed";
     case PAL_ENOMEM: return "out of memory";
     case PAL_EINVAL: return "invalid argument";
+    case PAL_EUNDEF: return "no definition of that id";
     }
     return "unknown status";
 }

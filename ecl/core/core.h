@@ -162,6 +162,15 @@ typedef struct ecl_trace_field {
 ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char *description,
                                       const ecl_trace_field *fields, size_t nfields,
                                       uint32_t *out);
+/* The same with the type's meaning (doc/edl.md, "Roles"): its record roles,
+ * region, and field roles and references, naming the fields above (the model
+ * checks it now: ECL_CORE_EINVAL when it breaks a rule; references are
+ * checked when a trace dictionary is written). NULL: none. Copied. A
+ * re-definition must have the same meaning too. */
+ecl_core_status ecl_trace_type_define_meaning(uint32_t id, const char *name,
+                                              const char *description,
+                                              const ecl_trace_field *fields, size_t nfields,
+                                              const edl_meaning *meaning, uint32_t *out);
 /* Layout of a defined type's extra fields, one letter each: 'u' ULEB, 's' SLEB,
  * '1' '2' '4' '8' FIXED of that width, 'l' LSTRING; NULL if the id is unknown.
  * Async-signal-safe (used to re-check buffers while crashing). */

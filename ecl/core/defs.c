@@ -11,45 +11,75 @@
 
 /* ---------------- the native dictionary (doc/trace-format.md) ---------------- */
 
+/* What each native record means (doc/edl.md, "Roles"): its role, and per
+ * field a role and, for ids, the definition record that names them (by its
+ * field of the same name, per process). edl/formats/ecl.edl says the same. */
 typedef struct native_field {
     const char *name;
     edl_type type;
     edl_encoding enc;
     const char *unit;
+    edl_field_role role;
+    const char *ref;             /* definition record naming the id, or NULL */
 } native_field;
 
 typedef struct native_record {
     const char *name;
+    edl_record_role role;
     native_field f[4];
 } native_record;
 
+#define U32 EDL_UINT32, EDL_ENC_ULEB
+#define U64 EDL_UINT64, EDL_ENC_ULEB
+#define STR EDL_STRING, EDL_ENC_LSTRING
+#define NO_FIELD { NULL, 0, 0, NULL, EDL_FROLE_NONE, NULL }
+
 /* Index i describes record type id i + 1. */
 static const native_record natives[] = {
-    { "region_def", { { "region", EDL_UINT32, EDL_ENC_ULEB, NULL },
-                      { "name", EDL_STRING, EDL_ENC_LSTRING, NULL } } },
-    { "enter", { { "region", EDL_UINT32, EDL_ENC_ULEB, NULL } } },
-    { "leave", { { "region", EDL_UINT32, EDL_ENC_ULEB, NULL } } },
-    { "marker", { { "text", EDL_STRING, EDL_ENC_LSTRING, NULL },
-                  { "length", EDL_UINT64, EDL_ENC_ULEB, NULL } } },
-    { "counter_def", { { "counter", EDL_UINT32, EDL_ENC_ULEB, NULL },
-                       { "name", EDL_STRING, EDL_ENC_LSTRING, NULL },
-                       { "unit", EDL_STRING, EDL_ENC_LSTRING, NULL },
-                       { "kind", EDL_UINT8, EDL_ENC_ULEB, NULL } } },
-    { "counter_int", { { "counter", EDL_UINT32, EDL_ENC_ULEB, NULL },
-                       { "value", EDL_INT64, EDL_ENC_SLEB, NULL } } },
-    { "counter_float", { { "counter", EDL_UINT32, EDL_ENC_ULEB, NULL },
-                         { "value", EDL_FLOAT64, EDL_ENC_FIXED, NULL } } },
-    { "thread_def", { { "stream", EDL_UINT32, EDL_ENC_ULEB, NULL },
-                      { "tid", EDL_UINT64, EDL_ENC_ULEB, NULL },
-                      { "name", EDL_STRING, EDL_ENC_LSTRING, NULL } } },
-    { "flush", { { "duration", EDL_UINT64, EDL_ENC_ULEB, "ticks" },
-                 { "bytes", EDL_UINT64, EDL_ENC_ULEB, NULL } } },
-    { "lost", { { "count", EDL_UINT64, EDL_ENC_ULEB, NULL } } },
-    { "pause", { { NULL, 0, 0, NULL } } },
-    { "resume", { { NULL, 0, 0, NULL } } },
-    { "clock_sync", { { "mono_ns", EDL_UINT64, EDL_ENC_ULEB, "ns" },
-                      { "real_ns", EDL_UINT64, EDL_ENC_ULEB, "ns" } } },
+    { "region_def", EDL_ROLE_DEFINITION,
+      { { "region", U32, NULL, EDL_FROLE_NONE, NULL },
+        { "name", STR, NULL, EDL_FROLE_NAME, NULL }, NO_FIELD, NO_FIELD } },
+    { "enter", EDL_ROLE_ENTER,
+      { { "region", U32, NULL, EDL_FROLE_REGION, "region_def" }, NO_FIELD, NO_FIELD,
+        NO_FIELD } },
+    { "leave", EDL_ROLE_LEAVE,
+      { { "region", U32, NULL, EDL_FROLE_REGION, "region_def" }, NO_FIELD, NO_FIELD,
+        NO_FIELD } },
+    { "marker", EDL_ROLE_MARKER,
+      { { "text", STR, NULL, EDL_FROLE_TEXT, NULL },
+        { "length", U64, NULL, EDL_FROLE_NONE, NULL }, NO_FIELD, NO_FIELD } },
+    { "counter_def", EDL_ROLE_DEFINITION,
+      { { "counter", U32, NULL, EDL_FROLE_NONE, NULL },
+        { "name", STR, NULL, EDL_FROLE_NAME, NULL },
+        { "unit", STR, NULL, EDL_FROLE_UNIT, NULL },
+        { "kind", EDL_UINT8, EDL_ENC_ULEB, NULL, EDL_FROLE_NONE, NULL } } },
+    { "counter_int", EDL_ROLE_COUNTER,
+      { { "counter", U32, NULL, EDL_FROLE_COUNTER, "counter_def" },
+        { "value", EDL_INT64, EDL_ENC_SLEB, NULL, EDL_FROLE_VALUE, NULL }, NO_FIELD,
+        NO_FIELD } },
+    { "counter_float", EDL_ROLE_COUNTER,
+      { { "counter", U32, NULL, EDL_FROLE_COUNTER, "counter_def" },
+        { "value", EDL_FLOAT64, EDL_ENC_FIXED, NULL, EDL_FROLE_VALUE, NULL }, NO_FIELD,
+        NO_FIELD } },
+    { "thread_def", EDL_ROLE_DEFINITION,
+      { { "stream", U32, NULL, EDL_FROLE_NONE, NULL },
+        { "tid", U64, NULL, EDL_FROLE_NONE, NULL },
+        { "name", STR, NULL, EDL_FROLE_NAME, NULL }, NO_FIELD } },
+    { "flush", EDL_ROLE_OVERHEAD,
+      { { "duration", U64, "ticks", EDL_FROLE_DURATION, NULL },
+        { "bytes", U64, NULL, EDL_FROLE_NONE, NULL }, NO_FIELD, NO_FIELD } },
+    { "lost", EDL_ROLE_LOST,
+      { { "count", U64, NULL, EDL_FROLE_COUNT, NULL }, NO_FIELD, NO_FIELD, NO_FIELD } },
+    { "pause", EDL_ROLE_PAUSE, { NO_FIELD, NO_FIELD, NO_FIELD, NO_FIELD } },
+    { "resume", EDL_ROLE_RESUME, { NO_FIELD, NO_FIELD, NO_FIELD, NO_FIELD } },
+    { "clock_sync", EDL_ROLE_METADATA,
+      { { "mono_ns", U64, "ns", EDL_FROLE_NONE, NULL },
+        { "real_ns", U64, "ns", EDL_FROLE_NONE, NULL }, NO_FIELD, NO_FIELD } },
 };
+#undef U32
+#undef U64
+#undef STR
+#undef NO_FIELD
 #define NNATIVE (sizeof natives / sizeof natives[0])
 
 /* Layouts of every known type id (see ecl_trace_layout); natives are fixed. */
@@ -69,12 +99,12 @@ const char *ecl_trace_layout(uint32_t type)
 }
 
 /* Types defined at run time, kept to compare re-definitions and to rebuild
- * the dictionary of a trace opened after they were defined. */
+ * the dictionary of a trace opened after they were defined. Each is kept as
+ * a one-record dictionary: the descriptor with its meaning, copied as it is
+ * into every trace dictionary (edl_dict_copy_record). */
 typedef struct type_def {
     uint32_t id;
-    char *name, *description;
-    size_t n;
-    ecl_trace_field *f;          /* strings owned */
+    edl_dict *proto;
     char layout[33];              /* one letter per field, NUL-terminated */
 } type_def;
 
@@ -215,11 +245,6 @@ static int valid_name(const char *s)
     return 1;
 }
 
-static const char *nz(const char *s)
-{
-    return s != NULL ? s : "";
-}
-
 /* Layout letter of a field, 0 if the type/encoding pair is not allowed. */
 static char layout_letter(edl_type t, edl_encoding e)
 {
@@ -241,19 +266,6 @@ static char layout_letter(edl_type t, edl_encoding e)
     }
 }
 
-static int same_fields(const type_def *td, const char *description,
-                       const ecl_trace_field *f, size_t n)
-{
-    if (td->n != n || strcmp(td->description, nz(description)) != 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(td->f[i].name, f[i].name) != 0 || td->f[i].type != f[i].type ||
-            td->f[i].encoding != f[i].encoding || strcmp(td->f[i].unit, nz(f[i].unit)) != 0 ||
-            strcmp(td->f[i].description, nz(f[i].description)) != 0)
-            return 0;
-    return 1;
-}
-
 static edl_status add_common_fields(edl_record *r)
 {
     edl_status s = edl_record_add_field(r, "type", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL);
@@ -262,32 +274,47 @@ static edl_status add_common_fields(edl_record *r)
     return s;
 }
 
-static edl_status dict_add_type(edl_dict *d, const type_def *td)
+/* The one-record dictionary of a type: `type`, `time`, the fields, the meaning. */
+static edl_status make_proto(const char *name, const char *description,
+                             const ecl_trace_field *fields, size_t n, const edl_meaning *meaning,
+                             edl_dict **out)
 {
+    edl_dict *d;
     edl_record *r;
-    char key[16];
-    edl_status s = edl_dict_add_record(d, td->name, td->description, &r);
+    edl_status s = edl_dict_create("ecl", "1.0", EDL_REPR_BINARY, &d);
+    if (s != EDL_OK)
+        return s;
+    s = edl_dict_add_record(d, name, description, &r);
     if (s == EDL_OK)
         s = add_common_fields(r);
-    for (size_t i = 0; i < td->n && s == EDL_OK; i++)
-        s = edl_record_add_field(r, td->f[i].name, td->f[i].type, td->f[i].encoding,
-                                 td->f[i].unit, td->f[i].description);
+    for (size_t i = 0; i < n && s == EDL_OK; i++)
+        s = edl_record_add_field(r, fields[i].name, fields[i].type, fields[i].encoding,
+                                 fields[i].unit, fields[i].description);
+    if (s == EDL_OK && meaning != NULL)
+        s = edl_record_set_meaning(r, meaning);
+    if (s != EDL_OK) {
+        edl_dict_destroy(d);
+        return s;
+    }
+    *out = d;
+    return EDL_OK;
+}
+
+static edl_status dict_add_type(edl_dict *d, const type_def *td)
+{
+    const edl_record *proto = edl_dict_record(td->proto, 0);
+    char key[16];
+    edl_status s = edl_dict_copy_record(d, proto, NULL);
     snprintf(key, sizeof key, "%u", (unsigned)td->id);
     if (s == EDL_OK)
-        s = edl_dict_add_bind(d, key, NULL, td->name);
+        s = edl_dict_add_bind(d, key, NULL, edl_record_name(proto));
     return s;
 }
 
 static void type_def_free(type_def *td)
 {
-    for (size_t i = 0; i < td->n; i++) {
-        free((char *)td->f[i].name);
-        free((char *)td->f[i].unit);
-        free((char *)td->f[i].description);
-    }
-    free(td->f);
-    free(td->name);
-    free(td->description);
+    edl_dict_destroy(td->proto);
+    td->proto = NULL;
 }
 
 static edl_status new_dict(edl_dict **out);
@@ -327,6 +354,14 @@ ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char 
                                       const ecl_trace_field *fields, size_t nfields,
                                       uint32_t *out)
 {
+    return ecl_trace_type_define_meaning(id, name, description, fields, nfields, NULL, out);
+}
+
+ecl_core_status ecl_trace_type_define_meaning(uint32_t id, const char *name,
+                                              const char *description,
+                                              const ecl_trace_field *fields, size_t nfields,
+                                              const edl_meaning *meaning, uint32_t *out)
+{
     if (!valid_name(name) || (nfields > 0 && fields == NULL) || nfields > 32 ||
         (id != 0 && (id < ECL_REC_RESERVED_FIRST || id > ECL_REC_RESERVED_LAST)))
         return ECL_CORE_EINVAL;
@@ -342,17 +377,21 @@ ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char 
     for (size_t i = 0; i < NNATIVE; i++)
         if (strcmp(natives[i].name, name) == 0)
             return ECL_CORE_EEXIST;
+    /* The descriptor, meaning included, checked by the model now, before
+     * any trace needs it. */
+    edl_dict *proto;
+    edl_status es = make_proto(name, description, fields, nfields, meaning, &proto);
+    if (es != EDL_OK)
+        return es == EDL_ENOMEM ? ECL_CORE_ENOMEM : ECL_CORE_EINVAL;
 
     ecl_core_status st = ECL_CORE_OK;
     pthread_mutex_lock(&defs_lock);
     for (size_t i = 0; i < ntypes; i++) {
-        if (strcmp(types[i].name, name) == 0) {
-            if (same_fields(&types[i], description, fields, nfields) &&
-                (id == 0 || id == types[i].id)) {
+        if (strcmp(edl_record_name(edl_dict_record(types[i].proto, 0)), name) == 0) {
+            if (edl_dict_equal(types[i].proto, proto) && (id == 0 || id == types[i].id))
                 *out = types[i].id;
-            } else {
+            else
                 st = ECL_CORE_EEXIST;
-            }
             goto out;
         }
         if (id != 0 && types[i].id == id) {
@@ -376,31 +415,17 @@ ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char 
     }
     type_def *td = &types[ntypes];
     memset(td, 0, sizeof *td);
-    td->name = strdup(name);
-    td->description = strdup(nz(description));
-    td->f = calloc(nfields ? nfields : 1, sizeof *td->f);
-    int ok = td->name && td->description && td->f;
-    for (size_t i = 0; ok && i < nfields; i++) {
-        td->f[i] = fields[i];
-        td->f[i].name = strdup(fields[i].name);
-        td->f[i].unit = strdup(nz(fields[i].unit));
-        td->f[i].description = strdup(nz(fields[i].description));
-        td->n = i + 1;
-        ok = td->f[i].name && td->f[i].unit && td->f[i].description;
+    td->proto = proto;
+    proto = NULL;
+    for (size_t i = 0; i < nfields; i++)
         td->layout[i] = layout_letter(fields[i].type, fields[i].encoding);
-    }
-    if (!ok) {
-        type_def_free(td);
-        st = ECL_CORE_ENOMEM;
-        goto out;
-    }
     td->id = id != 0 ? id : next_user_id;
 
     /* Into the dictionary and the file first: a type is usable only once its
      * descriptor precedes its records. */
     pthread_mutex_lock(&ecl_T.def_lock);
     if (trace_writable() && ecl_T.dict != NULL) {
-        edl_status es = dict_add_type(ecl_T.dict, td);
+        es = dict_add_type(ecl_T.dict, td);
         if (es == EDL_OK)
             st = write_dict_chunk(td);
         else
@@ -428,6 +453,7 @@ ecl_core_status ecl_trace_type_define(uint32_t id, const char *name, const char 
     st = ECL_CORE_OK;
 out:
     pthread_mutex_unlock(&defs_lock);
+    edl_dict_destroy(proto);
     return st;
 }
 
@@ -454,10 +480,37 @@ ecl_core_status ecl_trace_write_definition(uint32_t type, const uint8_t *fields,
     return st;
 }
 
+/* A native record descriptor with its meaning. */
+static edl_status add_native(edl_dict *d, const native_record *n)
+{
+    edl_record *r;
+    edl_field_meaning fm[4];
+    edl_meaning m = { NULL, 1, NULL, fm, 0 };
+    edl_role role = { n->role, NULL, NULL };
+    edl_status s = edl_dict_add_record(d, n->name, NULL, &r);
+    if (s == EDL_OK)
+        s = add_common_fields(r);
+    for (size_t j = 0; j < 4 && n->f[j].name != NULL && s == EDL_OK; j++) {
+        const native_field *f = &n->f[j];
+        s = edl_record_add_field(r, f->name, f->type, f->enc, f->unit, NULL);
+        if (f->role == EDL_FROLE_NONE && f->ref == NULL)
+            continue;
+        edl_field_meaning *x = &fm[m.nfields++];
+        memset(x, 0, sizeof *x);
+        x->field = f->name;
+        x->role = f->role;
+        x->ref.record = f->ref;
+        x->ref.field = f->name;
+    }
+    m.roles = &role;
+    return s == EDL_OK ? edl_record_set_meaning(r, &m) : s;
+}
+
 /* An empty dictionary with the native header (name, representation, byte
- * order, roles, key). */
+ * order, designations -- the threads named by thread_def --, key). */
 static edl_status new_dict(edl_dict **out)
 {
+    static const edl_ref thread_names = { "thread_def", "stream", 0 };
     edl_dict *d = NULL;
     edl_status s;
     char bo = 'L';
@@ -467,6 +520,7 @@ static edl_status new_dict(edl_dict **out)
     if ((s = edl_dict_create("ecl", "1.0", EDL_REPR_BINARY, &d)) == EDL_OK &&
         ((s = edl_dict_set_binary(d, bo, EDL_FRAMING_ECL)) != EDL_OK ||
          (s = edl_dict_set_roles(d, "time", "ticks", "", "")) != EDL_OK ||
+         (s = edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &thread_names)) != EDL_OK ||
          (s = edl_dict_set_key(d, 1, 0, EDL_NO_KEY)) != EDL_OK)) {
         edl_dict_destroy(d);
         d = NULL;
@@ -483,17 +537,9 @@ ecl_core_status ecl_defs_init(char *err, size_t errlen)
     edl_status s;
     if ((s = new_dict(&d)) != EDL_OK)
         goto fail;
-    for (size_t i = 0; i < NNATIVE; i++) {
-        edl_record *r;
-        if ((s = edl_dict_add_record(d, natives[i].name, NULL, &r)) != EDL_OK ||
-            (s = add_common_fields(r)) != EDL_OK)
+    for (size_t i = 0; i < NNATIVE; i++)
+        if ((s = add_native(d, &natives[i])) != EDL_OK)
             goto fail;
-        for (size_t j = 0; j < 4 && natives[i].f[j].name != NULL; j++)
-            if ((s = edl_record_add_field(r, natives[i].f[j].name, natives[i].f[j].type,
-                                          natives[i].f[j].enc, natives[i].f[j].unit, NULL)) !=
-                EDL_OK)
-                goto fail;
-    }
     for (size_t i = 0; i < NNATIVE; i++) {
         char key[8];
         snprintf(key, sizeof key, "%u", (unsigned)(i + 1));

@@ -126,15 +126,64 @@ START_TEST(type_definitions)
 }
 END_TEST
 
-START_TEST(set_rank_rewrites_header)
+/* Opens a trace in a new directory made from the template dir. */
+static void open_trace_in(char *dir)
 {
-    char dir[] = "/tmp/ecl-check-core-XXXXXX", err[512], path[600];
+    char err[512];
     ck_assert(mkdtemp(dir) != NULL);
     ecl_trace_config cfg;
     ecl_trace_config_default(&cfg);
     snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
     cfg.clock = ECL_SYS_CLOCK_MONOTONIC;
     ck_assert_int_eq(ecl_trace_open(&cfg, err, sizeof err), ECL_CORE_OK);
+}
+
+START_TEST(type_meanings)
+{
+    /* A type's meaning is checked when it is defined, must match on
+     * re-definition, and goes into the dictionary of a trace opened later. */
+    ecl_trace_field f[3] = {
+        { "peer", EDL_INT64, EDL_ENC_SLEB, NULL, NULL },
+        { "duration", EDL_UINT64, EDL_ENC_ULEB, "ticks", NULL },
+        { "region", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL },
+    };
+    edl_role roles[2] = { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_SEND, NULL, NULL } };
+    edl_field_meaning fm[3] = {
+        { "peer", EDL_FROLE_PEER, { NULL, NULL, 0 } },
+        { "duration", EDL_FROLE_DURATION, { NULL, NULL, 0 } },
+        { "region", EDL_FROLE_REGION, { "region_def", "region", 0 } },
+    };
+    edl_meaning m = { roles, 2, NULL, fm, 3 };
+    uint32_t id, id2;
+    ck_assert_int_eq(ecl_trace_type_define_meaning(0, "call", NULL, f, 3, &m, &id), ECL_CORE_OK);
+    ck_assert_int_eq(ecl_trace_type_define_meaning(0, "call", NULL, f, 3, &m, &id2), ECL_CORE_OK);
+    ck_assert_uint_eq(id2, id);
+    ck_assert_int_eq(ecl_trace_type_define(0, "call", NULL, f, 3, &id2), ECL_CORE_EEXIST);
+    m.nfields = 2;      /* a call without its region: refused by the model */
+    ck_assert_int_eq(ecl_trace_type_define_meaning(0, "call2", NULL, f, 3, &m, &id2),
+                     ECL_CORE_EINVAL);
+    m.nfields = 3;
+
+    char dir[] = "/tmp/ecl-check-core-XXXXXX";
+    open_trace_in(dir);
+    const edl_record *r = edl_dict_find_record(ecl_T.dict, "call");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(edl_record_has_role(r, EDL_ROLE_SEND), 1);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(r, 2)), EDL_FROLE_PEER);
+    ck_assert_str_eq(edl_field_ref_of(edl_record_field(r, 4)).record, "region_def");
+    ck_assert_str_eq(edl_dict_designation_ref(ecl_T.dict, EDL_FROLE_THREAD).record, "thread_def");
+    ck_assert_int_eq(ecl_trace_close(), ECL_CORE_OK);
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.%u.ecl", dir, (unsigned)getpid());
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(set_rank_rewrites_header)
+{
+    char dir[] = "/tmp/ecl-check-core-XXXXXX", path[600];
+    open_trace_in(dir);
     snprintf(path, sizeof path, "%s/trace.%u.ecl", dir, (unsigned)getpid());
     ck_assert_str_eq(ecl_trace_file_path(), path);
     uint32_t r = ecl_trace_region("r");
@@ -185,6 +234,7 @@ int main(void)
     tcase_add_test(tc, scan_stops_at_partial_record);
     tcase_add_test(tc, time_delta_clamps_at_zero);
     tcase_add_test(tc, type_definitions);
+    tcase_add_test(tc, type_meanings);
     tcase_add_test(tc, set_rank_rewrites_header);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

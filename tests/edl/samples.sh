@@ -3,7 +3,8 @@
 # record is recognised by the bind descriptor and well formed, and the number
 # of records of each type equals what awk computes independently from the
 # keys. Uses the real PICL traces in ../shared/data/picl when they exist (the
-# committed excerpts under tests/edl/samples always).
+# committed excerpts under tests/edl/samples always), and the log of
+# examples/toymp/toymp-ring for toymp.edl.
 . "$top_srcdir/tests/edl/common.sh"
 
 # walk DESCRIPTOR TRACE EXPECTED: edl-walk's counts must equal EXPECTED.
@@ -92,4 +93,11 @@ awk -F, 'NR > 1 && NF && !/^#/ {
 walk "$SRC/tutorial/applog.edl" "$SRC/tutorial/app.csv" "$TMP/want"
 printf 'switch 3\nirq 2\nstack 2\nunknown 0\nerrors 0\n' >"$TMP/want"
 walk "$SRC/tutorial/sched.edl" "$SRC/tutorial/sched.dat" "$TMP/want"
+
+# toymp (a format described in EDL only): the log its shipped generator
+# writes; the record is the third token.
+"$top_srcdir/examples/toymp/toymp-ring" 5 4 >"$TMP/ring.log" || failed "toymp-ring"
+awk '!/^#/ && NF { n[$3]++ } END { for (r in n) print r, n[r]; print "unknown 0"; print "errors 0" }' \
+    "$TMP/ring.log" >"$TMP/want"
+walk "$FORMATS/toymp.edl" "$TMP/ring.log" "$TMP/want"
 exit $fail

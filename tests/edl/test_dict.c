@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "edl/edl.h"
 
 static edl_dict *sample(void)
@@ -30,6 +32,36 @@ static edl_dict *sample(void)
     ck_assert_int_eq(edl_dict_add_bind(d, "2", NULL, "enter"), EDL_OK);
     ck_assert_int_eq(edl_dict_add_bind(d, "7", NULL, "sample"), EDL_OK);
     return d;
+}
+
+/* Rewrites the header of a dictionary cut to len bytes: minor, length, CRC. */
+static void reseal(unsigned char *buf, size_t len, unsigned minor)
+{
+    buf[10] = (unsigned char)minor;
+    buf[11] = 0;
+    for (int i = 0; i < 4; i++)
+        buf[12 + i] = (unsigned char)(len >> (8 * i));
+    memset(buf + 16, 0, 4);
+    uLong crc = crc32(0L, buf, (uInt)len);
+    for (int i = 0; i < 4; i++)
+        buf[16 + i] = (unsigned char)(crc >> (8 * i));
+}
+
+/* Every truncation of buf and every flipped byte fails cleanly. */
+static void decode_fails_on_damage(unsigned char *buf, size_t len)
+{
+    char err[256];
+    for (size_t n = 0; n < len; n++) {
+        edl_dict *x = (edl_dict *)1;
+        ck_assert_int_ne(edl_dict_decode(buf, n, &x, err, sizeof err), EDL_OK);
+        ck_assert_ptr_null(x);
+    }
+    for (size_t i = 0; i < len; i++) {
+        edl_dict *x = NULL;
+        buf[i] ^= 0x21;
+        ck_assert_int_ne(edl_dict_decode(buf, len, &x, err, sizeof err), EDL_OK);
+        buf[i] ^= 0x21;
+    }
 }
 
 START_TEST(build_and_read)
@@ -145,10 +177,19 @@ START_TEST(decode_never_trusts_input)
         ck_assert_int_ne(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
         buf[i] ^= 0x5A;
     }
-    /* A corrupt body with a recomputed CRC is still rejected by the structure checks. */
+    /* A corrupt body with a recomputed CRC is still rejected by the structure
+     * checks: the type code of the first field ("type", uint16) made 99. */
     ck_assert_int_eq(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
     edl_dict_destroy(e);
     unsigned char *bad = malloc(len);
+    memcpy(bad, buf, len);
+    unsigned char *type = memmem(bad, len, "\4\0\0\0type", 8);
+    ck_assert_ptr_nonnull(type);
+    ck_assert_uint_eq(type[8], EDL_UINT16);
+    type[8] = 99;
+    reseal(bad, len, bad[10]);
+    ck_assert_int_eq(edl_dict_decode(bad, len, &e, err, sizeof err), EDL_EFORMAT);
+    ck_assert(strstr(err, "bad field 'type' (type 99") != NULL);
     memcpy(bad, buf, len);
     bad[8] = 2;
     ck_assert_int_eq(edl_dict_decode(bad, len, &e, err, sizeof err), EDL_EFORMAT);
@@ -339,17 +380,7 @@ START_TEST(v11_round_trip)
     ck_assert_str_eq(edl_field_shape_token(f, 0), "2");
     ck_assert_int_eq(edl_dict_merge(m, d), EDL_OK);   /* identical: fine */
     /* Every truncation and every flipped byte of a 1.1 dictionary fails cleanly. */
-    for (size_t n = 0; n < len; n++) {
-        edl_dict *x = (edl_dict *)1;
-        ck_assert_int_ne(edl_dict_decode(buf, n, &x, err, sizeof err), EDL_OK);
-        ck_assert_ptr_null(x);
-    }
-    for (size_t i = 0; i < len; i++) {
-        edl_dict *x = NULL;
-        buf[i] ^= 0x21;
-        ck_assert_int_ne(edl_dict_decode(buf, len, &x, err, sizeof err), EDL_OK);
-        buf[i] ^= 0x21;
-    }
+    decode_fails_on_damage(buf, len);
     free(buf);
     edl_dict_destroy(d);
     edl_dict_destroy(e);
@@ -420,6 +451,362 @@ START_TEST(formats)
 }
 END_TEST
 
+/* ---- meaning (1.2) ---- */
+
+static void add_common(edl_record *r)
+{
+    ck_assert_int_eq(edl_record_add_field(r, "type", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL), EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "time", EDL_UINT64, EDL_ENC_TDELTA, NULL, NULL),
+                     EDL_OK);
+}
+
+/* A binary dictionary using every part of the meaning: a definition, a
+ * reference, a conditional role, a region, a designation reference. */
+static edl_dict *sample12(void)
+{
+    edl_dict *d;
+    edl_record *r;
+    ck_assert_int_eq(edl_dict_create("m", "1", EDL_REPR_BINARY, &d), EDL_OK);
+    ck_assert_int_eq(edl_dict_set_roles(d, "time", "ticks", "", ""), EDL_OK);
+    ck_assert_int_eq(edl_dict_set_key(d, 1, 0, EDL_NO_KEY), EDL_OK);
+    /* the user before the definition it refers to: order does not matter */
+    ck_assert_int_eq(edl_dict_add_record(d, "enter", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "region", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
+    edl_field_meaning region = {"region", EDL_FROLE_REGION, {"region_def", "region", 0}};
+    edl_meaning m = {&enter, 1, NULL, &region, 1};
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+
+    ck_assert_int_eq(edl_dict_add_record(d, "region_def", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "region", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "name", EDL_STRING, EDL_ENC_LSTRING, NULL, NULL),
+                     EDL_OK);
+    edl_role def = {EDL_ROLE_DEFINITION, NULL, NULL};
+    edl_field_meaning name = {"name", EDL_FROLE_NAME, {NULL, NULL, 0}};
+    edl_meaning md = {&def, 1, NULL, &name, 1};
+    ck_assert_int_eq(edl_record_set_meaning(r, &md), EDL_OK);
+
+    ck_assert_int_eq(edl_dict_add_record(d, "complete", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "request", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "kind", EDL_UINT8, EDL_ENC_ULEB, NULL, NULL), EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "peer", EDL_INT64, EDL_ENC_SLEB, NULL, NULL), EDL_OK);
+    /* given qualifier first: stored sorted by code */
+    edl_role croles[2] = {{EDL_ROLE_RECV, "kind", "1"}, {EDL_ROLE_REQUEST_COMPLETE, NULL, NULL}};
+    edl_field_meaning cf[2] = {{"request", EDL_FROLE_REQUEST, {NULL, NULL, 0}},
+                               {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}}};
+    edl_meaning mc = {croles, 2, NULL, cf, 2};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mc), EDL_OK);
+
+    ck_assert_int_eq(edl_dict_add_record(d, "send_begin", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "dest", EDL_INT32, EDL_ENC_SLEB, NULL, NULL), EDL_OK);
+    edl_role sroles[3] = {{EDL_ROLE_ENTER, NULL, NULL}, {EDL_ROLE_SEND, NULL, NULL},
+                          {EDL_ROLE_COMMUNICATION, NULL, NULL}};
+    edl_field_meaning sf = {"dest", EDL_FROLE_DEST, {NULL, NULL, 0}};
+    edl_meaning ms = {sroles, 3, "send", &sf, 1};
+    ck_assert_int_eq(edl_record_set_meaning(r, &ms), EDL_OK);
+
+    edl_ref tref = {"region_def", "region", EDL_REF_GLOBAL};
+    ck_assert_int_eq(edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "1", NULL, "enter"), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "2", NULL, "region_def"), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "3", NULL, "complete"), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "4", NULL, "send_begin"), EDL_OK);
+    return d;
+}
+
+START_TEST(meaning_read_back)
+{
+    edl_dict *d = sample12(), *e = NULL;
+    unsigned char *buf, *buf2;
+    size_t len, len2;
+    char err[256];
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    ck_assert_uint_eq(buf[10], 2);   /* version 1.2 */
+    ck_assert_int_eq(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(d, e));
+    ck_assert_int_eq(edl_dict_encode(e, &buf2, &len2), EDL_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_mem_eq(buf, buf2, len);
+    free(buf2);
+
+    const edl_record *c = edl_dict_find_record(e, "complete");
+    ck_assert_uint_eq(edl_record_role_count(c), 2);
+    edl_role r0 = edl_record_role_at(c, 0), r1 = edl_record_role_at(c, 1);
+    ck_assert_int_eq(r0.role, EDL_ROLE_REQUEST_COMPLETE);
+    ck_assert_ptr_null(r0.when_field);
+    ck_assert_int_eq(r1.role, EDL_ROLE_RECV);
+    ck_assert_str_eq(r1.when_field, "kind");
+    ck_assert_str_eq(r1.when_value, "1");
+    ck_assert_int_eq(edl_record_has_role(c, EDL_ROLE_REQUEST_COMPLETE), 1);
+    ck_assert_int_eq(edl_record_has_role(c, EDL_ROLE_RECV), 2);
+    ck_assert_int_eq(edl_record_has_role(c, EDL_ROLE_SEND), 0);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(c, 4)), EDL_FROLE_PEER);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(c, 3)), EDL_FROLE_NONE);
+
+    const edl_record *en = edl_dict_find_record(e, "enter");
+    edl_ref ref = edl_field_ref_of(edl_record_field(en, 2));
+    ck_assert_str_eq(ref.record, "region_def");
+    ck_assert_str_eq(ref.field, "region");
+    ck_assert_uint_eq(ref.flags, 0);
+    ck_assert_ptr_null(edl_field_ref_of(edl_record_field(en, 1)).record);
+    ck_assert_str_eq(edl_record_region(edl_dict_find_record(e, "send_begin")), "send");
+    ck_assert_str_eq(edl_record_region(en), "");
+    edl_ref tref = edl_dict_designation_ref(e, EDL_FROLE_THREAD);
+    ck_assert_str_eq(tref.record, "region_def");
+    ck_assert_uint_eq(tref.flags, EDL_REF_GLOBAL);
+    ck_assert_ptr_null(edl_dict_designation_ref(e, EDL_FROLE_PROCESS).record);
+
+    /* names both ways */
+    ck_assert_str_eq(edl_record_role_name(EDL_ROLE_REQUEST_COMPLETE), "request_complete");
+    ck_assert_int_eq(edl_record_role_by_name("idle"), EDL_ROLE_IDLE);
+    ck_assert_int_eq(edl_record_role_by_name("peer"), EDL_ROLE_NONE);
+    ck_assert_ptr_null(edl_record_role_name((edl_record_role)31));
+    ck_assert_str_eq(edl_field_role_name(EDL_FROLE_BYTES_RECEIVED), "bytes_received");
+    ck_assert_int_eq(edl_field_role_by_name("members"), EDL_FROLE_MEMBERS);
+    ck_assert_ptr_null(edl_field_role_name(EDL_FROLE_LIMIT));
+
+    /* Every truncation and every flipped byte fails cleanly. */
+    decode_fails_on_damage(buf, len);
+    free(buf);
+    edl_dict_destroy(d);
+    edl_dict_destroy(e);
+}
+END_TEST
+
+START_TEST(meaning_is_a_tail)
+{
+    /* 1.2 only appends: the same bytes without the meaning tail, sealed as
+     * 1.1, are the dictionary without roles -- which is what a 1.1 reader,
+     * skipping the tail, sees. */
+    edl_dict *d = sample12(), *plain, *e = NULL;
+    unsigned char *buf, *pbuf;
+    size_t len, plen;
+    char err[256];
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    ck_assert_int_eq(edl_dict_create("m", "1", EDL_REPR_BINARY, &plain), EDL_OK);
+    ck_assert_int_eq(edl_dict_set_roles(plain, "time", "ticks", "", ""), EDL_OK);
+    ck_assert_int_eq(edl_dict_set_key(plain, 1, 0, EDL_NO_KEY), EDL_OK);
+    for (size_t i = 0; i < edl_dict_record_count(d); i++) {
+        const edl_record *s = edl_dict_record(d, i);
+        edl_record *r;
+        ck_assert_int_eq(edl_dict_add_record(plain, edl_record_name(s), NULL, &r), EDL_OK);
+        for (size_t j = 0; j < edl_record_field_count(s); j++) {
+            const edl_field *f = edl_record_field(s, j);
+            ck_assert_int_eq(edl_record_add_field(r, edl_field_name(f), edl_field_type(f),
+                                                  edl_field_encoding(f), NULL, NULL), EDL_OK);
+        }
+    }
+    for (size_t i = 0; i < edl_dict_bind_count(d); i++) {
+        edl_bind b = edl_dict_bind(d, i);
+        ck_assert_int_eq(edl_dict_add_bind(plain, b.key1, NULL,
+                                           edl_record_name(edl_dict_record(d, b.record))),
+                         EDL_OK);
+    }
+    ck_assert_int_eq(edl_dict_encode(plain, &pbuf, &plen), EDL_OK);
+    ck_assert_uint_eq(pbuf[10], 0);
+    /* the 1.1 tail of a binary dictionary without 1.1 features: 16 bytes */
+    size_t cut = plen + 16;
+    ck_assert_uint_lt(cut, len);
+    ck_assert_mem_eq(buf + 24, pbuf + 24, plen - 24);
+    reseal(buf, cut, 1);
+    ck_assert_int_eq(edl_dict_decode(buf, cut, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, plain));
+    ck_assert_uint_eq(edl_record_role_count(edl_dict_find_record(e, "enter")), 0);
+    edl_dict_destroy(e);
+    /* a 1.2 dictionary whose tail is missing is refused, never misread */
+    reseal(buf, cut, 2);
+    ck_assert_int_eq(edl_dict_decode(buf, cut, &e, err, sizeof err), EDL_EFORMAT);
+    ck_assert(strstr(err, "truncated") != NULL);
+    free(buf);
+    free(pbuf);
+    edl_dict_destroy(e);
+    edl_dict_destroy(plain);
+    edl_dict_destroy(d);
+}
+END_TEST
+
+/* set_meaning on a copy of record `name` of sample12 with m; returns the status. */
+static edl_status try_meaning(const char *name, const edl_meaning *m)
+{
+    edl_dict *d = sample12();
+    edl_record *r = (edl_record *)edl_dict_find_record(d, name);
+    size_t before = edl_record_role_count(r);
+    edl_status st = edl_record_set_meaning(r, m);
+    if (st != EDL_OK)   /* a refused meaning leaves the record as it was */
+        ck_assert_uint_eq(edl_record_role_count(r), before);
+    edl_dict_destroy(d);
+    return st;
+}
+
+START_TEST(meaning_rules)
+{
+    edl_role enter = {EDL_ROLE_ENTER, NULL, NULL}, leave = {EDL_ROLE_LEAVE, NULL, NULL};
+    edl_role marker = {EDL_ROLE_MARKER, NULL, NULL}, send = {EDL_ROLE_SEND, NULL, NULL};
+    edl_field_meaning region = {"region", EDL_FROLE_REGION, {NULL, NULL, 0}};
+    edl_role two[2] = {enter, leave};
+    edl_meaning m = {two, 2, NULL, &region, 1};
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* two primaries */
+    edl_role dup[2] = {enter, enter};
+    m.roles = dup;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* a role twice */
+    m.roles = &send;
+    m.nroles = 1;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* no primary */
+    edl_role bogus = {(edl_record_role)31, NULL, NULL};
+    m.roles = &bogus;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* unknown code */
+    edl_role cond_primary = {EDL_ROLE_ENTER, "region", "1"};
+    m.roles = &cond_primary;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* conditional primary */
+    edl_role ms[2] = {marker, send};
+    m.roles = ms;
+    m.nroles = 2;
+    m.nfields = 0;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* send with a marker */
+    m.roles = &enter;
+    m.nroles = 1;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* enter without region */
+    m.region = "main";
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_OK);              /* ...with REGION */
+    m.nfields = 1;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* ...not both */
+    m.region = NULL;
+    edl_field_meaning bad_type = {"region", EDL_FROLE_NAME, {NULL, NULL, 0}};
+    m.fields = &bad_type;
+    m.nroles = 0;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* name on an integer */
+    edl_field_meaning twice[2] = {{"region", EDL_FROLE_VALUE, {NULL, NULL, 0}},
+                                  {"time", EDL_FROLE_VALUE, {NULL, NULL, 0}}};
+    m.fields = twice;
+    m.nfields = 2;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* one field per role */
+    edl_field_meaning nofield = {"nope", EDL_FROLE_VALUE, {NULL, NULL, 0}};
+    m.fields = &nofield;
+    m.nfields = 1;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* unknown field */
+    edl_field_meaning badref = {"region", EDL_FROLE_NONE, {"region_def", "9x", 0}};
+    m.fields = &badref;
+    ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* not a name */
+    /* a call needs its duration; send its peer or dest */
+    edl_role call[2] = {{EDL_ROLE_CALL, NULL, NULL}, send};
+    edl_meaning mcall = {call, 2, "x", NULL, 0};
+    ck_assert_int_eq(try_meaning("complete", &mcall), EDL_EINVAL);
+    /* conditions: an existing integer field and a canonical value */
+    edl_role rc[2] = {{EDL_ROLE_REQUEST_COMPLETE, NULL, NULL}, {EDL_ROLE_RECV, "kind", "01"}};
+    edl_field_meaning cf[2] = {{"request", EDL_FROLE_REQUEST, {NULL, NULL, 0}},
+                               {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}}};
+    edl_meaning mc = {rc, 2, NULL, cf, 2};
+    ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
+    rc[1].when_value = "256";                                        /* kind is uint8 */
+    ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
+    rc[1].when_value = "2";
+    rc[1].when_field = "nope";
+    ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
+    rc[1].when_field = "kind";
+    ck_assert_int_eq(try_meaning("complete", &mc), EDL_OK);
+    /* clearing */
+    ck_assert_int_eq(try_meaning("complete", NULL), EDL_OK);
+    ck_assert_int_eq(edl_record_set_meaning(NULL, NULL), EDL_EINVAL);
+    /* designation references: process or thread only */
+    edl_dict *d = sample12();
+    edl_ref r = {"region_def", "region", 0};
+    ck_assert_int_eq(edl_dict_set_designation_ref(d, EDL_FROLE_REGION, &r), EDL_EINVAL);
+    ck_assert_int_eq(edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, NULL), EDL_OK);
+    ck_assert_ptr_null(edl_dict_designation_ref(d, EDL_FROLE_THREAD).record);
+    edl_dict_destroy(d);
+}
+END_TEST
+
+START_TEST(references_checked_on_encode)
+{
+    edl_dict *d = sample12();
+    unsigned char *buf = NULL;
+    size_t len;
+    edl_record *r = (edl_record *)edl_dict_find_record(d, "enter");
+    edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
+    edl_field_meaning f = {"region", EDL_FROLE_REGION, {"region_def", "nope", 0}};
+    edl_meaning m = {&enter, 1, NULL, &f, 1};
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_ENOENT);     /* no such field */
+    f.ref.field = "region";
+    f.ref.record = "complete";
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_ENOENT);     /* no such field there */
+    f.ref.record = "send_begin";
+    f.ref.field = "dest";
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_ENOENT);     /* not a definition */
+    ck_assert_ptr_null(buf);
+    /* a record the dictionary does not hold: another piece may (a dictionary
+     * chunk of one type refers to a definition of the file's dictionary) */
+    f.ref.record = "gone";
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    edl_dict *x;
+    ck_assert_int_eq(edl_dict_decode(buf, len, &x, NULL, 0), EDL_OK);
+    edl_dict_destroy(x);
+    free(buf);
+    buf = NULL;
+    f.ref.record = "region_def";
+    f.ref.field = "region";
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    free(buf);
+    edl_dict_destroy(d);
+}
+END_TEST
+
+START_TEST(copy_keeps_meaning)
+{
+    edl_dict *d = sample12(), *c;
+    ck_assert_int_eq(edl_dict_create("m", "1", EDL_REPR_BINARY, &c), EDL_OK);
+    for (size_t i = 0; i < edl_dict_record_count(d); i++) {
+        edl_record *r;
+        ck_assert_int_eq(edl_dict_copy_record(c, edl_dict_record(d, i), &r), EDL_OK);
+        ck_assert_str_eq(edl_record_name(r), edl_record_name(edl_dict_record(d, i)));
+    }
+    ck_assert_int_eq(edl_dict_copy_record(c, edl_dict_record(d, 0), NULL), EDL_EEXIST);
+    ck_assert_uint_eq(edl_dict_record_count(c), edl_dict_record_count(d));
+    const edl_record *x = edl_dict_find_record(c, "complete");
+    ck_assert_int_eq(edl_record_has_role(x, EDL_ROLE_RECV), 2);
+    ck_assert_str_eq(edl_record_role_at(x, 1).when_value, "1");
+    ck_assert_str_eq(edl_field_ref_of(edl_record_field(edl_dict_find_record(c, "enter"), 2)).record,
+                     "region_def");
+    ck_assert_str_eq(edl_record_region(edl_dict_find_record(c, "send_begin")), "send");
+    edl_dict_destroy(c);
+
+    /* merge: meaning copied, differences refused */
+    edl_dict *e;
+    ck_assert_int_eq(edl_dict_create("m", "1", EDL_REPR_BINARY, &e), EDL_OK);
+    ck_assert_int_eq(edl_dict_set_roles(e, "time", "ticks", "", ""), EDL_OK);
+    ck_assert_int_eq(edl_dict_set_key(e, 1, 0, EDL_NO_KEY), EDL_OK);
+    ck_assert_int_eq(edl_dict_merge(e, d), EDL_OK);
+    ck_assert(edl_dict_equal(e, d));
+    edl_dict *f = sample12();
+    edl_record *r = (edl_record *)edl_dict_find_record(f, "send_begin");
+    edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
+    edl_meaning other = {&enter, 1, "other", NULL, 0};
+    ck_assert_int_eq(edl_record_set_meaning(r, &other), EDL_OK);
+    ck_assert_int_eq(edl_dict_merge(e, f), EDL_EEXIST);
+    ck_assert(edl_dict_equal(e, d));
+    edl_dict_destroy(f);
+    f = sample12();
+    edl_ref tref = {"region_def", "region", 0};
+    ck_assert_int_eq(edl_dict_set_designation_ref(f, EDL_FROLE_THREAD, &tref), EDL_OK);
+    ck_assert_int_eq(edl_dict_merge(e, f), EDL_EEXIST);     /* designation reference differs */
+    edl_dict_destroy(f);
+    edl_dict_destroy(e);
+    edl_dict_destroy(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("edl-dict");
@@ -436,6 +823,11 @@ int main(void)
     tcase_add_test(tc, v10_stays_v10);
     tcase_add_test(tc, lookup);
     tcase_add_test(tc, formats);
+    tcase_add_test(tc, meaning_read_back);
+    tcase_add_test(tc, meaning_is_a_tail);
+    tcase_add_test(tc, meaning_rules);
+    tcase_add_test(tc, references_checked_on_encode);
+    tcase_add_test(tc, copy_keeps_meaning);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

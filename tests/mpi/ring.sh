@@ -21,7 +21,7 @@ check --count mpi_send=10 --count mpi_recv=10 --count mpi_clock=2 "$tmp/trace.2.
 # pal-dump shows the call with its arguments and its begin (time - duration)
 line=$("$paldump" -t mpi_send -p 2 -n 1 "$tmp/trace.ecl")
 echo "$line"
-echo "$line" | grep -q '^[0-9][0-9]* p2 s1 mpi_send .*duration=[0-9][0-9]* comm=0 peer=3 tag=0 bytes=4$' ||
+echo "$line" | grep -q '^[0-9]*\.[0-9]\{9\} p2 s1 mpi_send .*duration=[0-9][0-9]* comm=0 peer=3 tag=0 bytes=4$' ||
     fail "pal-dump does not show the send"
 
 # ECL_MERGE=0: per-rank traces only; ecl-merge merges them to the same counts

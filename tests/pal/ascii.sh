@@ -101,6 +101,34 @@ check ascii-applog.txt 0 -d "$tutorial/applog.edl" "$tutorial/app.csv"
 check ascii-applog.json 0 -d "$tutorial/applog.edl" -f json "$tutorial/app.csv"
 check ascii-sched.txt 0 -d "$tutorial/sched.edl" "$tutorial/sched.dat"
 check ascii-picl.dict 0 -d "$formats/picl.edl" --dict "$samples/mpicl_test.excerpt.ttf"
+# toymp, described in EDL only: its generator's log, regions and counters by
+# the names each process's definitions give
+"$top_srcdir/examples/toymp/toymp-ring" 4 3 >"$tmp/ring.log" || { echo "FAIL: toymp-ring"; fail=1; }
+check ascii-toymp.txt 0 -d "$formats/toymp.edl" "$tmp/ring.log"
+if [ -z "${UPDATE_GOLDEN:-}" ]; then
+    n=$(grep -c ' region="[a-z]*"$' "$golden/ascii-toymp.txt")
+    m=$(grep -c ' \(enter\|leave\) ' "$golden/ascii-toymp.txt")
+    [ "$n" -eq 56 ] && [ "$m" -eq 56 ] ||
+        { echo "FAIL: toymp: $n of $m enter/leave records show a region name (want 56)"; fail=1; }
+fi
+# The embedding example knows no format: through roles alone it finds the
+# regions, calls and durations of the toymp log. Counts follow from the
+# generator's 4 ranks and 3 rounds (a barrier every second round); call
+# times are the sums of the log's duration column.
+embed="$top_builddir/examples/embed/embed"
+if [ -x "$embed" ]; then
+    "$embed" "$tmp/ring.log" "$formats/toymp.edl" | awk '/^region / { p = 1; next } p' >"$tmp/embed"
+    awk '$3 ~ /^(send|recv|barrier)$/ { us[$3] += $4 }
+         END { printf "main 4\ncompute 12\nexchange 12\n";
+               for (c in us) printf "%s %d %.6f\n", c, c == "barrier" ? 4 : 12, us[c] / 1e6 }' \
+        "$tmp/ring.log" | sort >"$tmp/want"
+    awk '{ print $1, $2, ($1 ~ /^(send|recv|barrier)$/) ? $3 : "" }' "$tmp/embed" |
+        sed 's/ $//' | sort >"$tmp/got"
+    cmp -s "$tmp/want" "$tmp/got" ||
+        { echo "FAIL: examples/embed on toymp:"; diff "$tmp/want" "$tmp/got"; fail=1; }
+else
+    echo "note: $embed is not built; the embedding example is not checked"
+fi
 
 # --dict prints EDL that compiles back to the same dictionary
 "$edlc" "$golden/ascii-picl.dict" -o "$tmp/picl2.bin" 2>"$tmp/edlc.err" &&

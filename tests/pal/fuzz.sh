@@ -2,7 +2,8 @@
 # fuzz.sh -- runs PAL's fuzz targets for a bounded time each (20 s by
 # default, PAL_FUZZ_SECONDS to change) from their committed seed corpora:
 #   fuzz_ascii   tests/pal/fuzz-corpus (first byte 0 PICL, 1 old PICL, 2 the
-#                tutorial's CSV-like log; +128 strict)
+#                tutorial's CSV-like log, 3 toymp, 4 the roles_ascii
+#                golden case; +128 strict)
 #   fuzz_binary  tests/pal/fuzz-corpus-binary (ECL traces: read alone, as a
 #                run, merged, strict; see fuzz_binary.c)
 # Built only with ./configure --enable-fuzz CC=clang; skipped otherwise.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # pal-dump.sh -- pal-dump against golden output (tests/pal/golden) for a small
 # trace of a made-up format written by mktrace: text, CSV, JSON (validated by
-# jsoncheck), --count, --type, filters, --dict, a raw stream read with -d, and
-# the exit status and reports for damaged and cut traces and for errors.
+# jsoncheck), times in seconds and raw, --count (types present) and
+# --count-all, --type, filters, --dict, a raw stream read with -d, and the
+# exit status and reports for damaged and cut traces and for errors.
 # UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -31,7 +32,10 @@ check small-type.txt 0 -t ping --type alarm "$tmp/small.ecl"
 check small-type-count.txt 0 -c -t note -t sample "$tmp/small.ecl"
 check small-unknown-type.txt 0 -c -t nosuch "$tmp/small.ecl"
 check small-stream.txt 0 --stream 2 "$tmp/small.ecl"
-check small-window.txt 0 --from 1005 --to 1040 "$tmp/small.ecl"
+check small-window.txt 0 --raw-time --from 1005 --to 1040 "$tmp/small.ecl"
+check small-window-s.txt 0 --from 0.000005 --to 0.00004 "$tmp/small.ecl"
+check small-raw.txt 0 --raw-time -n 4 "$tmp/small.ecl"
+check small-count-all.txt 0 --count-all "$tmp/small.ecl"
 check small-head.txt 0 -n 3 --format json "$tmp/small.ecl"
 check small-dict.txt 0 --dict "$tmp/small.ecl"
 check flat.txt 0 -d "$tmp/flat.dict" "$tmp/flat.bin"
@@ -77,6 +81,8 @@ expect_error "unknown option" "Try 'pal-dump --help'" --bogus "$tmp/small.ecl"
 expect_error "bad format" "unknown format" --format xml "$tmp/small.ecl"
 expect_error "no trace" "no trace given"
 expect_error "bad dictionary" "cannot load dictionary" -d "$tmp/small.ecl" "$tmp/flat.bin"
+expect_error "bad time" "bad time '1x' (seconds" --from 1x "$tmp/small.ecl"
+expect_error "bad raw time" "bad time '-1' (raw time units" --raw-time --to -1 "$tmp/small.ecl"
 
 "$dump" --help >"$tmp/out" || { echo "FAIL: --help"; fail=1; }
 grep -q "Exit status" "$tmp/out" || { echo "FAIL: --help lacks the exit status"; fail=1; }

@@ -1,0 +1,206 @@
+/* roles.c -- the role vocabulary of EDL (doc/edl.md, "Roles") and its rules:
+ * names, which roles go together, what each needs of its record and which
+ * field types each field role fits. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edl/roles.h"
+
+/* Record roles, by code; "" for a code with no role. */
+static const char *const record_roles[EDL_ROLE_LIMIT] = {
+    [EDL_ROLE_ENTER] = "enter",
+    [EDL_ROLE_LEAVE] = "leave",
+    [EDL_ROLE_CALL] = "call",
+    [EDL_ROLE_OVERHEAD] = "overhead",
+    [EDL_ROLE_MARKER] = "marker",
+    [EDL_ROLE_COUNTER] = "counter",
+    [EDL_ROLE_DEFINITION] = "definition",
+    [EDL_ROLE_METADATA] = "metadata",
+    [EDL_ROLE_LOST] = "lost",
+    [EDL_ROLE_PROCESS_BEGIN] = "process_begin",
+    [EDL_ROLE_PROCESS_END] = "process_end",
+    [EDL_ROLE_THREAD_BEGIN] = "thread_begin",
+    [EDL_ROLE_THREAD_END] = "thread_end",
+    [EDL_ROLE_STATE] = "state",
+    [EDL_ROLE_PAUSE] = "pause",
+    [EDL_ROLE_RESUME] = "resume",
+    [EDL_ROLE_REQUEST_COMPLETE] = "request_complete",
+    [EDL_ROLE_REQUEST_START] = "request_start",
+    [EDL_ROLE_MESSAGE] = "message",
+    [EDL_ROLE_SEND] = "send",
+    [EDL_ROLE_RECV] = "recv",
+    [EDL_ROLE_COLLECTIVE] = "collective",
+    [EDL_ROLE_COMMUNICATION] = "communication",
+    [EDL_ROLE_IDLE] = "idle",
+};
+
+const char *const edl_record_role_names[] = {
+    "enter", "leave", "call", "overhead", "marker", "counter", "definition", "metadata", "lost",
+    "process_begin", "process_end", "thread_begin", "thread_end", "state", "pause", "resume",
+    "request_complete", "request_start", "message", "send", "recv", "collective", "communication", "idle",
+    NULL};
+
+const char *const edl_field_role_names[] = {
+    "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
+    "recv_tag", "communicator", "bytes_sent", "bytes_received", "bytes", "root", "request", "value",
+    "counter", "name", "unit", "text", "count", "size", "members", "state", "remote_members",
+    NULL};
+
+const char *edl_record_role_name(edl_record_role role)
+{
+    if ((unsigned)role >= EDL_ROLE_LIMIT || !record_roles[role])
+        return NULL;
+    return record_roles[role];
+}
+
+const char *edl_field_role_name(edl_field_role role)
+{
+    if (role <= EDL_FROLE_NONE || role >= EDL_FROLE_LIMIT)
+        return NULL;
+    return edl_field_role_names[role - 1];
+}
+
+edl_record_role edl_record_role_by_name(const char *name)
+{
+    for (unsigned i = 1; name && i < EDL_ROLE_LIMIT; i++)
+        if (record_roles[i] && strcmp(record_roles[i], name) == 0)
+            return (edl_record_role)i;
+    return EDL_ROLE_NONE;
+}
+
+edl_field_role edl_field_role_by_name(const char *name)
+{
+    for (unsigned i = 0; name && edl_field_role_names[i]; i++)
+        if (strcmp(edl_field_role_names[i], name) == 0)
+            return (edl_field_role)(i + 1);
+    return EDL_FROLE_NONE;
+}
+
+int edl_role_is_primary(edl_record_role r)
+{
+    return r >= EDL_ROLE_ENTER && r <= EDL_ROLE_MESSAGE;
+}
+
+int edl_role_is_qualifier(edl_record_role r)
+{
+    return r >= EDL_ROLE_SEND && r <= EDL_ROLE_IDLE;
+}
+
+int edl_role_has_region(edl_record_role r)
+{
+    return r == EDL_ROLE_ENTER || r == EDL_ROLE_LEAVE || r == EDL_ROLE_CALL;
+}
+
+/* Messages are sent and received by calls and by requests; collectives,
+ * communication and waiting are time spent inside a region. */
+int edl_role_qualifies(edl_record_role p, edl_record_role q)
+{
+    switch (q) {
+    case EDL_ROLE_SEND:
+    case EDL_ROLE_RECV:
+        return edl_role_has_region(p) || p == EDL_ROLE_REQUEST_COMPLETE ||
+               p == EDL_ROLE_REQUEST_START || p == EDL_ROLE_MESSAGE;
+    case EDL_ROLE_COLLECTIVE:
+    case EDL_ROLE_COMMUNICATION:
+    case EDL_ROLE_IDLE:
+        return edl_role_has_region(p);
+    default:
+        return 0;
+    }
+}
+
+edl_role_need edl_role_needs(edl_record_role r)
+{
+    edl_role_need n = {{EDL_FROLE_NONE, EDL_FROLE_NONE}};
+    switch (r) {
+    case EDL_ROLE_CALL:
+    case EDL_ROLE_OVERHEAD: n.any[0] = EDL_FROLE_DURATION; break;
+    case EDL_ROLE_COUNTER: n.any[0] = EDL_FROLE_VALUE; break;
+    case EDL_ROLE_STATE: n.any[0] = EDL_FROLE_STATE; break;
+    case EDL_ROLE_REQUEST_COMPLETE:
+    case EDL_ROLE_REQUEST_START: n.any[0] = EDL_FROLE_REQUEST; break;
+    case EDL_ROLE_SEND: n.any[0] = EDL_FROLE_PEER; n.any[1] = EDL_FROLE_DEST; break;
+    case EDL_ROLE_RECV: n.any[0] = EDL_FROLE_PEER; n.any[1] = EDL_FROLE_SOURCE; break;
+    default: break;
+    }
+    return n;
+}
+
+const char *edl_role_need_text(edl_role_need n)
+{
+    if (n.any[0] == EDL_FROLE_PEER && n.any[1] == EDL_FROLE_DEST)
+        return "peer or dest";
+    if (n.any[0] == EDL_FROLE_PEER && n.any[1] == EDL_FROLE_SOURCE)
+        return "peer or source";
+    return n.any[0] ? edl_field_role_name(n.any[0]) : "";
+}
+
+static int is_int(edl_type t) { return t >= EDL_INT8 && t <= EDL_UINT64; }
+static int is_num(edl_type t) { return t >= EDL_INT8 && t <= EDL_FLOAT64; }
+
+const char *edl_field_role_type_need(edl_field_role fr, edl_type t)
+{
+    switch (fr) {
+    case EDL_FROLE_TIMESTAMP:
+    case EDL_FROLE_DURATION:
+    case EDL_FROLE_VALUE:
+        return is_num(t) ? NULL : "a number";
+    case EDL_FROLE_REGION:
+    case EDL_FROLE_COUNTER:
+    case EDL_FROLE_STATE:
+        return is_int(t) || t == EDL_STRING ? NULL : "an integer or a string";
+    case EDL_FROLE_NAME:
+    case EDL_FROLE_UNIT:
+    case EDL_FROLE_TEXT:
+    case EDL_FROLE_MEMBERS:
+    case EDL_FROLE_REMOTE_MEMBERS:
+        return t == EDL_STRING ? NULL : "a string";
+    case EDL_FROLE_NONE:
+    case EDL_FROLE_LIMIT:
+        return "a role";
+    default:
+        return is_int(t) ? NULL : "an integer";
+    }
+}
+
+int edl_field_role_is_designation(edl_field_role fr)
+{
+    return fr == EDL_FROLE_TIMESTAMP || fr == EDL_FROLE_PROCESS || fr == EDL_FROLE_THREAD;
+}
+
+int edl_canon_int(const char *text, edl_type t, char *buf, size_t size, int *range)
+{
+    static const unsigned long long umax[] = {0, 0x7f, 0x7fff, 0x7fffffff, 0x7fffffffffffffffULL,
+                                              0xff, 0xffff, 0xffffffff, ~0ULL};
+    *range = 0;
+    if (!is_int(t) || !text)
+        return 0;
+    const char *p = text;
+    int neg = *p == '-';
+    if (neg)
+        p++;
+    if (*p < '0' || *p > '9')
+        return 0;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return 0;
+    errno = 0;
+    unsigned long long v = strtoull(p, NULL, 10);
+    if (errno == ERANGE) {
+        *range = 1;
+        return 0;
+    }
+    unsigned long long max = umax[t];
+    if (neg && v == 0)
+        neg = 0;
+    if ((neg && (t >= EDL_UINT8 || v > max + 1)) || (!neg && v > max)) {
+        *range = 1;
+        return 0;
+    }
+    snprintf(buf, size, "%s%llu", neg ? "-" : "", v);
+    return 1;
+}
