@@ -84,11 +84,11 @@ static pal_status list_dir(const char *dir, namelist *l)
         }
     }
     closedir(d);
-    qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
     if (l->n == first) {
         pal_set_last_error("cannot open run directory '%s': no trace (*.ecl) in it", dir);
         return PAL_EIO;
     }
+    qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
     return PAL_OK;
 }
 
