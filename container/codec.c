@@ -148,6 +148,15 @@ static uint32_t header_crc(const uint8_t *b, size_t len)
     return ecc_crc32(c, b + 20, len - 20);
 }
 
+/* ticks_per_second (f64 bits) and realtime_offset_ns, at 24 and 32 */
+static void put_clock(uint8_t *out, double ticks_per_second, int64_t realtime_offset_ns)
+{
+    uint64_t bits;
+    memcpy(&bits, &ticks_per_second, 8);
+    ecc_put64(out + 24, bits);
+    ecc_put64(out + 32, (uint64_t)realtime_offset_ns);
+}
+
 void ecc_file_header_encode(uint8_t *out, ecc_file_header *h, const void *dict, size_t dict_length)
 {
     size_t len = ecc_file_header_size(dict_length);
@@ -163,10 +172,7 @@ void ecc_file_header_encode(uint8_t *out, ecc_file_header *h, const void *dict, 
     ecc_put32(out + 12, h->header_length);
     out[20] = h->byte_order;
     out[21] = h->clock_source;
-    uint64_t bits;
-    memcpy(&bits, &h->ticks_per_second, 8);
-    ecc_put64(out + 24, bits);
-    ecc_put64(out + 32, (uint64_t)h->realtime_offset_ns);
+    put_clock(out, h->ticks_per_second, h->realtime_offset_ns);
     ecc_put32(out + 40, h->pid);
     ecc_put32(out + 44, (uint32_t)h->rank);
     ecc_put32(out + 48, (uint32_t)h->size);
@@ -182,6 +188,13 @@ void ecc_file_header_encode(uint8_t *out, ecc_file_header *h, const void *dict, 
     if (dict_length)
         memcpy(out + ECC_HEADER_FIXED, dict, dict_length);
     ecc_put32(out + 16, header_crc(out, len));
+}
+
+void ecc_file_header_set_clock(uint8_t *hdr, size_t length, double ticks_per_second,
+                               int64_t realtime_offset_ns)
+{
+    put_clock(hdr, ticks_per_second, realtime_offset_ns);
+    ecc_put32(hdr + 16, header_crc(hdr, length));
 }
 
 void ecc_file_header_set_identity(uint8_t *hdr, size_t length, int32_t rank, int32_t size,

@@ -183,6 +183,10 @@ const char *ecc_dict_pack(ecc_file_header *h, const void *dict, size_t len, uint
  * NULL, or why not ("embedded dictionary damaged"). */
 const char *ecc_file_header_dict(const uint8_t *hdr, const ecc_file_header *h, uint8_t **dict,
                                  size_t *len);
+/* Rewrites the clock of an encoded header (length bytes) in place, ticks per
+ * second and realtime offset, and its CRC. */
+void ecc_file_header_set_clock(uint8_t *hdr, size_t length, double ticks_per_second,
+                               int64_t realtime_offset_ns);
 /* Rewrites rank and size of an encoded header (length bytes) in place and
  * its CRC. Async-signal-safe. */
 void ecc_file_header_set_identity(uint8_t *hdr, size_t length, int32_t rank, int32_t size,

@@ -161,6 +161,31 @@ static void header_copy_encode(void)
     ecc_header_copy_encode(ecl_T.header_copy, ecl_T.header, ecl_T.header_len);
 }
 
+/* Writes the header and its copy again, in place (caller holds def_lock). */
+static int rewrite_header(char *err, size_t errlen)
+{
+    header_copy_encode();
+    struct iovec iov[2] = { { ecl_T.header, ecl_T.header_len },
+                            { ecl_T.header_copy, ecl_T.header_copy_len } };
+    return ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, iov, 2, 0, err, errlen);
+}
+
+/* The cycle counter's rate measured again over the whole run so far (at open
+ * it had about a millisecond), into the header: doc/trace-format.md. */
+static void refresh_clock(void)
+{
+    char err[4400];
+    pthread_mutex_lock(&ecl_T.def_lock);
+    if (ecl_sys_clock_recalibrate()) {
+        ecc_file_header_set_clock(ecl_T.header, ecl_T.header_len,
+                                  ecl_sys_clock_ticks_per_second(),
+                                  ecl_sys_clock_realtime_offset_ns());
+        if (rewrite_header(err, sizeof err) != 0)
+            ecl_trace_fail(err);
+    }
+    pthread_mutex_unlock(&ecl_T.def_lock);
+}
+
 /* A run id for a process that is not told one (not an MPI program): random
  * bytes, or time and pid when /dev/urandom cannot be read. */
 static void new_run_id(uint8_t id[ECC_RUN_ID])
@@ -514,6 +539,7 @@ ecl_core_status ecl_trace_close(void)
         write_clock_sync();
         write_end(0, 0);
         write_index();
+        refresh_clock();
     }
     ecl_core_status st = set_state_from(ECL_T_CLOSING, ECL_T_DONE) ? ECL_CORE_OK : ECL_CORE_EIO;
     ecl_sys_signals_uninstall();
@@ -544,8 +570,10 @@ void ecl_trace_before_exec(void)
     if (get_state() != ECL_T_OPEN || ecl_T.pid != ecl_sys_pid())
         return;
     pthread_mutex_lock(&close_lock);
-    if (get_state() == ECL_T_OPEN)
+    if (get_state() == ECL_T_OPEN) {
         ecl_buf_flush_all();
+        refresh_clock();
+    }
     pthread_mutex_unlock(&close_lock);
 }
 
@@ -563,10 +591,7 @@ ecl_core_status ecl_trace_set_identity(int32_t rank, int32_t size,
     }
     pthread_mutex_lock(&ecl_T.def_lock);
     ecc_file_header_set_identity(ecl_T.header, ecl_T.header_len, rank, size, run_id);
-    header_copy_encode();
-    struct iovec iov[2] = { { ecl_T.header, ecl_T.header_len },
-                            { ecl_T.header_copy, ecl_T.header_copy_len } };
-    int e = ecl_sys_write_at(ecl_T.fd, ecl_T.path_cur, iov, 2, 0, err, sizeof err);
+    int e = rewrite_header(err, sizeof err);
     __atomic_store_n(&ecl_T.process, (uint32_t)rank, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ecl_T.def_lock);
     if (e != 0) {

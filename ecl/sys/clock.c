@@ -15,6 +15,12 @@ int ecl_sys_clock_kind = ECL_SYS_CLOCK_MONOTONIC;
 static clockid_t clock_id = CLOCK_MONOTONIC;
 static double ticks_per_second = 1e9;
 static int64_t realtime_offset_ns;
+/* The cycle counter's rate is measured from the (tick, ns) pair taken at init
+ * to a later one: first when the rate is first asked for (at least 1 ms after
+ * init, so that the tracer's own set-up overlaps it), then again over the whole
+ * run by ecl_sys_clock_recalibrate. cal_span_ns: 0 until measured. */
+static uint64_t cal_tick0, cal_ns0, cal_span_ns;
+static uint64_t real_tick0, real_ns0;   /* the init triple, for the realtime offset */
 
 static uint64_t ts_ns(clockid_t id)
 {
@@ -60,17 +66,25 @@ static void tsc_pair(uint64_t *tsc, uint64_t *ns)
     }
 }
 
-/* Counts cycles against CLOCK_MONOTONIC over about 10 ms (rate error ~1e-5). */
-static double tsc_calibrate(void)
+/* The rate from the init pair to now, waiting until min_ns have passed. */
+static void tsc_measure(uint64_t min_ns)
 {
-    uint64_t t0, n0, t1, n1;
-    tsc_pair(&t0, &n0);
+    uint64_t t1 = 0, n1 = 0;
     do {
         tsc_pair(&t1, &n1);
-    } while (n1 - n0 < 10000000u);
-    return (double)(t1 - t0) * 1e9 / (double)(n1 - n0);
+    } while (n1 - cal_ns0 < min_ns);
+    ticks_per_second = (double)(t1 - cal_tick0) * 1e9 / (double)(n1 - cal_ns0);
+    cal_span_ns = n1 - cal_ns0;
 }
 #endif
+
+/* The realtime offset from the init triple and the current rate. */
+static void set_realtime_offset(void)
+{
+    /* long double keeps ~1 ns of the product for cycle counts near 2^50. */
+    realtime_offset_ns = (int64_t)real_ns0 - (int64_t)((long double)real_tick0 * 1e9L /
+                                                       (long double)ticks_per_second);
+}
 
 int ecl_sys_clock_init(ecl_sys_clock_source want, char *err, size_t errlen)
 {
@@ -84,7 +98,8 @@ int ecl_sys_clock_init(ecl_sys_clock_source want, char *err, size_t errlen)
                                   "(use monotonic)");
             return EINVAL;
         }
-        ticks_per_second = tsc_calibrate();
+        tsc_pair(&cal_tick0, &cal_ns0);
+        cal_span_ns = 0;             /* measured when first asked for */
         break;
 #else
         snprintf(err, errlen, "ECL_CLOCK=tsc: no cycle counter support on this architecture "
@@ -105,12 +120,37 @@ int ecl_sys_clock_init(ecl_sys_clock_source want, char *err, size_t errlen)
     }
     ecl_sys_clock_kind = (int)want;
 
-    uint64_t ticks, mono, real;
-    ecl_sys_clock_pair(&ticks, &mono, &real);
-    /* long double keeps ~1 ns of the product for cycle counts near 2^50. */
-    realtime_offset_ns = (int64_t)real - (int64_t)((long double)ticks * 1e9L /
-                                                   (long double)ticks_per_second);
+    uint64_t mono;
+    ecl_sys_clock_pair(&real_tick0, &mono, &real_ns0);
+    set_realtime_offset();           /* the cycle counter's: again once its rate is known */
     return 0;
+}
+
+/* Fixes the cycle counter's rate if it is not yet: over at least 1 ms since
+ * init (an error of ~3e-5 from the pairs' spread). */
+static void rate_known(void)
+{
+#if ECL_SYS_HAVE_TSC
+    if (ecl_sys_clock_kind == ECL_SYS_CLOCK_TSC && cal_span_ns == 0) {
+        tsc_measure(1000000u);
+        set_realtime_offset();
+    }
+#endif
+}
+
+int ecl_sys_clock_recalibrate(void)
+{
+#if ECL_SYS_HAVE_TSC
+    if (ecl_sys_clock_kind != ECL_SYS_CLOCK_TSC || cal_span_ns == 0)
+        return 0;
+    if (ts_ns(CLOCK_MONOTONIC) - cal_ns0 < 2 * cal_span_ns)
+        return 0;                    /* hardly better: not worth a header rewrite */
+    tsc_measure(0);
+    set_realtime_offset();
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 ecl_sys_clock_source ecl_sys_clock_source_get(void)
@@ -131,11 +171,13 @@ const char *ecl_sys_clock_name(ecl_sys_clock_source s)
 
 double ecl_sys_clock_ticks_per_second(void)
 {
+    rate_known();
     return ticks_per_second;
 }
 
 int64_t ecl_sys_clock_realtime_offset_ns(void)
 {
+    rate_known();
     return realtime_offset_ns;
 }
 

@@ -44,15 +44,23 @@ static inline uint64_t ecl_sys_clock_now(void)
     return ecl_sys_clock_gettime();
 }
 
-/* Chooses and calibrates the clock (calibration of the cycle counter takes
- * about 10 ms). Returns 0, or EINVAL with a message when the requested source
- * does not exist on this machine. Calling it again re-selects. */
+/* Chooses the clock and starts measuring the cycle counter's rate against
+ * CLOCK_MONOTONIC. Returns 0, or EINVAL with a message when the requested
+ * source does not exist on this machine. Calling it again re-selects. */
 int ecl_sys_clock_init(ecl_sys_clock_source want, char *err, size_t errlen);
 ecl_sys_clock_source ecl_sys_clock_source_get(void);
 const char *ecl_sys_clock_name(ecl_sys_clock_source s);
+/* Ticks per second. The first call after init fixes the cycle counter's rate,
+ * measured since init over at least 1 ms (waiting for what remains of it), so
+ * work done between init and that call costs no calibration time. */
 double ecl_sys_clock_ticks_per_second(void);
-/* UNIX-epoch ns at tick 0 (measured at init). */
+/* UNIX-epoch ns at tick 0 (from a triple read at init, with the current rate). */
 int64_t ecl_sys_clock_realtime_offset_ns(void);
+/* Measures the cycle counter's rate again, from init to now. 1 if the rate
+ * (and the realtime offset) changed: at least twice as long a span as the last
+ * measure; 0 for the ns clocks. Not thread-safe against the other clock calls
+ * that change state (init, the first rate). */
+int ecl_sys_clock_recalibrate(void);
 /* A (CLOCK_MONOTONIC ns, CLOCK_REALTIME ns, ticks) triple read back to back. */
 void ecl_sys_clock_pair(uint64_t *ticks, uint64_t *mono_ns, uint64_t *real_ns);
 /* 1 if the CPU has an invariant cycle counter ECL can use. */

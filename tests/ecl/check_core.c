@@ -126,16 +126,21 @@ START_TEST(type_definitions)
 }
 END_TEST
 
-/* Opens a trace in a new directory made from the template dir. */
-static void open_trace_in(char *dir)
+/* Opens a trace with this clock in a new directory made from the template dir. */
+static void open_trace_clock(char *dir, ecl_sys_clock_source clock)
 {
     char err[512];
     ck_assert(mkdtemp(dir) != NULL);
     ecl_trace_config cfg;
     ecl_trace_config_default(&cfg);
     snprintf(cfg.dir, sizeof cfg.dir, "%s", dir);
-    cfg.clock = ECL_SYS_CLOCK_MONOTONIC;
+    cfg.clock = clock;
     ck_assert_int_eq(ecl_trace_open(&cfg, err, sizeof err), ECL_CORE_OK);
+}
+
+static void open_trace_in(char *dir)
+{
+    open_trace_clock(dir, ECL_SYS_CLOCK_MONOTONIC);
 }
 
 START_TEST(type_meanings)
@@ -226,6 +231,39 @@ START_TEST(set_rank_rewrites_header)
 }
 END_TEST
 
+START_TEST(close_writes_whole_run_rate)
+{
+    /* The cycle counter's rate measured at open (~1 ms) is measured again over
+     * the whole run at close, and the header and its copy say the latter. */
+    if (!ecl_sys_clock_has_invariant_tsc())
+        return;
+    char dir[] = "/tmp/ecl-check-core-XXXXXX", path[600];
+    open_trace_clock(dir, ECL_SYS_CLOCK_TSC);
+    snprintf(path, sizeof path, "%s/trace.%u.ecl", dir, (unsigned)getpid());
+    double at_open = ecl_sys_clock_ticks_per_second();
+    usleep(20000);
+    ck_assert_int_eq(ecl_trace_close(), ECL_CORE_OK);
+    double at_close = ecl_sys_clock_ticks_per_second();
+    ck_assert_msg(at_close > at_open * 0.999 && at_close < at_open * 1.001, "%g then %g",
+                  at_open, at_close);
+    FILE *f = fopen(path, "rb");
+    ck_assert(f != NULL);
+    static uint8_t buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    uint32_t hlen = rd32(buf + 12), crc = rd32(buf + 16);
+    ck_assert(hlen + 128 + hlen <= n);
+    double in_file;
+    memcpy(&in_file, buf + 24, 8);
+    ck_assert(in_file == at_close);                     /* bit for bit */
+    ck_assert(memcmp(buf, buf + hlen + 128, hlen) == 0); /* the copy too */
+    memset(buf + 16, 0, 4);
+    ck_assert_uint_eq(crc, (uint32_t)crc32(0, buf, hlen));
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ecl_core");
@@ -236,6 +274,7 @@ int main(void)
     tcase_add_test(tc, type_definitions);
     tcase_add_test(tc, type_meanings);
     tcase_add_test(tc, set_rank_rewrites_header);
+    tcase_add_test(tc, close_writes_whole_run_rate);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
