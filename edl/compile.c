@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "edl/compiler.h"
+#include "edl/nameidx.h"
 
 #define MAX_ERRORS 50
 
@@ -109,19 +110,11 @@ ast_list edl_list_append(ast_list l, void *node)
     return l;
 }
 
-static size_t hash(const char *s)
-{
-    size_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 void *edl_map_get(const edl_map *m, const char *key)
 {
     if (!m->cap)
         return NULL;
-    for (size_t i = hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    for (size_t i = edl_name_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
         if (!m->keys[i])
             return NULL;
         if (strcmp(m->keys[i], key) == 0)
@@ -141,7 +134,7 @@ void edl_map_put(edl_cc *cc, edl_map *m, const char *key, void *val)
             if (old.keys[i])
                 edl_map_put(cc, m, old.keys[i], old.vals[i]);
     }
-    size_t i = hash(key) & (m->cap - 1);
+    size_t i = edl_name_hash(key) & (m->cap - 1);
     while (m->keys[i] && strcmp(m->keys[i], key) != 0)
         i = (i + 1) & (m->cap - 1);
     if (!m->keys[i])

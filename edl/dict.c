@@ -137,6 +137,7 @@ static void record_free(edl_record *r)
     for (size_t i = 0; i < r->nfields; i++)
         field_free(r->fields[i]);
     free(r->fields);
+    edl_nameidx_free(&r->by_name);
     roles_free(r->roles, r->nroles);
     free(r->region);
     free(r->name);
@@ -151,6 +152,7 @@ void edl_dict_destroy(edl_dict *d)
     for (size_t i = 0; i < d->nrecords; i++)
         record_free(d->records[i]);
     free(d->records);
+    edl_nameidx_free(&d->by_name);
     for (size_t i = 0; i < d->nbinds; i++) {
         free(d->binds[i].key1);
         free(d->binds[i].key2);
@@ -250,7 +252,7 @@ edl_status edl_dict_add_record(edl_dict *d, const char *name, const char *descri
     }
     edl_record *r = calloc(1, sizeof *r);
     if (!r || !(r->name = strdup(name)) || !(r->description = dup_or_empty(description)) ||
-        !(r->region = strdup(""))) {
+        !(r->region = strdup("")) || edl_nameidx_put(&d->by_name, r->name, d->nrecords) != 0) {
         record_free(r);
         return EDL_ENOMEM;
     }
@@ -286,11 +288,18 @@ static int may_append(const edl_record *r, int optional, int array)
     const edl_field *last = r->fields[r->nfields - 1];
     if (last->array && last->array->count_field == EDL_NO_FIELD)
         return 0;
-    if (!optional && !array)
-        for (size_t i = 0; i < r->nfields; i++)
-            if (r->fields[i]->flags & EDL_FIELD_OPTIONAL)
-                return 0;
-    return 1;
+    return optional || array || r->noptional == 0;
+}
+
+/* Appends a made field (room reserved by grow_fields): the one place fields
+ * join a record, so that its name index and counts stay true. */
+static edl_status append_field(edl_record *r, edl_field *f)
+{
+    if (edl_nameidx_put(&r->by_name, f->name, r->nfields) != 0)
+        return EDL_ENOMEM;
+    r->noptional += (f->flags & EDL_FIELD_OPTIONAL) != 0;
+    r->fields[r->nfields++] = f;
+    return EDL_OK;
 }
 
 static edl_field *new_field(edl_record *r, const char *name, edl_type type, edl_encoding enc,
@@ -326,8 +335,10 @@ edl_status edl_record_add_field_ex(edl_record *r, const char *name, edl_type typ
     edl_field *f = new_field(r, name, type, enc, flags, unit, description);
     if (!f)
         return EDL_ENOMEM;
-    r->fields[r->nfields++] = f;
-    return EDL_OK;
+    edl_status st = append_field(r, f);
+    if (st != EDL_OK)
+        field_free(f);
+    return st;
 }
 
 edl_status edl_record_add_field(edl_record *r, const char *name, edl_type type, edl_encoding enc,
@@ -453,10 +464,9 @@ edl_status edl_record_add_array(edl_record *r, const char *name, const char *cou
 {
     edl_field *f;
     edl_status st = add_array(r, name, count_field, NULL, NULL, 0, unit, description, &f);
-    if (st == EDL_OK && (st = shape_append(f->array, "", items, nitems)) != EDL_OK)
+    if (st == EDL_OK && ((st = shape_append(f->array, "", items, nitems)) != EDL_OK ||
+                         (st = append_field(r, f)) != EDL_OK))
         field_free(f);
-    else if (st == EDL_OK)
-        r->fields[r->nfields++] = f;
     return st;
 }
 
@@ -470,8 +480,8 @@ edl_status edl_record_add_shaped_array(edl_record *r, const char *name, const ch
         return EDL_EINVAL;
     edl_status st = add_array(r, name, count_field, shape_field, shape_name, shape_flags, unit,
                               description, &f);
-    if (st == EDL_OK)
-        r->fields[r->nfields++] = f;
+    if (st == EDL_OK && (st = append_field(r, f)) != EDL_OK)
+        field_free(f);
     return st;
 }
 
@@ -891,6 +901,9 @@ edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_record *
         if (r && d->nrecords && d->records[d->nrecords - 1] == r) {
             d->nrecords--;
             record_free(r);
+            edl_nameidx_clear(&d->by_name);      /* rare: index the others again */
+            for (size_t i = 0; i < d->nrecords; i++)
+                (void)edl_nameidx_put(&d->by_name, d->records[i]->name, i);
         }
         return st;
     }
@@ -1078,10 +1091,8 @@ const edl_record *edl_dict_find_record(const edl_dict *d, const char *name)
 {
     if (!d || !name)
         return NULL;
-    for (size_t i = 0; i < d->nrecords; i++)
-        if (strcmp(d->records[i]->name, name) == 0)
-            return d->records[i];
-    return NULL;
+    long i = edl_nameidx_get(&d->by_name, name);
+    return i >= 0 ? d->records[i] : NULL;
 }
 
 size_t edl_dict_bind_count(const edl_dict *d) { return d ? d->nbinds : 0; }
@@ -1123,10 +1134,7 @@ long edl_record_find_field(const edl_record *r, const char *name)
 {
     if (!r || !name)
         return -1;
-    for (size_t i = 0; i < r->nfields; i++)
-        if (strcmp(r->fields[i]->name, name) == 0)
-            return (long)i;
-    return -1;
+    return edl_nameidx_get(&r->by_name, name);
 }
 
 const char *edl_field_name(const edl_field *f) { return f ? f->name : ""; }

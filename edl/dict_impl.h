@@ -4,6 +4,7 @@
 #define EDL_DICT_IMPL_H
 
 #include "edl/edl.h"
+#include "edl/nameidx.h"
 
 /* One item shape of an array: the token that selects it ("" when fixed) and
  * its components (names owned, never NULL). */
@@ -55,6 +56,8 @@ struct edl_record {
     size_t index;
     edl_field **fields;   /* pointers, so borrowed fields never move */
     size_t nfields, cap;
+    edl_nameidx by_name;  /* field name -> index */
+    size_t noptional;     /* fields with EDL_FIELD_OPTIONAL */
     const edl_dict *dict; /* owner: field rules depend on the representation */
     struct edl_role_entry *roles;   /* 1.2 */
     size_t nroles;
@@ -78,6 +81,7 @@ struct edl_dict {
     unsigned key_index[2];
     edl_record **records; /* pointers, so borrowed records never move */
     size_t nrecords, rcap;
+    edl_nameidx by_name;  /* record name -> index */
     struct edl_bind_entry *binds;
     size_t nbinds, bcap;
     /* 1.1 */
