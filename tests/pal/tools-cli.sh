@@ -21,6 +21,8 @@ for t in "$dump" "$view" "$merge" "$edlc" "$run"; do
     "$t" --help >/dev/null 2>&1 || bad "$n --help: exit status $?"
     "$t" --version >"$tmp/v" 2>&1 || bad "$n --version: exit status $?"
     grep -q "^$n" "$tmp/v" || bad "$n --version does not name the tool: $(cat "$tmp/v")"
+    grep -q "[0-9][0-9]*\.[0-9][0-9]*\.[0-9]" "$tmp/v" && ! grep -q "@" "$tmp/v" ||
+        bad "$n --version gives no version: $(cat "$tmp/v")"
     "$t" --no-such-option >/dev/null 2>&1
     st=$?
     [ $st -eq 1 ] || bad "$n with a bad option: exit status $st, expected 1"
