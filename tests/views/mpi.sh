@@ -37,7 +37,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 norm() {
     awk '/^$/ {on=0; coll=0; pairs=0}
          /^MPI functions/ {on=1; print; next}
-         on && NF >= 9 && $1 != "name" {print "  " $1, $2, $NF}
+         on == 1 && NF >= 9 && $1 != "name" {print "  " $1, $2, $NF}
+         /^Process start and end/ {on=2; print "Process start and end"; next}
+         on == 2 && NF >= 8 && $1 != "name" {print "  setup", $1, $2}
          /^Collectives/ {coll=1; print "Collectives"; next}
          coll && NF == 4 && $1 != "name" {print "  collective", $1, $2}
          /^Messages/ {print; pairs=1; next}
