@@ -75,7 +75,7 @@ case "$counts" in "X=92 s=40 f=40 "*) ;; *) bad "chrome counts: $counts" ;; esac
 "$pv" --export csv "$tmp/trace.ecl" | grep -c '^message,' | grep -qx 4 || bad "csv message rows"
 
 # collectives: every collective of examples/mpi/collectives is one instance
-# across the 4 ranks (MPI_Allreduce twice)
+# across the 4 ranks (MPI_Allreduce twice), found by the role collective
 coll="$(dirname "$ring")/collectives"
 if [ -x "$coll" ]; then
     mkdir "$tmp/coll"
@@ -88,5 +88,12 @@ if [ -x "$coll" ]; then
     grep -qx 'MPI_Allreduce 2' "$tmp/cl" || bad "collectives: MPI_Allreduce instances"
     grep -qx 'MPI_Bcast 1' "$tmp/cl" || bad "collectives: MPI_Bcast instances"
     [ "$(awk '$2 != 1' "$tmp/cl" | wc -l)" = 1 ] || bad "collectives: $(cat "$tmp/cl")"
+    # collective bytes (roles bytes_sent + bytes_received) in the profile:
+    # MPI_Bcast of 10 ints, 4 ranks: the root sends 40, three ranks receive 40;
+    # two MPI_Allreduce of 10 ints: 4 ranks x 2 calls x (40 sent + 40 received)
+    awk '/^MPI functions/ {on=1; next} /^$/ {on=0} on && $1 != "name" {print $1, $NF}' \
+        "$tmp/cp" >"$tmp/cb"
+    grep -qx 'MPI_Bcast 160' "$tmp/cb" || bad "collectives: MPI_Bcast bytes: $(grep Bcast "$tmp/cb")"
+    grep -qx 'MPI_Allreduce 640' "$tmp/cb" || bad "collectives: MPI_Allreduce bytes"
 fi
 exit $fail
