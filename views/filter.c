@@ -700,6 +700,8 @@ typedef struct kind {
     long region;            /* the region it names by text (REGION IS), -1: a field */
     int comm_def;           /* a definition of a communicator and its members */
     int both;               /* sends and receives: its tag is the sent one */
+    int bytes;              /* has a field with role bytes_sent, bytes_received or bytes */
+    int args;               /* has bytes, a tag or a communicator (worth reading) */
     uint64_t refkey;        /* which definitions its region ids refer to */
     const char *idname;     /* the region field's name, for ids without a name */
 } kind;
@@ -793,6 +795,9 @@ static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
     k->recv = role_of(d, PAL_ROLE_RECV);
     k->untimed = role_of(d, PAL_ROLE_UNTIMED);
     k->both = k->send == 1 && k->recv == 1;
+    k->bytes = says_bytes(d);
+    k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) ||
+              pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
     if (role_of(d, PAL_ROLE_COMMUNICATION))
         k->flags |= F_COMM;
     if (role_of(d, PAL_ROLE_IDLE))
@@ -910,7 +915,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
     const kind *k = classify(r, M, d);
     if (k == NULL)
         return -1;
-    if (pal_names_add(M->names, rec) != PAL_OK)
+    /* only definitions define names (a reference's target is one) */
+    if (k->prim == PAL_ROLE_DEFINITION && pal_names_add(M->names, rec) != PAL_OK)
         return -1;
     uint64_t ticks = pal_record_time(rec);
     uint32_t process = pal_record_process(rec);
@@ -980,9 +986,11 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (fr == NULL)
             return -1;
         fr->flags = k->flags;
-        fr->tag = geti(rec, M->h[H_TAG], 0);
-        fr->comm = geti(rec, M->h[H_COMM], 0);
-        fr->bytes = all_bytes(M, rec);
+        if (k->args) {
+            fr->tag = geti(rec, M->h[H_TAG], 0);
+            fr->comm = geti(rec, M->h[H_COMM], 0);
+            fr->bytes = all_bytes(M, rec);
+        }
         if (on(rec, k->send, PAL_ROLE_SEND))
             record_message(r, M, k, rec, (size_t)li, 0, t);
         if (on(rec, k->recv, PAL_ROLE_RECV) && !on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
@@ -1005,7 +1013,7 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             break;
         }
         frame *fr = &l->stack[dp - 1];
-        if (says_bytes(d))
+        if (k->bytes)
             fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
         if (fr->flags & F_RECV) {   /* any source: the actual one may come with the exit */
             int64_t p = peer_of(M, rec, 1);
@@ -1044,9 +1052,11 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (fr == NULL)
             return -1;
         fr->flags = k->flags;
-        fr->bytes = all_bytes(M, rec);
-        fr->tag = geti(rec, M->h[H_TAG], 0);
-        fr->comm = geti(rec, M->h[H_COMM], 0);
+        if (k->args) {
+            fr->bytes = all_bytes(M, rec);
+            fr->tag = geti(rec, M->h[H_TAG], 0);
+            fr->comm = geti(rec, M->h[H_COMM], 0);
+        }
         int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
         if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
             record_message(r, M, k, rec, (size_t)li, 0, start);
