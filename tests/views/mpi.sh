@@ -4,7 +4,8 @@
 # communication pairs (golden, times removed), on the merged trace and on the
 # four per-rank traces read together; Chrome JSON with one slice per call and
 # one flow arrow per message; the communication matrix SVG; collective
-# instances grouped across ranks (one barrier).
+# instances grouped across ranks (one barrier); the MPI record types' roles
+# in the trace's dictionary (pal-dump --dict); collective bytes.
 # Skips (77) when ECL was configured without MPI.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -32,6 +33,20 @@ bad() { echo "FAIL: $*"; fail=1; }
     timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$ring" 10) \
     >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "mpirun failed"; exit 99; }
 [ -f "$tmp/trace.ecl" ] || { echo "no merged trace"; exit 99; }
+
+# the MPI records carry their meaning in the trace's dictionary (from mpi.spec)
+dump="$top_builddir/pal/pal-dump"
+"$dump" --dict "$tmp/trace.ecl" > "$tmp/dict" || bad "pal-dump --dict"
+roles() { awk -v r="$1" '$1 == "RECORD" { on = $2 == r } on && /ROLE IS/ { sub(/^ */, ""); print }' "$tmp/dict"; }
+[ "$(roles mpi_send)" = 'ROLE IS call, send, communication;' ] || bad "mpi_send roles: $(roles mpi_send)"
+[ "$(roles mpi_recv)" = 'ROLE IS call, recv, communication, idle;' ] || bad "mpi_recv roles: $(roles mpi_recv)"
+[ "$(roles mpi_barrier)" = 'ROLE IS call, collective, communication, idle;' ] || bad "mpi_barrier roles"
+[ "$(roles mpi_init)" = 'ROLE IS process_begin;' ] || bad "mpi_init roles: $(roles mpi_init)"
+[ "$(roles mpi_comm)" = 'ROLE IS definition;' ] || bad "mpi_comm roles"
+[ "$(roles mpi_complete | tr '\n' ' ')" = 'ROLE IS request_complete; ROLE IS recv WHEN kind IS "1"; ROLE IS untimed WHEN flags IS "16"; ' ] ||
+    bad "mpi_complete roles: $(roles mpi_complete)"
+grep -q 'FIELD peer  *IS int32 SLEB ROLE peer ' "$tmp/dict" || bad "peer role"
+grep -q 'FIELD recvd  *IS uint64 ULEB UNIT "bytes" ROLE bytes_received ' "$tmp/dict" || bad "recvd role"
 
 # normalise: MPI function names and calls, messages, top pairs
 norm() {
