@@ -102,6 +102,23 @@ static uint64_t strhash(const char *s, size_t n)
                  : ((cap) = (cap) ? (cap) * 2 : 16,                                      \
                     ((arr) = realloc_or_free((arr), (cap) * sizeof *(arr))) ? 0 : -1))
 
+/* arr (of *n elements of elem bytes) grown to hold index i, the new elements
+ * zeroed; NULL (arr untouched) when memory runs out. */
+static void *grow_index(void *arr, size_t *n, size_t i, size_t elem, size_t first)
+{
+    if (i < *n)
+        return arr;
+    size_t m = *n ? *n : first;
+    while (m <= i)
+        m *= 2;
+    unsigned char *p = realloc(arr, m * elem);
+    if (p == NULL)
+        return NULL;
+    memset(p + *n * elem, 0, (m - *n) * elem);
+    *n = m;
+    return p;
+}
+
 static void *realloc_or_free(void *p, size_t n)
 {
     void *q = realloc(p, n);
@@ -344,17 +361,10 @@ static long node_get(vw_run *r, long parent, long region)
 
 static vw_stat *lane_rstat(lane *l, long region)
 {
-    if ((size_t)region >= l->nrstat) {
-        size_t n = l->nrstat ? l->nrstat : 16;
-        while (n <= (size_t)region)
-            n *= 2;
-        vw_stat *s = realloc(l->rstat, n * sizeof *s);
-        if (s == NULL)
-            return NULL;
-        memset(s + l->nrstat, 0, (n - l->nrstat) * sizeof *s);
-        l->rstat = s;
-        l->nrstat = n;
-    }
+    vw_stat *s = grow_index(l->rstat, &l->nrstat, (size_t)region, sizeof *s, 16);
+    if (s == NULL)
+        return NULL;
+    l->rstat = s;
     return &l->rstat[region];
 }
 
@@ -770,17 +780,10 @@ static int role_of(const pal_recdesc *d, pal_record_role role)
 static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
 {
     size_t i = pal_recdesc_index(d);
-    if (i >= M->nk) {
-        size_t n = M->nk ? M->nk : 64;
-        while (n <= i)
-            n *= 2;
-        kind *k = realloc(M->k, n * sizeof *k);
-        if (k == NULL)
-            return NULL;
-        memset(k + M->nk, 0, (n - M->nk) * sizeof *k);
-        M->k = k;
-        M->nk = n;
-    }
+    kind *all = grow_index(M->k, &M->nk, i, sizeof *all, 64);
+    if (all == NULL)
+        return NULL;
+    M->k = all;
     kind *k = &M->k[i];
     if (k->known)
         return k;
