@@ -527,7 +527,7 @@ static void check_roles(edl_cc *cc, const ast_record *r)
             if (st->when_field.text)
                 edl_error(cc, n->name.loc, "role %s says what the record is, so it cannot "
                                            "depend on a field (WHEN is for send, recv, "
-                                           "collective, communication and idle)", n->name.text);
+                                           "untimed, collective, communication and idle)", n->name.text);
             if (primary) {
                 edl_error(cc, n->name.loc, "record '%s' has two roles that say what it is, %s "
                                            "and %s", r->name.text, primary->name.text,
@@ -564,9 +564,10 @@ static void check_roles(edl_cc *cc, const ast_record *r)
             !edl_role_qualifies(primary->role, n->role))
             edl_error(cc, n->name.loc, "role %s does not go with %s (%s)", n->name.text,
                       primary->name.text,
-                      n->role == EDL_ROLE_SEND || n->role == EDL_ROLE_RECV
-                          ? "send and recv go with enter, leave, call, request_complete, "
-                            "request_start and message"
+                      n->role == EDL_ROLE_SEND || n->role == EDL_ROLE_RECV ||
+                              n->role == EDL_ROLE_UNTIMED
+                          ? "send, recv and untimed go with enter, leave, call, "
+                            "request_complete, request_start and message"
                           : "collective, communication and idle go with enter, leave and call");
         edl_role_need need = edl_role_needs(n->role);
         if (need.any[0] && !has_need(cc, r, need))

@@ -116,6 +116,8 @@ typedef enum edl_record_role {
     EDL_ROLE_COLLECTIVE,         /* a collective operation */
     EDL_ROLE_COMMUNICATION,      /* time inside is communication */
     EDL_ROLE_IDLE,               /* time inside is waiting */
+    EDL_ROLE_UNTIMED,            /* its message completed unseen, at an unknown time
+                                  * (a receive released with MPI_Request_free) */
     EDL_ROLE_LIMIT = 64          /* every code is below this */
 } edl_record_role;
 

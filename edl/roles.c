@@ -36,13 +36,14 @@ static const char *const record_roles[EDL_ROLE_LIMIT] = {
     [EDL_ROLE_COLLECTIVE] = "collective",
     [EDL_ROLE_COMMUNICATION] = "communication",
     [EDL_ROLE_IDLE] = "idle",
+    [EDL_ROLE_UNTIMED] = "untimed",
 };
 
 const char *const edl_record_role_names[] = {
     "enter", "leave", "call", "overhead", "marker", "counter", "definition", "metadata", "lost",
     "process_begin", "process_end", "thread_begin", "thread_end", "state", "pause", "resume",
     "request_complete", "request_start", "message", "send", "recv", "collective", "communication", "idle",
-    NULL};
+    "untimed", NULL};
 
 const char *const edl_field_role_names[] = {
     "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
@@ -87,7 +88,7 @@ int edl_role_is_primary(edl_record_role r)
 
 int edl_role_is_qualifier(edl_record_role r)
 {
-    return r >= EDL_ROLE_SEND && r <= EDL_ROLE_IDLE;
+    return r >= EDL_ROLE_SEND && r <= EDL_ROLE_UNTIMED;
 }
 
 int edl_role_has_region(edl_record_role r)
@@ -102,6 +103,7 @@ int edl_role_qualifies(edl_record_role p, edl_record_role q)
     switch (q) {
     case EDL_ROLE_SEND:
     case EDL_ROLE_RECV:
+    case EDL_ROLE_UNTIMED:
         return edl_role_has_region(p) || p == EDL_ROLE_REQUEST_COMPLETE ||
                p == EDL_ROLE_REQUEST_START || p == EDL_ROLE_MESSAGE;
     case EDL_ROLE_COLLECTIVE:

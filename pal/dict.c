@@ -862,6 +862,7 @@ size_t pal_field_index(const pal_fielddesc *f)
 _Static_assert((int)PAL_ROLE_MESSAGE == (int)EDL_ROLE_MESSAGE &&
                (int)PAL_ROLE_SEND == (int)EDL_ROLE_SEND &&
                (int)PAL_ROLE_IDLE == (int)EDL_ROLE_IDLE &&
+               (int)PAL_ROLE_UNTIMED == (int)EDL_ROLE_UNTIMED &&
                (int)PAL_ROLE_LIMIT == (int)EDL_ROLE_LIMIT,
                "record role codes of pal.h and edl.h differ");
 _Static_assert((int)PAL_FROLE_BYTES == (int)EDL_FROLE_BYTES &&

@@ -20,12 +20,14 @@
 
 /* ---------------------------------------------------------------- the message check */
 
-/* What the check reads of a record type (run dictionary index). */
-enum { ROLE_NONE, ROLE_SEND, ROLE_RECV, ROLE_SENDRECV, ROLE_COMPLETE, ROLE_STARTED };
-
+/* What the check reads of a record type (run dictionary index), from its
+ * roles: whether it sends, receives, or completed unseen (0 no, 1 every
+ * record, 2 the record's field says: ROLE IS recv WHEN kind IS "1"), and
+ * the fields with the roles it needs (-1 none). A call sends at its start
+ * and receives at its end; any other record at its time. */
 typedef struct mrole {
-    int role;
-    int f_peer, f_tag, f_comm, f_bytes, f_dur, f_kind, f_flags, f_src, f_rtag, f_rbytes;
+    int send, recv, untimed, call;
+    int f_dest, f_src, f_tag, f_rtag, f_comm, f_sbytes, f_rbytes, f_dur;
 } mrole;
 
 typedef struct mq {                  /* a FIFO of (time, bytes) */
@@ -231,9 +233,16 @@ static uint64_t pair_unknown(checker *k)
 
 static uint64_t fval(const pal_record *rec, int f)
 {
+    if (f < 0)
+        return 0;
     const pal_fielddesc *fd = &rec->desc->fields[f];
     pal_value v = rec->vals[f];
     return fd->tclass == PAL_TC_SIGNED ? (uint64_t)v.i : v.u;
+}
+
+static int has(const pal_record *rec, int how, pal_record_role role)
+{
+    return how == 1 || (how == 2 && pal_record_has_role(rec, role));
 }
 
 /* The check's view of one record (time and durations in ns). */
@@ -241,37 +250,19 @@ static void check_record(checker *k, const mrole *mr, const pal_record *rec)
 {
     int64_t me = rec->process;
     uint64_t time = rec->time;
-    uint64_t dur = mr->f_dur >= 0 ? fval(rec, mr->f_dur) : 0;
+    uint64_t dur = mr->call ? fval(rec, mr->f_dur) : 0;
     uint64_t begin = time > dur ? time - dur : 0;
-    int64_t peer = (int64_t)fval(rec, mr->f_peer), tag = (int64_t)fval(rec, mr->f_tag);
     int64_t comm = (int64_t)fval(rec, mr->f_comm);
-    uint64_t bytes = fval(rec, mr->f_bytes);
-    switch (mr->role) {
-    case ROLE_SEND:
-        check_send(k, me, peer, comm, tag, begin, bytes);
-        break;
-    case ROLE_RECV:
-        check_recv(k, peer, me, comm, tag, time, bytes);
-        break;
-    case ROLE_SENDRECV:
-        check_send(k, me, peer, comm, tag, begin, bytes);
-        check_recv(k, (int64_t)fval(rec, mr->f_src), me, comm, (int64_t)fval(rec, mr->f_rtag),
-                   time, fval(rec, mr->f_rbytes));
-        break;
-    case ROLE_COMPLETE: {
-        uint64_t flags = mr->f_flags >= 0 ? fval(rec, mr->f_flags) : 0;
-        if (fval(rec, mr->f_kind) == 1 && (flags & 16))
-            unknown_recv(k, peer, me, comm, tag);
-        else if (fval(rec, mr->f_kind) == 1 && !(flags & 1))
-            check_recv(k, peer, me, comm, tag, time, bytes);
-        break;
-    }
-    case ROLE_STARTED:
-        if (fval(rec, mr->f_kind) == 0)
-            check_send(k, me, peer, comm, tag, time, bytes);
-        break;
-    default:
-        break;
+    int untimed = has(rec, mr->untimed, PAL_ROLE_UNTIMED);
+    if (has(rec, mr->send, PAL_ROLE_SEND) && !untimed)
+        check_send(k, me, (int64_t)fval(rec, mr->f_dest), comm, (int64_t)fval(rec, mr->f_tag),
+                   begin, fval(rec, mr->f_sbytes));
+    if (has(rec, mr->recv, PAL_ROLE_RECV)) {
+        int64_t src = (int64_t)fval(rec, mr->f_src), tag = (int64_t)fval(rec, mr->f_rtag);
+        if (untimed)   /* completed unseen: takes a send left over at the end */
+            unknown_recv(k, src, me, comm, tag);
+        else
+            check_recv(k, src, me, comm, tag, time, fval(rec, mr->f_rbytes));
     }
 }
 
@@ -292,47 +283,41 @@ static void checker_free(checker *k, uint64_t *us, uint64_t *ur, uint64_t *unkno
     free(k->t);
 }
 
-/* The message roles of the run's record types. */
+/* The first field of rd with one of the roles, -1 if none. */
+static int role_field(const pal_recdesc *rd, pal_field_role a, pal_field_role b)
+{
+    return rd->role_fi[a] >= 0 ? rd->role_fi[a] : b ? rd->role_fi[b] : -1;
+}
+
+/* The message roles of the run's record types: records that send (with a
+ * dest or peer), receive (with a source or peer) -- nothing here knows a
+ * record name (doc/edl.md, "Roles"). */
 static mrole *message_roles(const pal_dict *d)
 {
     mrole *mr = calloc(d->nrecs ? d->nrecs : 1, sizeof *mr);
     if (!mr)
         return NULL;
-    static const char *const sends[] = { "mpi_send", "mpi_bsend", "mpi_ssend", "mpi_rsend",
-                                         "mpi_isend", "mpi_ibsend", "mpi_issend", "mpi_irsend",
-                                         "mpi_isendrecv", "mpi_isendrecv_replace", NULL };
     for (size_t i = 0; i < d->nrecs; i++) {
         const pal_recdesc *rd = d->recs[i];
         mrole *m = &mr[i];
-        const char *nm = rd->name;
-        m->f_peer = (int)pal_field_lookup(rd, "peer");
-        m->f_tag = (int)pal_field_lookup(rd, "tag");
-        m->f_comm = (int)pal_field_lookup(rd, "comm");
-        m->f_bytes = (int)pal_field_lookup(rd, "bytes");
-        m->f_dur = (int)pal_field_lookup(rd, "duration");
-        m->f_kind = (int)pal_field_lookup(rd, "kind");
-        m->f_flags = (int)pal_field_lookup(rd, "flags");
-        m->f_src = (int)pal_field_lookup(rd, "source");
-        m->f_rtag = (int)pal_field_lookup(rd, "recvtag");
-        m->f_rbytes = (int)pal_field_lookup(rd, "recvbytes");
-        for (int s = 0; sends[s]; s++)
-            if (strcmp(nm, sends[s]) == 0)
-                m->role = ROLE_SEND;
-        if (strcmp(nm, "mpi_recv") == 0 || strcmp(nm, "mpi_mrecv") == 0)
-            m->role = ROLE_RECV;
-        else if (strcmp(nm, "mpi_sendrecv") == 0 || strcmp(nm, "mpi_sendrecv_replace") == 0)
-            m->role = ROLE_SENDRECV;
-        else if (strcmp(nm, "mpi_complete") == 0)
-            m->role = ROLE_COMPLETE;
-        else if (strcmp(nm, "mpi_started") == 0)
-            m->role = ROLE_STARTED;
-        int need_dur = m->role == ROLE_SEND || m->role == ROLE_SENDRECV;
-        int need_kind = m->role == ROLE_COMPLETE || m->role == ROLE_STARTED;
-        if (m->role != ROLE_NONE &&
-            (m->f_peer < 0 || m->f_tag < 0 || m->f_comm < 0 || m->f_bytes < 0 ||
-             (need_dur && m->f_dur < 0) || (need_kind && m->f_kind < 0) ||
-             (m->role == ROLE_SENDRECV && (m->f_src < 0 || m->f_rtag < 0 || m->f_rbytes < 0))))
-            m->role = ROLE_NONE;
+        m->send = pal_recdesc_has_role(rd, PAL_ROLE_SEND);
+        m->recv = pal_recdesc_has_role(rd, PAL_ROLE_RECV);
+        m->untimed = pal_recdesc_has_role(rd, PAL_ROLE_UNTIMED);
+        m->call = pal_recdesc_has_role(rd, PAL_ROLE_CALL) == 1;
+        m->f_dest = role_field(rd, PAL_FROLE_DEST, PAL_FROLE_PEER);
+        m->f_src = role_field(rd, PAL_FROLE_SOURCE, PAL_FROLE_PEER);
+        m->f_tag = role_field(rd, PAL_FROLE_TAG, PAL_FROLE_NONE);
+        /* a record that sends and receives tells the received tag apart */
+        m->f_rtag = m->send == 1 && rd->role_fi[PAL_FROLE_RECV_TAG] >= 0
+                        ? rd->role_fi[PAL_FROLE_RECV_TAG] : m->f_tag;
+        m->f_comm = role_field(rd, PAL_FROLE_COMMUNICATOR, PAL_FROLE_NONE);
+        m->f_sbytes = role_field(rd, PAL_FROLE_BYTES_SENT, PAL_FROLE_BYTES);
+        m->f_rbytes = role_field(rd, PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES);
+        m->f_dur = role_field(rd, PAL_FROLE_DURATION, PAL_FROLE_NONE);
+        if (m->f_dest < 0 || (m->call && m->f_dur < 0))
+            m->send = 0;
+        if (m->f_src < 0)
+            m->recv = 0;
     }
     return mr;
 }
@@ -544,7 +529,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         for (size_t f = 2; ok && f < x->nfields; f++)
             ok = !x->fields[f].from_ticks;
         /* bit 0: copied as bytes; bit 1: the message check reads it */
-        raw_ok[k] = (uint8_t)(ok | (roles && roles[k].role != ROLE_NONE ? 2 : 0));
+        raw_ok[k] = (uint8_t)(ok | (roles && (roles[k].send || roles[k].recv) ? 2 : 0));
     }
     const pal_record *rec;
     while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
@@ -583,7 +568,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         memcpy(ol + 4, rec->lens + 2, (nf - 2) * sizeof *ol);
         if ((st = pal_writer_put(w, to, ov, ol)) != PAL_OK)
             break;
-        if (roles && roles[in->index].role != ROLE_NONE)
+        if (roles && (roles[in->index].send || roles[in->index].recv))
             check_record(&chk, &roles[in->index], rec);
     }
     if (st != PAL_END) {

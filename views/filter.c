@@ -1,5 +1,6 @@
-/* filter.c -- the filter manager: reads every record through PAL, classifies
- * it with the mapping layer and feeds the filters: process state (busy,
+/* filter.c -- the filter manager: reads every record through PAL, finds
+ * what it means through the dictionary's roles alone (no record or field
+ * name is known here) and feeds the filters: process state (busy,
  * overhead, idle per lane over time bins), call trees and region statistics
  * (tolerant of unbalanced enter/leave), and message matching. Memory depends
  * on the number of lanes, regions, call paths and unmatched messages, not on
@@ -101,6 +102,23 @@ static uint64_t strhash(const char *s, size_t n)
                  : ((cap) = (cap) ? (cap) * 2 : 16,                                      \
                     ((arr) = realloc_or_free((arr), (cap) * sizeof *(arr))) ? 0 : -1))
 
+/* arr (of *n elements of elem bytes) grown to hold index i, the new elements
+ * zeroed; NULL (arr untouched) when memory runs out. */
+static void *grow_index(void *arr, size_t *n, size_t i, size_t elem, size_t first)
+{
+    if (i < *n)
+        return arr;
+    size_t m = *n ? *n : first;
+    while (m <= i)
+        m *= 2;
+    unsigned char *p = realloc(arr, m * elem);
+    if (p == NULL)
+        return NULL;
+    memset(p + *n * elem, 0, (m - *n) * elem);
+    *n = m;
+    return p;
+}
+
 static void *realloc_or_free(void *p, size_t n)
 {
     void *q = realloc(p, n);
@@ -110,11 +128,17 @@ static void *realloc_or_free(void *p, size_t n)
 }
 
 /* ---------------- run state ---------------- */
+/* Frame and record-type flags. */
+#define F_COMM 1u       /* time inside is communication (overhead unless idle) */
+#define F_IDLE 2u       /* time inside is waiting */
+#define F_COLL 4u       /* a collective: instances grouped across ranks */
+#define F_SETUP 8u      /* the process's start or end (MPI_Init, MPI_Finalize) */
+#define F_RECV 16u      /* the frame receives a message when it closes */
+
 typedef struct frame {
     long region, node;
     double start, child;
-    int role;
-    unsigned flags;
+    unsigned flags;     /* F_* */
     int64_t peer, tag, comm;
     uint64_t bytes;
 } frame;
@@ -124,10 +148,12 @@ typedef struct lane {
     frame *stack;
     size_t depth, cap;
     double *bins;
+    double *setup;      /* NBINS seconds of the process's start and end (F_SETUP) */
     vw_stat *rstat;
     size_t nrstat;
     double last;
     int started;
+    unsigned name_gen;  /* definitions seen when its name was last looked up */
 } lane;
 
 typedef struct pending {  /* an unmatched send or receive */
@@ -187,7 +213,6 @@ struct vw_run {
     vw_node *nodes;
     size_t nnodes, nodecap;
     hmap node_by_key;
-    hmap thread_names;    /* (process<<32|stream) -> index into names */
     queue *queues;
     size_t nqueues, qcap;
     hmap queue_of;
@@ -220,24 +245,28 @@ static char *own(vw_run *r, const char *s, size_t n)
 }
 
 /* ---------------- time bins ---------------- */
-static void halve(double *b)
+/* b holds NBINS bins of w values each: merge neighbours into the first half */
+static void halve(double *b, int w)
 {
     for (size_t i = 0; i < NBINS / 2; i++)
-        for (int s = 0; s < VW_NSTATES; s++)
-            b[i * VW_NSTATES + s] = b[2 * i * VW_NSTATES + s] + b[(2 * i + 1) * VW_NSTATES + s];
-    memset(b + NBINS / 2 * VW_NSTATES, 0, NBINS / 2 * VW_NSTATES * sizeof *b);
+        for (int s = 0; s < w; s++)
+            b[i * w + s] = b[2 * i * w + s] + b[(2 * i + 1) * w + s];
+    memset(b + NBINS / 2 * w, 0, NBINS / 2 * w * sizeof *b);
 }
 
 static void cover(vw_run *r, double t)
 {
     while (t >= r->width * NBINS) {
-        halve(r->util);
-        for (size_t i = 0; i < r->nlanes; i++)
-            halve(r->lanes[i].bins);
+        halve(r->util, VW_NSTATES);
+        for (size_t i = 0; i < r->nlanes; i++) {
+            halve(r->lanes[i].bins, VW_NSTATES);
+            halve(r->lanes[i].setup, 1);
+        }
         r->width *= 2;
     }
 }
 
+/* state VW_NSTATES: the process's start or end, kept apart from the states */
 static void add_interval(vw_run *r, lane *l, int state, double a, double b)
 {
     if (a < 0)
@@ -249,8 +278,12 @@ static void add_interval(vw_run *r, lane *l, int state, double a, double b)
     while (a < b && i < NBINS) {
         double end = (double)(i + 1) * r->width;
         double piece = (b < end ? b : end) - a;
-        r->util[i * VW_NSTATES + state] += piece;
-        l->bins[i * VW_NSTATES + state] += piece;
+        if (state == VW_NSTATES) {
+            l->setup[i] += piece;
+        } else {
+            r->util[i * VW_NSTATES + state] += piece;
+            l->bins[i * VW_NSTATES + state] += piece;
+        }
         a = end;
         i++;
     }
@@ -271,7 +304,8 @@ static long lane_get(vw_run *r, uint32_t process, uint32_t stream)
     l->pub.stream = stream;
     l->pub.name = "";
     l->bins = calloc(NBINS * VW_NSTATES, sizeof *l->bins);
-    if (l->bins == NULL || hput(&r->lane_of, key, (long)r->nlanes))
+    l->setup = calloc(NBINS, sizeof *l->setup);
+    if (l->bins == NULL || l->setup == NULL || hput(&r->lane_of, key, (long)r->nlanes))
         return -1;
     return (long)r->nlanes++;
 }
@@ -298,21 +332,6 @@ static long region_named(vw_run *r, const char *name, size_t len, int kind)
     if (hput(&r->region_by_name, h, (long)r->nregions))
         return -1;
     return (long)r->nregions++;
-}
-
-static long region_of_id(vw_run *r, uint32_t process, uint64_t id, const char *prefix)
-{
-    uint64_t key = (uint64_t)process << 40 ^ id;
-    long i = hget(&r->region_by_id, key);
-    if (i >= 0)
-        return i;
-    char buf[64];
-    int n = snprintf(buf, sizeof buf, "%.40s%llu", prefix ? prefix : "region#",
-                     (unsigned long long)id);
-    i = region_named(r, buf, (size_t)n, VW_REGION_USER);
-    if (i >= 0)
-        hput(&r->region_by_id, key, i);
-    return i;
 }
 
 static long node_get(vw_run *r, long parent, long region)
@@ -342,17 +361,10 @@ static long node_get(vw_run *r, long parent, long region)
 
 static vw_stat *lane_rstat(lane *l, long region)
 {
-    if ((size_t)region >= l->nrstat) {
-        size_t n = l->nrstat ? l->nrstat : 16;
-        while (n <= (size_t)region)
-            n *= 2;
-        vw_stat *s = realloc(l->rstat, n * sizeof *s);
-        if (s == NULL)
-            return NULL;
-        memset(s + l->nrstat, 0, (n - l->nrstat) * sizeof *s);
-        l->rstat = s;
-        l->nrstat = n;
-    }
+    vw_stat *s = grow_index(l->rstat, &l->nrstat, (size_t)region, sizeof *s, 16);
+    if (s == NULL)
+        return NULL;
+    l->rstat = s;
     return &l->rstat[region];
 }
 
@@ -646,11 +658,16 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
         n->incl += dur;
         n->excl += excl;
     }
-    if (fr->flags & VW_F_MPI)
-        add_interval(r, l, (fr->flags & VW_F_IDLE) ? VW_IDLE : VW_OVERHEAD, fr->start, end);
-    if (fr->flags & VW_F_COLL)
+    if (fr->flags & F_SETUP) {
+        add_interval(r, l, VW_NSTATES, fr->start, end);
+    } else if (fr->flags & F_IDLE) {
+        add_interval(r, l, VW_IDLE, fr->start, end);
+    } else if (fr->flags & F_COMM) {
+        add_interval(r, l, VW_OVERHEAD, fr->start, end);
+    }
+    if (fr->flags & F_COLL)
         coll_add(r, l->pub.process, fr->comm, fr->region, fr->start);
-    if (fr->role == VW_ROLE_RECV)
+    if (fr->flags & F_RECV)
         message(r, li, 1, fr->peer, fr->tag, fr->comm, end, fr->bytes);
     if (r->sink && r->sink->slice)
         r->sink->slice(r->sink->ctx, li, l->pub.process, l->pub.stream, g->name, g->kind,
@@ -680,8 +697,57 @@ static void pop(vw_run *r, size_t li, double end)
         l->stack[l->depth - 1].child += (end > fr.start ? end - fr.start : 0);
 }
 
-/* ---------------- one record ---------------- */
-static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt);
+/* ---------------- what records mean: their roles ---------------- */
+
+/* What a record type means to the filters, from its roles (computed once per
+ * type). send, recv, untimed: 0 no, 1 every record, 2 the record's field
+ * says (ROLE IS recv WHEN kind IS "1"). */
+typedef struct kind {
+    int known;
+    pal_record_role prim;
+    unsigned flags;
+    int send, recv, untimed;
+    long region;            /* the region it names by text (REGION IS), -1: a field */
+    int comm_def;           /* a definition of a communicator and its members */
+    int both;               /* sends and receives: its tag is the sent one */
+    int bytes;              /* has a field with role bytes_sent, bytes_received or bytes */
+    int args;               /* has bytes, a tag or a communicator (worth reading) */
+    uint64_t refkey;        /* which definitions its region ids refer to */
+    const char *idname;     /* the region field's name, for ids without a name */
+} kind;
+
+static const pal_record_role primaries[] = {
+    PAL_ROLE_ENTER, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
+    PAL_ROLE_COUNTER, PAL_ROLE_DEFINITION, PAL_ROLE_METADATA, PAL_ROLE_LOST,
+    PAL_ROLE_PROCESS_BEGIN, PAL_ROLE_PROCESS_END, PAL_ROLE_THREAD_BEGIN, PAL_ROLE_THREAD_END,
+    PAL_ROLE_STATE, PAL_ROLE_PAUSE, PAL_ROLE_RESUME, PAL_ROLE_REQUEST_COMPLETE,
+    PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE};
+
+/* The field roles the filters read, through one handle each. */
+enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
+       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_N };
+static const pal_field_role hrole[H_N] = {
+    PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
+    PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
+    PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
+    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS};
+
+typedef struct meaning {
+    pal_reader *rd;
+    pal_names *names;
+    const pal_handle *h[H_N];
+    kind *k;
+    size_t nk;
+    unsigned gen;           /* definitions seen: lanes without a name look again */
+} meaning;
+
+static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt)
+{
+    int64_t v;
+    if (h && pal_record_i64(rec, h, &v) == PAL_OK)
+        return v;
+    return dflt;
+}
 
 /* a byte count: absent or negative (unknown) is 0 */
 static uint64_t getbytes(const pal_record *rec, const pal_handle *h)
@@ -692,32 +758,168 @@ static uint64_t getbytes(const pal_record *rec, const pal_handle *h)
     return 0;
 }
 
-static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt)
+static int says_bytes(const pal_recdesc *d)
 {
+    return pal_recdesc_role_field(d, PAL_FROLE_BYTES_SENT) ||
+           pal_recdesc_role_field(d, PAL_FROLE_BYTES_RECEIVED) ||
+           pal_recdesc_role_field(d, PAL_FROLE_BYTES);
+}
+
+/* every byte a record says it moves */
+static uint64_t all_bytes(const meaning *M, const pal_record *rec)
+{
+    return getbytes(rec, M->h[H_BYTES_SENT]) + getbytes(rec, M->h[H_BYTES_RECEIVED]) +
+           getbytes(rec, M->h[H_BYTES]);
+}
+
+static int role_of(const pal_recdesc *d, pal_record_role role)
+{
+    return pal_recdesc_has_role(d, role);
+}
+
+static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
+{
+    size_t i = pal_recdesc_index(d);
+    kind *all = grow_index(M->k, &M->nk, i, sizeof *all, 64);
+    if (all == NULL)
+        return NULL;
+    M->k = all;
+    kind *k = &M->k[i];
+    if (k->known)
+        return k;
+    k->known = 1;
+    k->region = -1;
+    for (size_t j = 0; j < sizeof primaries / sizeof primaries[0]; j++)
+        if (role_of(d, primaries[j])) {
+            k->prim = primaries[j];
+            break;
+        }
+    k->send = role_of(d, PAL_ROLE_SEND);
+    k->recv = role_of(d, PAL_ROLE_RECV);
+    k->untimed = role_of(d, PAL_ROLE_UNTIMED);
+    k->both = k->send == 1 && k->recv == 1;
+    k->bytes = says_bytes(d);
+    k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) ||
+              pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
+    if (role_of(d, PAL_ROLE_COMMUNICATION))
+        k->flags |= F_COMM;
+    if (role_of(d, PAL_ROLE_IDLE))
+        k->flags |= F_IDLE;
+    if (role_of(d, PAL_ROLE_COLLECTIVE))
+        k->flags |= F_COLL;
+    /* a type new to the reader may have roles no earlier type had */
+    for (int h = 0; h < H_N; h++)
+        if (M->h[h] == NULL)
+            pal_reader_role_handle(M->rd, hrole[h], &M->h[h]);
+    const pal_fielddesc *rf = pal_recdesc_role_field(d, PAL_FROLE_REGION);
+    int kindof = (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
+    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
+        pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
+        /* a process's start or end that takes time: a span named by what the
+         * description says of the record */
+        const char *nm = pal_recdesc_description(d);
+        if (nm == NULL || nm[0] == '\0')
+            nm = pal_recdesc_name(d);
+        k->flags = F_SETUP;
+        k->region = region_named(r, nm, strlen(nm), VW_REGION_SETUP);
+    } else if (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE ||
+               k->prim == PAL_ROLE_CALL) {
+        const char *nm = pal_recdesc_region(d);
+        if (nm && nm[0])
+            k->region = region_named(r, nm, strlen(nm), kindof);
+        else if (rf) {
+            const char *rr = NULL, *rfld = NULL;
+            if (pal_field_reference(rf, &rr, &rfld, NULL) == PAL_OK)
+                k->refkey = strhash(rr, strlen(rr)) ^ mix(strhash(rfld, strlen(rfld)));
+            k->idname = pal_field_name(rf);
+        } else {
+            k->prim = PAL_ROLE_NONE;   /* no region: the model refuses it; be safe */
+        }
+        if (k->prim == PAL_ROLE_CALL && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
+            k->prim = PAL_ROLE_NONE;
+    }
+    if (k->prim == PAL_ROLE_DEFINITION && pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR) &&
+        pal_recdesc_role_field(d, PAL_FROLE_MEMBERS))
+        k->comm_def = 1;
+    if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
+        k->prim = PAL_ROLE_NONE;
+    return k;
+}
+
+/* The region an enter, leave or call record names: by text, by a name
+ * field, or by an id -- resolved through its reference to the definition
+ * that names it, else shown as FIELD#ID. */
+static long region_of(vw_run *r, meaning *M, const kind *k, const pal_record *rec,
+                      uint32_t process)
+{
+    if (k->region >= 0)
+        return k->region;
+    const char *s;
+    size_t len;
+    int kindof = (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
+    if (pal_record_str(rec, M->h[H_REGION], &s, &len) == PAL_OK)
+        return region_named(r, s, len, kindof);
+    int64_t id = geti(rec, M->h[H_REGION], -1);
+    uint64_t key = mix((uint64_t)process << 40 ^ (uint64_t)id) ^ k->refkey;
+    long g = hget(&r->region_by_id, key);
+    if (g >= 0)
+        return g;
+    if (k->refkey && pal_names_handle(M->names, rec, M->h[H_REGION], &s, &len) == PAL_OK) {
+        g = region_named(r, s, len, kindof);
+    } else {
+        char buf[96];
+        int n = snprintf(buf, sizeof buf, "%.40s#%lld", k->idname ? k->idname : "region",
+                         (long long)id);
+        g = region_named(r, buf, (size_t)n, kindof);
+    }
+    if (g >= 0 && hput(&r->region_by_id, key, g))
+        return -1;
+    return g;
+}
+
+/* side 0: the record sends (to dest, or peer), side 1: it receives (from
+ * source, or peer). */
+static int64_t peer_of(const meaning *M, const pal_record *rec, int side)
+{
+    return geti(rec, M->h[side ? H_SOURCE : H_DEST], geti(rec, M->h[H_PEER], -1));
+}
+
+static int64_t tag_of(const meaning *M, const kind *k, const pal_record *rec, int side)
+{
+    if (side == 1 && k->both)
+        return geti(rec, M->h[H_RECV_TAG], geti(rec, M->h[H_TAG], 0));
+    return geti(rec, M->h[H_TAG], 0);
+}
+
+static uint64_t bytes_of(const meaning *M, const pal_record *rec, int side)
+{
+    const pal_handle *h = M->h[side ? H_BYTES_RECEIVED : H_BYTES_SENT];
     int64_t v;
     if (h && pal_record_i64(rec, h, &v) == PAL_OK)
-        return v;
-    return dflt;
+        return v > 0 ? (uint64_t)v : 0;
+    return getbytes(rec, M->h[H_BYTES]);
 }
 
-typedef struct handles {
-    const pal_handle *region, *name, *duration, *peer, *dest, *source, *bytes, *recvbytes, *tag,
-        *comm, *stream, *text, *kind, *size, *ranks;
-    const char *region_prefix;
-} handles;
-
-static const pal_handle *handle(pal_reader *rd, const char *name)
+static int on(const pal_record *rec, int how, pal_record_role role)
 {
-    const pal_handle *h = NULL;
-    if (name == NULL || pal_reader_handle(rd, name, &h) != PAL_OK)
-        return NULL;
-    return h;
+    return how == 1 || (how == 2 && pal_record_has_role(rec, role));
 }
 
-static int feed(vw_run *r, vw_map *map, const handles *H, const pal_record *rec)
+static void record_message(vw_run *r, meaning *M, const kind *k, const pal_record *rec,
+                           size_t li, int side, double t)
 {
-    const vw_sem *sem = vw_map_classify(map, pal_record_desc(rec));
-    if (sem == NULL)
+    message(r, li, side, peer_of(M, rec, side), tag_of(M, k, rec, side),
+            geti(rec, M->h[H_COMM], 0), t, bytes_of(M, rec, side));
+}
+
+static int feed(vw_run *r, meaning *M, const pal_record *rec)
+{
+    const pal_recdesc *d = pal_record_desc(rec);
+    const kind *k = classify(r, M, d);
+    if (k == NULL)
+        return -1;
+    /* only definitions define names (a reference's target is one) */
+    if (k->prim == PAL_ROLE_DEFINITION && pal_names_add(M->names, rec) != PAL_OK)
         return -1;
     uint64_t ticks = pal_record_time(rec);
     uint32_t process = pal_record_process(rec);
@@ -730,38 +932,30 @@ static int feed(vw_run *r, vw_map *map, const handles *H, const pal_record *rec)
     double t = ((double)ticks - r->base_ticks) / r->tps;
     const char *s;
     size_t len;
-    switch (sem->ev) {
-    case VW_EV_DEF:
-        return 0;
-    case VW_EV_REGION_DEF: {
-        int64_t id = geti(rec, H->region, -1);
-        if (id < 0 || H->name == NULL || pal_record_str(rec, H->name, &s, &len) != PAL_OK)
-            return 0;
-        long g = region_named(r, s, len, VW_REGION_USER);
-        if (g >= 0)
-            hput(&r->region_by_id, (uint64_t)process << 40 ^ (uint64_t)id, g);
-        return 0;
-    }
-    case VW_EV_THREAD_DEF: {
-        int64_t st = geti(rec, H->stream, -1);
-        if (st < 0 || H->name == NULL || pal_record_str(rec, H->name, &s, &len) != PAL_OK)
-            return 0;
-        if (own(r, s, len))
-            hput(&r->thread_names, (uint64_t)process << 32 | (uint32_t)st, (long)r->nnames - 1);
-        return 0;
-    }
-    case VW_EV_COMM_DEF:
-        if (H->ranks && pal_record_str(rec, H->ranks, &s, &len) == PAL_OK) {
-            comm_def(r, process, geti(rec, H->comm, -1), geti(rec, H->size, 0), s, len);
+    switch (k->prim) {
+    case PAL_ROLE_DEFINITION:
+        M->gen++;
+        hfree(&r->region_by_id);   /* an id may have its name now */
+        memset(&r->region_by_id, 0, sizeof r->region_by_id);
+        if (k->comm_def && pal_record_str(rec, M->h[H_MEMBERS], &s, &len) == PAL_OK) {
+            int64_t comm = geti(rec, M->h[H_COMM], -1);
+            comm_def(r, process, comm, geti(rec, M->h[H_SIZE], 0), s, len);
             const char *rs;
             size_t rl;
             /* an intercommunicator: the same key on both sides (local ^ remote) */
-            if (pal_record_get_str(rec, "remote", &rs, &rl) == PAL_OK && rl > 0 &&
-                hget(&r->comm_by_id, (uint64_t)process << 32 |
-                                         (uint32_t)geti(rec, H->comm, -1)) == (long)r->ncomms - 1)
+            if (pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) == PAL_OK && rl > 0 &&
+                hget(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm) ==
+                    (long)r->ncomms - 1)
                 r->comms[r->ncomms - 1].group = strhash(s, len) ^ strhash(rs, rl);
         }
         return 0;
+    case PAL_ROLE_METADATA:
+        return 0;
+    case PAL_ROLE_PROCESS_BEGIN:
+    case PAL_ROLE_PROCESS_END:
+        if (k->region < 0)
+            return 0;   /* at an instant: says when, not what the thread does */
+        break;
     default:
         break;
     }
@@ -778,99 +972,106 @@ static int feed(vw_run *r, vw_map *map, const handles *H, const pal_record *rec)
         add_interval(r, l, VW_BUSY, l->last, t);   /* alive; busy = alive - others later */
         l->last = t;
     }
-    switch (sem->ev) {
-    case VW_EV_ENTER: {
-        long g;
-        if (sem->flags & VW_F_STEM)
-            g = region_named(r, sem->stem, strlen(sem->stem),
-                             (sem->flags & VW_F_MPI) ? VW_REGION_MPI : VW_REGION_USER);
-        else
-            g = region_of_id(r, process, (uint64_t)geti(rec, H->region, 0), H->region_prefix);
+    if (l->pub.name[0] == '\0' && l->name_gen != M->gen) {
+        l->name_gen = M->gen;
+        if (pal_names_thread(M->names, rec, &s, &len) == PAL_OK && len > 0) {
+            const char *c = own(r, s, len);
+            if (c)
+                l->pub.name = c;
+        }
+    }
+    switch (k->prim) {
+    case PAL_ROLE_ENTER: {
+        long g = region_of(r, M, k, rec, process);
         if (g < 0)
             return -1;
         frame *fr = push(r, l, g, t);
         if (fr == NULL)
             return -1;
-        fr->flags = sem->flags;
-        fr->role = sem->role;
-        fr->tag = geti(rec, H->tag, 0);
-        fr->comm = geti(rec, H->comm, 0);
-        fr->bytes = getbytes(rec, H->bytes);
-        if (sem->role == VW_ROLE_SEND) {
-            int64_t peer = geti(rec, H->dest, geti(rec, H->peer, -1));
-            message(r, (size_t)li, 0, peer, fr->tag, fr->comm, t, fr->bytes);
-        } else if (sem->role == VW_ROLE_RECV) {
-            fr->peer = geti(rec, H->source, geti(rec, H->peer, -1));
+        fr->flags = k->flags;
+        if (k->args) {
+            fr->tag = geti(rec, M->h[H_TAG], 0);
+            fr->comm = geti(rec, M->h[H_COMM], 0);
+            fr->bytes = all_bytes(M, rec);
+        }
+        if (on(rec, k->send, PAL_ROLE_SEND))
+            record_message(r, M, k, rec, (size_t)li, 0, t);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+            /* received when the frame closes; the leave may say from whom */
+            fr->flags |= F_RECV;
+            fr->peer = peer_of(M, rec, 1);
+            fr->tag = tag_of(M, k, rec, 1);
         }
         break;
     }
-    case VW_EV_LEAVE: {
-        long g;
-        if (sem->flags & VW_F_STEM)
-            g = region_named(r, sem->stem, strlen(sem->stem),
-                             (sem->flags & VW_F_MPI) ? VW_REGION_MPI : VW_REGION_USER);
-        else
-            g = region_of_id(r, process, (uint64_t)geti(rec, H->region, 0), H->region_prefix);
-        size_t d = l->depth;
-        while (d > 0 && l->stack[d - 1].region != g)
-            d--;
-        if (d == 0) {   /* a leave without its enter: count, ignore */
+    case PAL_ROLE_LEAVE: {
+        long g = region_of(r, M, k, rec, process);
+        if (g < 0)
+            return -1;
+        size_t dp = l->depth;
+        while (dp > 0 && l->stack[dp - 1].region != g)
+            dp--;
+        if (dp == 0) {   /* a leave without its enter: count, ignore */
             r->f.unmatched_leaves++;
             break;
         }
-        if (l->stack[d - 1].role == VW_ROLE_RECV) {  /* the exit may carry the data */
-            frame *fr = &l->stack[d - 1];
-            int64_t b = geti(rec, H->bytes, -1);
-            if (b >= 0)
-                fr->bytes = (uint64_t)b;
-            if (fr->peer < 0)   /* any source: the actual one comes with the exit */
-                fr->peer = geti(rec, H->source, geti(rec, H->peer, -1));
-            int64_t tag = geti(rec, H->tag, -1);
+        frame *fr = &l->stack[dp - 1];
+        if (k->bytes)
+            fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
+        if (fr->flags & F_RECV) {   /* any source: the actual one may come with the exit */
+            int64_t p = peer_of(M, rec, 1);
+            if (p >= 0)
+                fr->peer = p;
+            int64_t tag = geti(rec, M->h[H_TAG], -1);
             if (tag >= 0)
                 fr->tag = tag;
         }
-        while (l->depth >= d) {   /* frames above the match left without a leave */
-            if (l->depth > d)
+        if (on(rec, k->send, PAL_ROLE_SEND))
+            record_message(r, M, k, rec, (size_t)li, 0, t);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !(fr->flags & F_RECV) &&
+            !on(rec, k->untimed, PAL_ROLE_UNTIMED))
+            record_message(r, M, k, rec, (size_t)li, 1, t);
+        while (l->depth >= dp) {   /* frames above the match left without a leave */
+            if (l->depth > dp)
                 r->f.unmatched_leaves++;
             pop(r, (size_t)li, t);
         }
         break;
     }
-    case VW_EV_CALL: {
-        int64_t dur = geti(rec, H->duration, 0);
-        double start = t - (double)dur / r->tps;
+    case PAL_ROLE_CALL:
+    case PAL_ROLE_PROCESS_BEGIN:
+    case PAL_ROLE_PROCESS_END: {
+        int64_t ns = 0;
+        pal_record_duration_ns(rec, &ns);
+        double start = t - (double)ns / 1e9;
         if (start < l->pub.first) {   /* the call began before the lane's first record */
             add_interval(r, l, VW_BUSY, start, l->pub.first);
             l->pub.first = start;
         }
-        long g = region_named(r, sem->stem, strlen(sem->stem), VW_REGION_MPI);
+        long g = region_of(r, M, k, rec, process);
         if (g < 0)
             return -1;
         frame *fr = push(r, l, g, start);
         if (fr == NULL)
             return -1;
-        fr->flags = sem->flags;
-        fr->bytes = getbytes(rec, H->bytes);
-        fr->tag = geti(rec, H->tag, 0);
-        fr->comm = geti(rec, H->comm, 0);
-        if (sem->role == VW_ROLE_SEND || sem->role == VW_ROLE_SENDRECV)
-            message(r, (size_t)li, 0, geti(rec, H->peer, -1), fr->tag, fr->comm, start,
-                    fr->bytes);
-        if (sem->role == VW_ROLE_RECV)
-            message(r, (size_t)li, 1, geti(rec, H->peer, -1), fr->tag, fr->comm, t, fr->bytes);
-        if (sem->role == VW_ROLE_SENDRECV) {
-            uint64_t rb = getbytes(rec, H->recvbytes);
-            int64_t rtag = 0;
-            pal_record_get_i64(rec, "recvtag", &rtag);
-            message(r, (size_t)li, 1, geti(rec, H->source, -1), rtag, fr->comm, t, rb);
-            fr->bytes += rb;
+        fr->flags = k->flags;
+        if (k->args) {
+            fr->bytes = all_bytes(M, rec);
+            fr->tag = geti(rec, M->h[H_TAG], 0);
+            fr->comm = geti(rec, M->h[H_COMM], 0);
         }
+        int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
+        if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
+            record_message(r, M, k, rec, (size_t)li, 0, start);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
+            record_message(r, M, k, rec, (size_t)li, 1, t);
         pop(r, (size_t)li, t);
         break;
     }
-    case VW_EV_OVERHEAD: {
-        int64_t dur = geti(rec, H->duration, 0);
-        double end = t + (double)dur / r->tps;
+    case PAL_ROLE_OVERHEAD: {
+        int64_t ns = 0;
+        pal_record_duration_ns(rec, &ns);
+        double end = t + (double)ns / 1e9;
         add_interval(r, l, VW_OVERHEAD, t, end);
         if (end > l->last) {
             add_interval(r, l, VW_BUSY, l->last, end);
@@ -878,30 +1079,31 @@ static int feed(vw_run *r, vw_map *map, const handles *H, const pal_record *rec)
         }
         break;
     }
-    case VW_EV_COMPLETE: {
-        /* a nonblocking receive completes (kind 1), a persistent send starts (kind 0) */
-        int recv = sem->role == VW_ROLE_RECV;
-        if (geti(rec, H->kind, -1) != (recv ? 1 : 0))
+    case PAL_ROLE_REQUEST_COMPLETE:
+    case PAL_ROLE_REQUEST_START:
+    case PAL_ROLE_MESSAGE:
+        /* a message sent or received at this instant (a nonblocking receive
+         * completes, a persistent send starts); one whose completion was
+         * not seen (untimed) is left out */
+        if (on(rec, k->untimed, PAL_ROLE_UNTIMED))
             break;
-        message(r, (size_t)li, recv ? 1 : 0, geti(rec, H->peer, -1), geti(rec, H->tag, 0),
-                geti(rec, H->comm, 0), t, getbytes(rec, H->bytes));
+        if (on(rec, k->send, PAL_ROLE_SEND))
+            record_message(r, M, k, rec, (size_t)li, 0, t);
+        if (on(rec, k->recv, PAL_ROLE_RECV))
+            record_message(r, M, k, rec, (size_t)li, 1, t);
         break;
-    }
-    case VW_EV_MARKER:
+    case PAL_ROLE_MARKER:
         r->f.markers++;
-        if (r->sink && r->sink->marker && H->text &&
-            pal_record_str(rec, H->text, &s, &len) == PAL_OK)
+        if (r->sink && r->sink->marker && M->h[H_TEXT] &&
+            pal_record_str(rec, M->h[H_TEXT], &s, &len) == PAL_OK)
             r->sink->marker(r->sink->ctx, process, stream, s, len, t);
         break;
-    case VW_EV_COUNTER:
+    case PAL_ROLE_COUNTER:
         r->f.counters++;
         break;
-    case VW_EV_LOST: {
-        int64_t c = 1;
-        pal_record_get_i64(rec, "count", &c);
-        r->f.lost += (uint64_t)c;
+    case PAL_ROLE_LOST:
+        r->f.lost += (uint64_t)geti(rec, M->h[H_COUNT], 1);
         break;
-    }
     default:
         break;
     }
@@ -980,7 +1182,7 @@ static int finish(vw_run *r)
         l->pub.last = l->last;
         for (size_t b = 0; b < NBINS; b++) {
             double *x = &l->bins[b * VW_NSTATES];
-            double u = x[VW_BUSY] - x[VW_OVERHEAD] - x[VW_IDLE];
+            double u = x[VW_BUSY] - x[VW_OVERHEAD] - x[VW_IDLE] - l->setup[b];
             r->util[b * VW_NSTATES + VW_BUSY] -= x[VW_BUSY] - (u > 0 ? u : 0);
             x[VW_BUSY] = u > 0 ? u : 0;
             for (int s = 0; s < VW_NSTATES; s++)
@@ -990,9 +1192,6 @@ static int finish(vw_run *r)
         if (lane_rstat(l, r->nregions ? (long)r->nregions - 1 : 0) == NULL)
             return -1;
         l->pub.rstat = l->rstat;
-        long nm = hget(&r->thread_names, (uint64_t)l->pub.process << 32 | l->pub.stream);
-        if (nm >= 0)
-            l->pub.name = r->names[nm];
     }
     /* ranks: processes of lanes and of message ends */
     size_t cap = r->nlanes + 2 * r->nc + 1, n = 0;
@@ -1055,6 +1254,28 @@ static int finish(vw_run *r)
     return 0;
 }
 
+/* The views draw regions: a description whose records enter none (no role
+ * enter or call), or never leave what they enter, gets a message naming the
+ * missing role instead of an empty picture. */
+static int needs(const pal_dict *d, const char *trace)
+{
+    if (!pal_dict_find_role(d, PAL_ROLE_ENTER, NULL) && !pal_dict_find_role(d, PAL_ROLE_CALL, NULL)) {
+        fprintf(stderr,
+                "pal-view: %s: no record has role 'enter' or 'call': the views need regions "
+                "entered (dictionary '%s'; doc/edl.md, \"Roles\")\n",
+                trace, pal_dict_name(d));
+        return -1;
+    }
+    if (pal_dict_find_role(d, PAL_ROLE_ENTER, NULL) && !pal_dict_find_role(d, PAL_ROLE_LEAVE, NULL)) {
+        fprintf(stderr,
+                "pal-view: %s: no record has role 'leave': the regions entered are never left "
+                "(dictionary '%s'; doc/edl.md, \"Roles\")\n",
+                trace, pal_dict_name(d));
+        return -1;
+    }
+    return 0;
+}
+
 static void quiet_diag(void *ctx, const char *msg)
 {
     (void)ctx;
@@ -1102,33 +1323,33 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
             r->base_ticks = (double)info.start_time;
             r->have_base = 1;
         }
-        vw_map *map = vw_map_new(d);
-        if (map == NULL) {
+        meaning M;
+        memset(&M, 0, sizeof M);
+        M.rd = rd;
+        if (pal_names_create(&M.names) != PAL_OK) {
             pal_reader_close(rd);
             return -1;
         }
-        const vw_fields *F = vw_map_fields(map);
-        handles H = {handle(rd, F->region), handle(rd, F->name), handle(rd, F->duration),
-                     handle(rd, F->peer), handle(rd, F->dest), handle(rd, F->source),
-                     handle(rd, F->bytes), handle(rd, F->recvbytes), handle(rd, F->tag),
-                     handle(rd, F->comm), handle(rd, F->stream), handle(rd, F->text),
-                     handle(rd, F->kind), handle(rd, F->size), handle(rd, F->ranks),
-                     F->region_prefix};
+        for (int h = 0; h < H_N; h++)
+            pal_reader_role_handle(rd, hrole[h], &M.h[h]);
         const pal_record *rec;
         int rc = 0;
         while ((st = pal_reader_next(rd, &rec)) == PAL_OK)
-            if ((rc = feed(r, map, &H, rec)) != 0)
+            if ((rc = feed(r, &M, rec)) != 0)
                 break;
         if (rc == 0 && st != PAL_END) {
             fprintf(stderr, "pal-view: %s\n", pal_reader_error(rd));
             rc = -1;
         }
+        if (rc == 0)
+            rc = needs(pal_reader_dict(rd), paths[0]);
+        free(M.k);
+        pal_names_destroy(M.names);
         /* damage, or a partial trace: the views are drawn, the exit status says it */
         pal_reader_stats rs;
         pal_reader_get_stats(rd, &rs);
         partial = rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
                   rs.chunks_missing || rs.ranks_missing;
-        vw_map_free(map);
         pal_reader_close(rd);
         if (rc)
             return -1;
@@ -1147,6 +1368,7 @@ void vw_run_free(vw_run *r)
     for (size_t i = 0; i < r->nlanes; i++) {
         free(r->lanes[i].stack);
         free(r->lanes[i].bins);
+        free(r->lanes[i].setup);
         free(r->lanes[i].rstat);
     }
     free(r->lanes);
@@ -1163,7 +1385,6 @@ void vw_run_free(vw_run *r)
     hfree(&r->region_by_name);
     hfree(&r->region_by_id);
     hfree(&r->node_by_key);
-    hfree(&r->thread_names);
     hfree(&r->queue_of);
     hfree(&r->comm_of);
     free(r->c_count);

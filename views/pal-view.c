@@ -33,8 +33,9 @@ static void usage(FILE *out)
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
           "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
           "is a device, FIFO or symbolic link (otherwise refused).\n"
-          "exit status: 0 success; 1 usage error, unreadable trace or output not\n"
-          "written; 2 drawn, but damage was found or the traces are partial\n",
+          "exit status: 0 success; 1 usage error, unreadable trace, a description\n"
+          "without the roles the views need, or output not written; 2 drawn, but\n"
+          "damage was found or the traces are partial\n",
           out);
 }
 

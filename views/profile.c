@@ -54,7 +54,9 @@ static void region_table(const vw_facts *f, FILE *out, int kind, double lane_tim
     }
     sort_facts = f;
     qsort(idx, n, sizeof *idx, by_total);
-    fprintf(out, "\n%s\n", kind == VW_REGION_MPI ? "MPI functions" : "Regions");
+    fprintf(out, "\n%s\n", kind == VW_REGION_MPI     ? "MPI functions"
+                           : kind == VW_REGION_SETUP ? "Process start and end (in no state)"
+                                                     : "Regions");
     fprintf(out, "  %-28s %10s %12s %12s %12s %12s %7s %9s%s\n", "name", "calls", "total_s",
             "excl_s", "mean_s", "max_s", "share%", "imbalance",
             kind == VW_REGION_MPI ? "        bytes" : "");
@@ -102,10 +104,16 @@ static int profile_text(const vw_facts *f, FILE *out)
     fprintf(out, "Profile of %s (dictionary %s)\n", f->trace, f->dict);
     fprintf(out, "  records %llu, ranks %zu, threads %zu, run %.6f s, thread time %.6f s\n",
             (unsigned long long)f->records, f->nranks, f->nlanes, f->duration, lane_time);
-    double tot = st[0] + st[1] + st[2];
+    double tot = st[0] + st[1] + st[2], setup = 0;
+    for (size_t i = 0; i < f->nregions; i++)
+        if (f->regions[i].kind == VW_REGION_SETUP)
+            setup += f->regions[i].all.total;
     if (tot > 0)
         fprintf(out, "  state: busy %.1f%%, overhead %.1f%%, idle %.1f%%\n",
                 100 * st[VW_BUSY] / tot, 100 * st[VW_OVERHEAD] / tot, 100 * st[VW_IDLE] / tot);
+    if (setup > 0)   /* MPI_Init and MPI_Finalize: neither work, waiting nor overhead */
+        fprintf(out, "  process start and end %.6f s (%.1f%% of thread time), not in the states\n",
+                setup, lane_time > 0 ? 100 * setup / lane_time : 0.0);
     fprintf(out, "  markers %llu, counter samples %llu, lost %llu, unmatched leaves %llu, "
                  "open at end %llu\n",
             (unsigned long long)f->markers, (unsigned long long)f->counters,
@@ -113,6 +121,7 @@ static int profile_text(const vw_facts *f, FILE *out)
             (unsigned long long)f->open_at_end);
     region_table(f, out, VW_REGION_MPI, lane_time);
     region_table(f, out, VW_REGION_USER, lane_time);
+    region_table(f, out, VW_REGION_SETUP, lane_time);
     int coll = 0;
     for (size_t i = 0; i < f->nregions; i++) {
         const vw_region *g = &f->regions[i];
@@ -195,7 +204,9 @@ int vw_export_csv(const vw_facts *f, FILE *out)
                 fputs(nm, out);
             }
             fprintf(out, ",%s,%llu,%.9f,%.9f,%.9f,%.0f\n",
-                    f->regions[g].kind == VW_REGION_MPI ? "mpi" : "user",
+                    f->regions[g].kind == VW_REGION_MPI     ? "mpi"
+                    : f->regions[g].kind == VW_REGION_SETUP ? "setup"
+                                                            : "user",
                     (unsigned long long)s->calls, s->total, s->excl, s->max, s->bytes);
         }
         static const char *const sn[] = {"busy", "overhead", "idle"};

@@ -33,8 +33,11 @@ extern "C" {
 /* Process states (the utilization filter). */
 enum { VW_BUSY = 0, VW_OVERHEAD = 1, VW_IDLE = 2, VW_NSTATES = 3 };
 
-/* Region kinds. */
-enum { VW_REGION_USER = 0, VW_REGION_MPI = 1 };
+/* Region kinds: user regions, communication (MPI functions: records with
+ * role communication), and the process's start and end (MPI_Init,
+ * MPI_Finalize: process_begin/process_end records with a duration), whose
+ * time is in none of the states. */
+enum { VW_REGION_USER = 0, VW_REGION_MPI = 1, VW_REGION_SETUP = 2 };
 
 /* Per region (user region or MPI function), per lane or summed. */
 typedef struct vw_stat {
@@ -47,7 +50,7 @@ typedef struct vw_stat {
 
 typedef struct vw_region {
     const char *name;
-    int kind;           /* VW_REGION_USER or VW_REGION_MPI */
+    int kind;           /* VW_REGION_USER, VW_REGION_MPI or VW_REGION_SETUP */
     vw_stat all;        /* summed over lanes */
     /* collectives: instances grouped across the ranks of a communicator */
     uint64_t instances;

@@ -1,57 +1,11 @@
-/* vw.h -- pal-view internals: the mapping layer (record names to semantic
- * events, per dictionary), the filter manager that feeds PAL records to the
- * filters, the view registry, view-group configuration and plugins. */
+/* vw.h -- pal-view internals: the filter manager that feeds PAL records to
+ * the filters (what records mean comes from the dictionary's roles), the
+ * view registry, view-group configuration and plugins. */
 #ifndef VW_H
 #define VW_H
 
 #include "views/view.h"
 #include "pal/pal.h"
-
-/* ---------------- mapping layer (views/map.c) ---------------- */
-typedef enum vw_ev {
-    VW_EV_NONE = 0,     /* activity of the lane, nothing else */
-    VW_EV_DEF,          /* ignored definition (no lane) */
-    VW_EV_REGION_DEF,   /* region id field + name field */
-    VW_EV_THREAD_DEF,   /* stream field + name field */
-    VW_EV_ENTER,        /* region id field, or the record name's stem */
-    VW_EV_LEAVE,
-    VW_EV_CALL,         /* a timed call: duration field, time at its end */
-    VW_EV_OVERHEAD,     /* tool overhead: duration field, time at its start */
-    VW_EV_MARKER,
-    VW_EV_COUNTER,
-    VW_EV_LOST,
-    VW_EV_COMPLETE,     /* a request completed (role RECV, kind 1) or started (SEND, kind 0) */
-    VW_EV_COMM_DEF      /* a communicator: comm, size, ranks (world ranks, ranges) */
-} vw_ev;
-
-enum { VW_ROLE_NONE = 0, VW_ROLE_SEND, VW_ROLE_RECV, VW_ROLE_SENDRECV };
-
-/* flags */
-#define VW_F_IDLE 1u        /* time inside is idle (blocked) */
-#define VW_F_MPI 2u         /* a communication call (MPI kind region) */
-#define VW_F_STEM 4u        /* region named by the record name minus _begin/_end */
-#define VW_F_COLL 8u        /* a collective: instances grouped across ranks */
-
-typedef struct vw_sem {
-    vw_ev ev;
-    int role;
-    unsigned flags;
-    char stem[48];      /* region name for VW_EV_CALL and VW_F_STEM */
-} vw_sem;
-
-/* Field names the filters read (one set per dictionary profile). */
-typedef struct vw_fields {
-    const char *region, *name, *duration, *peer, *dest, *source, *bytes,
-        *recvbytes, *tag, *comm, *stream, *text, *kind, *size, *ranks;
-    const char *region_prefix;  /* name of a region known only by its id: prefix + id */
-} vw_fields;
-
-typedef struct vw_map vw_map;
-vw_map *vw_map_new(const pal_dict *d);
-void vw_map_free(vw_map *m);
-const vw_sem *vw_map_classify(vw_map *m, const pal_recdesc *r);
-const vw_fields *vw_map_fields(const vw_map *m);
-const char *vw_map_profile(const vw_map *m);
 
 /* ---------------- filter manager (views/filter.c) ---------------- */
 /* Optional per-event sink (the exports): called while reading. */

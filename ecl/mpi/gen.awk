@@ -91,9 +91,14 @@ function parse_params(i, text,    n, parts, j, p, nm) {
     np[i] = n
 }
 
-function field_of_key(i, key, val,    t, nm) {
+function field_of_key(i, key, val,    t, nm, at) {
     nm = substr(key, 3)
     t = substr(key, 1, 1)
+    at = index(nm, "@")
+    if (at > 0) {
+        want_role[i, substr(nm, 1, at - 1)] = froleid(substr(nm, at + 1))
+        nm = substr(nm, 1, at - 1)
+    }
     if (t == "i")
         addfield(i, nm, "i", "EDL_INT64", "", "", val == "" ? "" : "(int64_t)(" val ")")
     else if (t == "u")
@@ -229,8 +234,10 @@ function role_fields(i,    k, key, val, c, t, pos) {
             addfield(i, "sent", "u", "EDL_UINT64", "bytes", "bytes this process sends", "(uint64_t)(" val ")")
         } else if (key == "recvd") {
             addfield(i, "recvd", "u", "EDL_UINT64", "bytes", "bytes this process receives", "(uint64_t)(" val ")")
-        } else if (key ~ /^[iusf]:[a-z_0-9]+$/) {
+        } else if (key ~ /^[iusf]:[a-z_0-9]+(@[a-z_]+)?$/) {
             field_of_key(i, key, val)
+        } else if (key == "role") {
+            continue
         } else {
             die("unknown role '" key "'")
         }
@@ -241,6 +248,101 @@ function role_fields(i,    k, key, val, c, t, pos) {
         die("peer= and root= need comm=")
     if ((newwinp[i] != "" || newfilep[i] != "" || idupp[i] != "") && commp[i] == "")
         die("idup=, newwin= and newfile= need comm=")
+}
+
+# ---- meaning: record and field roles (doc/edl.md, "Roles") ----
+function roleid(r) {
+    if (r !~ /^(enter|leave|call|overhead|marker|counter|definition|metadata|lost|process_begin|process_end|thread_begin|thread_end|state|pause|resume|request_complete|request_start|message|send|recv|collective|communication|idle|untimed)$/)
+        die("unknown record role '" r "'")
+    return "EDL_ROLE_" toupper(r)
+}
+
+function froleid(r) {
+    if (r !~ /^(timestamp|process|thread|duration|region|peer|dest|source|tag|recv_tag|communicator|bytes_sent|bytes_received|bytes|root|request|value|counter|name|unit|text|count|size|members|state|remote_members)$/)
+        die("unknown field role '" r "'")
+    return r
+}
+
+function is_qualifier(r) { return r ~ /^(send|recv|collective|communication|idle|untimed)$/ }
+
+function setrole(i, r, wf, wv) {
+    if ((i, r) in rset)
+        die("role '" r "' twice in " fname[i])
+    rset[i, r] = 1
+    rwf[i, r] = wf
+    rwv[i, r] = wv
+}
+
+# The field roles the spec's roles give their fields: each field the
+# generator makes for a role (comm=, peer=, ...) has the EDL role of the
+# same meaning; i:/u:/s: fields only what their @ROLE says.
+function field_role(i, nm,    uncond_send, uncond_recv) {
+    if ((i, nm) in want_role)
+        return want_role[i, nm]
+    uncond_send = ((i, "send") in rset) && rwf[i, "send"] == ""
+    uncond_recv = ((i, "recv") in rset) && rwf[i, "recv"] == ""
+    if (nm == "duration") return "duration"
+    if (nm == "comm") return "communicator"
+    if (nm == "peer") return uncond_send && uncond_recv ? "dest" : "peer"
+    if (nm == "tag") return "tag"
+    if (nm == "source") return "source"
+    if (nm == "recvtag") return "recv_tag"
+    if (nm == "recvbytes") return "bytes_received"
+    if (nm == "bytes") return uncond_send ? "bytes_sent" : uncond_recv ? "bytes_received" : "bytes"
+    if (nm == "sent") return "bytes_sent"
+    if (nm == "recvd") return "bytes_received"
+    if (nm == "root") return "root"
+    if (nm == "request") return "request"
+    return ""
+}
+
+# Record roles of type i: the line's role= words; a call is, unless a
+# role= says otherwise (MPI_Init: process_begin), a `call` of the region
+# MPI_<Name> spent communicating, and a blocking collective (group coll,
+# no request) is also `collective` and `idle`.
+function meaning(i,    r, v, c, wf, wv, prim) {
+    prim = ""
+    for (r = 1; r <= nr[i]; r++) {
+        if (rkey[i, r] != "role")
+            continue
+        if (same[i] != "")
+            die("same= lines have the roles of the record they write")
+        v = rval[i, r]
+        wf = ""
+        wv = ""
+        c = index(v, ":")
+        if (c > 0) {
+            wf = substr(v, c + 1)
+            v = substr(v, 1, c - 1)
+            c = index(wf, "=")
+            if (c == 0)
+                die("expected role=ROLE:FIELD=VALUE")
+            wv = substr(wf, c + 1)
+            wf = substr(wf, 1, c - 1)
+            if (!hasfield(i, wf))
+                die("role " v ": " fname[i] " has no field '" wf "'")
+        }
+        roleid(v)
+        if (!is_qualifier(v)) {
+            if (prim != "")
+                die("two roles say what " fname[i] " is: " prim " and " v)
+            prim = v
+        }
+        setrole(i, v, wf, wv)
+    }
+    if (prim == "" && ftype[i] == "call") {
+        prim = "call"
+        setrole(i, "call", "", "")
+        setrole(i, "communication", "", "")
+        if (group[i] == "coll" && requestp[i] == "") {
+            setrole(i, "collective", "", "")
+            setrole(i, "idle", "", "")
+        }
+    }
+    if (prim == "")
+        die("record " recname(i) " needs a role=")
+    primary[i] = prim
+    region[i] = prim == "call" ? "MPI_" fname[i] : ""
 }
 
 # ---- the record ids (mpi.ids) ----
@@ -352,8 +454,10 @@ FILENAME ~ /\.ids$/ {
     if (ftype[i] == "record" || custom[i]) {
         for (r = 1; r <= nr[i]; r++) {
             key = rkey[i, r]
-            if (key ~ /^[iusf]:[a-z_0-9]+$/)
+            if (key ~ /^[iusf]:[a-z_0-9]+(@[a-z_]+)?$/)
                 field_of_key(i, key, "")
+            else if (key == "role")
+                continue
             else if (key == "comm")
                 addfield(i, "comm", "u", "EDL_UINT32", "", "communicator id", "")
             else
@@ -374,6 +478,12 @@ FILENAME ~ /\.ids$/ {
         if (group[rec[i]] != group[i])
             die("MPI_" nm " and MPI_" same[i] " are in different groups")
     }
+    if (rec[i] == i)
+        meaning(i)
+    else
+        for (r = 1; r <= nr[i]; r++)
+            if (rkey[i, r] == "role")
+                die("same= lines have the roles of the record they write")
     if (rec[i] == i && !(recname(i) in id_of))
         missing_id[++nmissing] = recname(i)
 }
@@ -464,6 +574,48 @@ function writers(i,    j, s) {
     return s
 }
 
+# Roles in a fixed order: what the record is, then the qualifiers.
+function role_list(i,    s, k, r, n) {
+    n = split(primary[i] " send recv collective communication idle untimed", ord, " ")
+    s = ""
+    for (k = 1; k <= n; k++) {
+        r = ord[k]
+        if (k > 1 && r == primary[i])
+            continue
+        if ((i, r) in rset)
+            s = s (s == "" ? "" : " ") r
+    }
+    return s
+}
+
+function meaning_table(i,    n, k, r, fr, lst, nfm, nm) {
+    nm = tolower(fname[i])
+    n = split(role_list(i), lst, " ")
+    printf "static const edl_role roles_%s[] = {\n", nm
+    for (k = 1; k <= n; k++) {
+        r = lst[k]
+        if (rwf[i, r] == "")
+            printf "    { %s, NULL, NULL },\n", roleid(r)
+        else
+            printf "    { %s, %s, %s },\n", roleid(r), cstr(rwf[i, r]), cstr(rwv[i, r])
+    }
+    print "};"
+    nfm = 0
+    for (k = 1; k <= nf[i]; k++)
+        if (field_role(i, fld_name[i, k]) != "")
+            nfm++
+    if (nfm > 0) {
+        printf "static const edl_field_meaning fmeaning_%s[] = {\n", nm
+        for (k = 1; k <= nf[i]; k++) {
+            fr = field_role(i, fld_name[i, k])
+            if (fr != "")
+                printf "    { %s, EDL_FROLE_%s, { NULL, NULL, 0 } },\n", cstr(fld_name[i, k]), toupper(fr)
+        }
+        print "};"
+    }
+    printf "static const edl_meaning meaning_%s = { roles_%s, %d, %s, %s, %d };\n", nm, nm, n, region[i] == "" ? "NULL" : cstr(region[i]), nfm ? "fmeaning_" nm : "NULL", nfm
+}
+
 function out_table(    i, k) {
     print "/* ---------------- record types (defined when the library loads) ---------------- */"
     print ""
@@ -475,6 +627,7 @@ function out_table(    i, k) {
         for (k = 1; k <= nf[i]; k++)
             printf "    { %s, %s, %s, %s, %s },\n", cstr(fld_name[i, k]), fld_type[i, k], enc_of(fld_kind[i, k]), fld_unit[i, k] == "" ? "NULL" : cstr(fld_unit[i, k]), fld_desc[i, k] == "" ? "NULL" : cstr(fld_desc[i, k])
         print "};"
+        meaning_table(i)
         gate_close(i)
     }
     print ""
@@ -483,7 +636,7 @@ function out_table(    i, k) {
         if (rec[i] != i)
             continue
         gate_open(i)
-        printf "    { %d, %s, %s, fields_%s, %d },\n", id_of[recname(i)], cstr(recname(i)), cstr(writers(i)), tolower(fname[i]), nf[i]
+        printf "    { %d, %s, %s, fields_%s, %d, &meaning_%s },\n", id_of[recname(i)], cstr(recname(i)), cstr(writers(i)), tolower(fname[i]), nf[i], tolower(fname[i])
         gate_close(i)
     }
     print "};"

@@ -59,6 +59,7 @@ typedef struct ecl_mpi_rectype {
     const char *description;     /* "MPI_Send" */
     const ecl_trace_field *fields;
     size_t nfields;
+    const edl_meaning *meaning;  /* its roles (from mpi.spec's) */
 } ecl_mpi_rectype;
 
 /* Every record type of the layer (the gated families' only when configure

@@ -47,8 +47,9 @@ __attribute__((constructor)) static void define_types(void)
     for (size_t i = 0; i < ecl_mpi_nrectypes; i++) {
         const ecl_mpi_rectype *rt = &ecl_mpi_rectypes[i];
         uint32_t id;
-        ecl_core_status st = ecl_trace_type_define(rt->id, rt->name, rt->description, rt->fields,
-                                                   rt->nfields, &id);
+        ecl_core_status st = ecl_trace_type_define_meaning(rt->id, rt->name, rt->description,
+                                                           rt->fields, rt->nfields, rt->meaning,
+                                                           &id);
         if (st != ECL_CORE_OK)
             fprintf(stderr, "ecl: cannot define the MPI record type %s (id %u)\n", rt->name,
                     (unsigned)rt->id);

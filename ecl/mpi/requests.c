@@ -340,6 +340,8 @@ static void record_req(uint32_t type, const req_seen *s, const MPI_Status *st, i
                                       : ECL_MPI_PEER_UNKNOWN;
                 tag = st->MPI_SOURCE == MPI_PROC_NULL ? tag : st->MPI_TAG;
                 bytes = ecl_mpi_status_bytes(st);
+            } else if (kind == ECL_MPI_KIND_RECV) {
+                peer = ECL_MPI_PEER_NULL;   /* cancelled: no message was received */
             } else if (kind == ECL_MPI_KIND_IO) {
                 bytes = ecl_mpi_status_bytes(st);
             }

@@ -25,8 +25,8 @@ static void die(const char *what)
     exit(1);
 }
 
-static void rec(edl_dict *d, const char *name, unsigned id, const char *const *f,
-                const edl_type *t, const edl_encoding *e, const char *const *unit, int n)
+static edl_record *rec(edl_dict *d, const char *name, unsigned id, const char *const *f,
+                       const edl_type *t, const edl_encoding *e, const char *const *unit, int n)
 {
     edl_record *r;
     char key[16];
@@ -40,6 +40,25 @@ static void rec(edl_dict *d, const char *name, unsigned id, const char *const *f
     snprintf(key, sizeof key, "%u", id);
     if (edl_dict_add_bind(d, key, NULL, name) != EDL_OK)
         die("bind");
+    return r;
+}
+
+/* What the MPI layer's sends and receives mean (the merge's check finds them
+ * by these roles only). */
+static void message_meaning(edl_record *r, edl_record_role dir, const char *region)
+{
+    edl_role roles[] = { { EDL_ROLE_CALL, NULL, NULL }, { dir, NULL, NULL } };
+    edl_field_meaning fm[] = {
+        { "duration", EDL_FROLE_DURATION, { NULL, NULL, 0 } },
+        { "comm", EDL_FROLE_COMMUNICATOR, { NULL, NULL, 0 } },
+        { "peer", EDL_FROLE_PEER, { NULL, NULL, 0 } },
+        { "tag", EDL_FROLE_TAG, { NULL, NULL, 0 } },
+        { "bytes", dir == EDL_ROLE_SEND ? EDL_FROLE_BYTES_SENT : EDL_FROLE_BYTES_RECEIVED,
+          { NULL, NULL, 0 } },
+    };
+    edl_meaning m = { roles, 2, region, fm, 5 };
+    if (edl_record_set_meaning(r, &m) != EDL_OK)
+        die("meaning");
 }
 
 /* The native dictionary's shape with the records these tests use; ids as
@@ -64,8 +83,8 @@ static edl_dict *dict(int swap_user)
     edl_type st[] = { EDL_UINT64, EDL_UINT32, EDL_INT32, EDL_INT32, EDL_UINT64 };
     edl_encoding se[] = { EDL_ENC_ULEB, EDL_ENC_ULEB, EDL_ENC_SLEB, EDL_ENC_SLEB, EDL_ENC_ULEB };
     const char *su[] = { "ticks", NULL, NULL, NULL, "bytes" };
-    rec(d, "mpi_send", 22, sf, st, se, su, 5);
-    rec(d, "mpi_recv", 26, sf, st, se, su, 5);
+    message_meaning(rec(d, "mpi_send", 22, sf, st, se, su, 5), EDL_ROLE_SEND, "MPI_Send");
+    message_meaning(rec(d, "mpi_recv", 26, sf, st, se, su, 5), EDL_ROLE_RECV, "MPI_Recv");
     const char *af[] = { "a" };
     edl_type at[] = { EDL_INT64 };
     edl_encoding ae[] = { EDL_ENC_SLEB };

@@ -4,7 +4,8 @@
 # communication pairs (golden, times removed), on the merged trace and on the
 # four per-rank traces read together; Chrome JSON with one slice per call and
 # one flow arrow per message; the communication matrix SVG; collective
-# instances grouped across ranks (one barrier).
+# instances grouped across ranks (one barrier); the MPI record types' roles
+# in the trace's dictionary (pal-dump --dict); collective bytes.
 # Skips (77) when ECL was configured without MPI.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -33,11 +34,27 @@ bad() { echo "FAIL: $*"; fail=1; }
     >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "mpirun failed"; exit 99; }
 [ -f "$tmp/trace.ecl" ] || { echo "no merged trace"; exit 99; }
 
+# the MPI records carry their meaning in the trace's dictionary (from mpi.spec)
+dump="$top_builddir/pal/pal-dump"
+"$dump" --dict "$tmp/trace.ecl" > "$tmp/dict" || bad "pal-dump --dict"
+roles() { awk -v r="$1" '$1 == "RECORD" { on = $2 == r } on && /ROLE IS/ { sub(/^ */, ""); print }' "$tmp/dict"; }
+[ "$(roles mpi_send)" = 'ROLE IS call, send, communication;' ] || bad "mpi_send roles: $(roles mpi_send)"
+[ "$(roles mpi_recv)" = 'ROLE IS call, recv, communication, idle;' ] || bad "mpi_recv roles: $(roles mpi_recv)"
+[ "$(roles mpi_barrier)" = 'ROLE IS call, collective, communication, idle;' ] || bad "mpi_barrier roles"
+[ "$(roles mpi_init)" = 'ROLE IS process_begin;' ] || bad "mpi_init roles: $(roles mpi_init)"
+[ "$(roles mpi_comm)" = 'ROLE IS definition;' ] || bad "mpi_comm roles"
+[ "$(roles mpi_complete | tr '\n' ' ')" = 'ROLE IS request_complete; ROLE IS recv WHEN kind IS "1"; ROLE IS untimed WHEN flags IS "16"; ' ] ||
+    bad "mpi_complete roles: $(roles mpi_complete)"
+grep -q 'FIELD peer  *IS int32 SLEB ROLE peer ' "$tmp/dict" || bad "peer role"
+grep -q 'FIELD recvd  *IS uint64 ULEB UNIT "bytes" ROLE bytes_received ' "$tmp/dict" || bad "recvd role"
+
 # normalise: MPI function names and calls, messages, top pairs
 norm() {
     awk '/^$/ {on=0; coll=0; pairs=0}
          /^MPI functions/ {on=1; print; next}
-         on && NF >= 9 && $1 != "name" {print "  " $1, $2, $NF}
+         on == 1 && NF >= 9 && $1 != "name" {print "  " $1, $2, $NF}
+         /^Process start and end/ {on=2; print "Process start and end"; next}
+         on == 2 && NF >= 8 && $1 != "name" {print "  setup", $1, $2}
          /^Collectives/ {coll=1; print "Collectives"; next}
          coll && NF == 4 && $1 != "name" {print "  collective", $1, $2}
          /^Messages/ {print; pairs=1; next}
@@ -73,7 +90,7 @@ case "$counts" in "X=92 s=40 f=40 "*) ;; *) bad "chrome counts: $counts" ;; esac
 "$pv" --export csv "$tmp/trace.ecl" | grep -c '^message,' | grep -qx 4 || bad "csv message rows"
 
 # collectives: every collective of examples/mpi/collectives is one instance
-# across the 4 ranks (MPI_Allreduce twice)
+# across the 4 ranks (MPI_Allreduce twice), found by the role collective
 coll="$(dirname "$ring")/collectives"
 if [ -x "$coll" ]; then
     mkdir "$tmp/coll"
@@ -86,5 +103,12 @@ if [ -x "$coll" ]; then
     grep -qx 'MPI_Allreduce 2' "$tmp/cl" || bad "collectives: MPI_Allreduce instances"
     grep -qx 'MPI_Bcast 1' "$tmp/cl" || bad "collectives: MPI_Bcast instances"
     [ "$(awk '$2 != 1' "$tmp/cl" | wc -l)" = 1 ] || bad "collectives: $(cat "$tmp/cl")"
+    # collective bytes (roles bytes_sent + bytes_received) in the profile:
+    # MPI_Bcast of 10 ints, 4 ranks: the root sends 40, three ranks receive 40;
+    # two MPI_Allreduce of 10 ints: 4 ranks x 2 calls x (40 sent + 40 received)
+    awk '/^MPI functions/ {on=1; next} /^$/ {on=0} on && $1 != "name" {print $1, $NF}' \
+        "$tmp/cp" >"$tmp/cb"
+    grep -qx 'MPI_Bcast 160' "$tmp/cb" || bad "collectives: MPI_Bcast bytes: $(grep Bcast "$tmp/cb")"
+    grep -qx 'MPI_Allreduce 640' "$tmp/cb" || bad "collectives: MPI_Allreduce bytes"
 fi
 exit $fail
