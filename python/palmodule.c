@@ -16,6 +16,7 @@
 #include <numpy/arrayobject.h>
 
 #include <math.h>
+#include <sys/mman.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,7 +395,6 @@ enum col_kind {
     K_INT,        /* signed integer, by pal_record_i64, stored as its own width */
     K_UINT,       /* unsigned integer, by pal_record_u64 */
     K_FLOAT,      /* float32/float64, by pal_record_f64 */
-    K_DURATION,   /* role duration: float64 seconds (pal_record_duration_ns) */
     K_NAME,       /* a reference resolved to its name (categorical codes) */
     K_STRING,     /* str (object) */
     K_ARRAY       /* list of items (object) */
@@ -467,9 +467,6 @@ static Py_ssize_t plan_fields(pal_reader *r, const pal_recdesc *rd, int resolve,
         }
         if ((fp->kind == K_INT || fp->kind == K_UINT) && fp->is_ref && resolve)
             fp->kind = K_NAME;
-        else if (fp->kind != K_STRING && fp->kind != K_ARRAY &&
-                 pal_field_role_of(f) == PAL_FROLE_DURATION)
-            fp->kind = K_DURATION;
     }
     *out = p;
     return (Py_ssize_t)n;
@@ -500,7 +497,7 @@ static PyObject *field_value(const pal_record *rec, const field_plan *fp)
             return PyLong_FromUnsignedLongLong(v);
         break;
     }
-    case K_FLOAT: case K_DURATION: {
+    case K_FLOAT: {
         double v;
         if ((st = pal_record_f64(rec, fp->h, &v)) == PAL_OK)
             return PyFloat_FromDouble(v);
@@ -988,18 +985,50 @@ static void columns_free(columns *cs)
     free(cs->c);
 }
 
+/* Column buffers: large ones on 2 MiB boundaries with transparent huge pages
+ * asked for (numpy does the same for its large arrays), so that filling
+ * 100 MB of columns costs a few hundred page faults rather than 25,000 --
+ * on a VM a fault costs tens of microseconds, more than decoding the
+ * records. Freed with free(). */
+#define HUGE_ALIGN ((size_t)2 << 20)
+static void *col_alloc(size_t size)
+{
+    void *p = NULL;
+    if (size < 2 * HUGE_ALIGN)
+        return malloc(size ? size : 1);
+    if (posix_memalign(&p, HUGE_ALIGN, size) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static void *col_grow(void *old, size_t used, size_t size)
+{
+    if (size < 2 * HUGE_ALIGN)
+        return realloc(old, size);
+    void *p = col_alloc(size);
+    if (!p)
+        return NULL;
+    if (used)
+        memcpy(p, old, used);
+    free(old);
+    return p;
+}
+
 static int columns_grow(columns *cs)
 {
     size_t cap = cs->cap ? cs->cap * 2 : 4096;
     for (size_t i = 0; i < cs->nc; i++) {
         column *c = &cs->c[i];
         if (c->npy == NPY_OBJECT) {
-            PyObject **o = realloc(c->objs, cap * sizeof *o);
+            PyObject **o = col_grow(c->objs, cs->n * sizeof *o, cap * sizeof *o);
             if (!o)
                 return -1;
             c->objs = o;
         } else {
-            char *d = realloc(c->data, cap * c->esize);
+            char *d = col_grow(c->data, cs->n * c->esize, cap * c->esize);
             if (!d)
                 return -1;
             c->data = d;
@@ -1122,12 +1151,6 @@ static int columns_store(columns *cs, const pal_record *rec, const pal_names *na
             store_float(c, row, v);
             break;
         }
-        case K_DURATION: {
-            int64_t ns = 0;
-            st = pal_record_duration_ns(rec, &ns);
-            store_float(c, row, st == PAL_OK ? (double)ns / 1e9 : NAN);
-            break;
-        }
         case K_NAME: {
             const char *s = NULL;
             size_t len = 0;
@@ -1207,9 +1230,6 @@ static PyObject *column_array(column *c, size_t n)
                 store_float(c, i, NAN);
     if (n == 0)
         return PyArray_SimpleNew(1, dims, c->npy);
-    char *data = realloc(c->data, n * c->esize);   /* give back the slack */
-    if (data)
-        c->data = data;
     a = PyArray_SimpleNewFromData(1, dims, c->npy, c->data);
     if (!a)
         return NULL;
@@ -1325,7 +1345,6 @@ static PyObject *read_columns(TraceObject *t, const char *type_name, int mode)
         switch (plans[k].kind) {
         case K_STRING: case K_ARRAY: c->npy = NPY_OBJECT; need_gil = 1; break;
         case K_NAME: c->npy = NPY_INT32; break;
-        case K_DURATION: c->npy = NPY_FLOAT64; break;
         default: c->npy = npy_of(plans[k].type); break;
         }
         c->esize = npy_size(c->npy);
