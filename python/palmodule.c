@@ -200,6 +200,24 @@ fail:
     return NULL;
 }
 
+static int dict_set(PyObject *d, const char *key, PyObject *v)
+{
+    if (!v)
+        return -1;
+    int rc = PyDict_SetItemString(d, key, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static int is_key_field(const pal_dict *d, size_t i)
+{
+    const pal_bindinfo *b = pal_dict_bindinfo(d);
+    for (unsigned k = 0; k < pal_bindinfo_key_count(b); k++)
+        if (pal_bindinfo_key_index(b, k) == i)
+            return 1;
+    return 0;
+}
+
 static int trace_check(TraceObject *t)
 {
     if (!t->reader) {
@@ -229,23 +247,124 @@ static PyObject *trace_exit(TraceObject *t, PyObject *args)
     return trace_close(t, NULL);
 }
 
-/* types(): the record type names of the dictionary, in its order */
-static PyObject *trace_types(TraceObject *t, PyObject *unused)
+/* types(role=None): the record type names of the dictionary, in its order;
+ * with a record role ("enter", "send", ...), those that have it */
+static PyObject *trace_types(TraceObject *t, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = {"role", NULL};
+    const char *role_name = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z:types", kwlist, &role_name))
+        return NULL;
     if (trace_check(t) < 0)
         return NULL;
     const pal_dict *d = pal_reader_dict(t->reader);
-    size_t n = pal_dict_record_count(d);
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        PyObject *s = PyUnicode_FromString(pal_recdesc_name(pal_dict_record(d, i)));
-        if (!s) {
-            Py_CLEAR(list);
-            break;
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    if (role_name) {
+        pal_record_role role = pal_record_role_by_name(role_name);
+        if (role == PAL_ROLE_NONE) {
+            Py_DECREF(list);
+            return PyErr_Format(PyExc_ValueError, "unknown record role '%s' (doc/edl.md, "
+                                "\"Roles\": enter, leave, call, send, ...)", role_name);
         }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, s);
+        for (const pal_recdesc *rd = pal_dict_find_role(d, role, NULL); rd;
+             rd = pal_dict_find_role(d, role, rd)) {
+            PyObject *s = PyUnicode_FromString(pal_recdesc_name(rd));
+            if (!s || PyList_Append(list, s) < 0) {
+                Py_XDECREF(s);
+                Py_DECREF(list);
+                return NULL;
+            }
+            Py_DECREF(s);
+        }
+        return list;
+    }
+    for (size_t i = 0; i < pal_dict_record_count(d); i++) {
+        PyObject *s = PyUnicode_FromString(pal_recdesc_name(pal_dict_record(d, i)));
+        if (!s || PyList_Append(list, s) < 0) {
+            Py_XDECREF(s);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(s);
     }
     return list;
+}
+
+static PyObject *str_or_none(const char *s)
+{
+    if (s && *s)
+        return PyUnicode_FromString(s);
+    Py_RETURN_NONE;
+}
+
+/* describe(type_name): what the description says of a record type -- its
+ * roles, the region it names by text, and each field's type, unit,
+ * description, role and reference */
+static PyObject *trace_describe(TraceObject *t, PyObject *arg)
+{
+    if (trace_check(t) < 0)
+        return NULL;
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name)
+        return NULL;
+    const pal_recdesc *rd = pal_dict_find_record(pal_reader_dict(t->reader), name);
+    if (!rd)
+        return PyErr_Format(PyExc_KeyError, "trace has no record type '%s'", name);
+    PyObject *roles = PyList_New(0), *cond = PyList_New(0), *fields = PyDict_New(), *r = NULL;
+    if (!roles || !cond || !fields)
+        goto out;
+    for (int code = 1; code < PAL_ROLE_LIMIT; code++) {
+        const char *rn = pal_record_role_name((pal_record_role)code);
+        int has = rn ? pal_recdesc_has_role(rd, (pal_record_role)code) : 0;
+        if (!has)
+            continue;
+        PyObject *s = PyUnicode_FromString(rn);
+        if (!s || PyList_Append(has == 1 ? roles : cond, s) < 0) {
+            Py_XDECREF(s);
+            goto out;
+        }
+        Py_DECREF(s);
+    }
+    for (size_t i = 0; i < pal_recdesc_field_count(rd); i++) {
+        const pal_fielddesc *f = pal_recdesc_field(rd, i);
+        const char *rec, *fld;
+        int global = 0;
+        PyObject *ref;
+        if (pal_field_reference(f, &rec, &fld, &global) == PAL_OK)
+            ref = PyUnicode_FromFormat("%s.%s", rec, fld);
+        else {
+            ref = Py_None;
+            Py_INCREF(ref);
+        }
+        PyObject *fd = PyDict_New();
+        if (!fd || dict_set(fd, "type", PyUnicode_FromString(pal_field_type_name(f))) < 0 ||
+            dict_set(fd, "unit", str_or_none(pal_field_unit(f))) < 0 ||
+            dict_set(fd, "description", str_or_none(pal_field_description(f))) < 0 ||
+            dict_set(fd, "role", str_or_none(pal_field_role_name(pal_field_role_of(f)))) < 0 ||
+            dict_set(fd, "refers_to", ref) < 0 ||
+            dict_set(fd, "global", PyBool_FromLong(global)) < 0 ||
+            dict_set(fd, "key", PyBool_FromLong(is_key_field(pal_reader_dict(t->reader), i))) < 0 ||
+            PyDict_SetItemString(fields, pal_field_name(f), fd) < 0) {
+            Py_XDECREF(fd);
+            goto out;
+        }
+        Py_DECREF(fd);
+    }
+    r = PyDict_New();
+    if (r && (dict_set(r, "name", PyUnicode_FromString(pal_recdesc_name(rd))) < 0 ||
+              dict_set(r, "description", str_or_none(pal_recdesc_description(rd))) < 0 ||
+              PyDict_SetItemString(r, "roles", roles) < 0 ||
+              PyDict_SetItemString(r, "conditional_roles", cond) < 0 ||
+              dict_set(r, "region", str_or_none(pal_recdesc_region(rd))) < 0 ||
+              PyDict_SetItemString(r, "fields", fields) < 0))
+        Py_CLEAR(r);
+out:
+    Py_XDECREF(roles);
+    Py_XDECREF(cond);
+    Py_XDECREF(fields);
+    return r;
 }
 
 /* fields(type_name): {field name: type name ("uint32", ..., "string", "array")} */
@@ -320,15 +439,6 @@ out:
     free(count);
     pal_reader_close(r);
     return result;
-}
-
-static int dict_set(PyObject *d, const char *key, PyObject *v)
-{
-    if (!v)
-        return -1;
-    int rc = PyDict_SetItemString(d, key, v);
-    Py_DECREF(v);
-    return rc;
 }
 
 /* info(): the header's clock and identity, and the counts of damage and loss
@@ -410,14 +520,14 @@ typedef struct field_plan {
 } field_plan;
 
 /* The fields a record type shows, as pal-dump shows them: every field but
- * the bind keys and the time field. */
+ * the time field and the bind keys -- except a key that has a role (PICL's
+ * user event number is the region of its begin and end records). */
 static int shown_field(const pal_dict *d, const pal_recdesc *rd, size_t i)
 {
-    const pal_bindinfo *b = pal_dict_bindinfo(d);
-    for (unsigned k = 0; k < pal_bindinfo_key_count(b); k++)
-        if (pal_bindinfo_key_index(b, k) == i)
-            return 0;
-    return pal_field_role_of(pal_recdesc_field(rd, i)) != PAL_FROLE_TIMESTAMP;
+    pal_field_role role = pal_field_role_of(pal_recdesc_field(rd, i));
+    if (role == PAL_FROLE_TIMESTAMP)
+        return 0;
+    return !is_key_field(d, i) || role != PAL_FROLE_NONE;
 }
 
 /* Plans the shown fields of rd for reader r; resolve: references become
@@ -1462,8 +1572,12 @@ out:
 }
 
 static PyMethodDef trace_methods[] = {
-    {"types", (PyCFunction)trace_types, METH_NOARGS,
-     "types(): the record type names of the trace's dictionary"},
+    {"types", (PyCFunction)(void (*)(void))trace_types, METH_VARARGS | METH_KEYWORDS,
+     "types(role=None): the record type names of the dictionary; with a record role "
+     "(\"enter\", \"send\", ...), the types that have it"},
+    {"describe", (PyCFunction)trace_describe, METH_O,
+     "describe(type): roles, region and fields (type, unit, description, role, "
+     "refers_to) of a record type, as its description says"},
     {"fields", (PyCFunction)trace_fields, METH_O,
      "fields(type): {field name: type name} of a record type"},
     {"counts", (PyCFunction)trace_counts, METH_NOARGS,
