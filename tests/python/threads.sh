@@ -4,7 +4,8 @@
 # counts, every record, columns and DataFrames equal pal-dump's
 # (tests/python/check.py); to_pandas('enter') has the columns time, process,
 # stream, region with region a categorical of the region_def names; errors
-# are pal.Error with PAL's status, unknown types KeyError.
+# are pal.Error with PAL's status, unknown types KeyError; the example
+# examples/python/profile.py finds the calls per region the program made.
 set -u
 . "$(dirname "$0")/lib.sh"
 threads="$top_builddir/examples/threads/threads"
@@ -75,4 +76,10 @@ except ValueError:
     pass
 sys.exit(1 if bad else 0)
 PYEOF
+
+# the example, as the README runs it: 4 workers x 200 iterations
+"$PY" "$top_srcdir/examples/python/profile.py" "$trace" >"$tmp/profile" || { echo "FAIL: profile.py"; fail=1; }
+awk '$1 == "main" && $2 == 1 {n++} $1 == "worker" && $2 == 4 {n++}
+     ($1 == "iteration" || $1 == "compute" || $1 == "reduce") && $2 == 800 && $3 > 0 {n++}
+     END {exit n != 5}' "$tmp/profile" || { echo "FAIL: profile.py calls per region:"; cat "$tmp/profile"; fail=1; }
 exit $fail
