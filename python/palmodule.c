@@ -65,23 +65,12 @@ typedef struct {
     unsigned flags;               /* PAL_OPEN_FORCE */
     int strict;
     pal_reader *reader;           /* opened at pal.open: dictionary and header */
-    int64_t start_ns;             /* the run's start, as pal_record_time_ns counts */
+    int64_t start_ns;             /* pal_reader_start_ns: times are seconds from it */
     pal_reader_stats stats;       /* of the last pass read to its end */
     int have_stats;
 } TraceObject;
 
 static PyTypeObject TraceType, RecordType, IterType;
-
-/* The run's start in ns: the header's start time (ECL), else the trace's own
- * zero -- the origin pal-dump prints seconds from (doc/pal.md, "pal-dump"). */
-static int64_t run_start_ns(const pal_reader *r)
-{
-    pal_trace_info in;
-    if (pal_reader_info(r, &in) != PAL_OK || in.start_time == 0 || !(in.ticks_per_second > 0))
-        return 0;
-    double ns = (double)in.start_time * (1e9 / in.ticks_per_second);
-    return ns < 9.2e18 ? (int64_t)(ns + 0.5) : 0;
-}
 
 static pal_reader *trace_open_reader(TraceObject *t)
 {
@@ -193,7 +182,7 @@ static PyObject *pal_open(PyObject *self, PyObject *args, PyObject *kw)
         goto fail;
     if (!(t->reader = trace_open_reader(t)))
         goto fail;
-    t->start_ns = run_start_ns(t->reader);
+    t->start_ns = pal_reader_start_ns(t->reader);
     return (PyObject *)t;
 fail:
     Py_DECREF(t);
@@ -218,6 +207,14 @@ static int is_key_field(const pal_dict *d, size_t i)
     return 0;
 }
 
+static int list_append_str(PyObject *list, const char *s)
+{
+    PyObject *v = PyUnicode_FromString(s);
+    int rc = v ? PyList_Append(list, v) : -1;
+    Py_XDECREF(v);
+    return rc;
+}
+
 static int trace_check(TraceObject *t)
 {
     if (!t->reader) {
@@ -225,6 +222,21 @@ static int trace_check(TraceObject *t)
         return -1;
     }
     return 0;
+}
+
+/* The record descriptor a type name (str) names; NULL with KeyError when the
+ * dictionary has none. */
+static const pal_recdesc *trace_recdesc(TraceObject *t, PyObject *arg)
+{
+    if (trace_check(t) < 0)
+        return NULL;
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name)
+        return NULL;
+    const pal_recdesc *rd = pal_dict_find_record(pal_reader_dict(t->reader), name);
+    if (!rd)
+        PyErr_Format(PyExc_KeyError, "trace has no record type '%s' (see Trace.types())", name);
+    return rd;
 }
 
 static PyObject *trace_close(TraceObject *t, PyObject *unused)
@@ -270,25 +282,18 @@ static PyObject *trace_types(TraceObject *t, PyObject *args, PyObject *kw)
         }
         for (const pal_recdesc *rd = pal_dict_find_role(d, role, NULL); rd;
              rd = pal_dict_find_role(d, role, rd)) {
-            PyObject *s = PyUnicode_FromString(pal_recdesc_name(rd));
-            if (!s || PyList_Append(list, s) < 0) {
-                Py_XDECREF(s);
+            if (list_append_str(list, pal_recdesc_name(rd)) < 0) {
                 Py_DECREF(list);
                 return NULL;
             }
-            Py_DECREF(s);
         }
         return list;
     }
-    for (size_t i = 0; i < pal_dict_record_count(d); i++) {
-        PyObject *s = PyUnicode_FromString(pal_recdesc_name(pal_dict_record(d, i)));
-        if (!s || PyList_Append(list, s) < 0) {
-            Py_XDECREF(s);
+    for (size_t i = 0; i < pal_dict_record_count(d); i++)
+        if (list_append_str(list, pal_recdesc_name(pal_dict_record(d, i))) < 0) {
             Py_DECREF(list);
             return NULL;
         }
-        Py_DECREF(s);
-    }
     return list;
 }
 
@@ -304,14 +309,9 @@ static PyObject *str_or_none(const char *s)
  * description, role and reference */
 static PyObject *trace_describe(TraceObject *t, PyObject *arg)
 {
-    if (trace_check(t) < 0)
-        return NULL;
-    const char *name = PyUnicode_AsUTF8(arg);
-    if (!name)
-        return NULL;
-    const pal_recdesc *rd = pal_dict_find_record(pal_reader_dict(t->reader), name);
+    const pal_recdesc *rd = trace_recdesc(t, arg);
     if (!rd)
-        return PyErr_Format(PyExc_KeyError, "trace has no record type '%s'", name);
+        return NULL;
     PyObject *roles = PyList_New(0), *cond = PyList_New(0), *fields = PyDict_New(), *r = NULL;
     if (!roles || !cond || !fields)
         goto out;
@@ -320,12 +320,8 @@ static PyObject *trace_describe(TraceObject *t, PyObject *arg)
         int has = rn ? pal_recdesc_has_role(rd, (pal_record_role)code) : 0;
         if (!has)
             continue;
-        PyObject *s = PyUnicode_FromString(rn);
-        if (!s || PyList_Append(has == 1 ? roles : cond, s) < 0) {
-            Py_XDECREF(s);
+        if (list_append_str(has == 1 ? roles : cond, rn) < 0)
             goto out;
-        }
-        Py_DECREF(s);
     }
     for (size_t i = 0; i < pal_recdesc_field_count(rd); i++) {
         const pal_fielddesc *f = pal_recdesc_field(rd, i);
@@ -370,21 +366,14 @@ out:
 /* fields(type_name): {field name: type name ("uint32", ..., "string", "array")} */
 static PyObject *trace_fields(TraceObject *t, PyObject *arg)
 {
-    if (trace_check(t) < 0)
-        return NULL;
-    const char *name = PyUnicode_AsUTF8(arg);
-    if (!name)
-        return NULL;
-    const pal_recdesc *rd = pal_dict_find_record(pal_reader_dict(t->reader), name);
+    const pal_recdesc *rd = trace_recdesc(t, arg);
     if (!rd)
-        return PyErr_Format(PyExc_KeyError, "trace has no record type '%s'", name);
+        return NULL;
     PyObject *d = PyDict_New();
     for (size_t i = 0; d && i < pal_recdesc_field_count(rd); i++) {
         const pal_fielddesc *f = pal_recdesc_field(rd, i);
-        PyObject *v = PyUnicode_FromString(pal_field_type_name(f));
-        if (!v || PyDict_SetItemString(d, pal_field_name(f), v) < 0)
+        if (dict_set(d, pal_field_name(f), PyUnicode_FromString(pal_field_type_name(f))) < 0)
             Py_CLEAR(d);
-        Py_XDECREF(v);
     }
     return d;
 }
@@ -430,10 +419,9 @@ static PyObject *trace_counts(TraceObject *t, PyObject *unused)
     for (size_t i = 0; result && i < cap && i < pal_dict_record_count(d); i++) {
         if (!count[i])
             continue;
-        PyObject *v = PyLong_FromUnsignedLongLong(count[i]);
-        if (!v || PyDict_SetItemString(result, pal_recdesc_name(pal_dict_record(d, i)), v) < 0)
+        if (dict_set(result, pal_recdesc_name(pal_dict_record(d, i)),
+                     PyLong_FromUnsignedLongLong(count[i])) < 0)
             Py_CLEAR(result);
-        Py_XDECREF(v);
     }
 out:
     free(count);
@@ -719,14 +707,20 @@ static Py_ssize_t record_position(RecordObject *r, PyObject *key, int raise)
     return PyLong_AsSsize_t(pos);
 }
 
-static PyObject *record_getitem(RecordObject *r, PyObject *key)
+/* The item of a record's values or names tuple for field key (KeyError). */
+static PyObject *record_at(RecordObject *r, PyObject *tuple, PyObject *key)
 {
     Py_ssize_t i = record_position(r, key, 1);
     if (i < 0)
         return NULL;
-    PyObject *v = PyTuple_GET_ITEM(r->values, i);
+    PyObject *v = PyTuple_GET_ITEM(tuple, i);
     Py_INCREF(v);
     return v;
+}
+
+static PyObject *record_getitem(RecordObject *r, PyObject *key)
+{
+    return record_at(r, r->values, key);
 }
 
 static Py_ssize_t record_len(RecordObject *r)
@@ -778,12 +772,7 @@ static PyObject *record_get(RecordObject *r, PyObject *args)
  * "compute"), None when the field is no reference or the id is undefined */
 static PyObject *record_name(RecordObject *r, PyObject *key)
 {
-    Py_ssize_t i = record_position(r, key, 1);
-    if (i < 0)
-        return NULL;
-    PyObject *v = PyTuple_GET_ITEM(r->names, i);
-    Py_INCREF(v);
-    return v;
+    return record_at(r, r->names, key);
 }
 
 /* as_dict(resolve=False): {field: value}, references as names with resolve */
