@@ -1033,12 +1033,15 @@ typedef struct column {
     struct name_slot { uintptr_t key; int undefined; int32_t code; } *slots;
     size_t nslots, nnames;
     struct name_entry { const char *s; size_t len; int64_t id; int undefined; } *names;
+    /* recent (process, id) -> code, valid while no definition came since */
+    struct name_cache { uint64_t gen; int64_t id; uint32_t process; int32_t code; } cache[64];
 } column;
 
 typedef struct columns {
     column *c;
     size_t nc;
     size_t n, cap;                /* rows */
+    uint64_t gen;                 /* definitions fed to the names table, + 1 */
 } columns;
 
 static int npy_of(pal_type t)
@@ -1257,10 +1260,17 @@ static int columns_store(columns *cs, const pal_record *rec, const pal_names *na
             st = pal_record_i64(rec, fp->h, &id);
             int32_t code = -1;
             if (st == PAL_OK) {
-                pal_status ns = pal_names_field(names, rec, fp->index, &s, &len);
-                code = column_name_code(c, s, len, id, ns != PAL_OK);
-                if (code < 0)
-                    return STORE_NOMEM;
+                uint32_t proc = pal_record_process(rec);
+                struct name_cache *nc = &c->cache[((uint64_t)id * 31u + proc) & 63u];
+                if (nc->gen == cs->gen && nc->id == id && nc->process == proc)
+                    code = nc->code;
+                else {
+                    pal_status ns = pal_names_field(names, rec, fp->index, &s, &len);
+                    code = column_name_code(c, s, len, id, ns != PAL_OK);
+                    if (code < 0)
+                        return STORE_NOMEM;
+                    *nc = (struct name_cache){cs->gen, id, proc, code};
+                }
             }
             memcpy(c->data + row * 4, &code, 4);
             break;
@@ -1406,7 +1416,9 @@ static PyObject *read_columns(TraceObject *t, const char *type_name, int mode)
     PyObject *result = NULL;
     pal_names *names = NULL;
     field_plan *plans = NULL;
-    columns cs = {NULL, 0, 0, 0};
+    columns cs = {NULL, 0, 0, 0, 1};
+    uint8_t *is_def = NULL;       /* per record type: 0 unknown, 1 no definition, 2 one */
+    size_t ndef = 0;
     const pal_recdesc *rd = pal_dict_find_record(pal_reader_dict(r), type_name);
     if (!rd) {
         PyErr_Format(PyExc_KeyError, "trace has no record type '%s' (see Trace.types())",
@@ -1453,11 +1465,34 @@ static PyObject *read_columns(TraceObject *t, const char *type_name, int mode)
     int store = STORE_OK;
     PyThreadState *save = need_gil ? NULL : PyEval_SaveThread();
     while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
-        if (names && pal_names_add(names, rec) != PAL_OK) {
-            store = STORE_NOMEM;
-            break;
+        const pal_recdesc *rrd = pal_record_desc(rec);
+        if (names) {
+            /* only definitions define names (edlc refuses references to
+             * anything else): the others need not be fed, and a definition
+             * ends what the name caches hold */
+            size_t k = pal_recdesc_index(rrd);
+            if (k >= ndef) {
+                size_t nn = k * 2 + 16;
+                uint8_t *nd = realloc(is_def, nn);
+                if (!nd) {
+                    store = STORE_NOMEM;
+                    break;
+                }
+                memset(nd + ndef, 0, nn - ndef);
+                is_def = nd;
+                ndef = nn;
+            }
+            if (!is_def[k])
+                is_def[k] = pal_recdesc_has_role(rrd, PAL_ROLE_DEFINITION) ? 2 : 1;
+            if (is_def[k] == 2) {
+                if (pal_names_add(names, rec) != PAL_OK) {
+                    store = STORE_NOMEM;
+                    break;
+                }
+                cs.gen++;
+            }
         }
-        if (pal_record_desc(rec) != rd)
+        if (rrd != rd)
             continue;
         if (cs.n == cs.cap && columns_grow(&cs) < 0) {
             store = STORE_NOMEM;
@@ -1505,6 +1540,7 @@ static PyObject *read_columns(TraceObject *t, const char *type_name, int mode)
         Py_XDECREF(v);
     }
 out:
+    free(is_def);
     columns_free(&cs);
     free(plans);
     pal_names_destroy(names);
