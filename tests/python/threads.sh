@@ -4,7 +4,8 @@
 # counts, every record, columns and DataFrames equal pal-dump's
 # (tests/python/check.py); to_pandas('enter') has the columns time, process,
 # stream, region with region a categorical of the region_def names; errors
-# are pal.Error with PAL's status, unknown types KeyError; the example
+# are pal.Error with PAL's status, unknown types KeyError; a damaged copy
+# reads around the damage as pal-dump does (strict: pal.Error); the example
 # examples/python/profile.py finds the calls per region the program made.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -74,6 +75,33 @@ try:
     t.counts(); expect(False, "a closed trace was read")
 except ValueError:
     pass
+# damage: a copy with bytes flipped in its middle reads around the damage
+# as pal-dump does, and info() counts the damaged chunk
+with open(trace, "rb") as f:
+    data = bytearray(f.read())
+for k in range(len(data) // 2, len(data) // 2 + 16):
+    data[k] ^= 0xFF
+damaged = trace + ".damaged"
+with open(damaged, "wb") as f:
+    f.write(data)
+out = subprocess.run([dump, "--count", damaged], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+want = {l.split()[0]: int(l.split()[1]) for l in out.stdout.decode().splitlines()}
+want_total = want.pop("total")
+info = subprocess.run([dump, "--info", damaged], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+want_damaged = int([l.split()[1] for l in info.stdout.decode().splitlines() if l.startswith("damaged:")][0])
+d = pal.open(damaged)
+got = d.counts()
+expect(out.returncode == 2 and want_damaged >= 1, "pal-dump reports the damage (status %d)" % out.returncode)
+expect(got == want, "counts of the damaged trace %s, pal-dump %s" % (got, want))
+expect(d.info()["damaged"] == want_damaged and d.info()["records"] == want_total,
+       "info() of the damaged trace: %s damaged, %s records; pal-dump %d, %d"
+       % (d.info()["damaged"], d.info()["records"], want_damaged, want_total))
+expect(len(d.columns("enter")["time"]) == want.get("enter"), "enter rows of the damaged trace")
+try:
+    n = sum(1 for _ in pal.open(damaged, strict=True))
+    expect(False, "strict mode read %d records past the damage" % n)
+except pal.Error as e:
+    expect(e.status == "PAL_EFORMAT", "strict mode: %s" % e.status)
 sys.exit(1 if bad else 0)
 PYEOF
 
