@@ -13,7 +13,8 @@
 # BENCH_SCALE (event-count factor, default 1), BENCH_REPS (runs per
 # configuration, default 7), BENCH_KEEP_TRACES, MPIRUN (bench_mpi),
 # ECL_MERGE_PROG and BENCH_MERGE_* (bench_merge), PAL_DUMP, LTTNG,
-# BABELTRACE2, BENCH_LTTNG, and the ECL_* configuration.
+# BABELTRACE2, BENCH_LTTNG, PYTHON and BENCH_PYTHONPATH (bench_python.py), and the
+# ECL_* configuration.
 set -u
 
 case "${1:-}" in
@@ -52,6 +53,17 @@ for prog in $progs; do
         status=1
     fi
 done
+# (j): the Python module, when configure built it (PYTHON and BENCH_PYTHONPATH
+# are set by make bench)
+if [ -n "${PYTHON:-}" ] && [ -e "${BENCH_PYTHONPATH:-python}/pal.so" ]; then
+    PYTHONPATH="${BENCH_PYTHONPATH:-python}${PYTHONPATH:+:$PYTHONPATH}" BENCH_BIN=$bin \
+        "$PYTHON" "$(dirname "$0")/bench_python.py" || { echo "run.sh: bench_python.py failed" >&2; status=1; }
+else
+    echo
+    echo "== (j) Python: a trace into numpy columns and pandas -- bench_python.py =="
+    echo "n/a: the Python module is not built (configure found no python3 with numpy and"
+    echo "     its headers: apt-get install python3-dev python3-numpy, or set PYTHON=)"
+fi
 echo
 echo "all benchmarks: $(( $(date +%s) - start )) s"
 exit $status

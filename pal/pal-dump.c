@@ -610,17 +610,6 @@ static int parse_time(const char *text, int raw, int64_t *out)
     return 0;
 }
 
-/* The run's start in ns, as pal_record_time_ns counts: the header's start
- * time (ECL), else the trace's own zero. */
-static int64_t start_ns(const pal_reader *r)
-{
-    pal_trace_info in;
-    if (pal_reader_info(r, &in) != PAL_OK || in.start_time == 0 || !(in.ticks_per_second > 0))
-        return 0;
-    double ns = (double)in.start_time * (1e9 / in.ticks_per_second);
-    return ns < 9.2e18 ? (int64_t)(ns + 0.5) : 0;
-}
-
 /* The raw time --from/--to compare with --raw-time: what is printed. */
 static int64_t raw_time(const state *s, const pal_record *rec)
 {
@@ -767,7 +756,7 @@ int main(int argc, char **argv)
     s.r = r;
     s.d = pal_reader_dict(r);
     s.ascii = strcmp(pal_dict_representation(s.d), "ascii") == 0;
-    s.start_ns = start_ns(r);
+    s.start_ns = pal_reader_start_ns(r);
     if (pal_names_create(&s.names) != PAL_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
         exit(1);

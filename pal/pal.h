@@ -232,6 +232,11 @@ PAL_API void pal_reader_close(pal_reader *r);
 PAL_API const char *pal_last_error(void);                  /* thread-local, for failed opens */
 PAL_API const pal_dict *pal_reader_dict(const pal_reader *r);
 PAL_API pal_status pal_reader_info(const pal_reader *r, pal_trace_info *info);
+/* The start of the trace or run in the nanoseconds of pal_record_time_ns:
+ * the header's start time (ECL files and runs), else 0 (the format's own
+ * zero). Times "from the start" are pal_record_time_ns(rec) minus this, as
+ * pal-dump prints them; 0 for NULL r. */
+PAL_API int64_t pal_reader_start_ns(const pal_reader *r);
 PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
 /* Strict: the first damage ends reading with PAL_EFORMAT instead of skip-and-count.
  * Ascii traces: a bad line is reported as "run.trf:118:14: record 'send': field

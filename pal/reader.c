@@ -2015,6 +2015,16 @@ pal_status pal_reader_info(const pal_reader *r, pal_trace_info *info)
     return PAL_OK;
 }
 
+int64_t pal_reader_start_ns(const pal_reader *r)
+{
+    pal_trace_info in;
+    if (!r || pal_reader_info(r, &in) != PAL_OK || in.start_time == 0 ||
+        !(in.ticks_per_second > 0))
+        return 0;
+    double ns = (double)in.start_time * (1e9 / in.ticks_per_second);
+    return ns < 9.2e18 ? (int64_t)(ns + 0.5) : 0;
+}
+
 void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx)
 {
     PAL_REQUIRE(r, );

@@ -2,7 +2,8 @@
 # exports.sh -- the shared libraries export their API prefix and nothing else
 # (hidden visibility plus an explicit export list); the capture libraries
 # also export their wrappers of the exec family (ecl/api/exec.c), all of them,
-# so that preloading libecl (ecl-run) interposes them.
+# so that preloading libecl (ecl-run) interposes them. libpal and libedl
+# export exactly the functions their headers declare (tests/build/api-names.sh).
 set -u
 fail=0
 check() {
@@ -42,4 +43,23 @@ check_exec ecl/.libs/libecl-core.so
 check ecl/.libs/libecl.so "\\(ecl_\\|MPI_\\|mpi_\\|ompi_[a-z_]*_f$\\|$EXEC_RE\\)"
 check_exec ecl/.libs/libecl.so
 check pal/.libs/libpal.so pal_
+check edl/shared/.libs/libedl.so edl_
+# the export list is the header: every declared function, nothing else
+same_as_header() {
+    want=$(sh "$top_srcdir/tests/build/api-names.sh" "$top_srcdir/$2")
+    got=$(nm -D --defined-only "$top_builddir/$1" | awk '$2 ~ /^[TW]$/ {print $3}' | sort -u)
+    if [ "$want" != "$got" ]; then
+        echo "FAIL: $1 does not export exactly the functions of $2:"
+        printf '%s\n' "$want" >"$tmp.want"
+        printf '%s\n' "$got" >"$tmp.got"
+        diff "$tmp.want" "$tmp.got" | sed -n 's/^</  declared, not exported:/p; s/^>/  exported, not declared:/p'
+        fail=1
+    else
+        echo "$1: exports the $(printf '%s\n' "$want" | wc -l) functions of $2"
+    fi
+}
+tmp=$(mktemp "${TMPDIR:-/tmp}/exports.XXXXXX") || exit 99
+trap 'rm -f "$tmp" "$tmp.want" "$tmp.got"' EXIT
+same_as_header pal/.libs/libpal.so pal/pal.h
+same_as_header edl/shared/.libs/libedl.so edl/edl.h
 exit $fail
