@@ -7,27 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
 #include "views/vw.h"
 
 struct vw_chrome {
     FILE *out;
     int first;
 };
-
-static void jstr(FILE *out, const char *s, size_t n)
-{
-    fputc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 static void sep(vw_chrome *c)
 {
@@ -41,7 +27,7 @@ static void on_slice(void *ctx, size_t lane, uint32_t process, uint32_t stream, 
     vw_chrome *c = ctx;
     sep(c);
     fputs("{\"name\":", c->out);
-    jstr(c->out, name, strlen(name));
+    vw_json_text(c->out, name, strlen(name));
     fprintf(c->out, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f}",
             kind == VW_REGION_MPI ? "mpi" : "region", process, stream, start * 1e6,
             (end - start) * 1e6);
@@ -70,7 +56,7 @@ static void on_marker(void *ctx, uint32_t process, uint32_t stream, const char *
     vw_chrome *c = ctx;
     sep(c);
     fputs("{\"name\":", c->out);
-    jstr(c->out, text, len);
+    vw_json_text(c->out, text, len);
     fprintf(c->out, ",\"cat\":\"marker\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,"
                     "\"ts\":%.3f}",
             process, stream, t * 1e6);
@@ -111,7 +97,7 @@ int vw_chrome_end(vw_chrome *c, const vw_facts *f)
             fprintf(c->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
                             "\"args\":{\"name\":",
                     l->process, l->stream);
-            jstr(c->out, name, strlen(name));
+            vw_json_text(c->out, name, strlen(name));
             fputs("}}", c->out);
             if (i == 0 || f->lanes[i - 1].process != l->process) {
                 sep(c);

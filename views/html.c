@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
 #include "views/vw.h"
 
 static void inline_svg(const vw_view *v, const vw_facts *f, FILE *out)
@@ -87,19 +88,19 @@ int vw_html_report(const vw_facts *f, FILE *out)
         nb = 1;
     if (nb > f->nbins)
         nb = f->nbins;
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>pal-view: ", out);
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/>\n<title>pal-view: ", out);
     vw_xml_escape(out, f->trace);
     fputs("</title>\n<style>body{font-family:sans-serif;margin:16px}canvas{border:1px solid #ccc;"
           "display:block;margin:4px 0 12px}figure{margin:8px 0}pre{background:#f6f6f6;"
           "padding:8px;overflow:auto}</style>\n</head><body data-cursor=\"0\">\n<h1>pal-view report</h1>\n<p>",
           out);
     vw_xml_escape(out, f->trace);
-    fprintf(out, " &mdash; %llu records, %zu ranks, %zu threads, %.6f s</p>\n",
+    fprintf(out, " &#8212; %llu records, %zu ranks, %zu threads, %.6f s</p>\n",
             (unsigned long long)f->records, f->nranks, f->nlanes, f->duration);
     fputs("<div id=\"animator\"><button id=\"play\">play</button> <button id=\"pause\">pause"
           "</button> <button id=\"step\">step</button> <button id=\"replay\">replay</button> "
           "speed <input id=\"speed\" type=\"range\" min=\"0.25\" max=\"8\" step=\"0.25\" "
-          "value=\"1\"> time <span id=\"time\">0</span></div>\n",
+          "value=\"1\"/> time <span id=\"time\">0</span></div>\n",
           out);
     fputs("<h2>Utilization (animated)</h2><canvas id=\"util\" width=\"900\" height=\"160\">"
           "</canvas>\n<h2>Space-time (animated)</h2>",
@@ -163,8 +164,8 @@ int vw_html_report(const vw_facts *f, FILE *out)
         fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
                 m->t_send, m->t_recv, (unsigned long long)m->bytes);
     }
-    fputs("]}</script>\n<script>\n", out);
+    fputs("]}</script>\n<script>/*<![CDATA[*/\n", out);
     fputs(script, out);
-    fputs("</script>\n</body></html>\n", out);
+    fputs("/*]]>*/</script>\n</body></html>\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -7,25 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
 #include "views/vw.h"
 
 static const char *const state_color[VW_NSTATES] = {"#2e9e44", "#e0b000", "#d03a2f"};
 static const char *const state_name[VW_NSTATES] = {"busy", "overhead", "idle"};
-
-void vw_xml_escape(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t')
-                fputc(*s, out);
-        }
-    }
-}
 
 static void head(FILE *out, int w, int h, const char *title)
 {
