@@ -10,27 +10,18 @@
  * Strings go through views/escape.c: the file is always valid UTF-8. */
 #include <config.h>
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "views/escape.h"
+#include "views/records.h"
 #include "views/vw.h"
-
-typedef struct rtype {     /* what a record type means, found once */
-    int known, counter, marker;
-    const char *value, *text;   /* field names */
-    size_t id_field;            /* index of the counter id field */
-    int has_id;
-} rtype;
 
 struct vw_chrome {
     FILE *out;
     int first;
     double from, to;
-    pal_names *names;
-    rtype *rt;
-    size_t nrt;
+    vw_records *rec;
 };
 
 static void sep(vw_chrome *c)
@@ -81,85 +72,30 @@ static void on_flow(void *ctx, const vw_msg *m, uint64_t id, uint32_t sp, uint32
             (unsigned long long)id, dp, ds, m->t_recv * 1e6);
 }
 
-static const rtype *rtype_of(vw_chrome *c, const pal_recdesc *d)
-{
-    size_t i = pal_recdesc_index(d);
-    if (i >= c->nrt) {
-        size_t n = c->nrt ? c->nrt : 32;
-        while (n <= i)
-            n *= 2;
-        rtype *t = realloc(c->rt, n * sizeof *t);
-        if (t == NULL)
-            return NULL;
-        memset(t + c->nrt, 0, (n - c->nrt) * sizeof *t);
-        c->rt = t;
-        c->nrt = n;
-    }
-    rtype *t = &c->rt[i];
-    if (!t->known) {
-        t->known = 1;
-        const pal_fielddesc *v = pal_recdesc_role_field(d, PAL_FROLE_VALUE);
-        const pal_fielddesc *x = pal_recdesc_role_field(d, PAL_FROLE_TEXT);
-        const pal_fielddesc *id = pal_recdesc_role_field(d, PAL_FROLE_COUNTER);
-        t->counter = pal_recdesc_has_role(d, PAL_ROLE_COUNTER) && v != NULL;
-        t->marker = pal_recdesc_has_role(d, PAL_ROLE_MARKER) != 0;
-        t->value = v ? pal_field_name(v) : NULL;
-        t->text = x ? pal_field_name(x) : NULL;
-        t->has_id = id != NULL;
-        t->id_field = id ? pal_field_index(id) : 0;
-    }
-    return t;
-}
-
 static void on_record(void *ctx, const pal_record *rec, double t)
 {
     vw_chrome *c = ctx;
-    pal_names_add(c->names, rec);
-    const rtype *ty = rtype_of(c, pal_record_desc(rec));
-    if (ty == NULL || !inside(c, t))
+    vw_rec_meaning m;
+    vw_records_feed(c->rec, rec, &m);
+    if (m.what == VW_REC_OTHER || !inside(c, t))
         return;
-    uint32_t process = pal_record_process(rec), stream = pal_record_stream(rec);
-    if (ty->counter && pal_record_has_role(rec, PAL_ROLE_COUNTER)) {
-        double v;
-        if (pal_record_get_f64(rec, ty->value, &v) != PAL_OK || !isfinite(v))
-            return;
-        const char *s = NULL;
-        size_t len = 0;
-        char idname[48];
-        if (!ty->has_id ||
-            pal_names_field(c->names, rec, ty->id_field, &s, &len) != PAL_OK) {
-            int64_t id = -1;
-            if (ty->has_id)
-                pal_record_get_i64(rec, pal_field_name(pal_recdesc_field(pal_record_desc(rec),
-                                                                         ty->id_field)),
-                                   &id);
-            len = (size_t)snprintf(idname, sizeof idname, "counter#%lld", (long long)id);
-            s = idname;
-        }
-        sep(c);
-        fputs("{\"name\":", c->out);
-        vw_json_text(c->out, s, len);
+    sep(c);
+    fputs("{\"name\":", c->out);
+    vw_json_text(c->out, m.name, m.len);
+    if (m.what == VW_REC_COUNTER)
         fprintf(c->out, ",\"cat\":\"counter\",\"ph\":\"C\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,"
                         "\"args\":{\"value\":%.17g}}",
-                process, stream, t * 1e6, v);
-    } else if (ty->marker && pal_record_has_role(rec, PAL_ROLE_MARKER)) {
-        const char *s = "marker";
-        size_t len = 6;
-        if (ty->text)
-            pal_record_get_str(rec, ty->text, &s, &len);
-        sep(c);
-        fputs("{\"name\":", c->out);
-        vw_json_text(c->out, s, len);
+                pal_record_process(rec), pal_record_stream(rec), t * 1e6, m.value);
+    else
         fprintf(c->out, ",\"cat\":\"marker\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,"
                         "\"ts\":%.3f}",
-                process, stream, t * 1e6);
-    }
+                pal_record_process(rec), pal_record_stream(rec), t * 1e6);
 }
 
 vw_chrome *vw_chrome_begin(FILE *out, double from, double to)
 {
     vw_chrome *c = calloc(1, sizeof *c);
-    if (c == NULL || pal_names_create(&c->names) != PAL_OK) {
+    if (c == NULL || (c->rec = vw_records_create()) == NULL) {
         free(c);
         return NULL;
     }
@@ -204,8 +140,7 @@ int vw_chrome_end(vw_chrome *c, const vw_facts *f)
         }
     fputs("\n]}\n", c->out);
     int rc = ferror(c->out) ? -1 : 0;
-    pal_names_destroy(c->names);
-    free(c->rt);
+    vw_records_destroy(c->rec);
     free(c);
     return rc;
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "container/container.h"
+#include "views/timeline.h"
 #include "views/vw.h"
 
 static void usage(FILE *out)
@@ -283,10 +284,19 @@ int main(int argc, char **argv)
         vw_chrome_sink(chrome, &sink);
         sinkp = &sink;
     }
+    vw_timeline *tl = NULL;   /* the pictures' and the report's timeline summary */
+    vw_sink tsink, both;
+    if ((html || svgdir) && (tl = vw_timeline_create()) != NULL) {
+        vw_timeline_sink(tl, &tsink);
+        vw_sink_tee(&both, &tsink, sinkp);
+        sinkp = &both;
+        vw_timeline_set_current(tl);
+    }
     vw_run *run = NULL;
     int partial = vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict,
                                 sinkp, &run);
     if (partial < 0) {
+        vw_timeline_destroy(tl);
         vw_run_free(run);
         vw_config_free(&cfg);
         if (chrome)
@@ -348,6 +358,7 @@ int main(int argc, char **argv)
             }
         }
     }
+    vw_timeline_destroy(tl);
     vw_run_free(run);
     vw_config_free(&cfg);
     if (fflush(stdout))

@@ -20,18 +20,20 @@ try {
   await page.goto('file://' + report);
   const cursor = () => page.evaluate(() => parseFloat(document.body.getAttribute('data-cursor')));
   const pixels = () => page.evaluate(() => [document.getElementById('util').toDataURL(),
-                                          document.getElementById('tl').toDataURL()]);
+                                          document.getElementById('stl').toDataURL()]);
   const t0 = await cursor();
+  const dur = await page.evaluate(() => window.palReport.view()[1]);
+  if (!(Math.abs(t0 - dur) <= dur * 1e-9)) fail(`the animator opens at ${t0}, not on the whole run`);
   const p0 = await pixels();
-  await page.fill('#speed', '8');
+  await page.fill('#speed', '1');
   await page.dispatchEvent('#speed', 'input');
   await page.click('#play');
-  await page.waitForTimeout(1500);
+  await page.waitForTimeout(600);
   await page.click('#pause');
   const t1 = await cursor();
   const p1 = await pixels();
   console.log(`cursor ${t0} -> ${t1}`);
-  if (!(t1 > t0)) fail('the cursor did not move after play');
+  if (!(t1 > 0 && t1 < t0)) fail('play did not restart the run and move the cursor');
   if (p1[0] === p0[0]) fail('the utilization view did not change');
   if (p1[1] === p0[1]) fail('the space-time view did not change');
   await page.waitForTimeout(300);
