@@ -571,7 +571,7 @@ void vw_region_color(const char *name, int kind, int idle, char out[8])
     if (kind == VW_REGION_MPI && idle)
         hsl(350 + 20 * u, 0.75, 0.42 + 0.08 * v, out);      /* blocked MPI: reds */
     else if (kind == VW_REGION_MPI)
-        hsl(25 + 30 * u, 0.85, 0.50 + 0.06 * v, out);       /* other MPI: oranges */
+        hsl(22 + 38 * u, 0.85, 0.40 + 0.1 * v, out);        /* other MPI: oranges */
     else
         hsl(90 + 200 * u, 0.45 + 0.1 * v, 0.42 + 0.1 * v, out);   /* user: green..purple */
 }
