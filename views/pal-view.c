@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "container/container.h"
+#include "views/progress.h"
 #include "views/timeline.h"
 #include "views/vw.h"
 
@@ -292,10 +293,25 @@ int main(int argc, char **argv)
         sinkp = &both;
         vw_timeline_set_current(tl);
     }
+    /* progress on a terminal: the percentage for one input file */
+    struct stat st;
+    uint64_t size = argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISREG(st.st_mode)
+                        ? (uint64_t)st.st_size
+                        : 0;
+    char what[256];
+    snprintf(what, sizeof what, "reading %s%s", argv[optind], argc - optind > 1 ? " ..." : "");
+    vw_progress *prog = vw_progress_start(what, size);
+    vw_sink psink, all;
+    if (prog) {
+        vw_progress_sink(prog, &psink);
+        vw_sink_tee(&all, &psink, sinkp);
+        sinkp = &all;
+    }
     vw_run *run = NULL;
     int partial = vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict,
                                 sinkp, &run);
     if (partial < 0) {
+        vw_progress_end(prog);
         vw_timeline_destroy(tl);
         vw_run_free(run);
         vw_config_free(&cfg);
@@ -307,6 +323,8 @@ int main(int argc, char **argv)
     }
     const vw_facts *f = vw_run_facts(run);
     int quiet_text = 0;
+    if (export)
+        vw_progress_phase(prog, "writing the export");
     if (chrome) {
         rc |= vw_chrome_end(chrome, f) != 0;
         quiet_text = 1;
@@ -333,13 +351,17 @@ int main(int argc, char **argv)
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.svg", svgdir, v->name);
             svg_job j = { v, f };
+            vw_progress_phase(prog, path);
             rc |= write_output(path, out_flags, svg_fn, &j);
         }
     }
     if (html) {
         quiet_text = 1;
+        snprintf(what, sizeof what, "writing %s", html);
+        vw_progress_phase(prog, what);
         rc |= write_output(html, out_flags, html_fn, f);
     }
+    vw_progress_end(prog);
     if (!quiet_text || (nsel && !svgdir && !html && !export)) {
         if (nsel == 0) {
             rc |= vw_view_profile.text(f, stdout);
