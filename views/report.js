@@ -462,6 +462,7 @@ var errors = [];
 try {
   legend(); drawTimeline(); windowProfile(0, dur); draw(); initSortable();
   body.setAttribute('data-tl-rows', nrow);
+  if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
   body.setAttribute('data-tl-painted', paintedRows());
 } catch (e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
 window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
