@@ -287,9 +287,10 @@ int main(int argc, char **argv)
     }
     vw_timeline *tl = NULL;   /* the pictures' and the report's timeline summary */
     vw_sink tsink, both;
+    vw_sink_pair both_pair, all_pair;
     if ((html || svgdir) && (tl = vw_timeline_create()) != NULL) {
         vw_timeline_sink(tl, &tsink);
-        vw_sink_tee(&both, &tsink, sinkp);
+        vw_sink_tee(&both, &both_pair, &tsink, sinkp);
         sinkp = &both;
         vw_timeline_set_current(tl);
     }
@@ -304,7 +305,7 @@ int main(int argc, char **argv)
     vw_sink psink, all;
     if (prog) {
         vw_progress_sink(prog, &psink);
-        vw_sink_tee(&all, &psink, sinkp);
+        vw_sink_tee(&all, &all_pair, &psink, sinkp);
         sinkp = &all;
     }
     vw_run *run = NULL;

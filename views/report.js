@@ -198,7 +198,7 @@ function drawTimeline() {
     g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'top';
     var nm = c.name; while (nm.length > 2 && g.measureText(nm).width > LM - 8) nm = nm.slice(0, -2) + '\u2026';
     g.fillText(nm, 4, cy + 2);
-    g.fillText('rank ' + c.p, 4, cy + 14);
+    g.fillText(c.np > 1 ? c.np + ' ranks (mean)' : 'rank ' + c.p, 4, cy + 14);
     g.fillText(String(+mx.toPrecision(4)), LM + 3, cy + 2);
     g.textBaseline = 'bottom'; g.fillText(String(+mn.toPrecision(4)), LM + 3, cy + CH - 1);
     cy += CH + 6;
@@ -349,7 +349,7 @@ function legend() {
     if (items.length) h += '<div><b>' + gr[0] + ':</b> ' + items.join(' ') + '</div>';
   });
   h += '<div><b>also:</b> <span class="lg">\u2192 message (sample of ' + T.msgs.length + ')</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
-    (counters.length ? ' <span class="lg">counter plots: min\u2013max band and last value (' + T.nsamples + ' samples)</span>' : '') + '</div>';
+    (counters.length ? ' <span class="lg">counter plots: min\u2013max band (over ranks) and last value (mean over ranks) per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
   document.getElementById('tl-legend').innerHTML = h;
 }
 

@@ -462,15 +462,9 @@ void vw_timeline_sink(vw_timeline *t, vw_sink *s)
 }
 
 /* ---------------- tee ---------------- */
-typedef struct tee {
-    vw_sink a, b;
-} tee;
-static tee tees[4];
-static size_t ntees;
-
 #define TEE(call, ...)                                                                  \
     do {                                                                                \
-        const tee *x = ctx;                                                             \
+        const vw_sink_pair *x = ctx;                                                             \
         if (x->a.call)                                                                  \
             x->a.call(x->a.ctx, __VA_ARGS__);                                           \
         if (x->b.call)                                                                  \
@@ -494,18 +488,15 @@ static void tee_marker(void *ctx, uint32_t p, uint32_t s, const char *text, size
 static void tee_record(void *ctx, const pal_record *rec, double t) { TEE(record, rec, t); }
 static void tee_frame(void *ctx, const vw_frame_ev *e) { TEE(frame, e); }
 
-void vw_sink_tee(vw_sink *out, vw_sink *a, vw_sink *b)
+void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_sink *b)
 {
     memset(out, 0, sizeof *out);
-    if (ntees == sizeof tees / sizeof tees[0])
-        return;
-    tee *x = &tees[ntees++];
-    memset(x, 0, sizeof *x);
+    memset(pair, 0, sizeof *pair);
     if (a)
-        x->a = *a;
+        pair->a = *a;
     if (b)
-        x->b = *b;
-    out->ctx = x;
+        pair->b = *b;
+    out->ctx = pair;
     out->slice = tee_slice;
     out->flow = tee_flow;
     out->marker = tee_marker;
@@ -707,18 +698,42 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         vw_json_string(out, k->text);
         fputc(']', out);
     }
+    /* counter tracks, one per name: the processes' tracks merged (band:
+     * min and max over them; line: the mean of their last values) */
     fprintf(out, "],\"nsamples\":%llu,\"counters\":[", (unsigned long long)t->samples);
+    items = 0;
     for (size_t i = 0; i < t->ncounters; i++) {
         const counter *c = &t->counters[i];
-        fprintf(out, "%s{\"name\":", i ? "," : "");
-        vw_json_string(out, c->name ? c->name : "");
-        fprintf(out, ",\"p\":%u,\"v\":[", c->process);
-        /* per bucket: min, max, last; null where there is no sample */
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(t->counters[j].name, c->name) == 0;
+        if (seen || c->n == NULL)
+            continue;
+        size_t np = 0;
+        for (size_t j = i; j < t->ncounters; j++)
+            np += t->counters[j].n && strcmp(t->counters[j].name, c->name) == 0;
+        fprintf(out, "%s{\"name\":", items++ ? "," : "");
+        vw_json_string(out, c->name);
+        fprintf(out, ",\"p\":%u,\"np\":%zu,\"v\":[", c->process, np);
         for (size_t b = 0; b < n; b++) {
+            float mn = 0, mx = 0;
+            double sum = 0;
+            size_t k = 0;
+            for (size_t j = i; j < t->ncounters; j++) {
+                const counter *d = &t->counters[j];
+                if (d->n == NULL || d->n[b] == 0 || strcmp(d->name, c->name) != 0)
+                    continue;
+                if (k == 0 || d->mn[b] < mn)
+                    mn = d->mn[b];
+                if (k == 0 || d->mx[b] > mx)
+                    mx = d->mx[b];
+                sum += d->last[b];
+                k++;
+            }
             if (b)
                 fputc(',', out);
-            if (c->n && c->n[b])
-                fprintf(out, "[%.7g,%.7g,%.7g]", c->mn[b], c->mx[b], c->last[b]);
+            if (k)
+                fprintf(out, "[%.7g,%.7g,%.7g]", mn, mx, sum / (double)k);
             else
                 fputs("null", out);
         }

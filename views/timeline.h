@@ -17,8 +17,12 @@ vw_timeline *vw_timeline_create(void);
 void vw_timeline_destroy(vw_timeline *t);
 /* The sink that feeds it (frame and record events). */
 void vw_timeline_sink(vw_timeline *t, vw_sink *s);
-/* out calls a and then b for each event (either may be NULL). */
-void vw_sink_tee(vw_sink *out, vw_sink *a, vw_sink *b);
+/* out calls a and then b for each event (either may be NULL); pair holds
+ * the copies of a and b and must live as long as out is used. */
+typedef struct vw_sink_pair {
+    vw_sink a, b;
+} vw_sink_pair;
+void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_sink *b);
 
 /* The summary as one JSON object for the HTML report (doc/views.md,
  * "Interactive timeline"); rows in the facts' lane order, regions by the
