@@ -64,7 +64,9 @@ legend = ' '.join(t.text or '' for t in root.iter(NS + 'text'))
 for name in ('solve', 'kernel', 'halo', 'main'):
     if name not in legend: bad(f'timeline legend lacks {name}')
 fills.discard('white')
-if len(fills) < 3: bad(f'timeline uses {len(fills)} region colours')
+legend_cols = {r.get('fill') for r in root.iter(NS + 'rect') if r.get('width') == '10' and r.get('height') == '10'}
+if len(fills) < 2: bad(f'timeline uses {len(fills)} region colours')
+if not fills <= legend_cols: bad(f'timeline colours {fills - legend_cols} not in the legend')
 root = load('picl', 'timeline')
 lines = [l for g in root.iter(NS + 'g') if g.get('marker-end') for l in g.iter(NS + 'line')]
 if not lines: bad('picl timeline: no message arrows')
