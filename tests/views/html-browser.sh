@@ -67,7 +67,8 @@ if [ -z "$pw" ] || ! command -v node >/dev/null 2>&1; then
 fi
 mkdir -p "$tmp/js/node_modules"
 ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
-cp "$top_srcdir/tests/views/html-click.mjs" "$top_srcdir/tests/views/html-timeline.mjs" "$tmp/js/"
+cp "$top_srcdir/tests/views/browser.mjs" "$top_srcdir/tests/views/html-click.mjs" \
+   "$top_srcdir/tests/views/html-timeline.mjs" "$tmp/js/"
 CHROMIUM=$(command -v "$chromium") timeout 120 node "$tmp/js/html-click.mjs" \
     "$tmp/report.html" "$art/html-report.png" || fail=1
 # the interactive timeline: one row per thread of vwprog (3)

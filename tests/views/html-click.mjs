@@ -3,16 +3,10 @@
 // and check that the time cursor moved and the animated views changed; then
 // step and replay. Usage: node html-click.mjs REPORT.html SCREENSHOT.png
 // Exit 0 pass, 1 fail.
-import { chromium } from 'playwright-core';
+import { launch, fail, result } from './browser.mjs';
 
 const [report, shot] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-});
-let ok = true;
-const fail = (m) => { console.log('FAIL: ' + m); ok = false; };
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
   const requests = [];
@@ -52,4 +46,4 @@ try {
 } finally {
   await browser.close();
 }
-process.exit(ok ? 0 : 1);
+process.exit(result.ok ? 0 : 1);

@@ -7,17 +7,11 @@
 // whole run's; reset restores the range; a table sorts on a header click;
 // the animator opens on the whole run and plays.
 // Usage: node html-timeline.mjs REPORT.html SCREENSHOT-PREFIX   Exit 0 / 1.
-import { chromium } from 'playwright-core';
+import { launch, fail, result } from './browser.mjs';
 
 const [report, shot] = process.argv.slice(2);
 const expectRows = parseInt(process.env.EXPECT_ROWS || '0', 10);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-});
-let ok = true;
-const fail = (m) => { console.log('FAIL: ' + m); ok = false; };
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   const errors = [], requests = [];
@@ -118,4 +112,4 @@ try {
 } finally {
   await browser.close();
 }
-process.exit(ok ? 0 : 1);
+process.exit(result.ok ? 0 : 1);
