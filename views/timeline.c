@@ -16,6 +16,7 @@
 #define MAX_SLICES 20000  /* longest slices kept whole */
 #define MAX_MARKERS 2000
 #define MAX_COUNTERS 64
+#define MAX_CELLS 262144  /* fine buckets over all rows in the report */
 
 typedef struct bucket {   /* two candidates (space-saving) and a frame count */
     uint16_t r[2];        /* region index + 1, 0 = none */
@@ -599,17 +600,20 @@ static void level_row(FILE *out, const bucket *b, size_t n, size_t k)
     fputc(']', out);
 }
 
-static void count_row(FILE *out, const bucket *b, size_t n)
+/* frames begun per k buckets, run-length pairs */
+static void count_row(FILE *out, const bucket *b, size_t n, size_t k)
 {
     fputc('[', out);
-    uint32_t prev = 0;
+    uint64_t prev = 0;
     size_t run = 0, items = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i == n || b[i].n != prev) {
+    for (size_t i = 0; i <= n; i += k) {
+        uint64_t c = 0;
+        for (size_t j = i; j < i + k && j < n; j++)
+            c += b[j].n;
+        if (i >= n || c != prev) {
             if (run)
-                fprintf(out, "%s%u,%zu", items++ ? "," : "", prev, run);
-            if (i < n)
-                prev = b[i].n;
+                fprintf(out, "%s%llu,%zu", items++ ? "," : "", (unsigned long long)prev, run);
+            prev = c;
             run = 0;
         }
         run++;
@@ -620,8 +624,14 @@ static void count_row(FILE *out, const bucket *b, size_t n)
 int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
 {
     size_t n = used(t, f);
+    /* the fine level holds at most about MAX_CELLS buckets over all rows
+     * (many rows: k buckets merged), so the page stays small */
+    size_t k = (n * (f->nlanes ? f->nlanes : 1) + MAX_CELLS - 1) / MAX_CELLS;
+    if (k < 1)
+        k = 1;
+    size_t nf = (n + k - 1) / k;
     fprintf(out, "{\"dur\":%.9g,\"width\":%.9g,\"nb\":%zu,\"coarse\":%d,\"rows\":[",
-            f->duration, t->width, n, COARSE);
+            f->duration, t->width * (double)k, nf, COARSE);
     long *map = malloc((t->nrows + 1) * sizeof *map);   /* timeline row -> facts lane */
     if (map == NULL)
         return -1;
@@ -654,9 +664,9 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
             if (i)
                 fputc(',', out);
             if (r < 0)
-                fprintf(out, "[0,%zu]", lv ? n : (n + COARSE - 1) / COARSE);
+                fprintf(out, "[0,%zu]", lv ? nf : (nf + COARSE - 1) / COARSE);
             else
-                level_row(out, t->rows[r].b, n, lv ? 1 : COARSE);
+                level_row(out, t->rows[r].b, n, lv ? k : k * COARSE);
         }
     }
     fputs("],\"counts\":[", out);
@@ -666,9 +676,9 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         if (i)
             fputc(',', out);
         if (r < 0)
-            fprintf(out, "[0,%zu]", n);
+            fprintf(out, "[0,%zu]", nf);
         else
-            count_row(out, t->rows[r].b, n);
+            count_row(out, t->rows[r].b, n, k);
     }
     /* slices in time order */
     fprintf(out, "],\"nslices\":%llu,\"complete\":%s,\"slices\":[",
@@ -691,11 +701,11 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
     fprintf(out, "],\"nmarkers\":%llu,\"markers\":[", (unsigned long long)t->markers_seen);
     items = 0;
     for (size_t i = 0; i < t->nmarkers; i++) {
-        const marker *k = &t->markers[i];
-        if (map[k->row] < 0)
+        const marker *mk = &t->markers[i];
+        if (map[mk->row] < 0)
             continue;
-        fprintf(out, "%s[%ld,%.9g,", items++ ? "," : "", map[k->row], k->t);
-        vw_json_string(out, k->text);
+        fprintf(out, "%s[%ld,%.9g,", items++ ? "," : "", map[mk->row], mk->t);
+        vw_json_string(out, mk->text);
         fputc(']', out);
     }
     /* counter tracks, one per name: the processes' tracks merged (band:
@@ -715,25 +725,35 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         fprintf(out, "%s{\"name\":", items++ ? "," : "");
         vw_json_string(out, c->name);
         fprintf(out, ",\"p\":%u,\"np\":%zu,\"v\":[", c->process, np);
-        for (size_t b = 0; b < n; b++) {
+        for (size_t o = 0; o < nf; o++) {
             float mn = 0, mx = 0;
             double sum = 0;
-            size_t k = 0;
+            size_t m = 0;
             for (size_t j = i; j < t->ncounters; j++) {
                 const counter *d = &t->counters[j];
-                if (d->n == NULL || d->n[b] == 0 || strcmp(d->name, c->name) != 0)
+                if (d->n == NULL || strcmp(d->name, c->name) != 0)
                     continue;
-                if (k == 0 || d->mn[b] < mn)
-                    mn = d->mn[b];
-                if (k == 0 || d->mx[b] > mx)
-                    mx = d->mx[b];
-                sum += d->last[b];
-                k++;
+                size_t lastb = 0;
+                int any = 0;
+                for (size_t b = o * k; b < o * k + k && b < n; b++) {
+                    if (d->n[b] == 0)
+                        continue;
+                    if ((m == 0 && !any) || d->mn[b] < mn)
+                        mn = d->mn[b];
+                    if ((m == 0 && !any) || d->mx[b] > mx)
+                        mx = d->mx[b];
+                    any = 1;
+                    lastb = b;
+                }
+                if (any) {
+                    sum += d->last[lastb];
+                    m++;
+                }
             }
-            if (b)
+            if (o)
                 fputc(',', out);
-            if (k)
-                fprintf(out, "[%.7g,%.7g,%.7g]", mn, mx, sum / (double)k);
+            if (m)
+                fprintf(out, "[%.7g,%.7g,%.7g]", mn, mx, sum / (double)m);
             else
                 fputs("null", out);
         }

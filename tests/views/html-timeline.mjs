@@ -36,7 +36,7 @@ try {
   await page.screenshot({ path: shot + '-load.png', fullPage: true });
 
   // zoom with the wheel in the middle of the timeline
-  const box = await page.locator('#tl').boundingBox();
+  let box = await page.locator('#tl').boundingBox();
   const geo = await page.evaluate(() => ({ LM: window.palReport.LM, W: window.palReport.W, y: window.palReport.rowY(0) }));
   const sx = box.width / 1100;
   const step0 = parseFloat(await attr('data-tl-step'));
@@ -57,7 +57,10 @@ try {
     let best = null;
     for (const s of R.slices) if (s[0] === 0 && (!best || s[4] - s[3] > best[4] - best[3] || (s[4] - s[3] === best[4] - best[3] && s[2] > best[2]))) best = s;
     if (!best) return null;
-    // the innermost slice at the middle of the longest is what the click shows
+    // show it (a short slice of a long run: zoom to it), then the innermost
+    // slice at its middle is what the click shows
+    const d = best[4] - best[3];
+    R.setView(best[3] - d * 0.1, best[4] + d * 0.1);
     const t = (best[3] + best[4]) / 2;
     let inner = best;
     for (const s of R.slices) if (s[0] === 0 && s[3] <= t && t <= s[4] && s[2] >= inner[2]) inner = s;
@@ -66,7 +69,8 @@ try {
   });
   if (!target) fail('no slice in row 0');
   else {
-    await page.mouse.click(box.x + target.x * sx, box.y + target.y * sx);
+    console.log(`click at ${target.x.toFixed(0)},${target.y.toFixed(0)} on ${target.name}`);
+    await page.locator('#tl').click({ position: { x: target.x * sx, y: target.y * sx } });
     const picked = await attr('data-tl-picked'), text = await page.textContent('#tl-info');
     console.log(`click: ${picked}: ${text.slice(0, 80)}`);
     if (picked !== 'slice' && picked !== 'marker') fail(`click picked ${picked}`);
@@ -75,7 +79,10 @@ try {
   }
 
   // drag-select the second quarter: zooms to it and shows its profile
+  await page.click('#tl-reset');
   const p0 = await attr('data-tl-profile');
+  await page.locator('#tl').scrollIntoViewIfNeeded();
+  box = await page.locator('#tl').boundingBox();
   const xa = box.x + (geo.LM + geo.W * 0.25) * sx, xb = box.x + (geo.LM + geo.W * 0.5) * sx, yy = box.y + geo.y * sx;
   await page.mouse.move(xa, yy); await page.mouse.down();
   await page.mouse.move((xa + xb) / 2, yy); await page.mouse.move(xb, yy); await page.mouse.up();
