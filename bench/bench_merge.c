@@ -537,7 +537,7 @@ static double env_num(const char *name, double dflt)
 
 /* bench_merge --gen DIR RANKS RECORDS: writes the synthetic traces of RANKS
  * ranks with about RECORDS records each and merges them into
- * DIR/rRANKS-nRECORDS/merged.ecl (for bench/views.sh, table (j)). */
+ * DIR/rRANKS-nRECORDS/merged.ecl (for bench/views.sh, table (k)). */
 static int gen_merged(const char *dir, int ranks, uint64_t records)
 {
     char mbuf[4096];

@@ -52,7 +52,7 @@ for prog in $progs; do
         status=1
     fi
 done
-# (j): pal-view on a large run (a script: it times whole pal-view processes)
+# (k): pal-view on a large run (a script: it times whole pal-view processes)
 sh "$(dirname "$0")/views.sh" || status=1
 echo
 echo "all benchmarks: $(( $(date +%s) - start )) s"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# views.sh -- table (j): pal-view on a large synthetic run (bench_merge --gen:
+# views.sh -- table (k): pal-view on a large synthetic run (bench_merge --gen:
 # 64 ranks, regions nested 3 deep, a counter, user records; 1 M records at
 # BENCH_SCALE=1), merged into one trace. Times whole pal-view processes,
 # BENCH_REPS runs interleaved round-robin, min and median: the text profile
@@ -15,7 +15,7 @@ scale=${BENCH_SCALE:-1}
 ranks=64
 per=$(awk -v s="$scale" -v r=$ranks 'BEGIN {printf "%d", 1000000 * s / r}')
 echo
-echo "== (j) pal-view on $ranks ranks x $per records (merged trace), $reps runs, min / median =="
+echo "== (k) pal-view on $ranks ranks x $per records (merged trace), $reps runs, min / median =="
 if [ ! -x "$pv" ] || [ ! -x "$bin/bench_merge" ]; then
     echo "n/a: $pv or $bin/bench_merge not built (make bench)"; exit 0
 fi

@@ -47,6 +47,7 @@ function timeAxis(g, x0, y, w, a, b, up) {
   }
   return step;
 }
+function kindName(k) { return k === 1 ? 'MPI' : k === 0 ? 'user' : 'set-up'; }
 function esc(s) {
   return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; });
 }
@@ -290,11 +291,11 @@ function showAt(x, y, click) {
     if (s[0] === r && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
   }
   if (!html && best) {
-    var g = T.regions[best[1]], f = [['region', g.n], ['kind', g.k ? 'MPI' : 'user'], ['start', fmtDur(best[3])],
+    var g = T.regions[best[1]], f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtDur(best[3])],
       ['end', fmtDur(best[4])], ['duration', fmtDur(best[4] - best[3])], ['depth', best[2]], ['rank', row.p], ['thread', row.t]];
     if (best[5]) f.push(['bytes', best[5]]);
     if (best[6] >= 0) f.push(['peer', best[6]]);
-    if (g.k && best[6] >= 0) f.push(['tag', best[7]]);
+    if (g.k === 1 && best[6] >= 0) f.push(['tag', best[7]]);
     html = fieldTable('slice', f); kind = 'slice';
   }
   if (!html) {
@@ -331,7 +332,7 @@ function windowProfile(a, b) {
     '<th>inclusive s</th><th>dominant s</th></tr></thead><tbody>';
   ids.forEach(function (i) {
     var g = T.regions[i], p = per[i];
-    h += '<tr><td><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</td><td>' + (g.k ? 'MPI' : 'user') +
+    h += '<tr><td><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</td><td>' + kindName(g.k) +
       '</td><td>' + p.calls + '</td><td>' + p.incl.toFixed(9) + '</td><td>' + p.dom.toFixed(9) + '</td></tr>';
   });
   var el = document.getElementById('tl-profile');
@@ -341,8 +342,8 @@ function windowProfile(a, b) {
 }
 
 function legend() {
-  var h = '', groups = [['MPI (blocked)', function (g) { return g.k && g.i; }], ['MPI', function (g) { return g.k && !g.i; }],
-    ['user code', function (g) { return !g.k; }]];
+  var h = '', groups = [['MPI (blocked)', function (g) { return g.k === 1 && g.i; }], ['MPI', function (g) { return g.k === 1 && !g.i; }],
+    ['user code', function (g) { return g.k === 0; }], ['set-up', function (g) { return g.k > 1; }]];
   groups.forEach(function (gr) {
     var items = [];
     T.regions.forEach(function (g) { if (gr[1](g)) items.push('<span class="lg"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });

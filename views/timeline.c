@@ -560,7 +560,9 @@ void vw_region_color(const char *name, int kind, int idle, char out[8])
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         h = (h ^ *p) * 16777619u;
     double u = (double)(h % 1000) / 1000, v = (double)(h / 1000 % 3);
-    if (kind == VW_REGION_MPI && idle)
+    if (kind != VW_REGION_USER && kind != VW_REGION_MPI)
+        hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);          /* set-up (MPI_Init...): greys */
+    else if (kind == VW_REGION_MPI && idle)
         hsl(350 + 20 * u, 0.75, 0.42 + 0.08 * v, out);      /* blocked MPI: reds */
     else if (kind == VW_REGION_MPI)
         hsl(22 + 38 * u, 0.85, 0.40 + 0.1 * v, out);        /* other MPI: oranges */

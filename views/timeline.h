@@ -40,7 +40,8 @@ uint64_t vw_timeline_marker_count(const vw_timeline *t);
 
 /* A region's colour, "#rrggbb": from a hash of its name, so it is the same
  * in every picture and every run; MPI functions in reds (blocked) and
- * oranges, user regions in greens, blues and purples. */
+ * oranges, user regions in greens, blues and purples, other kinds (a
+ * process's set-up: MPI_Init, MPI_Finalize) in greys. */
 void vw_region_color(const char *name, int kind, int idle, char out[8]);
 
 /* The summary of the trace being drawn, for views that can use it (the
