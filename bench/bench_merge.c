@@ -535,10 +535,51 @@ static double env_num(const char *name, double dflt)
     return v >= 0 ? v : dflt;
 }
 
+/* bench_merge --gen DIR RANKS RECORDS: writes the synthetic traces of RANKS
+ * ranks with about RECORDS records each and merges them into
+ * DIR/rRANKS-nRECORDS/merged.ecl (for bench/views.sh, table (k)). */
+static int gen_merged(const char *dir, int ranks, uint64_t records)
+{
+    char mbuf[4096];
+    const char *merge = getenv("ECL_MERGE_PROG");
+    merge = merge && *merge ? bench_which(merge, mbuf, sizeof mbuf)
+                            : bench_sibling("../ecl/tools/ecl-merge", mbuf, sizeof mbuf);
+    if (merge == NULL || ranks < 1) {
+        fprintf(stderr, "bench_merge --gen: no ecl-merge or no ranks\n");
+        return 1;
+    }
+    trace_set t;
+    memset(&t, 0, sizeof t);
+    t.ranks = ranks;
+    t.records = mix_records(records);
+    gen_set(&t, dir, "bench_rss", merge, 2);
+    if (!t.ok) {
+        fprintf(stderr, "bench_merge --gen: %s\n", t.why);
+        return 1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(merge, t.argv + A_PROG);
+        _exit(127);
+    }
+    int st = 1;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "bench_merge --gen: ecl-merge failed\n");
+        return 1;
+    }
+    for (int r = 0; r < ranks; r++)
+        remove(t.argv[A_IN + r]);
+    printf("%s\n", t.out);
+    free_set(&t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--count") == 0)
         return child_count(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "--gen") == 0)
+        return gen_merged(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 10));
     if (argc != 1) {
         fprintf(stderr, "usage: bench_merge   (environment: ECL_MERGE_PROG, BENCH_SCALE, "
                 "BENCH_REPS, BENCH_MERGE_MAX_RANKS, BENCH_MERGE_MEM_MIB, BENCH_MERGE_CPU_S, "

@@ -53,6 +53,8 @@ for prog in $progs; do
         status=1
     fi
 done
+# (k): pal-view on a large run (a script: it times whole pal-view processes)
+sh "$(dirname "$0")/views.sh" || status=1
 # (j): the Python module, when configure built it (PYTHON and BENCH_PYTHONPATH
 # are set by make bench)
 if [ -n "${PYTHON:-}" ] && [ -e "${BENCH_PYTHONPATH:-python}/pal.so" ]; then

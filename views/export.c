@@ -1,33 +1,28 @@
 /* export.c -- Chrome/Perfetto trace-event JSON, written while the filters
- * read the trace: one track per rank (pid) and thread (tid), regions and MPI
- * calls as complete ("X") slices, markers as instants, matched messages as
- * flow arrows ("s"/"f"). */
+ * read the trace: one track per rank (pid) and thread (tid); regions and MPI
+ * calls as complete ("X") slices, matched messages as flow arrows ("s"/"f",
+ * each id once as a pair), markers as instants ("i"), counter samples as
+ * counter tracks ("C"). Counters and markers are found through the
+ * dictionary's roles (counter: role counter, its value field role value, its
+ * id resolved to a name; marker: role marker, its text field role text).
+ * A window [from, to] keeps the slices that overlap it (clipped to it), the
+ * flows whose both ends lie in it, and the counters and markers inside it.
+ * Strings go through views/escape.c: the file is always valid UTF-8. */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
+#include "views/records.h"
 #include "views/vw.h"
 
 struct vw_chrome {
     FILE *out;
     int first;
+    double from, to;
+    vw_records *rec;
 };
-
-static void jstr(FILE *out, const char *s, size_t n)
-{
-    fputc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 static void sep(vw_chrome *c)
 {
@@ -35,23 +30,36 @@ static void sep(vw_chrome *c)
     c->first = 0;
 }
 
+static int inside(const vw_chrome *c, double t)
+{
+    return t >= c->from && (c->to < 0 || t <= c->to);
+}
+
 static void on_slice(void *ctx, size_t lane, uint32_t process, uint32_t stream, const char *name,
                      int kind, double start, double end)
 {
     vw_chrome *c = ctx;
+    (void)lane;
+    if (end < c->from || (c->to >= 0 && start > c->to))
+        return;
+    if (start < c->from)
+        start = c->from;
+    if (c->to >= 0 && end > c->to)
+        end = c->to;
     sep(c);
     fputs("{\"name\":", c->out);
-    jstr(c->out, name, strlen(name));
+    vw_json_string(c->out, name);
     fprintf(c->out, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f}",
             kind == VW_REGION_MPI ? "mpi" : "region", process, stream, start * 1e6,
             (end - start) * 1e6);
-    (void)lane;
 }
 
 static void on_flow(void *ctx, const vw_msg *m, uint64_t id, uint32_t sp, uint32_t ss,
                     uint32_t dp, uint32_t ds)
 {
     vw_chrome *c = ctx;
+    if (!inside(c, m->t_send) || !inside(c, m->t_recv))
+        return;
     sep(c);
     fprintf(c->out,
             "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%llu,\"pid\":%u,"
@@ -64,26 +72,37 @@ static void on_flow(void *ctx, const vw_msg *m, uint64_t id, uint32_t sp, uint32
             (unsigned long long)id, dp, ds, m->t_recv * 1e6);
 }
 
-static void on_marker(void *ctx, uint32_t process, uint32_t stream, const char *text, size_t len,
-                      double t)
+static void on_record(void *ctx, const pal_record *rec, double t)
 {
     vw_chrome *c = ctx;
+    vw_rec_meaning m;
+    vw_records_feed(c->rec, rec, &m);
+    if (m.what == VW_REC_OTHER || !inside(c, t))
+        return;
     sep(c);
     fputs("{\"name\":", c->out);
-    jstr(c->out, text, len);
-    fprintf(c->out, ",\"cat\":\"marker\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,"
-                    "\"ts\":%.3f}",
-            process, stream, t * 1e6);
+    vw_json_text(c->out, m.name, m.len);
+    if (m.what == VW_REC_COUNTER)
+        fprintf(c->out, ",\"cat\":\"counter\",\"ph\":\"C\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,"
+                        "\"args\":{\"value\":%.17g}}",
+                pal_record_process(rec), pal_record_stream(rec), t * 1e6, m.value);
+    else
+        fprintf(c->out, ",\"cat\":\"marker\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,"
+                        "\"ts\":%.3f}",
+                pal_record_process(rec), pal_record_stream(rec), t * 1e6);
 }
 
-vw_chrome *vw_chrome_begin(FILE *out, double tps_unused)
+vw_chrome *vw_chrome_begin(FILE *out, double from, double to)
 {
-    (void)tps_unused;
     vw_chrome *c = calloc(1, sizeof *c);
-    if (c == NULL)
+    if (c == NULL || (c->rec = vw_records_create()) == NULL) {
+        free(c);
         return NULL;
+    }
     c->out = out;
     c->first = 1;
+    c->from = from > 0 ? from : 0;
+    c->to = to;
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
     return c;
 }
@@ -94,7 +113,7 @@ void vw_chrome_sink(vw_chrome *c, vw_sink *s)
     s->ctx = c;
     s->slice = on_slice;
     s->flow = on_flow;
-    s->marker = on_marker;
+    s->record = on_record;
 }
 
 int vw_chrome_end(vw_chrome *c, const vw_facts *f)
@@ -102,16 +121,15 @@ int vw_chrome_end(vw_chrome *c, const vw_facts *f)
     if (f)
         for (size_t i = 0; i < f->nlanes; i++) {
             const vw_lane *l = &f->lanes[i];
-            char name[128];
-            if (l->name[0])
-                snprintf(name, sizeof name, "%s", l->name);
-            else
-                snprintf(name, sizeof name, "thread %u", l->stream);
             sep(c);
             fprintf(c->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
                             "\"args\":{\"name\":",
                     l->process, l->stream);
-            jstr(c->out, name, strlen(name));
+            if (l->name[0]) {
+                vw_json_string(c->out, l->name);
+            } else {
+                fprintf(c->out, "\"thread %u\"", l->stream);
+            }
             fputs("}}", c->out);
             if (i == 0 || f->lanes[i - 1].process != l->process) {
                 sep(c);
@@ -122,6 +140,41 @@ int vw_chrome_end(vw_chrome *c, const vw_facts *f)
         }
     fputs("\n]}\n", c->out);
     int rc = ferror(c->out) ? -1 : 0;
+    vw_records_destroy(c->rec);
     free(c);
     return rc;
+}
+
+/* ---------------- gzip output ---------------- */
+#include <zlib.h>
+
+static ssize_t gz_write(void *cookie, const char *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {   /* gzwrite takes unsigned sizes */
+        unsigned k = n - done > (1u << 30) ? 1u << 30 : (unsigned)(n - done);
+        int w = gzwrite((gzFile)cookie, buf + done, k);
+        if (w <= 0)
+            return done ? (ssize_t)done : -1;
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int gz_close(void *cookie)
+{
+    return gzclose((gzFile)cookie) == Z_OK ? 0 : -1;
+}
+
+FILE *vw_gzip_fdopen(int fd)
+{
+    gzFile z = gzdopen(fd, "wb6");
+    if (z == NULL)
+        return NULL;
+    gzbuffer(z, 1 << 17);
+    cookie_io_functions_t io = {NULL, gz_write, NULL, gz_close};
+    FILE *f = fopencookie(z, "w", io);
+    if (f == NULL)
+        gzclose(z);
+    return f;
 }

@@ -672,6 +672,12 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     if (r->sink && r->sink->slice)
         r->sink->slice(r->sink->ctx, li, l->pub.process, l->pub.stream, g->name, g->kind,
                        fr->start, end);
+    if (r->sink && r->sink->frame) {
+        vw_frame_ev e = {l->pub.process, l->pub.stream, fr->region, g->name, g->kind,
+                         (fr->flags & F_IDLE) != 0, (unsigned)l->depth, fr->start,
+                         end < fr->start ? fr->start : end, fr->bytes, fr->peer, fr->tag};
+        r->sink->frame(r->sink->ctx, &e);
+    }
 }
 
 static frame *push(vw_run *r, lane *l, long region, double start)
@@ -685,6 +691,12 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     fr->node = node_get(r, parent, region);
     fr->start = start;
     fr->peer = -1;
+    if (r->sink && r->sink->frame) {
+        vw_frame_ev e = {l->pub.process, l->pub.stream, region, r->regions[region].name,
+                         r->regions[region].kind, 0, (unsigned)(l->depth - 1), start, -1, 0,
+                         -1, 0};
+        r->sink->frame(r->sink->ctx, &e);
+    }
     return fr;
 }
 
@@ -930,6 +942,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         r->have_base = 1;
     }
     double t = ((double)ticks - r->base_ticks) / r->tps;
+    if (r->sink && r->sink->record)
+        r->sink->record(r->sink->ctx, rec, t);
     const char *s;
     size_t len;
     switch (k->prim) {

@@ -1,15 +1,21 @@
-/* html.c -- one self-contained HTML report (no network, no external script):
- * the SVG views inline, plus an animator (play, pause, step, replay, speed)
- * that moves a time cursor through the run and redraws the utilization,
- * space-time and communication views up to the cursor, as ParaGraph did.
- * Data are embedded per time bin (bounded), never per record. */
+/* html.c -- one self-contained HTML report (no network, no external script;
+ * well-formed XML as well, so strict parsers read it): the interactive
+ * timeline (drawn by views/report.js from the timeline summary of
+ * views/timeline.c), the ParaGraph animator (play, pause, step, replay,
+ * speed over trace time: utilization, space-time, communication, clock), the
+ * SVG pictures inline and the profile as sortable tables and as text.
+ * Data are embedded per time bucket (bounded), never per record. */
 #include <config.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
+#include "views/timeline.h"
 #include "views/vw.h"
+
+extern const char vw_report_js[];   /* views/report.js, generated report-js.c */
 
 static void inline_svg(const vw_view *v, const vw_facts *f, FILE *out)
 {
@@ -29,108 +35,47 @@ static void inline_svg(const vw_view *v, const vw_facts *f, FILE *out)
     free(buf);
 }
 
-static const char script[] =
-    "(function(){\n"
-    "var D=JSON.parse(document.getElementById('data').textContent);\n"
-    "var C=['#2e9e44','#e0b000','#d03a2f'];\n"
-    "var t=0,playing=false,speed=1,last=null;\n"
-    "var nb=D.nbins, dur=D.duration||1e-9;\n"
-    "var cu=document.getElementById('util'), ct=document.getElementById('tl'),\n"
-    "    cm=document.getElementById('cm'), lab=document.getElementById('time');\n"
-    "function bin(){return Math.min(nb-1,Math.floor(t/dur*nb));}\n"
-    "function drawUtil(){var g=cu.getContext('2d'),W=cu.width,H=cu.height;g.clearRect(0,0,W,H);\n"
-    " var b=bin(),L=D.lanes.length||1;for(var i=0;i<=b;i++){var y=H;for(var s=0;s<3;s++){\n"
-    "  var v=D.util[i*3+s]/(D.width*L);var h=Math.min(1,v)*H;g.fillStyle=C[s];\n"
-    "  g.fillRect(i*W/nb,y-h,Math.ceil(W/nb),h);y-=h;}}\n"
-    " g.strokeStyle='#000';g.beginPath();g.moveTo((b+1)*W/nb,0);g.lineTo((b+1)*W/nb,H);g.stroke();}\n"
-    "function drawTl(){var g=ct.getContext('2d'),W=ct.width,n=D.lanes.length;\n"
-    " var rh=Math.max(2,Math.floor(ct.height/Math.max(1,n)));g.clearRect(0,0,W,ct.height);\n"
-    " var b=bin();for(var l=0;l<n;l++){var s=D.lanes[l].s;for(var i=0;i<=b;i++){var c=s.charCodeAt(i)-48;\n"
-    "  if(c>=0&&c<3){g.fillStyle=C[c];g.fillRect(i*W/nb,l*rh,Math.ceil(W/nb),rh-1);}}}\n"
-    " g.strokeStyle='rgba(27,79,156,0.7)';g.beginPath();for(var k=0;k<D.msgs.length;k++){var m=D.msgs[k];\n"
-    "  if(m[3]>t)continue;g.moveTo(m[2]/dur*W,(m[0]+0.5)*rh);g.lineTo(m[3]/dur*W,(m[1]+0.5)*rh);}g.stroke();}\n"
-    "function drawCm(){var g=cm.getContext('2d'),R=D.ranks.length,W=cm.width;g.clearRect(0,0,W,W);\n"
-    " if(!R)return;var c=W/R,M=new Float64Array(R*R),mx=0;for(var k=0;k<D.msgs.length;k++){var m=D.msgs[k];\n"
-    "  if(m[3]<=t){var i=D.lanes[m[0]].r*R+D.lanes[m[1]].r;M[i]+=m[4]+1;if(M[i]>mx)mx=M[i];}}\n"
-    " g.strokeStyle='#888';g.strokeRect(0,0,W,W);for(var i=0;i<R*R;i++)if(M[i]>0){var q=Math.log(1+M[i])/Math.log(1+mx);\n"
-    "  g.fillStyle='rgb(255,'+Math.round(230-200*q)+','+Math.round(200-180*q)+')';\n"
-    "  g.fillRect((i%R)*c,Math.floor(i/R)*c,Math.max(1,c),Math.max(1,c));}}\n"
-    "function hand(){var h=document.getElementById('hand');if(!h)return;var a=2*Math.PI*t/dur;\n"
-    " h.setAttribute('x2',(120+80*Math.sin(a)).toFixed(1));h.setAttribute('y2',(130-80*Math.cos(a)).toFixed(1));}\n"
-    "function draw(){drawUtil();drawTl();drawCm();hand();lab.textContent=t.toFixed(6)+' s';\n"
-    " document.body.setAttribute('data-cursor',t);}\n"
-    "function frame(){if(!playing){last=null;return;}var ts=performance.now();\n"
-    " if(last!==null){t+=(ts-last)/1000*dur/10*speed;}\n"
-    " last=ts;if(t>=dur){t=dur;playing=false;}draw();if(playing)setTimeout(frame,40);}\n"
-    "function on(id,f){document.getElementById(id).addEventListener('click',f);}\n"
-    "on('play',function(){if(!playing){playing=true;if(t>=dur)t=0;setTimeout(frame,0);}});\n"
-    "on('pause',function(){playing=false;});\n"
-    "on('step',function(){playing=false;t=Math.min(dur,t+dur/nb*4);draw();});\n"
-    "on('replay',function(){t=0;playing=true;last=null;setTimeout(frame,0);});\n"
-    "document.getElementById('speed').addEventListener('input',function(e){speed=parseFloat(e.target.value)||1;});\n"
-    "draw();\n"
-    "/* self-test hook (used by the browser test): #selftest clicks play and\n"
-    "   records whether the cursor moved and the views changed */\n"
-    "if(location.hash==='#selftest'){var u0=cu.toDataURL(),c0=ct.toDataURL();\n"
-    " var sp=document.getElementById('speed');sp.value='8';sp.dispatchEvent(new Event('input'));\n"
-    " document.getElementById('play').click();\n"
-    " setTimeout(function(){document.getElementById('pause').click();\n"
-    "  document.body.setAttribute('data-moved',t>0?'yes':'no');\n"
-    "  document.body.setAttribute('data-changed',(cu.toDataURL()!==u0&&ct.toDataURL()!==c0)?'yes':'no');\n"
-    " },1500);}\n"
-    "})();\n";
-
-int vw_html_report(const vw_facts *f, FILE *out)
+static void td_num(FILE *out, double v, const char *fmt)
 {
-    size_t nb = f->bin_width > 0 ? (size_t)ceil(f->duration / f->bin_width) : 1;
-    if (nb < 1)
-        nb = 1;
-    if (nb > f->nbins)
-        nb = f->nbins;
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>pal-view: ", out);
-    vw_xml_escape(out, f->trace);
-    fputs("</title>\n<style>body{font-family:sans-serif;margin:16px}canvas{border:1px solid #ccc;"
-          "display:block;margin:4px 0 12px}figure{margin:8px 0}pre{background:#f6f6f6;"
-          "padding:8px;overflow:auto}</style>\n</head><body data-cursor=\"0\">\n<h1>pal-view report</h1>\n<p>",
+    fprintf(out, "<td data-v=\"%.17g\">", v);
+    fprintf(out, fmt, v);
+    fputs("</td>", out);
+}
+
+/* the regions and MPI functions as one sortable table */
+static void region_table(const vw_facts *f, FILE *out)
+{
+    double lane_time = 0;
+    for (size_t i = 0; i < f->nlanes; i++)
+        lane_time += f->lanes[i].last - f->lanes[i].first;
+    fputs("<table class=\"sortable\" id=\"profile-table\"><thead><tr><th>name</th><th>kind</th>"
+          "<th>calls</th><th>total s</th><th>excl s</th><th>mean s</th><th>max s</th>"
+          "<th>share %</th><th>imbalance</th><th>bytes</th></tr></thead><tbody>\n",
           out);
-    vw_xml_escape(out, f->trace);
-    fprintf(out, " &mdash; %llu records, %zu ranks, %zu threads, %.6f s</p>\n",
-            (unsigned long long)f->records, f->nranks, f->nlanes, f->duration);
-    fputs("<div id=\"animator\"><button id=\"play\">play</button> <button id=\"pause\">pause"
-          "</button> <button id=\"step\">step</button> <button id=\"replay\">replay</button> "
-          "speed <input id=\"speed\" type=\"range\" min=\"0.25\" max=\"8\" step=\"0.25\" "
-          "value=\"1\"> time <span id=\"time\">0</span></div>\n",
-          out);
-    fputs("<h2>Utilization (animated)</h2><canvas id=\"util\" width=\"900\" height=\"160\">"
-          "</canvas>\n<h2>Space-time (animated)</h2>",
-          out);
-    int th = (int)f->nlanes * (f->nlanes > 64 ? 3 : 14);
-    fprintf(out, "<canvas id=\"tl\" width=\"900\" height=\"%d\"></canvas>\n",
-            th < 20 ? 20 : th);
-    fputs("<h2>Communication (animated, messages received so far)</h2>"
-          "<canvas id=\"cm\" width=\"256\" height=\"256\"></canvas>\n",
-          out);
-    inline_svg(&vw_view_clock, f, out);
-    fputs("<h2>Views</h2>\n", out);
-    inline_svg(&vw_view_utilization, f, out);
-    inline_svg(&vw_view_util_total, f, out);
-    inline_svg(&vw_view_calltree, f, out);
-    if (f->has_messages)
-        inline_svg(&vw_view_comm, f, out);
-    fputs("<h2>Profile</h2><pre>", out);
-    {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&buf, &len);
-        if (m) {
-            vw_view_profile.text(f, m);
-            fclose(m);
-            if (buf)
-                vw_xml_escape(out, buf);
-            free(buf);
-        }
+    for (size_t i = 0; i < f->nregions; i++) {
+        const vw_region *g = &f->regions[i];
+        if (g->all.calls == 0)
+            continue;
+        fputs("<tr><td>", out);
+        vw_xml_escape(out, g->name);
+        fprintf(out, "</td><td>%s</td>", g->kind == VW_REGION_MPI    ? "MPI"
+                                         : g->kind == VW_REGION_USER ? "user"
+                                                                     : "set-up");
+        td_num(out, (double)g->all.calls, "%.0f");
+        td_num(out, g->all.total, "%.6f");
+        td_num(out, g->all.excl, "%.6f");
+        td_num(out, g->all.total / (double)g->all.calls, "%.9f");
+        td_num(out, g->all.max, "%.9f");
+        td_num(out, lane_time > 0 ? 100 * g->all.total / lane_time : 0, "%.2f");
+        td_num(out, vw_rank_imbalance(f, i, NULL), "%.2f");
+        td_num(out, g->all.bytes, "%.0f");
+        fputs("</tr>\n", out);
     }
-    fputs("</pre>\n<script type=\"application/json\" id=\"data\">", out);
+    fputs("</tbody></table>\n", out);
+}
+
+static void anim_json(const vw_facts *f, FILE *out, size_t nb)
+{
     fprintf(out, "{\"duration\":%.9g,\"width\":%.9g,\"nbins\":%zu,\"util\":[", f->duration,
             f->bin_width, nb);
     for (size_t i = 0; i < nb * VW_NSTATES; i++)
@@ -163,8 +108,92 @@ int vw_html_report(const vw_facts *f, FILE *out)
         fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
                 m->t_send, m->t_recv, (unsigned long long)m->bytes);
     }
-    fputs("]}</script>\n<script>\n", out);
-    fputs(script, out);
-    fputs("</script>\n</body></html>\n", out);
-    return ferror(out) ? -1 : 0;
+    fputs("]}", out);
+}
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:16px;color:#222}canvas{border:1px solid #ccc;"
+    "display:block;margin:4px 0 8px}figure{margin:8px 0}pre{background:#f6f6f6;padding:8px;"
+    "overflow:auto}table{border-collapse:collapse;font-size:12px;margin:6px 0}"
+    "td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}td:first-child,"
+    "th:first-child{text-align:left}th{background:#f0f0f0}th[data-dir=desc]::after{content:' \\25bc'}"
+    "th[data-dir=asc]::after{content:' \\25b2'}.sw{display:inline-block;width:10px;height:10px;"
+    "margin-right:4px;vertical-align:middle}.lg{margin-right:10px;white-space:nowrap;"
+    "font-size:12px}#tl-legend div{margin:2px 0}#tl-info{min-height:60px;background:#fafafa;"
+    "border:1px solid #eee;padding:4px;font-size:12px}.hint{color:#777;font-size:12px}"
+    "table.fields th{text-align:left}";
+
+int vw_html_report(const vw_facts *f, FILE *out)
+{
+    size_t nb = f->bin_width > 0 ? (size_t)ceil(f->duration / f->bin_width) : 1;
+    if (nb < 1)
+        nb = 1;
+    if (nb > f->nbins)
+        nb = f->nbins;
+    vw_timeline *own = NULL;
+    const vw_timeline *tl = vw_timeline_current();
+    if (tl == NULL && (tl = own = vw_timeline_create()) == NULL)
+        return -1;
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/>\n<title>pal-view: ", out);
+    vw_xml_escape(out, f->trace);
+    fprintf(out, "</title>\n<style>%s</style>\n</head><body data-cursor=\"0\">\n"
+                 "<h1>pal-view report</h1>\n<p>",
+            style);
+    vw_xml_escape(out, f->trace);
+    fprintf(out, " &#8212; %llu records, %zu ranks, %zu threads, %.6f s</p>\n",
+            (unsigned long long)f->records, f->nranks, f->nlanes, f->duration);
+    fputs("<h2>Timeline</h2>\n<div><button id=\"tl-reset\">reset</button> <button id=\"tl-in\">"
+          "zoom in</button> <button id=\"tl-out\">zoom out</button> <button id=\"tl-left\">"
+          "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <span id=\"tl-range\">"
+          "</span><br/><span class=\"hint\">wheel: zoom &#183; drag: select a window (zoom to it, "
+          "its profile below) &#183; shift+wheel or arrow keys: pan &#183; hover or click: "
+          "fields</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
+          "<div id=\"tl-legend\"></div>\n<div id=\"tl-info\">click a slice for its fields</div>\n"
+          "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n",
+          out);
+    fputs("<h2>Animator</h2>\n<div id=\"animator\"><button id=\"play\">play</button> "
+          "<button id=\"pause\">pause</button> <button id=\"step\">step</button> <button "
+          "id=\"replay\">replay</button> speed <input id=\"speed\" type=\"range\" min=\"0.25\" "
+          "max=\"8\" step=\"0.25\" value=\"1\"/> time <span id=\"time\">0</span></div>\n"
+          "<h3>Utilization (share of threads busy, overhead, idle)</h3>"
+          "<canvas id=\"util\" width=\"1100\" height=\"190\"></canvas>\n"
+          "<h3>Space-time (states, messages received so far)</h3>",
+          out);
+    int th = (int)f->nlanes * (f->nlanes > 64 ? 3 : 14);
+    fprintf(out, "<canvas id=\"stl\" width=\"1100\" height=\"%d\"></canvas>\n",
+            (th < 20 ? 20 : th) + 32);
+    fputs("<h3>Communication (bytes received so far)</h3>"
+          "<canvas id=\"cm\" width=\"460\" height=\"400\"></canvas>\n",
+          out);
+    inline_svg(&vw_view_clock, f, out);
+    fputs("<h2>Pictures</h2>\n", out);
+    inline_svg(&vw_view_utilization, f, out);
+    inline_svg(&vw_view_util_total, f, out);
+    inline_svg(&vw_view_timeline, f, out);
+    inline_svg(&vw_view_calltree, f, out);
+    inline_svg(&vw_view_comm, f, out);
+    fputs("<h2>Profile</h2>\n", out);
+    region_table(f, out);
+    fputs("<pre id=\"profile-text\">", out);
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (m) {
+            vw_view_profile.text(f, m);
+            fclose(m);
+            if (buf)
+                vw_xml_escape(out, buf);
+            free(buf);
+        }
+    }
+    fputs("</pre>\n<script type=\"application/json\" id=\"data\">{\"anim\":", out);
+    anim_json(f, out, nb);
+    fputs(",\"tl\":", out);
+    int rc = vw_timeline_json(tl, f, out);
+    vw_timeline_destroy(own);
+    fputs("}</script>\n<script>/*<![CDATA[*/\n", out);
+    fputs(vw_report_js, out);
+    fputs("/*]]>*/</script>\n</body></html>\n", out);
+    return rc || ferror(out) ? -1 : 0;
 }

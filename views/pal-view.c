@@ -9,7 +9,10 @@
  *     --view NAME      select a view (repeatable; default: profile, or for
  *                      --svg every view of the configuration)
  *     --svg DIR        write each selected view as DIR/NAME.svg
- *     --export chrome|csv   write the Chrome trace-event JSON or CSV to stdout
+ *     --export chrome|csv   write the Chrome trace-event JSON or CSV (stdout or -o)
+ *     -o FILE          the export's output (gzip-compressed when FILE ends in .gz)
+ *     --gzip           compress the export (also on stdout)
+ *     --from T, --to T the Chrome export's time window, seconds from the start
  *     --html FILE      write one self-contained HTML report with an animator
  */
 #include <config.h>
@@ -23,13 +26,18 @@
 #include <unistd.h>
 
 #include "container/container.h"
+#include "views/progress.h"
+#include "views/timeline.h"
 #include "views/vw.h"
 
 static void usage(FILE *out)
 {
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
-          "                [--html FILE] [--through] TRACE...\n"
+          "                [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
+          "                [--through] TRACE...\n"
+          "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
+          "--from/--to: the Chrome export's window, in seconds from the start.\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
           "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
           "is a device, FIFO or symbolic link (otherwise refused).\n"
@@ -82,6 +90,72 @@ static int html_fn(const void *arg, FILE *o)
     return vw_html_report(arg, o);
 }
 
+/* The export's output: standard output or FILE (written atomically),
+ * gzip-compressed when asked. NULL with a message. */
+typedef struct export_out {
+    ecc_out *o;
+    FILE *f;
+} export_out;
+
+static FILE *export_open(export_out *x, const char *path, unsigned flags, int gzip)
+{
+    char err[4400];
+    x->o = NULL;
+    if (path) {
+        size_t n = strlen(path);
+        gzip |= n > 3 && strcmp(path + n - 3, ".gz") == 0;
+        if (ecc_out_open(path, flags, &x->o, err, sizeof err) != 0) {
+            fprintf(stderr, "pal-view: %s\n", err);
+            return NULL;
+        }
+    }
+    int fd = dup(x->o ? ecc_out_fd(x->o) : 1);
+    x->f = fd < 0 ? NULL : gzip ? vw_gzip_fdopen(fd) : fdopen(fd, "w");
+    if (x->f == NULL) {
+        fprintf(stderr, "pal-view: cannot write '%s': %s\n", path ? path : "stdout",
+                strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        if (x->o)
+            ecc_out_abort(x->o);
+    }
+    return x->f;
+}
+
+/* rc 0: commit; otherwise drop the output. 0, or 1 with a message. */
+static int export_close(export_out *x, const char *path, int rc)
+{
+    char err[4400];
+    if (x->f && fclose(x->f) != 0 && rc == 0) {
+        fprintf(stderr, "pal-view: cannot write '%s': %s\n", path ? path : "stdout",
+                strerror(errno));
+        rc = 1;
+    }
+    x->f = NULL;
+    if (x->o == NULL)
+        return rc != 0;
+    if (rc) {
+        ecc_out_abort(x->o);
+        return 1;
+    }
+    if (ecc_out_commit(x->o, err, sizeof err) != 0) {
+        fprintf(stderr, "pal-view: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static int seconds(const char *opt, const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    if (end == s || *end || !(*out >= 0)) {
+        fprintf(stderr, "pal-view: %s: expected seconds from the start, got '%s'\n", opt, s);
+        return -1;
+    }
+    return 0;
+}
+
 static int selected(const char *const *sel, size_t nsel, const char *name)
 {
     for (size_t i = 0; i < nsel; i++)
@@ -98,16 +172,22 @@ int main(int argc, char **argv)
     int list = 0;
     char err[512];
     unsigned out_flags = 0;
-    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH };
+    const char *output = NULL;
+    int gzip = 0;
+    double from = 0, to = -1;
+    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
+           O_TO };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
         {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
         {"export", required_argument, NULL, O_EXPORT}, {"html", required_argument, NULL, O_HTML},
         {"through", no_argument, NULL, O_THROUGH},     {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},           {NULL, 0, NULL, 0}};
+        {"version", no_argument, NULL, 'V'},           {"gzip", no_argument, NULL, O_GZIP},
+        {"from", required_argument, NULL, O_FROM},     {"to", required_argument, NULL, O_TO},
+        {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
-    while ((c = getopt_long(argc, argv, "d:c:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:c:o:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': dict = optarg; break;
         case 'c': conf = optarg; break;
@@ -132,6 +212,16 @@ int main(int argc, char **argv)
             break;
         case O_HTML: html = optarg; break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
+        case 'o': output = optarg; break;
+        case O_GZIP: gzip = 1; break;
+        case O_FROM:
+            if (seconds("--from", optarg, &from))
+                return 1;
+            break;
+        case O_TO:
+            if (seconds("--to", optarg, &to))
+                return 1;
+            break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pal-view (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
         default: usage(stderr); return 1;
@@ -175,32 +265,77 @@ int main(int argc, char **argv)
     int rc = 0;
     vw_sink sink, *sinkp = NULL;
     vw_chrome *chrome = NULL;
+    export_out xo = {NULL, NULL};
+    FILE *xf = NULL;
+    if ((output || gzip) && !export) {
+        fprintf(stderr, "pal-view: -o and --gzip go with --export\n");
+        vw_config_free(&cfg);
+        return 1;
+    }
+    if (export && (xf = export_open(&xo, output, out_flags, gzip)) == NULL) {
+        vw_config_free(&cfg);
+        return 1;
+    }
     if (export && strcmp(export, "chrome") == 0) {
-        chrome = vw_chrome_begin(stdout, 0);
-        if (chrome == NULL)
+        chrome = vw_chrome_begin(xf, from, to);
+        if (chrome == NULL) {
+            export_close(&xo, output, 1);
+            vw_config_free(&cfg);
             return 1;
+        }
         vw_chrome_sink(chrome, &sink);
         sinkp = &sink;
+    }
+    vw_timeline *tl = NULL;   /* the pictures' and the report's timeline summary */
+    vw_sink tsink, both;
+    vw_sink_pair both_pair, all_pair;
+    if ((html || svgdir) && (tl = vw_timeline_create()) != NULL) {
+        vw_timeline_sink(tl, &tsink);
+        vw_sink_tee(&both, &both_pair, &tsink, sinkp);
+        sinkp = &both;
+        vw_timeline_set_current(tl);
+    }
+    /* progress on a terminal: the percentage for one input file */
+    struct stat st;
+    uint64_t size = argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISREG(st.st_mode)
+                        ? (uint64_t)st.st_size
+                        : 0;
+    char what[256];
+    snprintf(what, sizeof what, "reading %s%s", argv[optind], argc - optind > 1 ? " ..." : "");
+    vw_progress *prog = vw_progress_start(what, size);
+    vw_sink psink, all;
+    if (prog) {
+        vw_progress_sink(prog, &psink);
+        vw_sink_tee(&all, &all_pair, &psink, sinkp);
+        sinkp = &all;
     }
     vw_run *run = NULL;
     int partial = vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict,
                                 sinkp, &run);
     if (partial < 0) {
+        vw_progress_end(prog);
+        vw_timeline_destroy(tl);
         vw_run_free(run);
         vw_config_free(&cfg);
         if (chrome)
             vw_chrome_end(chrome, NULL);
+        if (export)
+            export_close(&xo, output, 1);
         return 1;
     }
     const vw_facts *f = vw_run_facts(run);
     int quiet_text = 0;
+    if (export)
+        vw_progress_phase(prog, "writing the export");
     if (chrome) {
-        rc |= vw_chrome_end(chrome, f);
+        rc |= vw_chrome_end(chrome, f) != 0;
         quiet_text = 1;
     } else if (export) {
-        rc |= vw_export_csv(f, stdout);
+        rc |= vw_export_csv(f, xf) != 0;
         quiet_text = 1;
     }
+    if (export)
+        rc |= export_close(&xo, output, rc);
     if (svgdir) {
         quiet_text = 1;
         if (mkdir(svgdir, 0777) && errno != EEXIST) {
@@ -218,13 +353,17 @@ int main(int argc, char **argv)
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.svg", svgdir, v->name);
             svg_job j = { v, f };
+            vw_progress_phase(prog, path);
             rc |= write_output(path, out_flags, svg_fn, &j);
         }
     }
     if (html) {
         quiet_text = 1;
+        snprintf(what, sizeof what, "writing %s", html);
+        vw_progress_phase(prog, what);
         rc |= write_output(html, out_flags, html_fn, f);
     }
+    vw_progress_end(prog);
     if (!quiet_text || (nsel && !svgdir && !html && !export)) {
         if (nsel == 0) {
             rc |= vw_view_profile.text(f, stdout);
@@ -243,6 +382,7 @@ int main(int argc, char **argv)
             }
         }
     }
+    vw_timeline_destroy(tl);
     vw_run_free(run);
     vw_config_free(&cfg);
     if (fflush(stdout))

@@ -1,31 +1,25 @@
-/* svg.c -- the picture views, each one complete SVG document. Time is
- * aggregated into the filter's bins and consecutive equal pixels are merged,
- * so the element count is bounded by the picture size, not by the trace. */
+/* svg.c -- the picture views, each one complete SVG document with labelled
+ * axes (round 1-2-5 ticks, units), row labels and a legend. Time is
+ * aggregated into the filter's bins (or the timeline summary's buckets) and
+ * consecutive equal pixels are merged, so the element count is bounded by
+ * the picture size, not by the trace. Every string goes through
+ * views/escape.c. */
 #include <config.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
+#include "views/timeline.h"
 #include "views/vw.h"
 
 static const char *const state_color[VW_NSTATES] = {"#2e9e44", "#e0b000", "#d03a2f"};
 static const char *const state_name[VW_NSTATES] = {"busy", "overhead", "idle"};
 
-void vw_xml_escape(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t')
-                fputc(*s, out);
-        }
-    }
-}
+#define PW 900  /* plot width */
+#define X0 90   /* left margin: row labels */
+#define WIDTH (X0 + PW + 30)
 
 static void head(FILE *out, int w, int h, const char *title)
 {
@@ -59,7 +53,7 @@ static size_t used_bins(const vw_facts *f)
     return n;
 }
 
-static void legend(FILE *out, int x, int y)
+static void state_legend(FILE *out, int x, int y)
 {
     for (int s = 0; s < VW_NSTATES; s++)
         fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
@@ -67,24 +61,90 @@ static void legend(FILE *out, int x, int y)
                 x + s * 90, y, state_color[s], x + s * 90 + 14, y + 9, state_name[s]);
 }
 
-static void time_axis(FILE *out, int x0, int y, int w, double dur)
+/* a round step (1, 2 or 5 times a power of ten) for about n ticks over span */
+static double nice_step(double span, int n)
 {
-    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n", x0, y,
-            x0 + w, y);
-    for (int k = 0; k <= 4; k++)
-        fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.4g s</text>\n",
-                x0 + w * k / 4, y + 13, dur * k / 4);
+    if (!(span > 0))
+        return 1;
+    double raw = span / (n > 0 ? n : 1), p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-#define PW 900  /* plot width */
-#define X0 60
+/* the time unit for a step: factor and name */
+static double time_unit(double step, const char **name)
+{
+    if (step >= 1)
+        return *name = "s", 1;
+    if (step >= 1e-3)
+        return *name = "ms", 1e3;
+    if (step >= 1e-6)
+        return *name = "\xC2\xB5s", 1e6;
+    return *name = "ns", 1e9;
+}
+
+/* a numeric axis along x from x0 (value a) to x0+w (value b) at y, with
+ * round ticks; labels scaled by factor, the last one kept inside */
+static void x_axis(FILE *out, int x0, int y, int w, double a, double b, double step,
+                   double factor, const char *title)
+{
+    fprintf(out, "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                 "stroke=\"#444\"/>\n",
+            x0, y, x0 + w, y);
+    int dec = (int)fmax(0, -floor(log10(step * factor) + 1e-9));
+    for (double v = ceil(a / step - 1e-9) * step; v <= b + step * 1e-9; v += step) {
+        if (fabs(v) < step * 1e-6)
+            v = 0;   /* no "-0" */
+        double x = x0 + (b > a ? (v - a) / (b - a) : 0) * w;
+        const char *anchor = x > x0 + w - 25 ? "end" : x < x0 + 10 ? "start" : "middle";
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%.*f</text>\n",
+                x, y, x, y + 4, x, y + 15, anchor, dec, v * factor);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x0 + w / 2, y + 29);
+    vw_xml_escape(out, title);
+    fputs("</text></g>\n", out);
+}
+
+static void time_axis(FILE *out, int x0, int y, int w, double dur)
+{
+    double step = nice_step(dur, 8);
+    const char *u;
+    double k = time_unit(step, &u);
+    char title[32];
+    snprintf(title, sizeof title, "time (%s)", u);
+    x_axis(out, x0, y, w, 0, dur > 0 ? dur : 1, step, k, title);
+}
+
+/* a row label at the left margin */
+static void row_label(FILE *out, int y, const vw_lane *l, int many_threads)
+{
+    char buf[64], lab[96];
+    if (many_threads)
+        snprintf(buf, sizeof buf, "%u.%u %s", l->process, l->stream, l->name);
+    else
+        snprintf(buf, sizeof buf, "rank %u %s", l->process, l->name);
+    vw_utf8_clip(lab, sizeof lab, buf, 14);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", X0 - 4, y);
+    vw_xml_escape(out, lab);
+    fputs("</text>\n", out);
+}
+
+static int many_threads(const vw_facts *f) { return f->nlanes > f->nranks; }
+
+static void y_title(FILE *out, int x, int y, const char *t)
+{
+    fprintf(out, "<text transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">", x,
+            y);
+    vw_xml_escape(out, t);
+    fputs("</text>\n", out);
+}
 
 /* utilization over time: stacked areas of the share of threads in each state */
 static int util_svg(const vw_facts *f, FILE *out)
 {
-    int H = 260, top = 40, ph = 180;
+    int top = 40, ph = 180, H = top + ph + 70;
     size_t n = used_bins(f);
-    head(out, X0 + PW + 20, H, "Utilization over time");
+    head(out, WIDTH, H, "Utilization over time");
     double lanes = f->nlanes ? (double)f->nlanes : 1;
     for (int s = VW_NSTATES - 1; s >= 0; s--) {
         /* stacked: states 0..s */
@@ -99,7 +159,6 @@ static int util_svg(const vw_facts *f, FILE *out)
             if (share > 1)
                 share = 1;
             double x1 = X0 + (double)PW * (double)b / (double)n;
-            /* one step per change of height, in whole tenths of a pixel */
             double y = floor((top + ph - share * ph) * 10 + 0.5) / 10;
             if (y != prev_y)
                 fprintf(out, " L%.1f %.1f L%.1f %.1f", x1, prev_y < 0 ? (double)(top + ph) : prev_y,
@@ -110,11 +169,15 @@ static int util_svg(const vw_facts *f, FILE *out)
             fprintf(out, " L%d %.1f", X0 + PW, prev_y);
         fprintf(out, " L%d %d Z\"/>\n", X0 + PW, top + ph);
     }
-    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">100%%</text>"
-                 "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0%%</text>\n",
-            X0 - 4, top + 8, X0 - 4, top + ph);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                 "stroke=\"#444\"/>\n",
+            X0, top, PW, ph);
+    for (int p = 0; p <= 100; p += 25)
+        fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d %%</text>\n", X0 - 4,
+                top + ph - p * ph / 100 + 4, p);
+    y_title(out, 22, top + ph / 2, "share of threads");
     time_axis(out, X0, top + ph, PW, f->duration);
-    legend(out, X0, H - 24);
+    state_legend(out, X0, H - 14);
     return tail(out);
 }
 
@@ -123,115 +186,183 @@ static int util_total_svg(const vw_facts *f, FILE *out)
 {
     size_t n = f->nlanes;
     int bh = n > 64 ? 4 : n > 16 ? 10 : 18;
-    int H = 60 + (int)n * bh + 30;
-    head(out, X0 + PW + 20, H, "Utilization accumulated per thread");
+    int top = 36, H = top + (int)n * bh + 60;
+    head(out, WIDTH, H, "Utilization accumulated per thread");
     for (size_t i = 0; i < n; i++) {
         const vw_lane *l = &f->lanes[i];
         double tot = l->state[0] + l->state[1] + l->state[2];
         double x = X0;
-        int y = 36 + (int)i * bh;
+        int y = top + (int)i * bh;
         for (int s = 0; s < VW_NSTATES; s++) {
             double w = tot > 0 ? PW * l->state[s] / tot : 0;
             if (w > 0)
                 fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-                             "fill=\"%s\"/>\n",
-                        x, y, w, bh - 1, state_color[s]);
+                             "fill=\"%s\"><title>%s %.1f %%</title></rect>\n",
+                        x, y, w, bh - 1, state_color[s], state_name[s], 100 * l->state[s] / tot);
             x += w;
         }
         if (bh >= 10)
-            fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u.%u</text>\n", X0 - 4,
-                    y + bh - 3, l->process, l->stream);
+            row_label(out, y + bh - 3, l, many_threads(f));
     }
-    legend(out, X0, H - 20);
+    x_axis(out, X0, top + (int)n * bh + 2, PW, 0, 100, 10, 1, "share of the thread's time (%)");
+    state_legend(out, X0, H - 14);
     return tail(out);
 }
 
+/* the legend of region colours: the regions that take most time first */
+static const vw_facts *by_total_f;
+static int by_total(const void *a, const void *b)
+{
+    double x = by_total_f->regions[*(const size_t *)a].all.excl,
+           y = by_total_f->regions[*(const size_t *)b].all.excl;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, int y)
+{
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx), n = 0;
+    if (idx == NULL)
+        return y;
+    for (size_t i = 0; i < f->nregions; i++)
+        if (f->regions[i].all.calls)
+            idx[n++] = i;
+    by_total_f = f;
+    qsort(idx, n, sizeof *idx, by_total);
+    size_t shown = n < 24 ? n : 24;
+    int x = X0;
+    for (size_t k = 0; k < shown; k++) {
+        const vw_region *g = &f->regions[idx[k]];
+        char col[8], lab[64];
+        vw_region_color(g->name, g->kind, vw_timeline_region_idle(tl, idx[k]), col);
+        vw_utf8_clip(lab, sizeof lab, g->name, 18);
+        if (x + 150 > WIDTH) {
+            x = X0;
+            y += 15;
+        }
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                     "<text x=\"%d\" y=\"%d\">",
+                x, y, col, x + 14, y + 9);
+        vw_xml_escape(out, lab);
+        fprintf(out, "%s</text>\n", g->kind == VW_REGION_MPI ? " (MPI)" : "");
+        x += 150;
+    }
+    if (n > shown)
+        fprintf(out, "<text x=\"%d\" y=\"%d\">(and %zu more)</text>\n", x, y + 9, n - shown);
+    free(idx);
+    return y + 15;
+}
+
 /* space-time diagram: one row per thread, each pixel column coloured by the
- * state that dominates it, with a bounded sample of message arrows */
+ * region that dominates it (timeline summary; without one, by state), with a
+ * bounded sample of message arrows */
 static int timeline_svg(const vw_facts *f, FILE *out)
 {
+    const vw_timeline *tl = vw_timeline_current();
     size_t n = f->nlanes, nb = used_bins(f);
     int rh = n > 128 ? 3 : n > 32 ? 6 : n > 8 ? 12 : 20;
-    int top = 36, H = top + (int)n * rh + 50;
-    head(out, X0 + PW + 20, H, "Space-time diagram");
+    int top = 36, nleg = tl ? (int)(f->nregions < 24 ? f->nregions : 24) / 6 + 1 : 1;
+    int H = top + (int)n * rh + 50 + 15 * nleg + 20;
+    head(out, WIDTH, H, "Space-time diagram");
+    fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+          "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" "
+          "fill=\"#1b4f9c\"/></marker></defs>\n",
+          out);
+    int cols = PW / 2;   /* 2-pixel columns */
+    double d = f->duration > 0 ? f->duration : 1;
     for (size_t i = 0; i < n; i++) {
         const vw_lane *l = &f->lanes[i];
         int y = top + (int)i * rh;
-        int prev = -1;
-        size_t run = 0;
-        for (size_t b = 0; b <= nb; b++) {
-            int c = -1;
-            if (b < nb) {
-                const double *x = &l->bins[b * VW_NSTATES];
-                double tot = x[0] + x[1] + x[2];
-                if (tot > 0.05 * f->bin_width) {
-                    c = 0;
+        int ncols = tl ? cols : (int)nb;
+        long prev = -2;
+        int run = 0;
+        for (int c = 0; c <= ncols; c++) {
+            long id = -1;
+            if (c < ncols && tl) {
+                id = vw_timeline_dominant(tl, l->process, l->stream, d * c / ncols,
+                                          d * (c + 1) / ncols, NULL);
+            } else if (c < ncols) {
+                const double *x = &l->bins[(size_t)c * VW_NSTATES];
+                if (x[0] + x[1] + x[2] > 0.05 * f->bin_width) {
+                    id = 0;
                     for (int s = 1; s < VW_NSTATES; s++)
-                        if (x[s] > x[c])
-                            c = s;
+                        if (x[s] > x[id])
+                            id = s;
                 }
             }
-            if (b == nb || c != prev) {
+            if (c == ncols || id != prev) {
                 if (prev >= 0) {
-                    double x1 = X0 + (double)PW * (double)run / (double)nb;
-                    double x2 = X0 + (double)PW * (double)b / (double)nb;
+                    double x1 = X0 + (double)PW * run / ncols, x2 = X0 + (double)PW * c / ncols;
+                    char col[8];
+                    if (tl)
+                        vw_region_color(f->regions[prev].name, f->regions[prev].kind,
+                                        vw_timeline_region_idle(tl, (size_t)prev), col);
                     fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                                  "fill=\"%s\"/>\n",
-                            x1, y, x2 - x1, rh - 1, state_color[prev]);
+                            x1, y, x2 - x1, rh - 1, tl ? col : state_color[prev]);
                 }
-                prev = c;
-                run = b;
+                prev = id;
+                run = c;
             }
         }
         if (rh >= 10)
-            fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u.%u</text>\n", X0 - 4,
-                    y + rh - 3, l->process, l->stream);
+            row_label(out, y + rh - 4, l, many_threads(f));
     }
     size_t shown = f->nmsgs < 1000 ? f->nmsgs : 1000;
     if (shown)
-        fputs("<g stroke=\"#1b4f9c\" stroke-width=\"0.8\" opacity=\"0.7\">\n", out);
+        fputs("<g stroke=\"#1b4f9c\" stroke-width=\"0.8\" opacity=\"0.8\" "
+              "marker-end=\"url(#arrow)\">\n", out);
     for (size_t i = 0; i < shown; i++) {
         const vw_msg *m = &f->msgs[i];
-        double d = f->duration > 0 ? f->duration : 1;
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
                 X0 + PW * m->t_send / d, top + (int)m->src_lane * rh + rh / 2,
                 X0 + PW * m->t_recv / d, top + (int)m->dst_lane * rh + rh / 2);
     }
     if (shown)
         fputs("</g>\n", out);
-    time_axis(out, X0, top + (int)n * rh + 2, PW, f->duration);
-    legend(out, X0, H - 18);
+    int ly = top + (int)n * rh + 2;
+    time_axis(out, X0, ly, PW, f->duration);
+    ly += 40;
+    if (tl) {
+        ly = region_legend(out, f, tl, ly);
+        if (shown)
+            fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: messages (a sample of %zu of %llu), "
+                         "send start to receive end</text>\n",
+                    X0, ly + 9, shown, (unsigned long long)f->matched);
+    } else {
+        state_legend(out, X0, ly);
+    }
     return tail(out);
 }
 
 /* call tree as an icicle: x = inclusive time, y = depth */
-static void icicle(const vw_facts *f, FILE *out, long node, double x, double w, int depth,
-                   double scale)
+static void icicle(const vw_facts *f, FILE *out, long node, double x, int depth, double scale)
 {
-    int y = 36 + depth * 18;
+    int y = 40 + depth * 18;
     for (long c = f->nodes[node].first_child; c >= 0; c = f->nodes[c].next_sibling) {
         const vw_node *n = &f->nodes[c];
         double cw = n->incl * scale;
         if (cw >= 0.5 && depth < 40) {
             const vw_region *g = &f->regions[n->region];
+            char col[8];
+            vw_region_color(g->name, g->kind, 0, col);
             fprintf(out, "<g><title>");
             vw_xml_escape(out, g->name);
             fprintf(out, ": %llu calls, %.6f s incl, %.6f s excl</title>"
                          "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"17\" fill=\"%s\" "
                          "stroke=\"white\"/>",
-                    (unsigned long long)n->calls, n->incl, n->excl, x, y, cw,
-                    g->kind == VW_REGION_MPI ? "#e08a2f" : "#5b8bd0");
-            if (cw > 60) {
+                    (unsigned long long)n->calls, n->incl, n->excl, x, y, cw, col);
+            if (cw > 14) {   /* the name, cut with an ellipsis to fit */
+                char lab[256];
+                vw_utf8_clip(lab, sizeof lab, g->name, (size_t)((cw - 6) / 6.2));
                 fprintf(out, "<text x=\"%.1f\" y=\"%d\" fill=\"white\">", x + 3, y + 12);
-                vw_xml_escape(out, g->name);
+                vw_xml_escape(out, lab);
                 fputs("</text>", out);
             }
             fputs("</g>\n", out);
-            icicle(f, out, c, x, cw, depth + 1, scale);
+            icicle(f, out, c, x, depth + 1, scale);
         }
         x += cw;
     }
-    (void)w;
 }
 
 static int depth_of(const vw_facts *f, long node, int d)
@@ -251,9 +382,17 @@ static int calltree_svg(const vw_facts *f, FILE *out)
     for (long c = f->nnodes ? f->nodes[0].first_child : -1; c >= 0; c = f->nodes[c].next_sibling)
         total += f->nodes[c].incl;
     int depth = f->nnodes ? depth_of(f, 0, 0) : 0;
-    head(out, X0 + PW + 20, 60 + depth * 18, "Call tree (width = inclusive time)");
+    int H = 40 + depth * 18 + 50;
+    head(out, WIDTH, H, "Call tree (width = inclusive time, merged over threads)");
+    y_title(out, 22, 40 + depth * 9, "call depth");
     if (total > 0)
-        icicle(f, out, 0, X0, PW, 0, PW / total);
+        icicle(f, out, 0, X0, 0, PW / total);
+    double step = nice_step(total, 8);
+    const char *u;
+    double k = time_unit(step, &u);
+    char title[48];
+    snprintf(title, sizeof title, "inclusive time summed over threads (%s)", u);
+    x_axis(out, X0, 40 + depth * 18 + 2, PW, 0, total > 0 ? total : 1, step, k, title);
     return tail(out);
 }
 
@@ -274,36 +413,109 @@ static int calltree_text(const vw_facts *f, FILE *out)
     return f->nnodes ? calltree_text_node(f, out, 0, 1) : 0;
 }
 
-/* communication matrix: heatmap of bytes, log scale */
+static void heat(double k, char out[24])
+{
+    snprintf(out, 24, "rgb(255,%d,%d)", (int)(230 - 200 * k), (int)(200 - 180 * k));
+}
+
+/* communication matrix: heatmap of bytes (log scale), sender rows; without
+ * point-to-point messages, the bytes each rank moved in collectives */
 static int comm_svg(const vw_facts *f, FILE *out)
 {
     size_t R = f->nranks;
-    int cell = R > 128 ? 3 : R > 32 ? 6 : R > 16 ? 10 : 28;
-    int side = (int)R * cell;
-    head(out, X0 + side + 40, 60 + side + 30, "Communication matrix (bytes, sender row)");
+    int cell = R > 128 ? 3 : R > 32 ? 6 : R > 16 ? 12 : 28;
+    int side = (int)R * cell, top = 60, left = 90;
+    int W = left + side + 150, H = top + side + 60;
+    if (W < 520)
+        W = 520;
     double mx = 0;
     for (size_t i = 0; i < R * R; i++)
         if (f->comm_bytes[i] > mx)
             mx = f->comm_bytes[i];
-    fprintf(out, "<rect x=\"%d\" y=\"40\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\" "
+    if (!f->has_messages || (mx == 0 && R)) {
+        /* collective traffic per rank */
+        double *per = calloc(R ? R : 1, sizeof *per), cmax = 0;
+        if (per == NULL)
+            return -1;
+        for (size_t i = 0; i < f->nlanes; i++)
+            for (size_t g = 0; g < f->nregions; g++)
+                if (f->regions[g].instances)
+                    per[f->lanes[i].rank_index] += f->lanes[i].rstat[g].bytes;
+        for (size_t i = 0; i < R; i++)
+            if (per[i] > cmax)
+                cmax = per[i];
+        int bh = R > 64 ? 4 : R > 16 ? 10 : 18, h = top + (int)R * bh + 60;
+        head(out, WIDTH, h, "Communication: no point-to-point messages; bytes in collectives "
+                            "per rank");
+        for (size_t i = 0; i < R && cmax > 0; i++) {
+            double w = PW * per[i] / cmax;
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#e08a2f\">"
+                         "<title>rank %u: %.0f bytes in collectives</title></rect>\n",
+                    X0, top + (int)i * bh, w, bh - 1, f->ranks[i], per[i]);
+            if (bh >= 10)
+                fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank %u</text>\n",
+                        X0 - 4, top + (int)i * bh + bh - 3, f->ranks[i]);
+        }
+        if (cmax > 0) {
+            double step = nice_step(cmax, 6);
+            x_axis(out, X0, top + (int)R * bh + 2, PW, 0, cmax, step, 1, "bytes");
+        } else {
+            fprintf(out, "<text x=\"%d\" y=\"%d\">no messages and no collective bytes in this "
+                         "trace</text>\n",
+                    X0, top + 10);
+        }
+        free(per);
+        return tail(out);
+    }
+    head(out, W, H, "Communication matrix (bytes, sender row)");
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\" "
                  "stroke=\"#888\"/>\n",
-            X0, side, side);
+            left, top, side, side);
     for (size_t a = 0; a < R; a++)
         for (size_t b = 0; b < R; b++) {
             uint64_t c = f->comm_count[a * R + b];
             if (c == 0)
                 continue;
             double v = f->comm_bytes[a * R + b];
-            double k = mx > 1 ? log1p(v) / log1p(mx) : 1;
-            int red = 255, g = (int)(230 - 200 * k), bl = (int)(200 - 180 * k);
-            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                         "fill=\"rgb(%d,%d,%d)\"><title>%u to %u: %llu messages, %.0f bytes"
-                         "</title></rect>\n",
-                    X0 + (int)b * cell, 40 + (int)a * cell, cell, cell, red, g, bl, f->ranks[a],
+            char col[24];
+            heat(mx > 1 ? log1p(v) / log1p(mx) : 1, col);
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">"
+                         "<title>%u to %u: %llu messages, %.0f bytes</title></rect>\n",
+                    left + (int)b * cell, top + (int)a * cell, cell, cell, col, f->ranks[a],
                     f->ranks[b], (unsigned long long)c, v);
+            if (cell >= 28)
+                fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"8\">"
+                             "%llu</text>\n",
+                        left + (int)b * cell + cell / 2, top + (int)a * cell + cell / 2 + 3,
+                        (unsigned long long)c);
         }
-    if (R == 0 || !f->has_messages)
-        fprintf(out, "<text x=\"%d\" y=\"60\">no messages in this trace</text>\n", X0);
+    size_t every = cell >= 12 ? 1 : (size_t)(12 / cell + 1);
+    for (size_t i = 0; i < R; i += every) {
+        fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u</text>\n", left - 4,
+                top + (int)i * cell + cell / 2 + 4, f->ranks[i]);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%u</text>\n",
+                left + (int)i * cell + cell / 2, top - 4, f->ranks[i]);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">receiver rank</text>\n",
+            left + side / 2, top - 18);
+    y_title(out, 40, top + side / 2, "sender rank");
+    /* colour scale */
+    int sx = left + side + 20;
+    fputs("<defs><linearGradient id=\"heat\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", out);
+    for (int k = 0; k <= 4; k++) {
+        char col[24];
+        heat(k / 4.0, col);
+        fprintf(out, "<stop offset=\"%d%%\" stop-color=\"%s\"/>", k * 25, col);
+    }
+    fputs("</linearGradient></defs>\n", out);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"%d\" fill=\"url(#heat)\" "
+                 "stroke=\"#888\"/>\n"
+                 "<text x=\"%d\" y=\"%d\">%.0f B</text><text x=\"%d\" y=\"%d\">1 B</text>\n"
+                 "<text x=\"%d\" y=\"%d\">bytes, log scale</text>\n",
+            sx, top, side, sx + 18, top + 10, mx, sx + 18, top + side, sx, top + side + 16);
+    fprintf(out, "<text x=\"%d\" y=\"%d\">%llu messages matched; counts in cells%s</text>\n",
+            left, top + side + 34, (unsigned long long)f->matched,
+            cell >= 28 ? "" : " are in the tooltips");
     return tail(out);
 }
 
@@ -320,7 +532,9 @@ static int clock_svg(const vw_facts *f, FILE *out)
     }
     fputs("<line id=\"hand\" x1=\"120\" y1=\"130\" x2=\"120\" y2=\"50\" stroke=\"#d03a2f\" "
           "stroke-width=\"3\"/>\n", out);
-    fprintf(out, "<text x=\"120\" y=\"240\" text-anchor=\"middle\">%.6f s</text>\n", f->duration);
+    fprintf(out, "<text x=\"120\" y=\"240\" text-anchor=\"middle\">one turn = the run, %.6f s"
+                 "</text>\n",
+            f->duration);
     return tail(out);
 }
 

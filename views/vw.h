@@ -8,6 +8,20 @@
 #include "pal/pal.h"
 
 /* ---------------- filter manager (views/filter.c) ---------------- */
+/* A call frame as the filter opens it (end < 0) and closes it; per lane in
+ * trace order, so a view can follow each thread's stack (the timeline). */
+typedef struct vw_frame_ev {
+    uint32_t process, stream;
+    long region;            /* index of the region in the facts (stable while reading) */
+    const char *name;       /* the region's name, valid for the run */
+    int kind;               /* VW_REGION_USER or VW_REGION_MPI */
+    int idle;               /* time inside is blocked (waits, receives, collectives) */
+    unsigned depth;         /* 0: outermost */
+    double start, end;      /* seconds; end < 0 when the frame opens */
+    uint64_t bytes;         /* at close: bytes moved */
+    int64_t peer, tag;      /* at close: -1 / 0 when none */
+} vw_frame_ev;
+
 /* Optional per-event sink (the exports): called while reading. */
 typedef struct vw_sink {
     void *ctx;
@@ -17,6 +31,11 @@ typedef struct vw_sink {
                  uint32_t src_stream, uint32_t dst_process, uint32_t dst_stream);
     void (*marker)(void *ctx, uint32_t process, uint32_t stream, const char *text,
                    size_t len, double t);
+    /* every record as it is read, t in seconds from the trace start (the
+     * exports find counters and markers in it through roles) */
+    void (*record)(void *ctx, const pal_record *rec, double t);
+    /* every frame opened and closed (vw_frame_ev) */
+    void (*frame)(void *ctx, const vw_frame_ev *e);
 } vw_sink;
 
 typedef struct vw_run vw_run;
@@ -60,9 +79,13 @@ double vw_rank_imbalance(const vw_facts *f, size_t region, double *mean_out);
 
 /* ---------------- exports ---------------- */
 typedef struct vw_chrome vw_chrome;
-vw_chrome *vw_chrome_begin(FILE *out, double tps_unused);
+/* Chrome trace-event JSON of the window [from, to] seconds (to < 0: to the
+ * end); NULL when out of memory. */
+vw_chrome *vw_chrome_begin(FILE *out, double from, double to);
 void vw_chrome_sink(vw_chrome *c, vw_sink *s);
 int vw_chrome_end(vw_chrome *c, const vw_facts *f);
+/* A stream that gzip-compresses into fd (taken: closed by fclose). */
+FILE *vw_gzip_fdopen(int fd);
 int vw_export_csv(const vw_facts *f, FILE *out);
 int vw_html_report(const vw_facts *f, FILE *out);
 

@@ -5,12 +5,16 @@
 #    waits 1.5 s and clicks pause; Chromium's --dump-dom gives the DOM, and the
 #    test asserts that the time cursor moved and the animated utilization and
 #    space-time views changed.
-# 2. When playwright-core is found (PLAYWRIGHT_CORE_DIR, $top_builddir/node_modules
-#    or the global npm root; `npm install playwright-core`), html-click.mjs
-#    clicks the real buttons (play, pause, replay, step) and checks the cursor,
-#    the views and that no network request was made.
+# 2. With playwright-core (PLAYWRIGHT_CORE_DIR, $top_builddir/node_modules
+#    or the global npm root; `npm install playwright-core`): html-click.mjs
+#    clicks the animator's buttons (play, pause, replay, step) and checks the
+#    cursor, the views and that no network request was made; html-timeline.mjs
+#    checks the interactive timeline (rows drawn at load, wheel zoom with finer
+#    ticks, a click shows a slice's fields, drag selects a window and its
+#    profile, reset, sortable tables). Without playwright-core: skipped (77)
+#    after the self-test, saying why.
 # A screenshot is kept in $VIEWS_ARTIFACTS (default: the build directory) as
-# html-report.png. Skips (77) when Chromium is not installed (Debian:
+# html-report.png and html-timeline-{load,zoom,window}.png. Skips (77) when Chromium is not installed (Debian:
 # apt-get install chromium).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -55,13 +59,19 @@ for d in "${PLAYWRIGHT_CORE_DIR:-}" "$top_builddir/node_modules/playwright-core"
          "$(npm root -g 2>/dev/null)/playwright-core"; do
     [ -n "$d" ] && [ -f "$d/package.json" ] && { pw=$d; break; }
 done
-if [ -n "$pw" ] && command -v node >/dev/null 2>&1; then
-    mkdir -p "$tmp/js/node_modules"
-    ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
-    cp "$top_srcdir/tests/views/html-click.mjs" "$tmp/js/"
-    CHROMIUM=$(command -v "$chromium") timeout 120 node "$tmp/js/html-click.mjs" \
-        "$tmp/report.html" "$art/html-report.png" || fail=1
-else
-    echo "note: playwright-core not found, real clicks not tested (npm install playwright-core)"
+if [ -z "$pw" ] || ! command -v node >/dev/null 2>&1; then
+    [ $fail = 0 ] || exit 1
+    echo "SKIP: playwright-core or node not found: the timeline, clicks and zoom are not tested"
+    echo "      (npm install --prefix \$top_builddir playwright-core; ./run does it)"
+    exit 77
 fi
+mkdir -p "$tmp/js/node_modules"
+ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
+cp "$top_srcdir/tests/views/browser.mjs" "$top_srcdir/tests/views/html-click.mjs" \
+   "$top_srcdir/tests/views/html-timeline.mjs" "$tmp/js/"
+CHROMIUM=$(command -v "$chromium") timeout 120 node "$tmp/js/html-click.mjs" \
+    "$tmp/report.html" "$art/html-report.png" || fail=1
+# the interactive timeline: one row per thread of vwprog (3)
+CHROMIUM=$(command -v "$chromium") EXPECT_ROWS=3 timeout 120 node "$tmp/js/html-timeline.mjs" \
+    "$tmp/report.html" "$art/html-timeline" || fail=1
 exit $fail

@@ -81,6 +81,10 @@ done
 "$pv" --export chrome "$tmp/trace.ecl" >"$tmp/c.json" || bad "chrome export"
 counts=$("$check" json "$tmp/c.json") || bad "chrome JSON invalid"
 case "$counts" in "X=92 s=40 f=40 "*) ;; *) bad "chrome counts: $counts" ;; esac
+if command -v python3 >/dev/null 2>&1; then   # trace-event rules, flow ids paired
+    python3 "$top_srcdir/tests/views/chrome-check.py" "$tmp/c.json" >/dev/null ||
+        bad "chrome export breaks the trace-event rules"
+fi
 
 "$pv" --svg "$tmp/svg" --view comm --view timeline "$tmp/trace.ecl" || bad "svg"
 "$check" xml "$tmp/svg/comm.svg" >/dev/null || bad "comm.svg not well-formed"

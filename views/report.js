@@ -1,0 +1,482 @@
+/* report.js -- the script of pal-view's HTML report (embedded into the page
+ * by views/html.c; no network, no library). Two parts:
+ * 1. the interactive timeline: a row per rank and thread coloured by the
+ *    region that dominates each pixel (from the multi-resolution summary the C
+ *    side computed), the longest slices whole, message lines, markers and
+ *    counter plots; wheel zooms, drag selects a window (zoom + its profile),
+ *    shift+wheel / arrow keys pan, reset; hover and click show fields;
+ * 2. the ParaGraph animator: utilization, space-time and communication
+ *    redrawn up to a time cursor (play, pause, step, replay, speed), opening
+ *    on the whole run.
+ * Tables with class "sortable" sort by a click on a column header. */
+(function () {
+'use strict';
+var ALL = JSON.parse(document.getElementById('data').textContent);
+var T = ALL.tl, A = ALL.anim;
+var body = document.body;
+
+/* ---------- shared: round ticks (1-2-5) and time labels ---------- */
+function niceStep(span, n) {
+  var raw = span / Math.max(1, n), p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+function unitOf(step) {
+  if (step >= 1) return [1, 's'];
+  if (step >= 1e-3) return [1e3, 'ms'];
+  if (step >= 1e-6) return [1e6, '\u00b5s'];
+  return [1e9, 'ns'];
+}
+function fmtT(t, step) {
+  var u = unitOf(step), v = t * u[0], s = step * u[0];
+  var dec = Math.max(0, -Math.floor(Math.log10(s) + 1e-9));
+  return v.toFixed(Math.min(dec, 6)) + ' ' + u[1];
+}
+function fmtDur(d) { return fmtT(d, d > 0 ? d / 100 : 1e-9); }
+/* draws a time axis under/over a plot: x0..x0+w covers [a, b] */
+function timeAxis(g, x0, y, w, a, b, up) {
+  var step = niceStep(b - a, Math.max(2, Math.floor(w / 90)));
+  g.strokeStyle = '#444'; g.fillStyle = '#222'; g.lineWidth = 1;
+  g.beginPath(); g.moveTo(x0, y + 0.5); g.lineTo(x0 + w, y + 0.5); g.stroke();
+  g.font = '11px sans-serif'; g.textBaseline = up ? 'bottom' : 'top';
+  for (var t = Math.ceil(a / step - 1e-9) * step; t <= b + step * 1e-9; t += step) {
+    var x = x0 + (t - a) / (b - a) * w;
+    g.beginPath(); g.moveTo(Math.round(x) + 0.5, y); g.lineTo(Math.round(x) + 0.5, y + (up ? -4 : 4)); g.stroke();
+    var lab = fmtT(t, step), tw = g.measureText(lab).width;
+    var lx = Math.min(Math.max(x - tw / 2, x0 - 20), x0 + w - tw);  /* the last label is not clipped */
+    g.fillText(lab, lx, up ? y - 5 : y + 5);
+  }
+  return step;
+}
+function kindName(k) { return k === 1 ? 'MPI' : k === 0 ? 'user' : 'set-up'; }
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; });
+}
+function rowName(r) { return (T.rows.length > A.ranks.length ? 'r' + r.p + '.' + r.t : 'rank ' + r.p) + (r.name ? ' ' + r.name : ''); }
+
+/* ---------- sortable tables ---------- */
+function sortable(tab) {
+  var ths = tab.querySelectorAll('th');
+  Array.prototype.forEach.call(ths, function (th, col) {
+    th.style.cursor = 'pointer'; th.title = 'sort';
+    th.addEventListener('click', function () {
+      var tb = tab.tBodies[0], rows = Array.prototype.slice.call(tb.rows);
+      var dir = th.getAttribute('data-dir') === 'desc' ? 1 : -1;
+      Array.prototype.forEach.call(ths, function (h) { h.removeAttribute('data-dir'); });
+      th.setAttribute('data-dir', dir < 0 ? 'desc' : 'asc');
+      rows.sort(function (x, y) {
+        var a = x.cells[col].getAttribute('data-v') || x.cells[col].textContent;
+        var b = y.cells[col].getAttribute('data-v') || y.cells[col].textContent;
+        var na = parseFloat(a), nb = parseFloat(b);
+        var c = (!isNaN(na) && !isNaN(nb)) ? na - nb : a < b ? -1 : a > b ? 1 : 0;
+        return dir * c;
+      });
+      rows.forEach(function (r) { tb.appendChild(r); });
+    });
+  });
+}
+function initSortable() { Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable); }
+
+/* ---------- timeline ---------- */
+var cv = document.getElementById('tl'), info = document.getElementById('tl-info');
+var LM = 120, TM = 26, RM = 10;
+var nrow = T.rows.length, dur = T.dur > 0 ? T.dur : 1e-9;
+var rh = Math.max(3, Math.min(22, Math.floor(560 / Math.max(1, nrow))));
+var CH = 40;  /* a counter plot's height */
+var counters = T.counters;
+cv.height = TM + nrow * rh + 8 + counters.length * (CH + 6) + 20;
+var W = cv.width - LM - RM;
+function decode(rle, n) {
+  var a = new Int32Array(n), k = 0;
+  for (var i = 0; i + 1 < rle.length; i += 2) for (var j = 0; j < rle[i + 1] && k < n; j++) a[k++] = rle[i] - 1;
+  for (; k < n; k++) a[k] = -1;
+  return a;
+}
+function decodeN(rle, n) {
+  var a = new Uint32Array(n), k = 0;
+  for (var i = 0; i + 1 < rle.length; i += 2) for (var j = 0; j < rle[i + 1] && k < n; j++) a[k++] = rle[i];
+  return a;
+}
+var nb = T.nb, ncoarse = Math.ceil(nb / T.coarse);
+var fine = T.lv1.map(function (r) { return decode(r, nb); });
+var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
+var counts = T.counts.map(function (r) { return decodeN(r, nb); });
+var slices = T.slices.slice().sort(function (a, b) { return a[2] - b[2] || a[3] - b[3]; });
+var v0 = 0, v1 = dur, sel = null, pinned = null;
+function x2t(x) { return v0 + (x - LM) / W * (v1 - v0); }
+function t2x(t) { return LM + (t - v0) / (v1 - v0) * W; }
+function rowAt(y) { var r = Math.floor((y - TM) / rh); return r >= 0 && r < nrow ? r : -1; }
+
+function drawTimeline() {
+  var g = cv.getContext('2d');
+  g.clearRect(0, 0, cv.width, cv.height);
+  g.fillStyle = '#fff'; g.fillRect(0, 0, cv.width, cv.height);
+  var bw = T.width / (v1 - v0) * W;   /* a fine bucket in pixels */
+  var useFine = bw >= 0.9, lvl = useFine ? fine : coarse, bwid = useFine ? T.width : T.width * T.coarse;
+  var nbl = useFine ? nb : ncoarse;
+  for (var r = 0; r < nrow; r++) {
+    var y = TM + r * rh, ids = lvl[r], prev = -2, px0 = 0;
+    for (var x = 0; x <= W; x++) {
+      var id = -2;
+      if (x < W) {
+        var ta = v0 + x / W * (v1 - v0), tb = v0 + (x + 1) / W * (v1 - v0);
+        var ia = Math.floor(ta / bwid), ib = Math.max(ia, Math.ceil(tb / bwid) - 1);
+        id = -1;
+        if (ia < nbl) { id = ids[Math.max(0, ia)]; if (id < 0 && ib > ia && ib < nbl) id = ids[ib]; }
+        if (ta > dur) id = -1;
+      }
+      if (id !== prev) {
+        if (prev >= 0) { g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, rh - 1); }
+        prev = id; px0 = x;
+      }
+    }
+  }
+  /* slices: filled when every slice is here, else outlined over the summary */
+  g.save(); g.beginPath(); g.rect(LM, TM, W, nrow * rh); g.clip();
+  g.font = '10px sans-serif'; g.textBaseline = 'middle';
+  for (var i = 0; i < slices.length; i++) {
+    var s = slices[i];
+    if (s[4] < v0 || s[3] > v1) continue;
+    var xa = t2x(s[3]), xb = t2x(s[4]);
+    if (xb - xa < (T.complete ? 0.5 : 3)) continue;
+    var inset = Math.min(s[2] * 2, Math.floor(rh / 3)), yy = TM + s[0] * rh + inset, hh = rh - 1 - inset;
+    if (T.complete) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), hh); }
+    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = 'rgba(0,0,0,0.35)'; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, hh - 1); }
+    if (xb - xa > 40 && rh >= 12) {
+      var nm = T.regions[s[1]].n, room = xb - xa - 6;
+      if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
+      g.fillStyle = '#fff'; g.fillText(nm, Math.max(xa, LM) + 3, yy + hh / 2);
+    }
+  }
+  /* messages */
+  g.strokeStyle = 'rgba(20,40,120,0.75)'; g.fillStyle = 'rgba(20,40,120,0.75)'; g.lineWidth = 1;
+  for (var k = 0; k < T.msgs.length; k++) {
+    var m = T.msgs[k];
+    if (m[3] < v0 || m[2] > v1) continue;
+    var x1 = t2x(m[2]), y1 = TM + (m[0] + 0.5) * rh, x2 = t2x(m[3]), y2 = TM + (m[1] + 0.5) * rh;
+    g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
+    var an = Math.atan2(y2 - y1, x2 - x1);
+    g.beginPath(); g.moveTo(x2, y2); g.lineTo(x2 - 6 * Math.cos(an - 0.4), y2 - 6 * Math.sin(an - 0.4));
+    g.lineTo(x2 - 6 * Math.cos(an + 0.4), y2 - 6 * Math.sin(an + 0.4)); g.fill();
+  }
+  /* markers */
+  g.fillStyle = '#111';
+  T.markers.forEach(function (mk) {
+    if (mk[1] < v0 || mk[1] > v1) return;
+    var x = t2x(mk[1]), y = TM + mk[0] * rh;
+    g.beginPath(); g.moveTo(x - 4, y); g.lineTo(x + 4, y); g.lineTo(x, y + Math.min(7, rh)); g.fill();
+  });
+  g.restore();
+  /* selection */
+  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), nrow * rh); }
+  /* row labels */
+  g.fillStyle = '#222'; g.font = (rh >= 10 ? 11 : 8) + 'px sans-serif'; g.textBaseline = 'middle';
+  var every = Math.ceil(10 / rh);
+  for (var r2 = 0; r2 < nrow; r2 += every) {
+    var lab = rowName(T.rows[r2]);
+    while (lab.length > 2 && g.measureText(lab).width > LM - 8) lab = lab.slice(0, -2) + '\u2026';
+    g.fillText(lab, 4, TM + r2 * rh + rh / 2);
+  }
+  /* counters */
+  var cy = TM + nrow * rh + 8;
+  counters.forEach(function (c) {
+    var mn = Infinity, mx = -Infinity;
+    c.v.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
+    if (!(mx >= mn)) { cy += CH + 6; return; }
+    if (mx === mn) { mx += 1; mn -= 1; }
+    g.strokeStyle = '#ccc'; g.strokeRect(LM + 0.5, cy + 0.5, W, CH);
+    g.fillStyle = 'rgba(120,60,160,0.25)'; g.strokeStyle = '#6b3fa0';
+    var y = function (v) { return cy + CH - (v - mn) / (mx - mn) * (CH - 2) - 1; };
+    g.beginPath(); var first = true;
+    for (var b = 0; b < nb; b++) {
+      var e = c.v[b]; if (!e) continue;
+      var ta = b * T.width, tb = ta + T.width;
+      if (tb < v0 || ta > v1) continue;
+      var xa = Math.max(LM, t2x(ta)), xb = Math.min(LM + W, t2x(tb));
+      g.fillRect(xa, y(e[1]), Math.max(1, xb - xa), Math.max(1, y(e[0]) - y(e[1])));
+      if (first) { g.moveTo(xa, y(e[2])); first = false; } else g.lineTo(xb, y(e[2]));
+    }
+    g.stroke();
+    g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'top';
+    var nm = c.name; while (nm.length > 2 && g.measureText(nm).width > LM - 8) nm = nm.slice(0, -2) + '\u2026';
+    g.fillText(nm, 4, cy + 2);
+    g.fillText(c.np > 1 ? c.np + ' ranks (mean)' : 'rank ' + c.p, 4, cy + 14);
+    g.fillText(String(+mx.toPrecision(4)), LM + 3, cy + 2);
+    g.textBaseline = 'bottom'; g.fillText(String(+mn.toPrecision(4)), LM + 3, cy + CH - 1);
+    cy += CH + 6;
+  });
+  var step = timeAxis(g, LM, TM - 2, W, v0, v1, true);
+  body.setAttribute('data-tl-from', v0); body.setAttribute('data-tl-to', v1);
+  body.setAttribute('data-tl-step', step);
+  document.getElementById('tl-range').textContent = fmtDur(v0) + ' \u2013 ' + fmtDur(v1) +
+    ' (' + fmtDur(v1 - v0) + '; ' + (useFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
+}
+
+/* rows whose canvas pixels are not blank (the browser test reads it) */
+function paintedRows() {
+  var g = cv.getContext('2d'), n = 0;
+  for (var r = 0; r < nrow; r++) {
+    var d = g.getImageData(LM, TM + r * rh, W, Math.max(1, rh - 1)).data, any = false;
+    for (var i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) { any = true; break; }
+    if (any) n++;
+  }
+  return n;
+}
+
+function setView(a, b) {
+  var span = Math.max(b - a, dur * 1e-7, 1e-9);
+  if (span > dur) span = dur;
+  a = Math.max(0, Math.min(a, dur - span));
+  v0 = a; v1 = a + span; drawTimeline();
+}
+cv.addEventListener('wheel', function (e) {
+  e.preventDefault();
+  var r = cv.getBoundingClientRect(), x = (e.clientX - r.left) * cv.width / r.width;
+  if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+    var d = (e.shiftKey ? e.deltaY : e.deltaX) / W * (v1 - v0);
+    setView(v0 + d, v1 + d); return;
+  }
+  var t = x2t(Math.max(LM, Math.min(LM + W, x))), f = e.deltaY < 0 ? 0.8 : 1.25;
+  setView(t - (t - v0) * f, t + (v1 - t) * f);
+}, {passive: false});
+var drag = null;
+function evX(e) { var r = cv.getBoundingClientRect(); return [(e.clientX - r.left) * cv.width / r.width, (e.clientY - r.top) * cv.height / r.height]; }
+cv.addEventListener('mousedown', function (e) { var p = evX(e); if (p[0] >= LM) drag = {x: p[0], y: p[1]}; });
+cv.addEventListener('mousemove', function (e) {
+  var p = evX(e);
+  if (drag && Math.abs(p[0] - drag.x) > 4) {
+    var a = x2t(Math.min(drag.x, p[0])), b = x2t(Math.max(drag.x, p[0]));
+    sel = [Math.max(0, a), Math.min(dur, b)]; drawTimeline(); return;
+  }
+  if (!pinned) showAt(p[0], p[1], false);
+});
+window.addEventListener('mouseup', function (e) {
+  if (!drag) return;
+  var p = evX(e), moved = Math.abs(p[0] - drag.x) > 4;
+  drag = null;
+  if (moved && sel) { var s = sel; setView(s[0], s[1]); windowProfile(s[0], s[1]); sel = null; drawTimeline(); }
+  else { pinned = showAt(p[0], p[1], true); }
+});
+document.getElementById('tl-reset').addEventListener('click', function () { sel = null; setView(0, dur); windowProfile(0, dur); });
+document.getElementById('tl-left').addEventListener('click', function () { var d = (v1 - v0) / 3; setView(v0 - d, v1 - d); });
+document.getElementById('tl-right').addEventListener('click', function () { var d = (v1 - v0) / 3; setView(v0 + d, v1 + d); });
+document.getElementById('tl-in').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0) / 4; setView(c - h, c + h); });
+document.getElementById('tl-out').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0); setView(c - h, c + h); });
+cv.tabIndex = 0;
+cv.addEventListener('keydown', function (e) {
+  var d = (v1 - v0) / 5;
+  if (e.key === 'ArrowLeft') setView(v0 - d, v1 - d); else if (e.key === 'ArrowRight') setView(v0 + d, v1 + d);
+  else if (e.key === '+') document.getElementById('tl-in').click(); else if (e.key === '-') document.getElementById('tl-out').click();
+  else return;
+  e.preventDefault();
+});
+
+function fieldTable(title, kv) {
+  var h = '<b>' + esc(title) + '</b><table class="fields">';
+  kv.forEach(function (p) { h += '<tr><th>' + esc(p[0]) + '</th><td>' + esc(p[1]) + '</td></tr>'; });
+  return h + '</table>';
+}
+/* what is under (x, y): a marker, the innermost kept slice, or the summary */
+function showAt(x, y, click) {
+  var r = rowAt(y);
+  if (x < LM || r < 0) { if (click) { info.innerHTML = 'click a slice for its fields'; body.removeAttribute('data-tl-picked'); } return null; }
+  var t = x2t(x), row = T.rows[r], tol = 4 / W * (v1 - v0), html = null, kind = null;
+  for (var i = 0; i < T.markers.length && !html; i++) {
+    var mk = T.markers[i];
+    if (mk[0] === r && Math.abs(mk[1] - t) <= tol)
+      html = fieldTable('marker', [['text', mk[2]], ['time', fmtDur(mk[1])], ['rank', row.p], ['thread', row.t]]), kind = 'marker';
+  }
+  var best = null;
+  for (var k = 0; k < slices.length && !html; k++) {
+    var s = slices[k];
+    if (s[0] === r && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
+  }
+  if (!html && best) {
+    var g = T.regions[best[1]], f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtDur(best[3])],
+      ['end', fmtDur(best[4])], ['duration', fmtDur(best[4] - best[3])], ['depth', best[2]], ['rank', row.p], ['thread', row.t]];
+    if (best[5]) f.push(['bytes', best[5]]);
+    if (best[6] >= 0) f.push(['peer', best[6]]);
+    if (g.k === 1 && best[6] >= 0) f.push(['tag', best[7]]);
+    html = fieldTable('slice', f); kind = 'slice';
+  }
+  if (!html) {
+    var bi = Math.floor(t / T.width), id = bi < nb ? fine[r][bi] : -1;
+    var f2 = [['time', fmtDur(bi * T.width) + ' \u2013 ' + fmtDur((bi + 1) * T.width)], ['rank', row.p], ['thread', row.t],
+      ['frames begun', bi < nb ? counts[r][bi] : 0]];
+    f2.unshift(['dominant region', id >= 0 ? T.regions[id].n : '(none)']);
+    html = fieldTable('summary bucket', f2); kind = 'bucket';
+  }
+  info.innerHTML = html;
+  if (click) body.setAttribute('data-tl-picked', kind);
+  return click && kind !== 'bucket' ? kind : null;
+}
+
+/* the profile of [a, b]: calls and inclusive time from the kept slices
+ * (exact when every slice is kept), dominant time from the fine summary */
+function windowProfile(a, b) {
+  var per = {};
+  function get(i) { return per[i] || (per[i] = {calls: 0, incl: 0, dom: 0}); }
+  slices.forEach(function (s) {
+    if (s[4] < a || s[3] > b) return;
+    var p = get(s[1]); p.calls++; p.incl += Math.min(b, s[4]) - Math.max(a, s[3]);
+  });
+  var ia = Math.max(0, Math.floor(a / T.width)), ib = Math.min(nb - 1, Math.floor(b / T.width));
+  for (var r = 0; r < nrow; r++) for (var i = ia; i <= ib; i++) {
+    var id = fine[r][i]; if (id < 0) continue;
+    var lo = Math.max(a, i * T.width), hi = Math.min(b, (i + 1) * T.width);
+    if (hi > lo) get(id).dom += hi - lo;
+  }
+  var ids = Object.keys(per).sort(function (x, y) { return per[y].incl - per[x].incl || per[y].dom - per[x].dom; });
+  var h = '<p>' + fmtDur(a) + ' \u2013 ' + fmtDur(b) + (T.complete ? ' (every slice)' :
+    ' (calls and time from the ' + T.slices.length + ' longest of ' + T.nslices + ' slices)') + '</p>' +
+    '<table class="sortable" id="tl-profile-table"><thead><tr><th>region</th><th>kind</th><th>calls</th>' +
+    '<th>inclusive s</th><th>dominant s</th></tr></thead><tbody>';
+  ids.forEach(function (i) {
+    var g = T.regions[i], p = per[i];
+    h += '<tr><td><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</td><td>' + kindName(g.k) +
+      '</td><td>' + p.calls + '</td><td>' + p.incl.toFixed(9) + '</td><td>' + p.dom.toFixed(9) + '</td></tr>';
+  });
+  var el = document.getElementById('tl-profile');
+  el.innerHTML = h + '</tbody></table>';
+  sortable(document.getElementById('tl-profile-table'));
+  body.setAttribute('data-tl-profile', a + ',' + b + ',' + ids.length);
+}
+
+function legend() {
+  var h = '', groups = [['MPI (blocked)', function (g) { return g.k === 1 && g.i; }], ['MPI', function (g) { return g.k === 1 && !g.i; }],
+    ['user code', function (g) { return g.k === 0; }], ['set-up', function (g) { return g.k > 1; }]];
+  groups.forEach(function (gr) {
+    var items = [];
+    T.regions.forEach(function (g) { if (gr[1](g)) items.push('<span class="lg"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });
+    if (items.length) h += '<div><b>' + gr[0] + ':</b> ' + items.join(' ') + '</div>';
+  });
+  h += '<div><b>also:</b> <span class="lg">\u2192 message (sample of ' + T.msgs.length + ')</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
+    (counters.length ? ' <span class="lg">counter plots: min\u2013max band (over ranks) and last value (mean over ranks) per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
+  document.getElementById('tl-legend').innerHTML = h;
+}
+
+/* ---------- the animator ---------- */
+var C = ['#2e9e44', '#e0b000', '#d03a2f'], SN = ['busy', 'overhead', 'idle'];
+var adur = A.duration || 1e-9, anb = A.nbins, t = adur, playing = false, speed = 1, last = null;
+var cu = document.getElementById('util'), ct = document.getElementById('stl'), cm = document.getElementById('cm'),
+  lab = document.getElementById('time');
+var AL = 70, AB = 24;
+function bin() { return Math.min(anb - 1, Math.floor(t / adur * anb)); }
+function drawUtil() {
+  var g = cu.getContext('2d'), w = cu.width - AL - 10, h = cu.height - AB - 8;
+  g.clearRect(0, 0, cu.width, cu.height);
+  var b = bin(), L = A.lanes.length || 1;
+  for (var i = 0; i <= b; i++) {
+    var y = 8 + h;
+    for (var s = 0; s < 3; s++) {
+      var v = A.util[i * 3 + s] / (A.width * L), hh = Math.min(1, v) * h;
+      g.fillStyle = C[s]; g.fillRect(AL + i * w / anb, y - hh, Math.ceil(w / anb), hh); y -= hh;
+    }
+  }
+  g.strokeStyle = '#444'; g.strokeRect(AL + 0.5, 8.5, w, h);
+  g.fillStyle = '#222'; g.font = '11px sans-serif'; g.textBaseline = 'middle'; g.textAlign = 'right';
+  [0, 50, 100].forEach(function (p) { g.fillText(p + ' %', AL - 4, 8 + h - p / 100 * h); });
+  g.save(); g.translate(12, 8 + h / 2); g.rotate(-Math.PI / 2); g.textAlign = 'center'; g.fillText('threads', 0, 0); g.restore();
+  g.textAlign = 'left';
+  timeAxis(g, AL, 8 + h, w, 0, adur, false);
+  cursor(g, AL + (b + 1) * w / anb, 8, h);
+}
+function cursor(g, x, y, h) { g.strokeStyle = '#000'; g.lineWidth = 1.5; g.beginPath(); g.moveTo(x, y); g.lineTo(x, y + h); g.stroke(); g.lineWidth = 1; }
+function drawStl() {
+  var g = ct.getContext('2d'), n = A.lanes.length, w = ct.width - AL - 10;
+  var h = ct.height - AB - 8, r = Math.max(2, Math.floor(h / Math.max(1, n)));
+  g.clearRect(0, 0, ct.width, ct.height);
+  var b = bin();
+  for (var l = 0; l < n; l++) {
+    var s = A.lanes[l].s;
+    for (var i = 0; i <= b; i++) {
+      var c = s.charCodeAt(i) - 48;
+      if (c >= 0 && c < 3) { g.fillStyle = C[c]; g.fillRect(AL + i * w / anb, 8 + l * r, Math.ceil(w / anb), r - 1); }
+    }
+  }
+  g.strokeStyle = 'rgba(27,79,156,0.8)'; g.beginPath();
+  A.msgs.forEach(function (m) {
+    if (m[3] > t) return;
+    g.moveTo(AL + m[2] / adur * w, 8 + (m[0] + 0.5) * r); g.lineTo(AL + m[3] / adur * w, 8 + (m[1] + 0.5) * r);
+  });
+  g.stroke();
+  g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'middle'; g.textAlign = 'right';
+  var every = Math.ceil(10 / r);
+  for (var k = 0; k < n; k += every) g.fillText('r' + A.lanes[k].p + '.' + A.lanes[k].t, AL - 4, 8 + (k + 0.5) * r);
+  g.textAlign = 'left';
+  timeAxis(g, AL, 8 + n * r, w, 0, adur, false);
+  cursor(g, AL + (b + 1) * w / anb, 8, n * r);
+}
+function drawCm() {
+  var g = cm.getContext('2d'), R = A.ranks.length, M0 = 56, side = cm.height - M0 - 30;
+  g.clearRect(0, 0, cm.width, cm.height);
+  if (!R) return;
+  var c = side / R, M = new Float64Array(R * R), mx = 0;
+  A.msgs.forEach(function (m) {
+    if (m[3] > t) return;
+    var i = A.lanes[m[0]].r * R + A.lanes[m[1]].r; M[i] += m[4]; if (M[i] > mx) mx = M[i];
+  });
+  g.fillStyle = '#f4f4f4'; g.fillRect(M0, M0 - 20, side, side);
+  for (var i = 0; i < R * R; i++) if (M[i] > 0 || (mx === 0 && false)) {
+    var q = mx > 1 ? Math.log(1 + M[i]) / Math.log(1 + mx) : 1;
+    g.fillStyle = 'rgb(255,' + Math.round(230 - 200 * q) + ',' + Math.round(200 - 180 * q) + ')';
+    g.fillRect(M0 + (i % R) * c, M0 - 20 + Math.floor(i / R) * c, Math.max(1, c), Math.max(1, c));
+  }
+  g.strokeStyle = '#888'; g.strokeRect(M0 + 0.5, M0 - 19.5, side, side);
+  g.fillStyle = '#222'; g.font = '10px sans-serif';
+  var every = Math.ceil(12 / c);
+  g.textAlign = 'right'; g.textBaseline = 'middle';
+  for (var k = 0; k < R; k += every) g.fillText(A.ranks[k], M0 - 3, M0 - 20 + (k + 0.5) * c);
+  g.textAlign = 'center'; g.textBaseline = 'bottom';
+  for (var k2 = 0; k2 < R; k2 += every) g.fillText(A.ranks[k2], M0 + (k2 + 0.5) * c, M0 - 22);
+  g.fillText('receiver rank', M0 + side / 2, 12);
+  g.save(); g.translate(10, M0 - 20 + side / 2); g.rotate(-Math.PI / 2); g.fillText('sender rank', 0, 8); g.restore();
+  /* colour scale */
+  var sx = M0 + side + 14, sh = side;
+  for (var j = 0; j < sh; j++) { var q2 = 1 - j / sh; g.fillStyle = 'rgb(255,' + Math.round(230 - 200 * q2) + ',' + Math.round(200 - 180 * q2) + ')'; g.fillRect(sx, M0 - 20 + j, 12, 1); }
+  g.textAlign = 'left'; g.textBaseline = 'top'; g.fillStyle = '#222';
+  g.fillText(mx ? Math.round(mx) + ' B' : 'no bytes yet', sx + 15, M0 - 20);
+  g.textBaseline = 'bottom'; g.fillText('0 B', sx + 15, M0 - 20 + sh);
+  g.fillText('log scale', sx, M0 - 20 + sh + 14);
+}
+function hand() {
+  var h = document.getElementById('hand'); if (!h) return;
+  var a = 2 * Math.PI * t / adur;
+  h.setAttribute('x2', (120 + 80 * Math.sin(a)).toFixed(1)); h.setAttribute('y2', (130 - 80 * Math.cos(a)).toFixed(1));
+}
+function draw() { drawUtil(); drawStl(); drawCm(); hand(); lab.textContent = fmtDur(t); body.setAttribute('data-cursor', t); }
+function frame() {
+  if (!playing) { last = null; return; }
+  var ts = performance.now();
+  if (last !== null) t += (ts - last) / 1000 * adur / 10 * speed;
+  last = ts; if (t >= adur) { t = adur; playing = false; }
+  draw(); if (playing) setTimeout(frame, 40);
+}
+function on(id, f) { document.getElementById(id).addEventListener('click', f); }
+on('play', function () { if (!playing) { playing = true; if (t >= adur) t = 0; last = null; setTimeout(frame, 0); } });
+on('pause', function () { playing = false; });
+on('step', function () { playing = false; if (t >= adur) t = 0; t = Math.min(adur, t + adur / anb * 4); draw(); });
+on('replay', function () { t = 0; playing = true; last = null; setTimeout(frame, 0); });
+document.getElementById('speed').addEventListener('input', function (e) { speed = parseFloat(e.target.value) || 1; });
+
+/* ---------- start ---------- */
+var errors = [];
+try {
+  legend(); drawTimeline(); windowProfile(0, dur); draw(); initSortable();
+  body.setAttribute('data-tl-rows', nrow);
+  if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
+  body.setAttribute('data-tl-painted', paintedRows());
+} catch (e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
+window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
+  rowY: function (r) { return TM + r * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W};
+/* self-test hook (tests/views/html-browser.sh): #selftest plays the animator
+   for a moment and records whether the cursor moved and the views changed */
+if (location.hash === '#selftest') {
+  var u0 = cu.toDataURL(), c0 = ct.toDataURL(), t0 = t;
+  document.getElementById('play').click();
+  setTimeout(function () {
+    document.getElementById('pause').click();
+    body.setAttribute('data-moved', t !== t0 ? 'yes' : 'no');
+    body.setAttribute('data-changed', (cu.toDataURL() !== u0 && ct.toDataURL() !== c0) ? 'yes' : 'no');
+  }, 1500);
+}
+})();

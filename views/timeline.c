@@ -1,0 +1,767 @@
+/* timeline.c -- the timeline summary (timeline.h): per row and time bucket
+ * the dominant region by exclusive time, frame counts, the longest slices,
+ * markers and counter tracks; written as JSON for the report. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/escape.h"
+#include "views/records.h"
+#include "views/timeline.h"
+
+#define NB 4096           /* finest buckets per row */
+#define COARSE 4          /* the coarse level merges this many buckets */
+#define MAX_SLICES 20000  /* longest slices kept whole */
+#define MAX_MARKERS 2000
+#define MAX_COUNTERS 64
+#define MAX_CELLS 262144  /* fine buckets over all rows in the report */
+
+typedef struct bucket {   /* two candidates (space-saving) and a frame count */
+    uint16_t r[2];        /* region index + 1, 0 = none */
+    float w[2];           /* seconds */
+    uint32_t n;
+} bucket;
+
+typedef struct row {
+    uint32_t process, stream;
+    bucket *b;
+    long *stack;
+    size_t depth, cap;
+    double last;
+} row;
+
+typedef struct slice {
+    uint32_t row;
+    uint32_t depth;
+    long region;
+    double start, end;
+    uint64_t bytes;
+    int64_t peer, tag;
+} slice;
+
+typedef struct marker {
+    uint32_t row;
+    double t;
+    char *text;
+} marker;
+
+typedef struct counter {
+    char *name;
+    uint32_t process;
+    float *mn, *mx, *last;
+    uint32_t *n;
+} counter;
+
+struct vw_timeline {
+    double width;
+    row *rows;
+    size_t nrows, rowcap;
+    long *row_of;         /* open addressing on (process, stream) */
+    uint64_t *row_key;
+    size_t hcap;
+    unsigned char *idle;  /* per region */
+    size_t nidle;
+    slice *heap;          /* min-heap by duration */
+    size_t nheap;
+    uint64_t slices;      /* frames closed */
+    marker *markers;
+    size_t nmarkers;
+    uint64_t markers_seen;
+    counter *counters;
+    size_t ncounters;
+    uint64_t samples;
+    vw_records *rec;
+    vw_sink next_a, next_b;   /* tee */
+};
+
+static const vw_timeline *current;
+const vw_timeline *vw_timeline_current(void) { return current; }
+void vw_timeline_set_current(const vw_timeline *t) { current = t; }
+
+vw_timeline *vw_timeline_create(void)
+{
+    vw_timeline *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->width = 1e-6;
+    t->heap = malloc(MAX_SLICES * sizeof *t->heap);
+    t->markers = malloc(MAX_MARKERS * sizeof *t->markers);
+    t->counters = calloc(MAX_COUNTERS, sizeof *t->counters);
+    t->rec = vw_records_create();
+    if (!t->heap || !t->markers || !t->counters || !t->rec) {
+        vw_timeline_destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+void vw_timeline_destroy(vw_timeline *t)
+{
+    if (t == NULL)
+        return;
+    if (current == t)
+        current = NULL;
+    for (size_t i = 0; i < t->nrows; i++) {
+        free(t->rows[i].b);
+        free(t->rows[i].stack);
+    }
+    free(t->rows);
+    free(t->row_of);
+    free(t->row_key);
+    free(t->idle);
+    free(t->heap);
+    for (size_t i = 0; i < t->nmarkers; i++)
+        free(t->markers[i].text);
+    free(t->markers);
+    for (size_t i = 0; t->counters && i < t->ncounters; i++) {
+        counter *c = &t->counters[i];
+        free(c->name);
+        free(c->mn);
+        free(c->mx);
+        free(c->last);
+        free(c->n);
+    }
+    free(t->counters);
+    vw_records_destroy(t->rec);
+    free(t);
+}
+
+/* ---------------- buckets ---------------- */
+static void bucket_add(bucket *b, long region, float w)
+{
+    uint16_t r = region + 1 > 65535 ? 65535 : (uint16_t)(region + 1);
+    for (int k = 0; k < 2; k++)
+        if (b->r[k] == r) {
+            b->w[k] += w;
+            return;
+        }
+    for (int k = 0; k < 2; k++)
+        if (b->r[k] == 0) {
+            b->r[k] = r;
+            b->w[k] = w;
+            return;
+        }
+    int m = b->w[0] <= b->w[1] ? 0 : 1;   /* replace the smaller, keep its weight */
+    b->r[m] = r;
+    b->w[m] += w;
+}
+
+static void bucket_merge(bucket *into, const bucket *a, const bucket *b)
+{
+    bucket m = {{0, 0}, {0, 0}, a->n + b->n};
+    for (int k = 0; k < 2; k++) {
+        if (a->r[k])
+            bucket_add(&m, a->r[k] - 1, a->w[k]);
+        if (b->r[k])
+            bucket_add(&m, b->r[k] - 1, b->w[k]);
+    }
+    *into = m;
+}
+
+static long bucket_top(const bucket *b, float *w)
+{
+    int k = b->w[0] >= b->w[1] ? 0 : 1;
+    if (b->r[k] == 0)
+        k = 1 - k;
+    if (w)
+        *w = b->r[k] ? b->w[k] : 0;
+    return (long)b->r[k] - 1;
+}
+
+static void halve_counter(counter *c)
+{
+    for (size_t i = 0; i < NB / 2; i++) {
+        size_t a = 2 * i, b = 2 * i + 1;
+        float mn = c->n[a] ? c->mn[a] : c->mn[b], mx = c->n[a] ? c->mx[a] : c->mx[b];
+        if (c->n[b]) {
+            if (c->mn[b] < mn)
+                mn = c->mn[b];
+            if (c->mx[b] > mx)
+                mx = c->mx[b];
+        }
+        c->mn[i] = mn;
+        c->mx[i] = mx;
+        c->last[i] = c->n[b] ? c->last[b] : c->last[a];
+        c->n[i] = c->n[a] + c->n[b];
+    }
+    memset(c->n + NB / 2, 0, NB / 2 * sizeof *c->n);
+}
+
+static void cover(vw_timeline *t, double end)
+{
+    while (end >= t->width * NB) {
+        for (size_t i = 0; i < t->nrows; i++) {
+            bucket *b = t->rows[i].b;
+            for (size_t k = 0; k < NB / 2; k++)
+                bucket_merge(&b[k], &b[2 * k], &b[2 * k + 1]);
+            memset(b + NB / 2, 0, NB / 2 * sizeof *b);
+        }
+        for (size_t i = 0; i < t->ncounters; i++)
+            halve_counter(&t->counters[i]);
+        t->width *= 2;
+    }
+}
+
+static void attribute(vw_timeline *t, row *w, long region, double a, double b)
+{
+    if (a < 0)
+        a = 0;
+    if (!(b > a) || region < 0)
+        return;
+    cover(t, b);
+    size_t i = (size_t)(a / t->width);
+    while (a < b && i < NB) {
+        double end = (double)(i + 1) * t->width;
+        double piece = (b < end ? b : end) - a;
+        bucket_add(&w->b[i], region, (float)piece);
+        a = end;
+        i++;
+    }
+}
+
+/* ---------------- rows ---------------- */
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static long row_find(const vw_timeline *t, uint32_t process, uint32_t stream)
+{
+    if (t->hcap == 0)
+        return -1;
+    uint64_t key = (uint64_t)process << 32 | stream;
+    for (size_t i = mix(key) & (t->hcap - 1);; i = (i + 1) & (t->hcap - 1)) {
+        if (t->row_of[i] < 0)
+            return -1;
+        if (t->row_key[i] == key)
+            return t->row_of[i];
+    }
+}
+
+static int hash_put(vw_timeline *t, uint64_t key, long v)
+{
+    size_t i = mix(key) & (t->hcap - 1);
+    while (t->row_of[i] >= 0)
+        i = (i + 1) & (t->hcap - 1);
+    t->row_of[i] = v;
+    t->row_key[i] = key;
+    return 0;
+}
+
+static row *row_get(vw_timeline *t, uint32_t process, uint32_t stream)
+{
+    long i = row_find(t, process, stream);
+    if (i >= 0)
+        return &t->rows[i];
+    if ((t->nrows + 1) * 2 > t->hcap) {
+        size_t ncap = t->hcap ? t->hcap * 2 : 64;
+        long *o = malloc(ncap * sizeof *o);
+        uint64_t *k = malloc(ncap * sizeof *k);
+        if (!o || !k) {
+            free(o);
+            free(k);
+            return NULL;
+        }
+        free(t->row_of);
+        free(t->row_key);
+        t->row_of = o;
+        t->row_key = k;
+        t->hcap = ncap;
+        for (size_t j = 0; j < ncap; j++)
+            o[j] = -1;
+        for (size_t j = 0; j < t->nrows; j++)
+            hash_put(t, (uint64_t)t->rows[j].process << 32 | t->rows[j].stream, (long)j);
+    }
+    if (t->nrows == t->rowcap) {
+        size_t n = t->rowcap ? t->rowcap * 2 : 16;
+        row *r = realloc(t->rows, n * sizeof *r);
+        if (r == NULL)
+            return NULL;
+        t->rows = r;
+        t->rowcap = n;
+    }
+    row *w = &t->rows[t->nrows];
+    memset(w, 0, sizeof *w);
+    w->process = process;
+    w->stream = stream;
+    w->b = calloc(NB, sizeof *w->b);
+    if (w->b == NULL)
+        return NULL;
+    hash_put(t, (uint64_t)process << 32 | stream, (long)t->nrows);
+    t->nrows++;
+    return w;
+}
+
+/* ---------------- slices: a min-heap of the longest ---------------- */
+static double dur(const slice *s) { return s->end - s->start; }
+
+static void heap_down(slice *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && dur(&h[l]) < dur(&h[m]))
+            m = l;
+        if (l + 1 < n && dur(&h[l + 1]) < dur(&h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        slice x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
+static void keep_slice(vw_timeline *t, const slice *s)
+{
+    if (t->nheap < MAX_SLICES) {
+        size_t i = t->nheap++;
+        t->heap[i] = *s;
+        while (i > 0 && dur(&t->heap[(i - 1) / 2]) > dur(&t->heap[i])) {
+            slice x = t->heap[i];
+            t->heap[i] = t->heap[(i - 1) / 2];
+            t->heap[(i - 1) / 2] = x;
+            i = (i - 1) / 2;
+        }
+    } else if (dur(s) > dur(&t->heap[0])) {
+        t->heap[0] = *s;
+        heap_down(t->heap, t->nheap, 0);
+    }
+}
+
+/* ---------------- events ---------------- */
+static void on_frame(void *ctx, const vw_frame_ev *e)
+{
+    vw_timeline *t = ctx;
+    row *w = row_get(t, e->process, e->stream);
+    if (w == NULL)
+        return;
+    size_t d = e->depth;
+    if (e->end < 0) {   /* opens: the time since the last change was the parent's */
+        if (w->depth > d)
+            w->depth = d;
+        attribute(t, w, w->depth ? w->stack[w->depth - 1] : -1, w->last, e->start);
+        if (e->start > w->last)
+            w->last = e->start;
+        if (w->depth == w->cap) {
+            size_t n = w->cap ? w->cap * 2 : 16;
+            long *s = realloc(w->stack, n * sizeof *s);
+            if (s == NULL)
+                return;
+            w->stack = s;
+            w->cap = n;
+        }
+        w->stack[w->depth++] = e->region;
+        cover(t, e->start);
+        size_t i = (size_t)(e->start > 0 ? e->start / t->width : 0);
+        if (i < NB)
+            w->b[i].n++;
+        return;
+    }
+    /* closes: the time since the last change was this frame's */
+    attribute(t, w, e->region, w->last, e->end);
+    if (e->end > w->last)
+        w->last = e->end;
+    if (w->depth > d)
+        w->depth = d;
+    if ((size_t)e->region >= t->nidle) {
+        size_t n = t->nidle ? t->nidle : 64;
+        while (n <= (size_t)e->region)
+            n *= 2;
+        unsigned char *x = realloc(t->idle, n);
+        if (x == NULL)
+            return;
+        memset(x + t->nidle, 0, n - t->nidle);
+        t->idle = x;
+        t->nidle = n;
+    }
+    if (e->idle)
+        t->idle[e->region] = 1;
+    t->slices++;
+    slice s = {(uint32_t)(w - t->rows), e->depth, e->region, e->start, e->end,
+               e->bytes, e->peer, e->tag};
+    keep_slice(t, &s);
+}
+
+static counter *counter_get(vw_timeline *t, uint32_t process, const char *name, size_t len)
+{
+    for (size_t i = 0; i < t->ncounters; i++)
+        if (t->counters[i].process == process && strlen(t->counters[i].name) == len &&
+            memcmp(t->counters[i].name, name, len) == 0)
+            return &t->counters[i];
+    if (t->ncounters == MAX_COUNTERS)
+        return NULL;
+    counter *c = &t->counters[t->ncounters];
+    c->name = malloc(len + 1);
+    c->mn = calloc(NB, sizeof *c->mn);
+    c->mx = calloc(NB, sizeof *c->mx);
+    c->last = calloc(NB, sizeof *c->last);
+    c->n = calloc(NB, sizeof *c->n);
+    t->ncounters++;   /* freed by destroy even when incomplete */
+    if (!c->name || !c->mn || !c->mx || !c->last || !c->n)
+        return NULL;
+    memcpy(c->name, name, len);
+    c->name[len] = '\0';
+    c->process = process;
+    return c;
+}
+
+static void on_record(void *ctx, const pal_record *rec, double time)
+{
+    vw_timeline *t = ctx;
+    vw_rec_meaning m;
+    vw_records_feed(t->rec, rec, &m);
+    if (m.what == VW_REC_OTHER)
+        return;
+    uint32_t process = pal_record_process(rec), stream = pal_record_stream(rec);
+    if (time < 0)
+        time = 0;
+    if (m.what == VW_REC_MARKER) {
+        t->markers_seen++;
+        row *w = row_get(t, process, stream);
+        if (w == NULL || t->nmarkers == MAX_MARKERS)
+            return;
+        marker *k = &t->markers[t->nmarkers];
+        k->text = malloc(m.len + 1);
+        if (k->text == NULL)
+            return;
+        memcpy(k->text, m.name, m.len);
+        k->text[m.len] = '\0';
+        k->row = (uint32_t)(w - t->rows);
+        k->t = time;
+        t->nmarkers++;
+        return;
+    }
+    t->samples++;
+    counter *c = counter_get(t, process, m.name, m.len);
+    if (c == NULL)
+        return;
+    cover(t, time);
+    size_t i = (size_t)(time / t->width);
+    if (i >= NB)
+        i = NB - 1;
+    float v = (float)m.value;
+    if (c->n[i] == 0 || v < c->mn[i])
+        c->mn[i] = v;
+    if (c->n[i] == 0 || v > c->mx[i])
+        c->mx[i] = v;
+    c->last[i] = v;
+    c->n[i]++;
+}
+
+void vw_timeline_sink(vw_timeline *t, vw_sink *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ctx = t;
+    s->frame = on_frame;
+    s->record = on_record;
+}
+
+/* ---------------- tee ---------------- */
+#define TEE(call, ...)                                                                  \
+    do {                                                                                \
+        const vw_sink_pair *x = ctx;                                                             \
+        if (x->a.call)                                                                  \
+            x->a.call(x->a.ctx, __VA_ARGS__);                                           \
+        if (x->b.call)                                                                  \
+            x->b.call(x->b.ctx, __VA_ARGS__);                                           \
+    } while (0)
+
+static void tee_slice(void *ctx, size_t lane, uint32_t p, uint32_t s, const char *name, int kind,
+                      double a, double b)
+{
+    TEE(slice, lane, p, s, name, kind, a, b);
+}
+static void tee_flow(void *ctx, const vw_msg *m, uint64_t id, uint32_t sp, uint32_t ss,
+                     uint32_t dp, uint32_t ds)
+{
+    TEE(flow, m, id, sp, ss, dp, ds);
+}
+static void tee_marker(void *ctx, uint32_t p, uint32_t s, const char *text, size_t len, double t)
+{
+    TEE(marker, p, s, text, len, t);
+}
+static void tee_record(void *ctx, const pal_record *rec, double t) { TEE(record, rec, t); }
+static void tee_frame(void *ctx, const vw_frame_ev *e) { TEE(frame, e); }
+
+void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_sink *b)
+{
+    memset(out, 0, sizeof *out);
+    memset(pair, 0, sizeof *pair);
+    if (a)
+        pair->a = *a;
+    if (b)
+        pair->b = *b;
+    out->ctx = pair;
+    out->slice = tee_slice;
+    out->flow = tee_flow;
+    out->marker = tee_marker;
+    out->record = tee_record;
+    out->frame = tee_frame;
+}
+
+/* ---------------- queries ---------------- */
+long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,
+                          double b, double *share)
+{
+    long i = row_find(t, process, stream);
+    if (share)
+        *share = 0;
+    if (i < 0 || !(b > a))
+        return -1;
+    const row *w = &t->rows[i];
+    size_t lo = (size_t)(a / t->width), hi = (size_t)ceil(b / t->width);
+    if (hi > NB)
+        hi = NB;
+    if (hi <= lo)
+        hi = lo + 1 <= NB ? lo + 1 : NB;
+    bucket m = {{0, 0}, {0, 0}, 0};
+    for (size_t k = lo; k < hi; k++)
+        bucket_merge(&m, &m, &w->b[k]);
+    float wt;
+    long r = bucket_top(&m, &wt);
+    if (share)
+        *share = wt / (b - a);
+    return r;
+}
+
+int vw_timeline_region_idle(const vw_timeline *t, size_t region)
+{
+    return region < t->nidle && t->idle[region];
+}
+
+size_t vw_timeline_counter_tracks(const vw_timeline *t) { return t->ncounters; }
+uint64_t vw_timeline_marker_count(const vw_timeline *t) { return t->markers_seen; }
+
+/* ---------------- colours ---------------- */
+static void hsl(double h, double s, double l, char out[8])
+{
+    double c = (1 - fabs(2 * l - 1)) * s, hp = fmod(h, 360) / 60;
+    double x = c * (1 - fabs(fmod(hp, 2) - 1)), r = 0, g = 0, b = 0;
+    if (hp < 1) r = c, g = x;
+    else if (hp < 2) r = x, g = c;
+    else if (hp < 3) g = c, b = x;
+    else if (hp < 4) g = x, b = c;
+    else if (hp < 5) r = x, b = c;
+    else r = c, b = x;
+    double m = l - c / 2;
+    snprintf(out, 8, "#%02x%02x%02x", (int)lround((r + m) * 255), (int)lround((g + m) * 255),
+             (int)lround((b + m) * 255));
+}
+
+void vw_region_color(const char *name, int kind, int idle, char out[8])
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    double u = (double)(h % 1000) / 1000, v = (double)(h / 1000 % 3);
+    if (kind != VW_REGION_USER && kind != VW_REGION_MPI)
+        hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);          /* set-up (MPI_Init...): greys */
+    else if (kind == VW_REGION_MPI && idle)
+        hsl(350 + 20 * u, 0.75, 0.42 + 0.08 * v, out);      /* blocked MPI: reds */
+    else if (kind == VW_REGION_MPI)
+        hsl(22 + 38 * u, 0.85, 0.40 + 0.1 * v, out);        /* other MPI: oranges */
+    else
+        hsl(90 + 200 * u, 0.45 + 0.1 * v, 0.42 + 0.1 * v, out);   /* user: green..purple */
+}
+
+/* ---------------- JSON ---------------- */
+static size_t used(const vw_timeline *t, const vw_facts *f)
+{
+    size_t n = (size_t)ceil(f->duration / t->width);
+    return n < 1 ? 1 : n > NB ? NB : n;
+}
+
+/* one row of a level: [region+1, run, ...] for equal neighbours */
+static void level_row(FILE *out, const bucket *b, size_t n, size_t k)
+{
+    fputc('[', out);
+    long prev = -2;
+    size_t run = 0, items = 0;
+    for (size_t i = 0; i <= n; i += k) {
+        long r = -2;
+        if (i < n) {
+            bucket m = {{0, 0}, {0, 0}, 0};
+            for (size_t j = i; j < i + k && j < n; j++)
+                bucket_merge(&m, &m, &b[j]);
+            r = bucket_top(&m, NULL);
+        }
+        if (r != prev || i >= n) {
+            if (run)
+                fprintf(out, "%s%ld,%zu", items++ ? "," : "", prev + 1, run);
+            prev = r;
+            run = 0;
+        }
+        run++;
+    }
+    fputc(']', out);
+}
+
+/* frames begun per k buckets, run-length pairs */
+static void count_row(FILE *out, const bucket *b, size_t n, size_t k)
+{
+    fputc('[', out);
+    uint64_t prev = 0;
+    size_t run = 0, items = 0;
+    for (size_t i = 0; i <= n; i += k) {
+        uint64_t c = 0;
+        for (size_t j = i; j < i + k && j < n; j++)
+            c += b[j].n;
+        if (i >= n || c != prev) {
+            if (run)
+                fprintf(out, "%s%llu,%zu", items++ ? "," : "", (unsigned long long)prev, run);
+            prev = c;
+            run = 0;
+        }
+        run++;
+    }
+    fputc(']', out);
+}
+
+int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
+{
+    size_t n = used(t, f);
+    /* the fine level holds at most about MAX_CELLS buckets over all rows
+     * (many rows: k buckets merged), so the page stays small */
+    size_t k = (n * (f->nlanes ? f->nlanes : 1) + MAX_CELLS - 1) / MAX_CELLS;
+    if (k < 1)
+        k = 1;
+    size_t nf = (n + k - 1) / k;
+    fprintf(out, "{\"dur\":%.9g,\"width\":%.9g,\"nb\":%zu,\"coarse\":%d,\"rows\":[",
+            f->duration, t->width * (double)k, nf, COARSE);
+    long *map = malloc((t->nrows + 1) * sizeof *map);   /* timeline row -> facts lane */
+    if (map == NULL)
+        return -1;
+    for (size_t i = 0; i < t->nrows; i++)
+        map[i] = -1;
+    for (size_t i = 0; i < f->nlanes; i++) {
+        const vw_lane *l = &f->lanes[i];
+        long r = row_find(t, l->process, l->stream);
+        if (r >= 0)
+            map[r] = (long)i;
+        fprintf(out, "%s{\"p\":%u,\"t\":%u,\"name\":", i ? "," : "", l->process, l->stream);
+        vw_json_string(out, l->name);
+        fputc('}', out);
+    }
+    fputs("],\"regions\":[", out);
+    for (size_t i = 0; i < f->nregions; i++) {
+        const vw_region *g = &f->regions[i];
+        char col[8];
+        int idle = vw_timeline_region_idle(t, i);
+        vw_region_color(g->name, g->kind, idle, col);
+        fprintf(out, "%s{\"n\":", i ? "," : "");
+        vw_json_string(out, g->name);
+        fprintf(out, ",\"k\":%d,\"i\":%d,\"c\":\"%s\"}", g->kind, idle, col);
+    }
+    for (int lv = 0; lv < 2; lv++) {
+        fprintf(out, "],\"%s\":[", lv ? "lv1" : "lv0");
+        for (size_t i = 0; i < f->nlanes; i++) {
+            const vw_lane *l = &f->lanes[i];
+            long r = row_find(t, l->process, l->stream);
+            if (i)
+                fputc(',', out);
+            if (r < 0)
+                fprintf(out, "[0,%zu]", lv ? nf : (nf + COARSE - 1) / COARSE);
+            else
+                level_row(out, t->rows[r].b, n, lv ? k : k * COARSE);
+        }
+    }
+    fputs("],\"counts\":[", out);
+    for (size_t i = 0; i < f->nlanes; i++) {
+        const vw_lane *l = &f->lanes[i];
+        long r = row_find(t, l->process, l->stream);
+        if (i)
+            fputc(',', out);
+        if (r < 0)
+            fprintf(out, "[0,%zu]", nf);
+        else
+            count_row(out, t->rows[r].b, n, k);
+    }
+    /* slices in time order */
+    fprintf(out, "],\"nslices\":%llu,\"complete\":%s,\"slices\":[",
+            (unsigned long long)t->slices, t->slices <= t->nheap ? "true" : "false");
+    size_t items = 0;
+    for (size_t i = 0; i < t->nheap; i++) {
+        const slice *s = &t->heap[i];
+        if (map[s->row] < 0)
+            continue;
+        fprintf(out, "%s[%ld,%ld,%u,%.9g,%.9g,%llu,%lld,%lld]", items++ ? "," : "",
+                map[s->row], s->region, s->depth, s->start, s->end,
+                (unsigned long long)s->bytes, (long long)s->peer, (long long)s->tag);
+    }
+    fputs("],\"msgs\":[", out);
+    for (size_t i = 0; i < f->nmsgs; i++) {
+        const vw_msg *m = &f->msgs[i];
+        fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
+                m->t_send, m->t_recv, (unsigned long long)m->bytes);
+    }
+    fprintf(out, "],\"nmarkers\":%llu,\"markers\":[", (unsigned long long)t->markers_seen);
+    items = 0;
+    for (size_t i = 0; i < t->nmarkers; i++) {
+        const marker *mk = &t->markers[i];
+        if (map[mk->row] < 0)
+            continue;
+        fprintf(out, "%s[%ld,%.9g,", items++ ? "," : "", map[mk->row], mk->t);
+        vw_json_string(out, mk->text);
+        fputc(']', out);
+    }
+    /* counter tracks, one per name: the processes' tracks merged (band:
+     * min and max over them; line: the mean of their last values) */
+    fprintf(out, "],\"nsamples\":%llu,\"counters\":[", (unsigned long long)t->samples);
+    items = 0;
+    for (size_t i = 0; i < t->ncounters; i++) {
+        const counter *c = &t->counters[i];
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(t->counters[j].name, c->name) == 0;
+        if (seen || c->n == NULL)
+            continue;
+        size_t np = 0;
+        for (size_t j = i; j < t->ncounters; j++)
+            np += t->counters[j].n && strcmp(t->counters[j].name, c->name) == 0;
+        fprintf(out, "%s{\"name\":", items++ ? "," : "");
+        vw_json_string(out, c->name);
+        fprintf(out, ",\"p\":%u,\"np\":%zu,\"v\":[", c->process, np);
+        for (size_t o = 0; o < nf; o++) {
+            float mn = 0, mx = 0;
+            double sum = 0;
+            size_t m = 0;
+            for (size_t j = i; j < t->ncounters; j++) {
+                const counter *d = &t->counters[j];
+                if (d->n == NULL || strcmp(d->name, c->name) != 0)
+                    continue;
+                size_t lastb = 0;
+                int any = 0;
+                for (size_t b = o * k; b < o * k + k && b < n; b++) {
+                    if (d->n[b] == 0)
+                        continue;
+                    if ((m == 0 && !any) || d->mn[b] < mn)
+                        mn = d->mn[b];
+                    if ((m == 0 && !any) || d->mx[b] > mx)
+                        mx = d->mx[b];
+                    any = 1;
+                    lastb = b;
+                }
+                if (any) {
+                    sum += d->last[lastb];
+                    m++;
+                }
+            }
+            if (o)
+                fputc(',', out);
+            if (m)
+                fprintf(out, "[%.7g,%.7g,%.7g]", mn, mx, sum / (double)m);
+            else
+                fputs("null", out);
+        }
+        fputs("]}", out);
+    }
+    fputs("]}", out);
+    free(map);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,52 @@
+/* timeline.h -- the timeline summary behind the report's interactive
+ * timeline and the space-time picture: fed by the filter's frame events while
+ * the trace is read, it keeps per row (thread of a rank) and per time bucket
+ * the region that holds the most exclusive time (the innermost open frame)
+ * and how many frames began there; the longest slices in full (for hovering
+ * and for detail when zooming); markers; and counter tracks as per-bucket
+ * min / max / last. Memory: rows x 4096 buckets x 16 bytes, plus bounded
+ * slice, marker and counter stores -- independent of the trace's length. */
+#ifndef VW_TIMELINE_H
+#define VW_TIMELINE_H
+
+#include "views/vw.h"
+
+typedef struct vw_timeline vw_timeline;
+
+vw_timeline *vw_timeline_create(void);
+void vw_timeline_destroy(vw_timeline *t);
+/* The sink that feeds it (frame and record events). */
+void vw_timeline_sink(vw_timeline *t, vw_sink *s);
+/* out calls a and then b for each event (either may be NULL); pair holds
+ * the copies of a and b and must live as long as out is used. */
+typedef struct vw_sink_pair {
+    vw_sink a, b;
+} vw_sink_pair;
+void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_sink *b);
+
+/* The summary as one JSON object for the HTML report (doc/views.md,
+ * "Interactive timeline"); rows in the facts' lane order, regions by the
+ * facts' region index. 0, or -1 on a write error. */
+int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out);
+
+/* The region that dominates lane's thread over [a, b) seconds, -1 for none;
+ * *share gets its share of [a, b) when share is not NULL. */
+long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,
+                          double b, double *share);
+/* Whether region i was seen blocked (idle) inside. */
+int vw_timeline_region_idle(const vw_timeline *t, size_t region);
+size_t vw_timeline_counter_tracks(const vw_timeline *t);
+uint64_t vw_timeline_marker_count(const vw_timeline *t);
+
+/* A region's colour, "#rrggbb": from a hash of its name, so it is the same
+ * in every picture and every run; MPI functions in reds (blocked) and
+ * oranges, user regions in greens, blues and purples, other kinds (a
+ * process's set-up: MPI_Init, MPI_Finalize) in greys. */
+void vw_region_color(const char *name, int kind, int idle, char out[8]);
+
+/* The summary of the trace being drawn, for views that can use it (the
+ * space-time picture); NULL when there is none (views then use the states). */
+const vw_timeline *vw_timeline_current(void);
+void vw_timeline_set_current(const vw_timeline *t);
+
+#endif /* VW_TIMELINE_H */
