@@ -10,6 +10,7 @@
  *                      --svg every view of the configuration)
  *     --svg DIR        write each selected view as DIR/NAME.svg
  *     --export chrome|csv   write the Chrome trace-event JSON or CSV to stdout
+ *     --export otf2 -o DIR  write an OTF2 archive DIR/traces.otf2 (views/otf2.c)
  *     --html FILE      write one self-contained HTML report with an animator
  */
 #include <config.h>
@@ -24,11 +25,15 @@
 
 #include "container/container.h"
 #include "views/vw.h"
+#ifdef HAVE_OTF2
+#include "views/otf2.h"
+#endif
 
 static void usage(FILE *out)
 {
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
+          "                [--export otf2 -o DIR]\n"
           "                [--html FILE] [--through] TRACE...\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
           "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
@@ -91,7 +96,8 @@ static int selected(const char *const *sel, size_t nsel, const char *name)
 
 int main(int argc, char **argv)
 {
-    const char *dict = NULL, *conf = NULL, *svgdir = NULL, *export = NULL, *html = NULL;
+    const char *dict = NULL, *conf = NULL, *svgdir = NULL, *export = NULL, *html = NULL,
+               *outdir = NULL;
     const char *sel[64];
     size_t nsel = 0;
     int list = 0;
@@ -106,10 +112,11 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},           {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
-    while ((c = getopt_long(argc, argv, "d:c:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:c:o:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': dict = optarg; break;
         case 'c': conf = optarg; break;
+        case 'o': outdir = optarg; break;
         case O_PLUGIN:
             if (vw_plugin_load(optarg, err, sizeof err)) {
                 fprintf(stderr, "pal-view: plugin: %s\n", err);
@@ -123,8 +130,8 @@ int main(int argc, char **argv)
             break;
         case O_SVG: svgdir = optarg; break;
         case O_EXPORT:
-            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv")) {
-                fprintf(stderr, "pal-view: --export: expected chrome or csv\n");
+            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "otf2")) {
+                fprintf(stderr, "pal-view: --export: expected chrome, csv or otf2\n");
                 return 1;
             }
             export = optarg;
@@ -170,6 +177,21 @@ int main(int argc, char **argv)
         usage(stderr);
         vw_config_free(&cfg);
         return 1;
+    }
+    if (export && strcmp(export, "otf2") == 0) {
+        vw_config_free(&cfg);
+        if (!outdir) {
+            fprintf(stderr, "pal-view: --export otf2 needs -o DIR (the archive's directory)\n");
+            return 1;
+        }
+#ifdef HAVE_OTF2
+        return vw_otf2_export((const char *const *)argv + optind, (size_t)(argc - optind), dict,
+                              outdir, 0);
+#else
+        fprintf(stderr, "pal-view: --export otf2: this pal-view was built without OTF2 "
+                "(configure found no libotf2; Debian: libotf2-trace-dev)\n");
+        return 1;
+#endif
     }
     int rc = 0;
     vw_sink sink, *sinkp = NULL;
