@@ -108,6 +108,7 @@ typedef struct loc {
     uint64_t written_t;        /* time of the last event written */
     int any_written;
     uint32_t name;             /* string id, UINT32_MAX: none yet */
+    int64_t coll_root;         /* the root an enter of a collective named (PICL), -1: none */
 } loc;
 
 typedef struct req {
@@ -239,6 +240,7 @@ static loc *loc_get(xp *x, uint32_t process, uint32_t stream)
     l->process = process;
     l->stream = stream;
     l->name = UINT32_MAX;
+    l->coll_root = -1;
     if (pmap_put(&x->locmap, process, stream, (uint32_t)x->nlocs) != 0)
         return NULL;
     x->nlocs++;
@@ -458,8 +460,16 @@ static uint32_t region_id(xp *x, const pal_record *rec)
         x->region_of_str = n;
         x->nros = nn;
     }
-    if (x->region_of_str[s])
+    if (x->region_of_str[s]) {
+        region *g = &x->regions[x->region_of_str[s] - 1];
+        /* a leave may say more than its enter did (PICL's recv_end receives) */
+        if (g->role == OTF2_REGION_ROLE_FUNCTION &&
+            (pal_record_has_role(rec, PAL_ROLE_SEND) || pal_record_has_role(rec, PAL_ROLE_RECV))) {
+            g->role = OTF2_REGION_ROLE_POINT2POINT;
+            g->paradigm = OTF2_PARADIGM_MPI;
+        }
         return x->region_of_str[s] - 1;
+    }
     if (x->nregions == x->capregions) {
         size_t nc = x->capregions ? x->capregions * 2 : 64;
         region *nr = realloc(x->regions, nc * sizeof *nr);
@@ -731,6 +741,9 @@ static int emit_coll_end(xp *x, loc *l, const pal_record *rec, uint64_t t, uint3
     e.root = OTF2_UNDEFINED_UINT32;
     if (get_i64(x, rec, PAL_FROLE_ROOT, &v))
         e.root = rank_of(v);
+    else if (l->coll_root >= 0)
+        e.root = rank_of(l->coll_root);     /* named when it began */
+    l->coll_root = -1;
     e.comm = comm_of(x, rec, NULL, &e.root);
     if (!get_u64(x, rec, PAL_FROLE_BYTES_SENT, &e.bytes))
         get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
@@ -823,6 +836,8 @@ static int record(xp *x, const pal_record *rec)
                 return -1;
             if (coll && simple(x, l, E_CBEGIN, t0, 0) != 0)
                 return -1;
+            if (coll && enter && !get_i64(x, rec, PAL_FROLE_ROOT, &l->coll_root))
+                l->coll_root = -1;
             if (send && emit_send(x, l, rec, t0) != 0)
                 return -1;
             if (call && !send && !recv) {
