@@ -3,10 +3,12 @@
 # (otf2-print) reads back holds, per event kind, exactly what PAL's roles
 # count in the trace (tests/views/rolecount): enter, leave, send, receive,
 # collective begin and end, metric, marker -- on an ECL trace of the threads
-# example (3 threads, counters, markers), on a PICL sample (messages through
-# picl.edl's roles), and on a real 4-rank mpirun of examples/mpi/halo (skipped
-# without MPI). Also: region names, the clock properties, the world
-# communicator, and an existing archive refused.
+# example (3 threads, counters, markers), on PICL samples (messages and
+# broadcasts through picl.edl's roles), a toymp log (calls with durations),
+# a small trace with requests and communicators (otf2-req.edl: the roles of
+# ECL's MPI records), and a real 4-rank mpirun of examples/mpi/halo (skipped
+# without MPI). Also: region names, the clock properties, communicators and
+# their members, local ranks, and an existing archive refused.
 # Skips (77) when pal-view was built without OTF2 or otf2-print is missing.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -101,6 +103,36 @@ grep -q '^coll_begin [1-9]' "$tmp/got" || bad "picl-bcast: no collective events"
 "$otf2print" "$tmp/lab5/traces.otf2" >"$tmp/ev" 2>&1
 grep -q '^MPI_COLLECTIVE_END .*Operation: BCAST, Communicator: "world" <0>, Root: [0-9]' "$tmp/ev" ||
     bad "picl-bcast: no BCAST collective end with its root"
+
+# toymp (calls written when they return, with a duration): sends,
+# receives, barriers, counter samples and notes
+sh "$top_srcdir/examples/toymp/toymp-ring" 4 6 >"$tmp/ring.log" || exit 99
+check toymp "$tmp/toymp" -d "$top_srcdir/edl/formats/toymp.edl" "$tmp/ring.log"
+grep -q '^coll_end [1-9]' "$tmp/got" || bad "toymp: no collective events"
+grep -q '^metric [1-9]' "$tmp/got" || bad "toymp: no metric events"
+
+# requests and communicators (the roles of ECL's MPI records): 2 MPI_Isend
+# completed, 2 MPI_Irecv requested at their call and completed; peers and
+# roots as ranks of communicator 5 (world ranks 1-2)
+check requests "$tmp/req" -d "$top_srcdir/tests/views/otf2-req.edl" \
+    "$top_srcdir/tests/views/otf2-req.log"
+"$otf2print" "$tmp/req/traces.otf2" >"$tmp/ev" 2>&1
+for k in MPI_ISEND MPI_ISEND_COMPLETE MPI_IRECV_REQUEST MPI_IRECV; do
+    n=$(grep -c "^$k " "$tmp/ev")
+    [ "$n" = 2 ] || bad "requests: $n $k events, expected 2"
+done
+grep -q '^MPI_ISEND  *4294967296 .*Receiver: 1 .*Communicator: "comm 5".*Tag: 7, Length: 800, Request: 12' \
+    "$tmp/ev" || bad "requests: rank 1's MPI_Isend (to local rank 1 of comm 5, request 12)"
+# the request is announced inside MPI_Irecv, before it is left
+awk '$2 == 4294967296 && ($1 == "MPI_IRECV_REQUEST" || $1 == "LEAVE") {print $1; exit}' "$tmp/ev" |
+    grep -q MPI_IRECV_REQUEST || bad "requests: MPI_IrecvRequest not inside MPI_Irecv"
+grep -q '^MPI_COLLECTIVE_END .*Operation: BCAST, Communicator: "comm 5" <[0-9]*>, Root: 1 ' "$tmp/ev" ||
+    bad "requests: broadcast root not local rank 1 of comm 5"
+grep -q '^MPI_COLLECTIVE_END .*Operation: ALLREDUCE, .*Sent: 8, Received: 8' "$tmp/ev" ||
+    bad "requests: allreduce bytes"
+"$otf2print" -G "$tmp/req/traces.otf2" >"$tmp/defs" 2>&1
+grep -q '^GROUP .*Type: COMM_GROUP.* 2 Members: 1 .*, 2 ' "$tmp/defs" ||
+    bad "requests: communicator 5's group (world ranks 1, 2) missing"
 
 # a real 4-rank MPI run (halo: nonblocking and persistent requests, regions, a marker)
 halo="$(cd "$top_builddir" && pwd)/examples/mpi/halo"
