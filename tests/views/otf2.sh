@@ -115,7 +115,7 @@ grep -q '^metric [1-9]' "$tmp/got" || bad "toymp: no metric events"
 # completed, 2 MPI_Irecv requested at their call and completed; peers and
 # roots as ranks of communicator 5 (world ranks 1-2)
 check requests "$tmp/req" -d "$top_srcdir/tests/views/otf2-req.edl" \
-    "$top_srcdir/tests/views/otf2-req.log"
+    "$top_srcdir/tests/views/otf2-req.trace"
 "$otf2print" "$tmp/req/traces.otf2" >"$tmp/ev" 2>&1
 for k in MPI_ISEND MPI_ISEND_COMPLETE MPI_IRECV_REQUEST MPI_IRECV; do
     n=$(grep -c "^$k " "$tmp/ev")
