@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -1054,6 +1055,19 @@ void pal_otf2_close(pal_otf2 *o)
     free(o);
 }
 
+/* Whether the location has a local definitions file (ARCHIVE/NAME/ID.def
+ * beside ARCHIVE/NAME.otf2): writers may leave it out, and libotf2 reports
+ * a missing one on stderr. */
+static int local_defs(const char *anchor, uint64_t id)
+{
+    char p[4200];
+    size_t n = strlen(anchor);
+    if (n < 5 || strcmp(anchor + n - 5, ".otf2") != 0 || n > 4000)
+        return 1;
+    snprintf(p, sizeof p, "%.*s/%" PRIu64 ".def", (int)(n - 5), anchor, id);
+    return access(p, F_OK) == 0;
+}
+
 #define OFAIL(status, ...)                                                      \
     do {                                                                        \
         pal_set_last_error(__VA_ARGS__);                                        \
@@ -1127,7 +1141,7 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
         OFAIL(PAL_EFORMAT, "cannot open trace '%s': opening the event files: %s", path,
               OTF2_Error_GetDescription(oc));
     for (size_t i = 0; i < o->nlocs; i++) {
-        if (have_defs) {
+        if (have_defs && local_defs(path, o->locs[i].id)) {
             /* local definitions: the id mappings of the location, if any */
             OTF2_DefReader *dr = OTF2_Reader_GetDefReader(o->rd, o->locs[i].id);
             if (dr) {
