@@ -801,64 +801,59 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode e_send(EV_HEAD, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
-                                uint64_t len)
+/* A message sent or received: the other end as a world rank. */
+static OTF2_CallbackCode p2p(EV_HEAD, int type, uint32_t other, OTF2_CommRef comm, uint32_t tag,
+                             uint64_t len, uint64_t req)
 {
-    EV_BEGIN(R_SEND);
-    set_i(e, 4, world_rank(o, comm, receiver));
+    EV_BEGIN(type);
+    set_i(e, 4, world_rank(o, comm, other));
     set_u(e, 5, comm);
     set_i(e, 6, tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag);
     set_u(e, 7, len);
+    set_u(e, 8, req);
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_send(EV_HEAD, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                uint64_t len)
+{
+    return p2p(lid, t, ud, al, R_SEND, receiver, comm, tag, len, 0);
 }
 
 static OTF2_CallbackCode e_isend(EV_HEAD, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t len, uint64_t req)
 {
-    EV_BEGIN(R_ISEND);
-    set_i(e, 4, world_rank(o, comm, receiver));
-    set_u(e, 5, comm);
-    set_i(e, 6, tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag);
-    set_u(e, 7, len);
-    set_u(e, 8, req);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode e_isend_done(EV_HEAD, uint64_t req)
-{
-    EV_BEGIN(R_ISEND_COMPLETE);
-    set_u(e, 4, req);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode e_irecv_req(EV_HEAD, uint64_t req)
-{
-    EV_BEGIN(R_IRECV_REQUEST);
-    set_u(e, 4, req);
-    return OTF2_CALLBACK_SUCCESS;
+    return p2p(lid, t, ud, al, R_ISEND, receiver, comm, tag, len, req);
 }
 
 static OTF2_CallbackCode e_recv(EV_HEAD, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                                 uint64_t len)
 {
-    EV_BEGIN(R_RECV);
-    set_i(e, 4, world_rank(o, comm, sender));
-    set_u(e, 5, comm);
-    set_i(e, 6, tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag);
-    set_u(e, 7, len);
-    return OTF2_CALLBACK_SUCCESS;
+    return p2p(lid, t, ud, al, R_RECV, sender, comm, tag, len, 0);
 }
 
 static OTF2_CallbackCode e_irecv(EV_HEAD, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t len, uint64_t req)
 {
-    EV_BEGIN(R_IRECV);
-    set_i(e, 4, world_rank(o, comm, sender));
-    set_u(e, 5, comm);
-    set_i(e, 6, tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag);
-    set_u(e, 7, len);
-    set_u(e, 8, req);
+    return p2p(lid, t, ud, al, R_IRECV, sender, comm, tag, len, req);
+}
+
+/* A request completed or announced. */
+static OTF2_CallbackCode request(EV_HEAD, int type, uint64_t req)
+{
+    EV_BEGIN(type);
+    set_u(e, 4, req);
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_isend_done(EV_HEAD, uint64_t req)
+{
+    return request(lid, t, ud, al, R_ISEND_COMPLETE, req);
+}
+
+static OTF2_CallbackCode e_irecv_req(EV_HEAD, uint64_t req)
+{
+    return request(lid, t, ud, al, R_IRECV_REQUEST, req);
 }
 
 static OTF2_CallbackCode e_coll_begin(EV_HEAD)

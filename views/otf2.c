@@ -847,8 +847,10 @@ static int record(xp *x, const pal_record *rec)
                     req *q = req_get(x, l, id, 1);
                     if (!q)
                         return oom();
-                    q->state = RQ_CREATED;
-                    q->t = t0;
+                    if (q->state != RQ_SEND) {     /* (not a call that names a send's) */
+                        q->state = RQ_CREATED;
+                        q->t = t0;
+                    }
                 }
             }
         }
@@ -881,8 +883,10 @@ static int record(xp *x, const pal_record *rec)
             req *q = req_get(x, l, id, 1);
             if (!q)
                 return oom();
-            q->state = RQ_CREATED;
-            q->t = t;
+            if (q->state != RQ_SEND) {
+                q->state = RQ_CREATED;
+                q->t = t;
+            }
         }
         return 0;
     }
