@@ -428,6 +428,7 @@ struct pal_otf2 {
     oloc *locs;                      /* sorted by group, then id */
     size_t nlocs, caplocs;
     oloc **byid, *last;              /* sorted by id, for loc_find */
+    long commloc;                    /* the COMM_LOCATIONS group last used, -1 */
     uint64_t res, offset, length, realtime;
     /* records waiting to be handed out */
     orec *q;
@@ -453,7 +454,7 @@ static int grow(void **arr, size_t *n, size_t i, size_t sz)
     size_t nn = *n ? *n : 16;
     while (nn <= i)
         nn *= 2;
-    if (i >= ((size_t)1 << 28))
+    if (i >= ((size_t)1 << 24))      /* ids are dense: refuse absurd ones */
         return -1;
     void *p = realloc(*arr, nn * sz);
     if (!p)
@@ -642,13 +643,17 @@ static int64_t world_rank(pal_otf2 *o, OTF2_CommRef comm, uint32_t r)
     if (cg->type != OTF2_GROUP_TYPE_COMM_GROUP || r >= cg->n)
         return r;
     uint64_t idx = cg->members[r];
-    for (size_t i = 0; i < o->ngroups; i++) {
-        const ogroup *lg = &o->groups[i];
-        if (lg->used && lg->type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
-            lg->paradigm == cg->paradigm && idx < lg->n) {
-            const oloc *l = loc_find(o, lg->members[idx]);
-            return l ? (int64_t)l->group : (int64_t)idx;
-        }
+    if (o->commloc < 0 || o->groups[o->commloc].paradigm != cg->paradigm) {
+        /* the COMM_LOCATIONS group of the paradigm (one, for MPI) */
+        o->commloc = -1;
+        for (size_t i = 0; i < o->ngroups && o->commloc < 0; i++)
+            if (o->groups[i].used && o->groups[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+                o->groups[i].paradigm == cg->paradigm)
+                o->commloc = (long)i;
+    }
+    if (o->commloc >= 0 && idx < o->groups[o->commloc].n) {
+        const oloc *l = loc_find(o, o->groups[o->commloc].members[idx]);
+        return l ? (int64_t)l->group : (int64_t)idx;
     }
     return (int64_t)idx;
 }
@@ -983,7 +988,7 @@ static int queue_defs(pal_otf2 *o)
         uint32_t g = o->comms[i].group;
         uint32_t n = g < o->ngroups && o->groups[g].used &&
                      o->groups[g].type == OTF2_GROUP_TYPE_COMM_GROUP ? o->groups[g].n : 0;
-        char *t = malloc((size_t)n * 12 + 1);
+        char *t = malloc((size_t)n * 22 + 1);
         if (!t)
             return -1;
         size_t k = 0;
@@ -1082,6 +1087,7 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     o->path = path;
     o->res = 1000000000;
+    o->commloc = -1;
     if (edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL, &ed) !=
         EDL_OK)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': the OTF2 description does not compile", path);
