@@ -1011,6 +1011,9 @@ static int write_defs(xp *x, const pal_trace_info *info)
     uint32_t s_world = str_id(x, "world", 5);
     uint32_t s_marker = str_id(x, "marker", 6);
     uint32_t s_empty = str_id(x, "", 0);
+    if (s_machine == UINT32_MAX || s_node == UINT32_MAX || s_world == UINT32_MAX ||
+        s_marker == UINT32_MAX || s_empty == UINT32_MAX)
+        return oom();
     /* location and group names */
     uint32_t *gname = calloc(x->nlocs + 1, sizeof *gname), *lname = calloc(x->nlocs + 1,
                                                                              sizeof *lname);
@@ -1026,11 +1029,23 @@ static int write_defs(xp *x, const pal_trace_info *info)
         else
             snprintf(buf, sizeof buf, "rank %" PRIu32, l->process);
         gname[i] = str_id(x, buf, strlen(buf));
-        if (l->name != UINT32_MAX) {
-            lname[i] = l->name;
-        } else {
+        if (gname[i] == UINT32_MAX) {
+            free(gname);
+            free(lname);
+            return oom();
+        }
+        /* threads of a process often share a name (the program's): the
+         * location's name says which one it is, and then that name */
+        if (l->name != UINT32_MAX)
+            snprintf(buf, sizeof buf, "%s thread %" PRIu32 " (%.60s)", x->str[gname[i]],
+                     l->stream, x->str[l->name]);
+        else
             snprintf(buf, sizeof buf, "%s thread %" PRIu32, x->str[gname[i]], l->stream);
-            lname[i] = str_id(x, buf, strlen(buf));
+        lname[i] = str_id(x, buf, strlen(buf));
+        if (lname[i] == UINT32_MAX) {
+            free(gname);
+            free(lname);
+            return oom();
         }
     }
     for (size_t i = 0; i < x->nstr; i++)
