@@ -661,21 +661,30 @@ static req *req_get(xp *x, const loc *l, uint64_t id, int create)
     return q;
 }
 
+/* A message event of rec at t: the other end (field role `end`, else peer)
+ * in the communicator of rec, the tag (`tag`, else tag), the bytes
+ * (`bytes`, else bytes). */
+static void message(xp *x, const pal_record *rec, ev *e, uint64_t t, pal_field_role end,
+                    pal_field_role tag, pal_field_role bytes)
+{
+    int64_t v;
+    memset(e, 0, sizeof *e);
+    e->t = t;
+    e->a = OTF2_UNDEFINED_UINT32;
+    if (get_i64(x, rec, end, &v) || get_i64(x, rec, PAL_FROLE_PEER, &v))
+        e->a = rank_of(v);
+    e->comm = comm_of(x, rec, &e->a, NULL);
+    if (get_i64(x, rec, tag, &v) || get_i64(x, rec, PAL_FROLE_TAG, &v))
+        e->tag = (uint32_t)v;
+    if (!get_u64(x, rec, bytes, &e->bytes))
+        get_u64(x, rec, PAL_FROLE_BYTES, &e->bytes);
+}
+
 /* The message rec sends, at t: MpiIsend when it creates or starts a request. */
 static int emit_send(xp *x, loc *l, const pal_record *rec, uint64_t t)
 {
-    int64_t v;
     ev e;
-    memset(&e, 0, sizeof e);
-    e.t = t;
-    e.a = OTF2_UNDEFINED_UINT32;
-    if (get_i64(x, rec, PAL_FROLE_DEST, &v) || get_i64(x, rec, PAL_FROLE_PEER, &v))
-        e.a = rank_of(v);
-    e.comm = comm_of(x, rec, &e.a, NULL);
-    if (get_i64(x, rec, PAL_FROLE_TAG, &v))
-        e.tag = (uint32_t)v;
-    if (!get_u64(x, rec, PAL_FROLE_BYTES_SENT, &e.bytes))
-        get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
+    message(x, rec, &e, t, PAL_FROLE_DEST, PAL_FROLE_TAG, PAL_FROLE_BYTES_SENT);
     e.kind = E_SEND;
     if (get_u64(x, rec, PAL_FROLE_REQUEST, &e.req) && e.req != 0) {
         req *q = req_get(x, l, e.req, 1);
@@ -692,18 +701,8 @@ static int emit_send(xp *x, loc *l, const pal_record *rec, uint64_t t)
  * the request was created or started) when it completes a request. */
 static int emit_recv(xp *x, loc *l, const pal_record *rec, uint64_t t, int complete)
 {
-    int64_t v;
     ev e;
-    memset(&e, 0, sizeof e);
-    e.t = t;
-    e.a = OTF2_UNDEFINED_UINT32;
-    if (get_i64(x, rec, PAL_FROLE_SOURCE, &v) || get_i64(x, rec, PAL_FROLE_PEER, &v))
-        e.a = rank_of(v);
-    e.comm = comm_of(x, rec, &e.a, NULL);
-    if (get_i64(x, rec, PAL_FROLE_RECV_TAG, &v) || get_i64(x, rec, PAL_FROLE_TAG, &v))
-        e.tag = (uint32_t)v;
-    if (!get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &e.bytes))
-        get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
+    message(x, rec, &e, t, PAL_FROLE_SOURCE, PAL_FROLE_RECV_TAG, PAL_FROLE_BYTES_RECEIVED);
     e.kind = E_RECV;
     if (complete && get_u64(x, rec, PAL_FROLE_REQUEST, &e.req) && e.req != 0) {
         req *q = req_get(x, l, e.req, 0);
