@@ -17,11 +17,12 @@
 #include "container/container.h"
 #include "pal/pal-internal.h"
 
-enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3 };
+enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3, FRAMING_OTF2 = 4 };
 enum { ST_READING = 0, ST_ENDED, ST_FAILED };
 
 typedef struct pal_src pal_src;
 typedef struct pal_stream pal_stream;
+typedef struct pal_otf2 pal_otf2;
 
 /* One file. */
 struct pal_src {
@@ -57,6 +58,7 @@ struct pal_src {
     uint64_t pos;
     uint64_t tsum;
     struct pal_ascii *ascii;
+    pal_otf2 *otf2;                  /* an OTF2 archive (pal/otf2.c) */
     /* clock measurements (MPI layer): phase 0 at init, 1 at finalize */
     int have_sync[2];
     uint64_t sync_local[2], sync_ref[2], sync_rtt[2];
@@ -169,6 +171,15 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
 pal_status pal_reader_alloc(const char *name, pal_reader **out);
 /* After the sources are open: sorts streams, sizes windows and batches. */
 pal_status pal_reader_finish_open(pal_reader *r);
+
+/* ---- otf2.c (libotf2), or otf2-none.c (PAL without it) ---- */
+/* Opens s (its path the anchor file of an OTF2 archive): sets s->dict,
+ * s->framing (FRAMING_OTF2), s->otf2 and r->info; the message of a failure
+ * in pal_last_error. */
+pal_status pal_otf2_open(pal_reader *r, pal_src *s);
+/* The next record of r's one source, an OTF2 archive. */
+pal_status pal_otf2_next(pal_reader *r, const pal_record **out);
+void pal_otf2_close(pal_otf2 *o);
 
 /* ---- run.c ---- */
 /* Builds the dictionary of a run from its sources' and the time maps. */

@@ -1265,6 +1265,8 @@ static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
     }
     if (r->srcs[0].framing == FRAMING_LINES)
         return lines_next(r, out);
+    if (r->srcs[0].framing == FRAMING_OTF2)
+        return pal_otf2_next(r, out);
     if (r->srcs[0].framing == FRAMING_RAW)
         return raw_next(r, out);
     if (r->state != ST_READING)
@@ -1881,6 +1883,15 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     /* (a text file that happens to start with the magic is still text) */
     int ecl = have_magic && memcmp(magic, ECC_FILE_MAGIC, 8) == 0;
+    if (!ecl && have_magic && memcmp(magic + 2, "OTF2", 4) == 0) {
+        /* an OTF2 archive's anchor file: it describes itself */
+        if (given)
+            OPEN_FAIL(PAL_EINVAL, "cannot open trace '%s': an OTF2 archive brings its own "
+                      "description; read it without a dictionary", path);
+        st = pal_otf2_open(r, s);
+        s->own_dict = s->dict != NULL;
+        goto fail;
+    }
     if (!ecl && !given && have_magic) {
         /* a damaged magic: an ECL trace still, if its header's copy says so */
         uint8_t *hb = NULL;
@@ -1983,6 +1994,7 @@ void pal_reader_close(pal_reader *r)
     for (size_t i = 0; i < r->nsrcs; i++) {
         pal_src *s = &r->srcs[i];
         pal_ascii_close(s->ascii);
+        pal_otf2_close(s->otf2);
         if (s->fd >= 0)
             close(s->fd);
         if (s->own_dict)

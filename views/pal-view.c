@@ -13,6 +13,7 @@
  *     -o FILE          the export's output (gzip-compressed when FILE ends in .gz)
  *     --gzip           compress the export (also on stdout)
  *     --from T, --to T the Chrome export's time window, seconds from the start
+ *     --export otf2 -o DIR  write an OTF2 archive DIR/traces.otf2 (views/otf2.c)
  *     --html FILE      write one self-contained HTML report with an animator
  */
 #include <config.h>
@@ -29,12 +30,15 @@
 #include "views/progress.h"
 #include "views/timeline.h"
 #include "views/vw.h"
+#ifdef HAVE_OTF2
+#include "views/otf2.h"
+#endif
 
 static void usage(FILE *out)
 {
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
-          "                [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
+          "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] TRACE...\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
           "--from/--to: the Chrome export's window, in seconds from the start.\n"
@@ -204,8 +208,8 @@ int main(int argc, char **argv)
             break;
         case O_SVG: svgdir = optarg; break;
         case O_EXPORT:
-            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv")) {
-                fprintf(stderr, "pal-view: --export: expected chrome or csv\n");
+            if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "otf2")) {
+                fprintf(stderr, "pal-view: --export: expected chrome, csv or otf2\n");
                 return 1;
             }
             export = optarg;
@@ -261,6 +265,25 @@ int main(int argc, char **argv)
         usage(stderr);
         vw_config_free(&cfg);
         return 1;
+    }
+    if (export && strcmp(export, "otf2") == 0) {
+        vw_config_free(&cfg);
+        if (!output) {
+            fprintf(stderr, "pal-view: --export otf2 needs -o DIR (the archive's directory)\n");
+            return 1;
+        }
+        if (gzip || from != 0 || to >= 0) {
+            fprintf(stderr, "pal-view: --export otf2 takes no --gzip, --from or --to\n");
+            return 1;
+        }
+#ifdef HAVE_OTF2
+        return vw_otf2_export((const char *const *)argv + optind, (size_t)(argc - optind), dict,
+                              output, 0);
+#else
+        fprintf(stderr, "pal-view: --export otf2: this pal-view was built without OTF2 "
+                "(configure found no libotf2; Debian: libotf2-trace-dev)\n");
+        return 1;
+#endif
     }
     int rc = 0;
     vw_sink sink, *sinkp = NULL;

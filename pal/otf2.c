@@ -1,0 +1,1250 @@
+/* otf2.c -- PAL reads an OTF2 archive (its .otf2 anchor file) as a described
+ * trace: libotf2's readers decode the archive, and every definition and event
+ * becomes a record of the dictionary below, whose roles say what it means
+ * (doc/pal.md, "OTF2 archives"). Definitions come first, then the events of
+ * every location merged in time order by OTF2's global event reader, one
+ * event read per record asked for, so memory does not grow with the trace.
+ * Built into libpal when configure found libotf2 (pal/otf2-none.c otherwise). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <otf2/otf2.h>
+
+#include "pal/reader-internal.h"
+
+/* The description of what this reader hands out; `pal-dump --dict x.otf2`
+ * prints it. Every record starts with event, time, rank, thread. */
+static const char otf2_edl[] =
+    "-- otf2: an OTF2 archive as PAL reads it (pal/otf2.c): one record per OTF2\n"
+    "-- event, definitions first. Times in ns from the archive's global offset;\n"
+    "-- rank = location group, thread = the location's index in its group; peers\n"
+    "-- and roots as world ranks; ids of regions, communicators, metrics and\n"
+    "-- parameters refer to the definition records that name them.\n"
+    "HEADER IS\n"
+    "BEGIN\n"
+    "    NAME IS otf2;\n"
+    "    VERSION IS \"3\";\n"
+    "    REPRESENTATION IS ASCII;\n"
+    "    SEPARATORS IS \" \";\n"
+    "    COMMENT IS NONE;\n"
+    "    QUOTE IS \"\\\"\";\n"
+    "    TIMESTAMP IS time UNIT \"ns\";\n"
+    "    PROCESS IS rank;\n"
+    "    THREAD IS thread REFERS TO location.thread;\n"
+    "END;\n"
+    "\n"
+    "RECORD location DESCRIPTION \"a location (thread) of a location group (process)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD location IS uint64 DESCRIPTION \"OTF2 location id\";\n"
+    "    FIELD name     IS string ROLE name;\n"
+    "    FIELD events   IS uint64 DESCRIPTION \"events the archive says it holds\";\n"
+    "END;\n"
+    "\n"
+    "RECORD region DESCRIPTION \"a region\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64;\n"
+    "    FIELD name     IS string ROLE name;\n"
+    "    FIELD role     IS string DESCRIPTION \"OTF2 region role\";\n"
+    "    FIELD paradigm IS string DESCRIPTION \"OTF2 paradigm\";\n"
+    "END;\n"
+    "\n"
+    "RECORD comm DESCRIPTION \"a communicator and its members (world ranks)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD comm     IS uint64 ROLE communicator;\n"
+    "    FIELD name     IS string ROLE name;\n"
+    "    FIELD size     IS int64 ROLE size;\n"
+    "    FIELD members  IS string ROLE members;\n"
+    "END;\n"
+    "\n"
+    "RECORD metric DESCRIPTION \"a metric (OTF2 metric member)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD metric   IS uint64;\n"
+    "    FIELD name     IS string ROLE name;\n"
+    "    FIELD unit     IS string ROLE unit;\n"
+    "END;\n"
+    "\n"
+    "RECORD parameter DESCRIPTION \"a parameter\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event     IS string;\n"
+    "    FIELD time      IS int64 UNIT \"ns\";\n"
+    "    FIELD rank      IS int64;\n"
+    "    FIELD thread    IS int64;\n"
+    "    FIELD parameter IS uint64;\n"
+    "    FIELD name      IS string ROLE name;\n"
+    "END;\n"
+    "\n"
+    "RECORD enter DESCRIPTION \"Enter\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD leave DESCRIPTION \"Leave\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD mpi_enter DESCRIPTION \"Enter of a region of paradigm MPI\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, communication;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD mpi_leave DESCRIPTION \"Leave of a region of paradigm MPI\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave, communication;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD coll_enter DESCRIPTION \"Enter of a collective region (region role barrier or coll_*)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, collective, communication;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD coll_leave DESCRIPTION \"Leave of a collective region, with its MpiCollectiveEnd's data\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave, collective, communication;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD comm     IS uint64 OPTIONAL ROLE communicator REFERS TO comm.comm GLOBAL;\n"
+    "    FIELD root     IS int64 OPTIONAL ROLE root DESCRIPTION \"world rank, -1 none\";\n"
+    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
+    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
+    "END;\n"
+    "\n"
+    "RECORD send DESCRIPTION \"MpiSend\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS message, send;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD peer   IS int64 ROLE peer DESCRIPTION \"receiver, world rank\";\n"
+    "    FIELD comm   IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"
+    "    FIELD tag    IS int64 ROLE tag;\n"
+    "    FIELD bytes  IS uint64 ROLE bytes_sent;\n"
+    "END;\n"
+    "\n"
+    "RECORD isend DESCRIPTION \"MpiIsend\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS message, send;\n"
+    "    FIELD event   IS string;\n"
+    "    FIELD time    IS int64 UNIT \"ns\";\n"
+    "    FIELD rank    IS int64;\n"
+    "    FIELD thread  IS int64;\n"
+    "    FIELD peer    IS int64 ROLE peer DESCRIPTION \"receiver, world rank\";\n"
+    "    FIELD comm    IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"
+    "    FIELD tag     IS int64 ROLE tag;\n"
+    "    FIELD bytes   IS uint64 ROLE bytes_sent;\n"
+    "    FIELD request IS uint64 ROLE request;\n"
+    "END;\n"
+    "\n"
+    "RECORD isend_complete DESCRIPTION \"MpiIsendComplete\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS request_complete;\n"
+    "    FIELD event   IS string;\n"
+    "    FIELD time    IS int64 UNIT \"ns\";\n"
+    "    FIELD rank    IS int64;\n"
+    "    FIELD thread  IS int64;\n"
+    "    FIELD request IS uint64 ROLE request;\n"
+    "END;\n"
+    "\n"
+    "RECORD irecv_request DESCRIPTION \"MpiIrecvRequest\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS request_start;\n"
+    "    FIELD event   IS string;\n"
+    "    FIELD time    IS int64 UNIT \"ns\";\n"
+    "    FIELD rank    IS int64;\n"
+    "    FIELD thread  IS int64;\n"
+    "    FIELD request IS uint64 ROLE request;\n"
+    "END;\n"
+    "\n"
+    "RECORD recv DESCRIPTION \"MpiRecv\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS message, recv;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD peer   IS int64 ROLE peer DESCRIPTION \"sender, world rank\";\n"
+    "    FIELD comm   IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"
+    "    FIELD tag    IS int64 ROLE tag;\n"
+    "    FIELD bytes  IS uint64 ROLE bytes_received;\n"
+    "END;\n"
+    "\n"
+    "RECORD irecv DESCRIPTION \"MpiIrecv\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS request_complete, recv;\n"
+    "    FIELD event   IS string;\n"
+    "    FIELD time    IS int64 UNIT \"ns\";\n"
+    "    FIELD rank    IS int64;\n"
+    "    FIELD thread  IS int64;\n"
+    "    FIELD peer    IS int64 ROLE peer DESCRIPTION \"sender, world rank\";\n"
+    "    FIELD comm    IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"
+    "    FIELD tag     IS int64 ROLE tag;\n"
+    "    FIELD bytes   IS uint64 ROLE bytes_received;\n"
+    "    FIELD request IS uint64 ROLE request;\n"
+    "END;\n"
+    "\n"
+    "RECORD collective_begin DESCRIPTION \"MpiCollectiveBegin\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS metadata;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "END;\n"
+    "\n"
+    "RECORD collective_end DESCRIPTION \"MpiCollectiveEnd\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS metadata;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD op       IS string DESCRIPTION \"OTF2 collective operation\";\n"
+    "    FIELD comm     IS uint64 REFERS TO comm.comm GLOBAL;\n"
+    "    FIELD root     IS int64 DESCRIPTION \"world rank, -1 none\";\n"
+    "    FIELD sent     IS uint64;\n"
+    "    FIELD received IS uint64;\n"
+    "END;\n"
+    "\n"
+    "RECORD metric_int DESCRIPTION \"one member of a Metric event, signed integer\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS counter;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD metric IS uint64 ROLE counter REFERS TO metric.metric GLOBAL;\n"
+    "    FIELD value  IS int64 ROLE value;\n"
+    "END;\n"
+    "\n"
+    "RECORD metric_uint DESCRIPTION \"one member of a Metric event, unsigned integer\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS counter;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD metric IS uint64 ROLE counter REFERS TO metric.metric GLOBAL;\n"
+    "    FIELD value  IS uint64 ROLE value;\n"
+    "END;\n"
+    "\n"
+    "RECORD metric_float DESCRIPTION \"one member of a Metric event, floating point\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS counter;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD metric IS uint64 ROLE counter REFERS TO metric.metric GLOBAL;\n"
+    "    FIELD value  IS float64 ROLE value;\n"
+    "END;\n"
+    "\n"
+    "RECORD marker DESCRIPTION \"ParameterString (pal-view --export otf2 writes markers so)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS marker;\n"
+    "    FIELD event     IS string;\n"
+    "    FIELD time      IS int64 UNIT \"ns\";\n"
+    "    FIELD rank      IS int64;\n"
+    "    FIELD thread    IS int64;\n"
+    "    FIELD parameter IS uint64 REFERS TO parameter.parameter GLOBAL;\n"
+    "    FIELD text      IS string ROLE text;\n"
+    "END;\n"
+    "\n"
+    "RECORD parameter_int DESCRIPTION \"ParameterInt and ParameterUnsignedInt\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS metadata;\n"
+    "    FIELD event     IS string;\n"
+    "    FIELD time      IS int64 UNIT \"ns\";\n"
+    "    FIELD rank      IS int64;\n"
+    "    FIELD thread    IS int64;\n"
+    "    FIELD parameter IS uint64 REFERS TO parameter.parameter GLOBAL;\n"
+    "    FIELD value     IS int64;\n"
+    "END;\n"
+    "\n"
+    "RECORD pause DESCRIPTION \"MeasurementOnOff: off\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS pause;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "END;\n"
+    "\n"
+    "RECORD resume DESCRIPTION \"MeasurementOnOff: on\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS resume;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "END;\n"
+    "\n"
+    "BIND IS\n"
+    "KEYFIELD INDEX IS 0;\n"
+    "BEGIN\n"
+    "    \"location\" IS \"location\";\n"
+    "    \"region\" IS \"region\";\n"
+    "    \"comm\" IS \"comm\";\n"
+    "    \"metric\" IS \"metric\";\n"
+    "    \"parameter\" IS \"parameter\";\n"
+    "    \"enter\" IS \"enter\";\n"
+    "    \"leave\" IS \"leave\";\n"
+    "    \"mpi_enter\" IS \"mpi_enter\";\n"
+    "    \"mpi_leave\" IS \"mpi_leave\";\n"
+    "    \"coll_enter\" IS \"coll_enter\";\n"
+    "    \"coll_leave\" IS \"coll_leave\";\n"
+    "    \"send\" IS \"send\";\n"
+    "    \"isend\" IS \"isend\";\n"
+    "    \"isend_complete\" IS \"isend_complete\";\n"
+    "    \"irecv_request\" IS \"irecv_request\";\n"
+    "    \"recv\" IS \"recv\";\n"
+    "    \"irecv\" IS \"irecv\";\n"
+    "    \"collective_begin\" IS \"collective_begin\";\n"
+    "    \"collective_end\" IS \"collective_end\";\n"
+    "    \"metric_int\" IS \"metric_int\";\n"
+    "    \"metric_uint\" IS \"metric_uint\";\n"
+    "    \"metric_float\" IS \"metric_float\";\n"
+    "    \"marker\" IS \"marker\";\n"
+    "    \"parameter_int\" IS \"parameter_int\";\n"
+    "    \"pause\" IS \"pause\";\n"
+    "    \"resume\" IS \"resume\";\n"
+    "END;\n";
+
+/* The records, in the order of the EDL above. */
+enum {
+    R_LOCATION, R_REGION, R_COMM, R_METRIC, R_PARAMETER, R_ENTER, R_LEAVE, R_MPI_ENTER,
+    R_MPI_LEAVE, R_COLL_ENTER, R_COLL_LEAVE, R_SEND, R_ISEND, R_ISEND_COMPLETE, R_IRECV_REQUEST,
+    R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
+    R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME, R_COUNT
+};
+static const char *const rec_names[R_COUNT] = {
+    "location", "region", "comm", "metric", "parameter", "enter", "leave", "mpi_enter",
+    "mpi_leave", "coll_enter", "coll_leave", "send", "isend", "isend_complete", "irecv_request",
+    "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
+    "metric_float", "marker", "parameter_int", "pause", "resume"};
+
+#define MAXF 12
+
+typedef struct orec {
+    int type;
+    uint32_t process, stream;
+    int64_t tns;
+    pal_value v[MAXF];
+    uint32_t len[MAXF];
+} orec;
+
+typedef struct oloc {
+    uint64_t id;
+    uint32_t group, thread;
+    uint32_t name;
+    uint64_t events;
+    /* the last MpiCollectiveEnd, for the Leave that follows it */
+    int coll_pending;
+    uint64_t coll_comm, coll_sent, coll_recv;
+    int64_t coll_root;
+} oloc;
+
+typedef struct oregion { uint32_t name; OTF2_RegionRole role; OTF2_Paradigm paradigm; int used; } oregion;
+typedef struct ogroup { OTF2_GroupType type; OTF2_Paradigm paradigm; uint64_t *members; uint32_t n; int used; } ogroup;
+typedef struct ocomm { uint32_t name; uint32_t group; int used; } ocomm;
+typedef struct omember { uint32_t name, unit; int used; } omember;
+typedef struct oclass { OTF2_MetricMemberRef *members; uint8_t n; int used; } oclass;
+typedef struct oparam { uint32_t name; int used; } oparam;
+
+struct pal_otf2 {
+    OTF2_Reader *rd;
+    OTF2_GlobalEvtReader *ger;
+    const char *path;
+    const pal_recdesc *rdesc[R_COUNT];
+    /* definitions, by OTF2 id */
+    char **str;
+    size_t nstr;
+    oregion *regions;
+    size_t nregions;
+    ogroup *groups;
+    size_t ngroups;
+    ocomm *comms;
+    size_t ncomms;
+    omember *members;
+    size_t nmembers;
+    oclass *classes;
+    size_t nclasses;
+    oparam *params;
+    size_t nparams;
+    oloc *locs;                      /* sorted by group, then id */
+    size_t nlocs, caplocs;
+    oloc **byid, *last;              /* sorted by id, for loc_find */
+    long commloc;                    /* the COMM_LOCATIONS group last used, -1 */
+    uint64_t res, offset, length, realtime;
+    /* records waiting to be handed out */
+    orec *q;
+    size_t qhead, qn, qcap;
+    orec cur;
+    uint64_t events, represented;
+    int failed;
+    char *members_text;              /* comm members, one string per comm, kept */
+    char **texts;
+    size_t ntexts;
+};
+
+static const char *str_of(const pal_otf2 *o, uint32_t id)
+{
+    return id < o->nstr && o->str[id] ? o->str[id] : "";
+}
+
+/* Grows *arr (elements of size sz, *n of them) so that index i exists. */
+static int grow(void **arr, size_t *n, size_t i, size_t sz)
+{
+    if (i < *n)
+        return 0;
+    size_t nn = *n ? *n : 16;
+    while (nn <= i)
+        nn *= 2;
+    if (i >= ((size_t)1 << 24))      /* ids are dense: refuse absurd ones */
+        return -1;
+    void *p = realloc(*arr, nn * sz);
+    if (!p)
+        return -1;
+    memset((char *)p + *n * sz, 0, (nn - *n) * sz);
+    *arr = p;
+    *n = nn;
+    return 0;
+}
+
+/* ---------------- global definitions ---------------- */
+
+static OTF2_CallbackCode d_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
+{
+    pal_otf2 *o = ud;
+    o->res = res;
+    o->offset = off;
+    o->length = len;
+    o->realtime = rt;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_string(void *ud, OTF2_StringRef self, const char *s)
+{
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->str, &o->nstr, self, sizeof *o->str) != 0)
+        return OTF2_CALLBACK_ERROR;
+    free(o->str[self]);
+    if (!(o->str[self] = strdup(s)))
+        return OTF2_CALLBACK_ERROR;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
+                                  OTF2_StringRef canon, OTF2_StringRef descr, OTF2_RegionRole role,
+                                  OTF2_Paradigm paradigm, OTF2_RegionFlag flags, OTF2_StringRef file,
+                                  uint32_t b, uint32_t e)
+{
+    (void)canon, (void)descr, (void)flags, (void)file, (void)b, (void)e;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->regions, &o->nregions, self, sizeof *o->regions) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->regions[self] = (oregion){ name, role, paradigm, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+                                    OTF2_LocationType type, uint64_t nev, OTF2_LocationGroupRef g)
+{
+    (void)type;
+    pal_otf2 *o = ud;
+    if (o->nlocs == o->caplocs) {
+        size_t nc = o->caplocs ? o->caplocs * 2 : 16;
+        oloc *nl = realloc(o->locs, nc * sizeof *nl);
+        if (!nl)
+            return OTF2_CALLBACK_ERROR;
+        o->locs = nl;
+        o->caplocs = nc;
+    }
+    oloc *l = &o->locs[o->nlocs++];
+    memset(l, 0, sizeof *l);
+    l->id = self;
+    l->group = g;
+    l->name = name;
+    l->events = nev;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
+                                 OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+                                 uint32_t n, const uint64_t *members)
+{
+    (void)name, (void)flags;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->groups, &o->ngroups, self, sizeof *o->groups) != 0)
+        return OTF2_CALLBACK_ERROR;
+    ogroup *g = &o->groups[self];
+    free(g->members);
+    *g = (ogroup){ type, paradigm, malloc((n ? n : 1) * sizeof *members), n, 1 };
+    if (!g->members)
+        return OTF2_CALLBACK_ERROR;
+    memcpy(g->members, members, n * sizeof *members);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    (void)parent, (void)flags;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->comms, &o->ncomms, self, sizeof *o->comms) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->comms[self] = (ocomm){ name, group, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_StringRef name,
+                                  OTF2_StringRef descr, OTF2_MetricType mt, OTF2_MetricMode mode,
+                                  OTF2_Type vt, OTF2_Base base, int64_t exp, OTF2_StringRef unit)
+{
+    (void)descr, (void)mt, (void)mode, (void)vt, (void)base, (void)exp;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->members, &o->nmembers, self, sizeof *o->members) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->members[self] = (omember){ name, unit, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_class(void *ud, OTF2_MetricRef self, uint8_t n,
+                                 const OTF2_MetricMemberRef *m, OTF2_MetricOccurrence occ,
+                                 OTF2_RecorderKind kind)
+{
+    (void)occ, (void)kind;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->classes, &o->nclasses, self, sizeof *o->classes) != 0)
+        return OTF2_CALLBACK_ERROR;
+    oclass *c = &o->classes[self];
+    free(c->members);
+    *c = (oclass){ malloc((n ? n : 1) * sizeof *m), n, 1 };
+    if (!c->members)
+        return OTF2_CALLBACK_ERROR;
+    memcpy(c->members, m, n * sizeof *m);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_param(void *ud, OTF2_ParameterRef self, OTF2_StringRef name,
+                                 OTF2_ParameterType type)
+{
+    (void)type;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->params, &o->nparams, self, sizeof *o->params) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->params[self] = (oparam){ name, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---------------- locations, ranks ---------------- */
+
+static int loc_cmp(const void *a, const void *b)
+{
+    const oloc *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int byid_cmp(const void *a, const void *b)
+{
+    const oloc *x = *(const oloc *const *)a, *y = *(const oloc *const *)b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The location with OTF2 id `id` (events come in runs from one location:
+ * the last one found is tried first), NULL if the archive defines none. */
+static oloc *loc_find(pal_otf2 *o, uint64_t id)
+{
+    if (o->last && o->last->id == id)
+        return o->last;
+    size_t lo = 0, hi = o->nlocs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->byid[mid]->id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < o->nlocs && o->byid[lo]->id == id)
+        return o->last = o->byid[lo];
+    return NULL;
+}
+
+/* The world rank (location group) of rank r of communicator comm; r as it
+ * is when the communicator's groups do not say. */
+static int64_t world_rank(pal_otf2 *o, OTF2_CommRef comm, uint32_t r)
+{
+    if (r == OTF2_UNDEFINED_UINT32)
+        return -1;
+    if (comm >= o->ncomms || !o->comms[comm].used)
+        return r;
+    uint32_t g = o->comms[comm].group;
+    if (g >= o->ngroups || !o->groups[g].used)
+        return r;
+    const ogroup *cg = &o->groups[g];
+    if (cg->type == OTF2_GROUP_TYPE_COMM_SELF)
+        return -1;
+    if (cg->type != OTF2_GROUP_TYPE_COMM_GROUP || r >= cg->n)
+        return r;
+    uint64_t idx = cg->members[r];
+    if (o->commloc < 0 || o->groups[o->commloc].paradigm != cg->paradigm) {
+        /* the COMM_LOCATIONS group of the paradigm (one, for MPI) */
+        o->commloc = -1;
+        for (size_t i = 0; i < o->ngroups && o->commloc < 0; i++)
+            if (o->groups[i].used && o->groups[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+                o->groups[i].paradigm == cg->paradigm)
+                o->commloc = (long)i;
+    }
+    if (o->commloc >= 0 && idx < o->groups[o->commloc].n) {
+        const oloc *l = loc_find(o, o->groups[o->commloc].members[idx]);
+        return l ? (int64_t)l->group : (int64_t)idx;
+    }
+    return (int64_t)idx;
+}
+
+/* ---------------- records ---------------- */
+
+static orec *push(pal_otf2 *o, int type, const oloc *l, OTF2_TimeStamp t)
+{
+    if (o->qn == o->qcap) {
+        size_t nc = o->qcap ? o->qcap * 2 : 64;
+        orec *nq = realloc(o->q, nc * sizeof *nq);
+        if (!nq) {
+            o->failed = 1;
+            return NULL;
+        }
+        o->q = nq;
+        o->qcap = nc;
+    }
+    orec *e = &o->q[o->qn++];
+    e->type = type;
+    e->process = l ? l->group : 0;
+    e->stream = l ? l->thread : 0;
+    if (t == OTF2_UNDEFINED_TIMESTAMP)
+        e->tns = 0;
+    else if (o->res == 1000000000)
+        e->tns = (int64_t)(t - o->offset);
+    else
+        e->tns = (int64_t)(((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1)));
+    const char *n = rec_names[type];
+    e->v[0].s = (const unsigned char *)n;
+    e->len[0] = (uint32_t)strlen(n);
+    e->v[1].i = e->tns;
+    e->len[1] = 0;
+    e->v[2].i = e->process;
+    e->len[2] = 0;
+    e->v[3].i = e->stream;
+    e->len[3] = 0;
+    for (size_t i = 4; i < MAXF; i++)
+        e->len[i] = 0;
+    return e;
+}
+
+static void set_s(orec *e, int i, const char *s)
+{
+    e->v[i].s = (const unsigned char *)s;
+    e->len[i] = (uint32_t)strlen(s);
+}
+
+static void set_u(orec *e, int i, uint64_t v) { e->v[i].u = v; }
+static void set_i(orec *e, int i, int64_t v) { e->v[i].i = v; }
+
+static const char *role_name(OTF2_RegionRole r)
+{
+    switch (r) {
+    case OTF2_REGION_ROLE_FUNCTION: return "function";
+    case OTF2_REGION_ROLE_BARRIER: return "barrier";
+    case OTF2_REGION_ROLE_COLL_ONE2ALL: return "coll_one2all";
+    case OTF2_REGION_ROLE_COLL_ALL2ONE: return "coll_all2one";
+    case OTF2_REGION_ROLE_COLL_ALL2ALL: return "coll_all2all";
+    case OTF2_REGION_ROLE_COLL_OTHER: return "coll_other";
+    case OTF2_REGION_ROLE_POINT2POINT: return "point2point";
+    case OTF2_REGION_ROLE_ARTIFICIAL: return "artificial";
+    case OTF2_REGION_ROLE_WRAPPER: return "wrapper";
+    case OTF2_REGION_ROLE_LOOP: return "loop";
+    case OTF2_REGION_ROLE_CODE: return "code";
+    case OTF2_REGION_ROLE_FILE_IO: return "file_io";
+    case OTF2_REGION_ROLE_RMA: return "rma";
+    default: return "other";
+    }
+}
+
+static const char *paradigm_name(OTF2_Paradigm p)
+{
+    switch (p) {
+    case OTF2_PARADIGM_USER: return "user";
+    case OTF2_PARADIGM_COMPILER: return "compiler";
+    case OTF2_PARADIGM_MPI: return "mpi";
+    case OTF2_PARADIGM_OPENMP: return "openmp";
+    case OTF2_PARADIGM_PTHREAD: return "pthread";
+    case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "measurement_system";
+    case OTF2_PARADIGM_CUDA: return "cuda";
+    default: return "other";
+    }
+}
+
+static const char *op_name(OTF2_CollectiveOp op)
+{
+    static const char *const n[] = {
+        "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
+        "allgatherv", "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce",
+        "reduce_scatter", "scan", "exscan", "reduce_scatter_block", "create_handle",
+        "destroy_handle", "allocate", "deallocate", "create_handle_and_allocate",
+        "destroy_handle_and_deallocate"};
+    return op < sizeof n / sizeof n[0] ? n[op] : "other";
+}
+
+static int collective_role(OTF2_RegionRole r)
+{
+    return r == OTF2_REGION_ROLE_BARRIER || r == OTF2_REGION_ROLE_IMPLICIT_BARRIER ||
+           r == OTF2_REGION_ROLE_COLL_ONE2ALL || r == OTF2_REGION_ROLE_COLL_ALL2ONE ||
+           r == OTF2_REGION_ROLE_COLL_ALL2ALL || r == OTF2_REGION_ROLE_COLL_OTHER;
+}
+
+/* ---------------- events ---------------- */
+
+#define EV_HEAD OTF2_LocationRef lid, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al
+#define EV_BEGIN(type)                                                          \
+    pal_otf2 *o = ud;                                                           \
+    (void)al;                                                                   \
+    oloc *l = loc_find(o, lid);                                                 \
+    o->represented++;                                                           \
+    orec *e = push(o, (type), l, t);                                            \
+    if (!e)                                                                     \
+        return OTF2_CALLBACK_INTERRUPT
+
+static int region_type(const pal_otf2 *o, OTF2_RegionRef r, int leave)
+{
+    if (r < o->nregions && o->regions[r].used) {
+        if (collective_role(o->regions[r].role))
+            return leave ? R_COLL_LEAVE : R_COLL_ENTER;
+        if (o->regions[r].paradigm == OTF2_PARADIGM_MPI)
+            return leave ? R_MPI_LEAVE : R_MPI_ENTER;
+    }
+    return leave ? R_LEAVE : R_ENTER;
+}
+
+static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
+{
+    EV_BEGIN(region_type(ud, r, 0));
+    set_u(e, 4, r);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
+{
+    EV_BEGIN(region_type(ud, r, 1));
+    set_u(e, 4, r);
+    if (e->type == R_COLL_LEAVE) {
+        if (l && l->coll_pending) {
+            set_u(e, 5, l->coll_comm);
+            set_i(e, 6, l->coll_root);
+            set_u(e, 7, l->coll_sent);
+            set_u(e, 8, l->coll_recv);
+            l->coll_pending = 0;
+        } else {
+            for (int i = 5; i <= 8; i++)
+                e->len[i] = PAL_ABSENT;
+        }
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* A message sent or received: the other end as a world rank. */
+static OTF2_CallbackCode p2p(EV_HEAD, int type, uint32_t other, OTF2_CommRef comm, uint32_t tag,
+                             uint64_t len, uint64_t req)
+{
+    EV_BEGIN(type);
+    set_i(e, 4, world_rank(o, comm, other));
+    set_u(e, 5, comm);
+    set_i(e, 6, tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag);
+    set_u(e, 7, len);
+    set_u(e, 8, req);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_send(EV_HEAD, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                uint64_t len)
+{
+    return p2p(lid, t, ud, al, R_SEND, receiver, comm, tag, len, 0);
+}
+
+static OTF2_CallbackCode e_isend(EV_HEAD, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t len, uint64_t req)
+{
+    return p2p(lid, t, ud, al, R_ISEND, receiver, comm, tag, len, req);
+}
+
+static OTF2_CallbackCode e_recv(EV_HEAD, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                uint64_t len)
+{
+    return p2p(lid, t, ud, al, R_RECV, sender, comm, tag, len, 0);
+}
+
+static OTF2_CallbackCode e_irecv(EV_HEAD, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t len, uint64_t req)
+{
+    return p2p(lid, t, ud, al, R_IRECV, sender, comm, tag, len, req);
+}
+
+/* A request completed or announced. */
+static OTF2_CallbackCode request(EV_HEAD, int type, uint64_t req)
+{
+    EV_BEGIN(type);
+    set_u(e, 4, req);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_isend_done(EV_HEAD, uint64_t req)
+{
+    return request(lid, t, ud, al, R_ISEND_COMPLETE, req);
+}
+
+static OTF2_CallbackCode e_irecv_req(EV_HEAD, uint64_t req)
+{
+    return request(lid, t, ud, al, R_IRECV_REQUEST, req);
+}
+
+static OTF2_CallbackCode e_coll_begin(EV_HEAD)
+{
+    EV_BEGIN(R_COLLECTIVE_BEGIN);
+    (void)e;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_coll_end(EV_HEAD, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                                    uint64_t sent, uint64_t recvd)
+{
+    EV_BEGIN(R_COLLECTIVE_END);
+    int64_t wr = root >= OTF2_COLLECTIVE_ROOT_THIS_GROUP ? -1 : world_rank(o, comm, root);
+    set_s(e, 4, op_name(op));
+    set_u(e, 5, comm);
+    set_i(e, 6, wr);
+    set_u(e, 7, sent);
+    set_u(e, 8, recvd);
+    if (l) {
+        l->coll_pending = 1;
+        l->coll_comm = comm;
+        l->coll_root = wr;
+        l->coll_sent = sent;
+        l->coll_recv = recvd;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_metric(EV_HEAD, OTF2_MetricRef metric, uint8_t n, const OTF2_Type *types,
+                                  const OTF2_MetricValue *values)
+{
+    pal_otf2 *o = ud;
+    (void)al;
+    oloc *l = loc_find(o, lid);
+    o->represented++;
+    const oclass *c = metric < o->nclasses && o->classes[metric].used ? &o->classes[metric] : NULL;
+    for (uint8_t i = 0; i < n; i++) {
+        int type = types[i] == OTF2_TYPE_DOUBLE || types[i] == OTF2_TYPE_FLOAT ? R_METRIC_FLOAT
+                   : types[i] == OTF2_TYPE_UINT64 || types[i] == OTF2_TYPE_UINT32 ||
+                           types[i] == OTF2_TYPE_UINT16 || types[i] == OTF2_TYPE_UINT8
+                       ? R_METRIC_UINT : R_METRIC_INT;
+        orec *e = push(o, type, l, t);
+        if (!e)
+            return OTF2_CALLBACK_INTERRUPT;
+        /* a member of a known class, else the metric's id (no name) */
+        set_u(e, 4, c && i < c->n ? c->members[i] : metric);
+        if (type == R_METRIC_FLOAT)
+            e->v[5].f = values[i].floating_point;
+        else if (type == R_METRIC_UINT)
+            e->v[5].u = values[i].unsigned_int;
+        else
+            e->v[5].i = values[i].signed_int;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_pstring(EV_HEAD, OTF2_ParameterRef p, OTF2_StringRef s)
+{
+    EV_BEGIN(R_MARKER);
+    set_u(e, 4, p);
+    set_s(e, 5, str_of(o, s));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_pint(EV_HEAD, OTF2_ParameterRef p, int64_t v)
+{
+    EV_BEGIN(R_PARAMETER_INT);
+    set_u(e, 4, p);
+    set_i(e, 5, v);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_puint(EV_HEAD, OTF2_ParameterRef p, uint64_t v)
+{
+    EV_BEGIN(R_PARAMETER_INT);
+    set_u(e, 4, p);
+    set_i(e, 5, (int64_t)v);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_onoff(EV_HEAD, OTF2_MeasurementMode mode)
+{
+    EV_BEGIN(mode == OTF2_MEASUREMENT_OFF ? R_PAUSE : R_RESUME);
+    (void)e;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---------------- open, next, close ---------------- */
+
+static void ignore_diag(void *ctx, const edl_diagnostic *d)
+{
+    (void)ctx, (void)d;
+}
+
+/* The definition records, queued before every event. */
+static int queue_defs(pal_otf2 *o)
+{
+    for (size_t i = 0; i < o->nlocs; i++) {
+        oloc *l = &o->locs[i];
+        orec *e = push(o, R_LOCATION, l, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, l->id);
+        set_s(e, 5, str_of(o, l->name));
+        set_u(e, 6, l->events);
+    }
+    for (size_t i = 0; i < o->nregions; i++) {
+        if (!o->regions[i].used)
+            continue;
+        orec *e = push(o, R_REGION, NULL, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, i);
+        set_s(e, 5, str_of(o, o->regions[i].name));
+        set_s(e, 6, role_name(o->regions[i].role));
+        set_s(e, 7, paradigm_name(o->regions[i].paradigm));
+    }
+    /* members as world ranks, "0,1,2": one text per communicator, kept */
+    o->texts = calloc(o->ncomms + 1, sizeof *o->texts);
+    if (!o->texts)
+        return -1;
+    o->ntexts = o->ncomms;
+    for (size_t i = 0; i < o->ncomms; i++) {
+        if (!o->comms[i].used)
+            continue;
+        uint32_t g = o->comms[i].group;
+        uint32_t n = g < o->ngroups && o->groups[g].used &&
+                     o->groups[g].type == OTF2_GROUP_TYPE_COMM_GROUP ? o->groups[g].n : 0;
+        char *t = malloc((size_t)n * 22 + 1);
+        if (!t)
+            return -1;
+        size_t k = 0;
+        t[0] = '\0';
+        for (uint32_t r = 0; r < n; r++)
+            k += (size_t)sprintf(t + k, r ? ",%" PRId64 : "%" PRId64,
+                                 world_rank(o, (OTF2_CommRef)i, r));
+        o->texts[i] = t;
+        orec *e = push(o, R_COMM, NULL, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, i);
+        set_s(e, 5, str_of(o, o->comms[i].name));
+        set_i(e, 6, n);
+        set_s(e, 7, t);
+    }
+    for (size_t i = 0; i < o->nmembers; i++) {
+        if (!o->members[i].used)
+            continue;
+        orec *e = push(o, R_METRIC, NULL, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, i);
+        set_s(e, 5, str_of(o, o->members[i].name));
+        set_s(e, 6, str_of(o, o->members[i].unit));
+    }
+    for (size_t i = 0; i < o->nparams; i++) {
+        if (!o->params[i].used)
+            continue;
+        orec *e = push(o, R_PARAMETER, NULL, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, i);
+        set_s(e, 5, str_of(o, o->params[i].name));
+    }
+    return 0;
+}
+
+void pal_otf2_close(pal_otf2 *o)
+{
+    if (!o)
+        return;
+    if (o->rd)
+        OTF2_Reader_Close(o->rd);
+    for (size_t i = 0; i < o->nstr; i++)
+        free(o->str[i]);
+    free(o->str);
+    free(o->regions);
+    for (size_t i = 0; i < o->ngroups; i++)
+        free(o->groups[i].members);
+    free(o->groups);
+    free(o->comms);
+    free(o->members);
+    for (size_t i = 0; i < o->nclasses; i++)
+        free(o->classes[i].members);
+    free(o->classes);
+    free(o->params);
+    free(o->locs);
+    free(o->byid);
+    free(o->q);
+    for (size_t i = 0; i < o->ntexts; i++)
+        free(o->texts[i]);
+    free(o->texts);
+    free(o);
+}
+
+/* Whether the location has a local definitions file (ARCHIVE/NAME/ID.def
+ * beside ARCHIVE/NAME.otf2): writers may leave it out, and libotf2 reports
+ * a missing one on stderr. */
+static int local_defs(const char *anchor, uint64_t id)
+{
+    char p[4200];
+    size_t n = strlen(anchor);
+    if (n < 5 || strcmp(anchor + n - 5, ".otf2") != 0 || n > 4000)
+        return 1;
+    snprintf(p, sizeof p, "%.*s/%" PRIu64 ".def", (int)(n - 5), anchor, id);
+    return access(p, F_OK) == 0;
+}
+
+#define OFAIL(status, ...)                                                      \
+    do {                                                                        \
+        pal_set_last_error(__VA_ARGS__);                                        \
+        st = (status);                                                          \
+        goto fail;                                                              \
+    } while (0)
+
+pal_status pal_otf2_open(pal_reader *r, pal_src *s)
+{
+    pal_status st = PAL_OK;
+    const char *path = s->path;
+    edl_dict *ed = NULL;
+    pal_dict *d = NULL;
+    char err[256] = "";
+    pal_otf2 *o = calloc(1, sizeof *o);
+    if (!o)
+        OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+    o->path = path;
+    o->res = 1000000000;
+    o->commloc = -1;
+    if (edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL, &ed) !=
+        EDL_OK)
+        OFAIL(PAL_ENOMEM, "cannot open trace '%s': the OTF2 description does not compile", path);
+    if ((st = pal_dict_wrap(ed, &d, err, sizeof err)) != PAL_OK)
+        OFAIL(st, "cannot open trace '%s': %s", path, err);
+    for (int i = 0; i < R_COUNT; i++)
+        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])))
+            OFAIL(PAL_EFORMAT, "cannot open trace '%s': no record '%s' in the OTF2 description",
+                  path, rec_names[i]);
+    if (!(o->rd = OTF2_Reader_Open(path)))
+        OFAIL(PAL_EFORMAT, "cannot open trace '%s': libotf2 cannot open it as an OTF2 archive",
+              path);
+    OTF2_ErrorCode oc = OTF2_Reader_SetSerialCollectiveCallbacks(o->rd);
+    OTF2_GlobalDefReader *gdr = oc == OTF2_SUCCESS ? OTF2_Reader_GetGlobalDefReader(o->rd) : NULL;
+    if (!gdr)
+        OFAIL(PAL_EFORMAT, "cannot open trace '%s': no global definitions (%s)", path,
+              OTF2_Error_GetDescription(oc));
+    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
+    if (!dc)
+        OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, d_clock);
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, d_string);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, d_region);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
+    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(dc, d_member);
+    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(dc, d_class);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
+    OTF2_Reader_RegisterGlobalDefCallbacks(o->rd, gdr, dc, o);
+    OTF2_GlobalDefReaderCallbacks_Delete(dc);
+    uint64_t ndefs = 0;
+    oc = OTF2_Reader_ReadAllGlobalDefinitions(o->rd, gdr, &ndefs);
+    if (oc != OTF2_SUCCESS)
+        OFAIL(PAL_EFORMAT, "cannot open trace '%s': reading the global definitions: %s", path,
+              OTF2_Error_GetDescription(oc));
+    OTF2_Reader_CloseGlobalDefReader(o->rd, gdr);
+    /* threads numbered within their location group, by location id */
+    qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);
+    for (size_t i = 0; i < o->nlocs; i++)
+        o->locs[i].thread = i > 0 && o->locs[i - 1].group == o->locs[i].group
+                                ? o->locs[i - 1].thread + 1 : 0;
+    if (!(o->byid = malloc((o->nlocs + 1) * sizeof *o->byid)))
+        OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+    for (size_t i = 0; i < o->nlocs; i++)
+        o->byid[i] = &o->locs[i];
+    qsort(o->byid, o->nlocs, sizeof *o->byid, byid_cmp);
+    for (size_t i = 0; i < o->nlocs; i++)
+        OTF2_Reader_SelectLocation(o->rd, o->locs[i].id);
+    int have_defs = OTF2_Reader_OpenDefFiles(o->rd) == OTF2_SUCCESS;
+    if ((oc = OTF2_Reader_OpenEvtFiles(o->rd)) != OTF2_SUCCESS)
+        OFAIL(PAL_EFORMAT, "cannot open trace '%s': opening the event files: %s", path,
+              OTF2_Error_GetDescription(oc));
+    for (size_t i = 0; i < o->nlocs; i++) {
+        if (have_defs && local_defs(path, o->locs[i].id)) {
+            /* local definitions: the id mappings of the location, if any */
+            OTF2_DefReader *dr = OTF2_Reader_GetDefReader(o->rd, o->locs[i].id);
+            if (dr) {
+                uint64_t n = 0;
+                OTF2_Reader_ReadAllLocalDefinitions(o->rd, dr, &n);
+                OTF2_Reader_CloseDefReader(o->rd, dr);
+            }
+        }
+        OTF2_Reader_GetEvtReader(o->rd, o->locs[i].id);
+    }
+    if (have_defs)
+        OTF2_Reader_CloseDefFiles(o->rd);
+    if (!(o->ger = OTF2_Reader_GetGlobalEvtReader(o->rd)))
+        OFAIL(PAL_EFORMAT, "cannot open trace '%s': no global event reader", path);
+    OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
+    if (!ec)
+        OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, e_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, e_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, e_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ec, e_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, e_isend_done);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(ec, e_irecv_req);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, e_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, e_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(ec, e_coll_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, e_coll_end);
+    OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(ec, e_metric);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(ec, e_pstring);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(ec, e_pint);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(ec, e_puint);
+    OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(ec, e_onoff);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(o->rd, o->ger, ec, o);
+    OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+    if (queue_defs(o) != 0)
+        OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+    for (size_t i = 0; i < o->nlocs; i++)
+        o->events += o->locs[i].events;
+    /* times are handed out in ns from the archive's global offset */
+    d->ns_per_tick = 1;
+    r->info.ticks_per_second = 1e9;
+    if (o->realtime != OTF2_UNDEFINED_TIMESTAMP && o->realtime <= INT64_MAX)
+        r->info.realtime_offset_ns = (int64_t)o->realtime;
+    s->dict = d;
+    s->framing = FRAMING_OTF2;
+    s->otf2 = o;
+    return PAL_OK;
+fail:
+    pal_dict_destroy(d);
+    pal_otf2_close(o);
+    return st;
+}
+
+pal_status pal_otf2_next(pal_reader *r, const pal_record **out)
+{
+    pal_src *s = &r->srcs[0];
+    pal_otf2 *o = s->otf2;
+    if (r->state != ST_READING)
+        return r->state == ST_ENDED ? PAL_END : r->failed;
+    while (o->qhead == o->qn) {
+        o->qhead = o->qn = 0;
+        int more = 0;
+        OTF2_ErrorCode oc = OTF2_Reader_HasGlobalEvent(o->rd, o->ger, &more);
+        if (oc == OTF2_SUCCESS && more)
+            oc = OTF2_Reader_ReadGlobalEvent(o->rd, o->ger);
+        if (o->failed) {
+            pal_reader_note(r, "%s: out of memory", s->path);
+            r->state = ST_FAILED;
+            r->failed = PAL_ENOMEM;
+            return PAL_ENOMEM;
+        }
+        if (oc != OTF2_SUCCESS) {
+            pal_reader_note(r, "%s: event %" PRIu64 ": libotf2: %s; the rest is skipped",
+                            s->path, o->represented, OTF2_Error_GetDescription(oc));
+            r->st.damaged++;
+            r->state = r->strict ? ST_FAILED : ST_ENDED;
+            r->failed = PAL_EFORMAT;
+            return r->strict ? PAL_EFORMAT : PAL_END;
+        }
+        if (!more) {
+            /* events of kinds the description above has no record for */
+            if (o->events > o->represented)
+                pal_reader_note(r, "%s: %" PRIu64 " of the archive's %" PRIu64 " events are of "
+                                "kinds PAL does not read from OTF2 (RMA, I/O, threads, "
+                                "calling contexts, ...): skipped", s->path,
+                                o->events - o->represented, o->events);
+            r->state = ST_ENDED;
+            return PAL_END;
+        }
+    }
+    o->cur = o->q[o->qhead++];
+    pal_record *rec = &r->rec;
+    memset(rec, 0, sizeof *rec);
+    rec->desc = o->rdesc[o->cur.type];
+    rec->vals = o->cur.v;
+    rec->lens = o->cur.len;
+    rec->time_ns = o->cur.tns;
+    rec->time = o->cur.tns > 0 ? (uint64_t)o->cur.tns : 0;
+    rec->process = o->cur.process;
+    rec->stream = o->cur.stream;
+    rec->offset = r->st.records;
+    r->st.records++;
+    *out = rec;
+    return PAL_OK;
+}

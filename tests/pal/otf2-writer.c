@@ -1,0 +1,144 @@
+/* otf2-writer.c -- writes a small OTF2 archive with libotf2's writer API, the
+ * input of tests/pal/otf2.sh (PAL's OTF2 import): 2 ranks (locations 0 and
+ * 1), timer resolution 1e6 (us) from offset 1000. Rank 0: main { MPI_Send
+ * (64 bytes, tag 5, to 1), MPI_Isend (128 bytes, tag 6, request 7) and
+ * MPI_Wait completing it, MPI_Barrier, a metric "flops" = 42, the parameter
+ * "phase" = "done" }. Rank 1: main { two MPI_Recv from 0 (tags 5 and 6),
+ * MPI_Barrier, "flops" = 43 }.
+ * Usage: otf2-writer DIR   (writes DIR/traces.otf2) */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <otf2/otf2.h>
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef l, void *cd, bool final)
+{
+    (void)ud, (void)ft, (void)l, (void)cd, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef l)
+{
+    (void)ud, (void)ft, (void)l;
+    return 0;
+}
+
+enum { R_MAIN, R_SEND, R_RECV, R_BARRIER, R_ISEND, R_WAIT };
+
+static void barrier(OTF2_EvtWriter *w)
+{
+    OTF2_EvtWriter_Enter(w, NULL, 1040, R_BARRIER);
+    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, 1040);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, 1050, OTF2_COLLECTIVE_OP_BARRIER, 0,
+                                    OTF2_UNDEFINED_UINT32, 0, 0);
+    OTF2_EvtWriter_Leave(w, NULL, 1050, R_BARRIER);
+}
+
+static void metric(OTF2_EvtWriter *w, int64_t v)
+{
+    OTF2_Type type = OTF2_TYPE_INT64;
+    OTF2_MetricValue value;
+    value.signed_int = v;
+    OTF2_EvtWriter_Metric(w, NULL, 1060, 0, 1, &type, &value);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: otf2-writer DIR\n");
+        return 1;
+    }
+    OTF2_Archive *ar = OTF2_Archive_Open(argv[1], "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                         4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+                                         OTF2_COMPRESSION_NONE);
+    if (!ar) {
+        fprintf(stderr, "otf2-writer: cannot create the archive in '%s'\n", argv[1]);
+        return 1;
+    }
+    static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+    OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(ar);
+    OTF2_Archive_OpenEvtFiles(ar);
+
+    OTF2_EvtWriter *w0 = OTF2_Archive_GetEvtWriter(ar, 0);
+    OTF2_EvtWriter_Enter(w0, NULL, 1000, R_MAIN);
+    OTF2_EvtWriter_Enter(w0, NULL, 1010, R_SEND);
+    OTF2_EvtWriter_MpiSend(w0, NULL, 1011, 1, 0, 5, 64);
+    OTF2_EvtWriter_Leave(w0, NULL, 1015, R_SEND);
+    OTF2_EvtWriter_Enter(w0, NULL, 1020, R_ISEND);
+    OTF2_EvtWriter_MpiIsend(w0, NULL, 1021, 1, 0, 6, 128, 7);
+    OTF2_EvtWriter_Leave(w0, NULL, 1022, R_ISEND);
+    OTF2_EvtWriter_Enter(w0, NULL, 1030, R_WAIT);
+    OTF2_EvtWriter_MpiIsendComplete(w0, NULL, 1035, 7);
+    OTF2_EvtWriter_Leave(w0, NULL, 1036, R_WAIT);
+    barrier(w0);
+    metric(w0, 42);
+    OTF2_EvtWriter_ParameterString(w0, NULL, 1061, 0, 9);
+    OTF2_EvtWriter_Leave(w0, NULL, 1070, R_MAIN);
+
+    OTF2_EvtWriter *w1 = OTF2_Archive_GetEvtWriter(ar, 1);
+    OTF2_EvtWriter_Enter(w1, NULL, 1000, R_MAIN);
+    OTF2_EvtWriter_Enter(w1, NULL, 1005, R_RECV);
+    OTF2_EvtWriter_MpiRecv(w1, NULL, 1016, 0, 0, 5, 64);
+    OTF2_EvtWriter_Leave(w1, NULL, 1016, R_RECV);
+    OTF2_EvtWriter_Enter(w1, NULL, 1017, R_RECV);
+    OTF2_EvtWriter_MpiRecv(w1, NULL, 1025, 0, 0, 6, 128);
+    OTF2_EvtWriter_Leave(w1, NULL, 1025, R_RECV);
+    barrier(w1);
+    metric(w1, 43);
+    OTF2_EvtWriter_Leave(w1, NULL, 1070, R_MAIN);
+
+    uint64_t n0 = 0, n1 = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(w0, &n0);
+    OTF2_EvtWriter_GetNumberOfEvents(w1, &n1);
+    OTF2_Archive_CloseEvtWriter(ar, w0);
+    OTF2_Archive_CloseEvtWriter(ar, w1);
+    OTF2_Archive_CloseEvtFiles(ar);
+
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000, 1000, 71, OTF2_UNDEFINED_TIMESTAMP);
+    static const char *const strings[] = {
+        "", "main", "MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Isend", "MPI_Wait", "flops",
+        "phase", "done", "node", "rank 0", "rank 1", "master 0", "master 1", "MPI_COMM_WORLD",
+        "host"};
+    for (unsigned i = 0; i < sizeof strings / sizeof strings[0]; i++)
+        OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 16, 10, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 11, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, 1, 12, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocation(g, 0, 13, OTF2_LOCATION_TYPE_CPU_THREAD, n0, 0);
+    OTF2_GlobalDefWriter_WriteLocation(g, 1, 14, OTF2_LOCATION_TYPE_CPU_THREAD, n1, 1);
+    OTF2_GlobalDefWriter_WriteRegion(g, R_MAIN, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION,
+                                     OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, R_SEND, 2, 2, 0, OTF2_REGION_ROLE_POINT2POINT,
+                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, R_RECV, 3, 3, 0, OTF2_REGION_ROLE_POINT2POINT,
+                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, R_BARRIER, 4, 4, 0, OTF2_REGION_ROLE_BARRIER,
+                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, R_ISEND, 5, 5, 0, OTF2_REGION_ROLE_POINT2POINT,
+                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, R_WAIT, 6, 6, 0, OTF2_REGION_ROLE_FUNCTION,
+                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    const uint64_t locs[] = {0, 1}, ranks[] = {0, 1};
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 2, locs);
+    OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 2, ranks);
+    OTF2_GlobalDefWriter_WriteComm(g, 0, 15, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteMetricMember(g, 0, 7, 0, OTF2_METRIC_TYPE_USER,
+                                           OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_INT64,
+                                           OTF2_BASE_DECIMAL, 0, 0);
+    const OTF2_MetricMemberRef members[] = {0};
+    OTF2_GlobalDefWriter_WriteMetricClass(g, 0, 1, members, OTF2_METRIC_ASYNCHRONOUS,
+                                          OTF2_RECORDER_KIND_ABSTRACT);
+    OTF2_GlobalDefWriter_WriteParameter(g, 0, 8, OTF2_PARAMETER_TYPE_STRING);
+    OTF2_ErrorCode rc = OTF2_Archive_Close(ar);
+    if (rc != OTF2_SUCCESS) {
+        fprintf(stderr, "otf2-writer: %s\n", OTF2_Error_GetDescription(rc));
+        return 1;
+    }
+    return 0;
+}

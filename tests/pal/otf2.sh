@@ -1,0 +1,122 @@
+#!/bin/sh
+# otf2.sh -- PAL reads OTF2 archives. An archive written by libotf2's writer
+# API (tests/pal/otf2-writer: 2 ranks, regions, MPI_Send/Isend/Recv, a
+# barrier, a metric, a string parameter) reads through pal-dump with exact
+# per-type counts, region and communicator names, peers, times scaled from
+# its timer resolution, and matched messages. Round trips: an ECL trace, a
+# PICL sample and a trace with requests and communicators exported by
+# pal-view --export otf2 and read back have the same counts by role
+# (tests/views/rolecount) and the same matched messages as the original,
+# and the same region profile (calls and seconds, examples/embed).
+# Skips (77) without OTF2.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+if [ "${ECL_TEST_HAVE_OTF2:-no}" != yes ]; then
+    echo "SKIP: ECL was configured without OTF2 (no libotf2: Debian libotf2-trace-dev)"
+    exit 77
+fi
+pd="$top_builddir/pal/pal-dump"
+pv="$top_builddir/views/pal-view"
+rc="$top_builddir/tests/views/rolecount"
+writer="$top_builddir/tests/pal/otf2-writer"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/otf2-import.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
+done
+
+"$writer" "$tmp/w" || { echo "otf2-writer failed"; exit 99; }
+a="$tmp/w/traces.otf2"
+"$pd" --count "$a" >"$tmp/count" 2>"$tmp/err" || bad "pal-dump --count exit status $?"
+[ -s "$tmp/err" ] && { cat "$tmp/err"; bad "pal-dump wrote to stderr"; }
+cat >"$tmp/want" <<'END'
+coll_enter                  2
+coll_leave                  2
+collective_begin            2
+collective_end              2
+comm                        1
+enter                       2
+isend                       1
+isend_complete              1
+leave                       2
+location                    2
+marker                      1
+metric                      1
+metric_int                  2
+mpi_enter                   5
+mpi_leave                   5
+parameter                   1
+recv                        2
+region                      6
+send                        1
+total                      41
+END
+diff -u "$tmp/want" "$tmp/count" || bad "per-type counts of the written archive"
+
+"$pd" "$a" >"$tmp/dump" || bad "pal-dump exit status"
+expect() {
+    grep -q -- "$1" "$tmp/dump" || bad "pal-dump output lacks: $1"
+}
+expect '^0.000010000 p0 s0 mpi_enter rank=0 thread=0 region="MPI_Send"$'
+expect '^0.000011000 p0 s0 send rank=0 thread=0 peer=1 comm="MPI_COMM_WORLD" tag=5 bytes=64$'
+expect '^0.000016000 p1 s0 recv rank=1 thread=0 peer=0 comm="MPI_COMM_WORLD" tag=5 bytes=64$'
+expect '^0.000021000 p0 s0 isend .*tag=6 bytes=128 request=7$'
+expect '^0.000035000 p0 s0 isend_complete rank=0 thread=0 request=7$'
+expect '^0.000040000 p1 s0 coll_enter rank=1 thread=0 region="MPI_Barrier"$'
+expect '^0.000050000 p0 s0 coll_leave .*region="MPI_Barrier" comm="MPI_COMM_WORLD" root=-1'
+expect '^0.000060000 p1 s0 metric_int rank=1 thread=0 metric="flops" value=43$'
+expect '^0.000061000 p0 s0 marker rank=0 thread=0 parameter="phase" text="done"$'
+expect '^0.000070000 p1 s0 leave rank=1 thread=0 region="main"$'
+expect 'comm rank=0 thread=0 comm=0 name="MPI_COMM_WORLD" size=2 members="0,1"'
+"$rc" -m "$a" >"$tmp/roles" || bad "rolecount on the archive"
+grep -q '^matched 2$' "$tmp/roles" || bad "messages matched: $(grep matched "$tmp/roles"), expected 2"
+grep -q '^coll_begin 2$' "$tmp/roles" || bad "collective regions by role"
+"$pd" --dict "$a" | grep -q 'ROLE IS enter, collective, communication;' ||
+    bad "pal-dump --dict: the OTF2 description lacks its roles"
+"$pd" -d "$top_srcdir/edl/formats/picl.edl" "$a" >/dev/null 2>"$tmp/err" &&
+    bad "a dictionary given with an OTF2 archive was accepted"
+grep -q 'brings its own description' "$tmp/err" || bad "no message for -d with an OTF2 archive"
+
+# round trips: trace -> pal-view --export otf2 -> PAL: counts by role and
+# matched messages equal
+roundtrip() {
+    name=$1
+    shift
+    "$pv" --export otf2 -o "$tmp/$name" "$@" || { bad "$name: export failed"; return; }
+    "$rc" -m "$@" >"$tmp/orig" || { bad "$name: rolecount (original)"; return; }
+    "$rc" -m "$tmp/$name/traces.otf2" >"$tmp/back" || { bad "$name: rolecount (OTF2)"; return; }
+    diff -u "$tmp/orig" "$tmp/back" || bad "$name: counts by role differ after the round trip"
+    echo "$name: $(tr '\n' ' ' <"$tmp/back")"
+}
+(cd "$tmp" && ECL_DIR=$tmp ECL_PREFIX=thr "$top_builddir/examples/threads/threads" >/dev/null) ||
+    { echo "examples/threads failed"; exit 99; }
+roundtrip threads "$tmp"/thr.*.ecl
+grep -q '^metric [1-9]' "$tmp/back" || bad "threads: no counters came back"
+roundtrip picl -d "$top_srcdir/edl/formats/picl.edl" "$top_srcdir/tests/edl/samples/mpicl_test.excerpt.ttf"
+grep -q '^matched [1-9]' "$tmp/back" || bad "picl: no matched messages came back"
+roundtrip requests -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/views/otf2-req.trace"
+
+# the same profile: examples/embed (regions by role: calls, seconds inside)
+# on the original and on the archive
+embed="$top_builddir/examples/embed/embed"
+profile() {
+    "$embed" "$@" | sed -n '/^region  *count  *seconds$/,$p'
+}
+sh "$top_srcdir/examples/toymp/toymp-ring" 4 6 >"$tmp/ring.trace" || exit 99
+"$pv" --export otf2 -o "$tmp/toymp" -d "$top_srcdir/edl/formats/toymp.edl" "$tmp/ring.trace" ||
+    bad "toymp: export failed"
+for t in threads toymp requests; do
+    case $t in
+    threads) profile "$tmp"/thr.*.ecl >"$tmp/p.orig" ;;
+    toymp) profile "$tmp/ring.trace" "$top_srcdir/edl/formats/toymp.edl" >"$tmp/p.orig" ;;
+    requests) profile "$top_srcdir/tests/views/otf2-req.trace" \
+        "$top_srcdir/tests/views/otf2-req.edl" >"$tmp/p.orig" ;;
+    esac
+    profile "$tmp/$t/traces.otf2" >"$tmp/p.back"
+    [ "$(wc -l <"$tmp/p.orig")" -gt 1 ] || bad "$t: empty profile"
+    diff -u "$tmp/p.orig" "$tmp/p.back" || bad "$t: the region profile differs after the round trip"
+done
+exit $fail

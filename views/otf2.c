@@ -1,0 +1,1286 @@
+/* otf2.c -- the OTF2 export of pal-view: any trace PAL reads, understood
+ * through its description's roles only (no record name is looked at), written
+ * as an OTF2 archive with libotf2 (doc/views.md, "OTF2 export").
+ *
+ * One OTF2 location per (process, thread), one location group per process;
+ * enter/leave/call records become Enter/Leave of regions named by the
+ * description (REGION IS, or the name a region id refers to); send and recv
+ * roles become MpiSend/MpiRecv, or MpiIsend/MpiIsendComplete and
+ * MpiIrecvRequest/MpiIrecv when a request is involved; collective records
+ * MpiCollectiveBegin/End; counters Metric events; markers ParameterString
+ * events of the parameter "marker". A call record spans [time - duration,
+ * time], so events are kept per location in a small time-sorted buffer and
+ * written when it fills: each location's events reach libotf2 in time order. */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+
+#include "pal/pal.h"
+#include "views/otf2.h"
+
+/* Events kept per location before the oldest half is written. */
+#define BUF_EVENTS 65536
+/* Ranks of the world communicator at most (its group lists rank 0..max). */
+#define MAX_RANK (1u << 20)
+
+enum {
+    E_ENTER = 1, E_LEAVE, E_SEND, E_ISEND, E_ISEND_DONE, E_IRECV_REQ, E_RECV, E_IRECV,
+    E_CBEGIN, E_CEND, E_METRIC, E_PARAM, E_OFF, E_ON
+};
+
+typedef struct ev {
+    uint64_t t;
+    uint64_t bytes, bytes2, req;
+    union { int64_t i; double f; } v;
+    uint32_t a, comm, tag, root;
+    uint8_t kind, isfloat;
+} ev;
+
+/* ---------------- a map of (uint64, uint64) keys to indices ---------------- */
+typedef struct pmap {
+    struct pslot { uint64_t a, b; uint32_t v; uint32_t used; } *s;
+    size_t cap, n;
+} pmap;
+
+static size_t phash(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h ^ h >> 29);
+}
+
+/* index stored for (a, b), or -1 */
+static long pmap_get(const pmap *m, uint64_t a, uint64_t b)
+{
+    if (m->cap == 0)
+        return -1;
+    for (size_t i = phash(a, b) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (!m->s[i].used)
+            return -1;
+        if (m->s[i].a == a && m->s[i].b == b)
+            return m->s[i].v;
+    }
+}
+
+static int pmap_put(pmap *m, uint64_t a, uint64_t b, uint32_t v)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64;
+        struct pslot *ns = calloc(nc, sizeof *ns);
+        if (!ns)
+            return -1;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->s[i].used) {
+                size_t j = phash(m->s[i].a, m->s[i].b) & (nc - 1);
+                while (ns[j].used)
+                    j = (j + 1) & (nc - 1);
+                ns[j] = m->s[i];
+            }
+        free(m->s);
+        m->s = ns;
+        m->cap = nc;
+    }
+    size_t i = phash(a, b) & (m->cap - 1);
+    while (m->s[i].used && !(m->s[i].a == a && m->s[i].b == b))
+        i = (i + 1) & (m->cap - 1);
+    if (!m->s[i].used)
+        m->n++;
+    m->s[i] = (struct pslot){ a, b, v, 1 };
+    return 0;
+}
+
+/* ---------------- the exporter ---------------- */
+enum { RQ_NONE = 0, RQ_CREATED, RQ_SEND };
+
+typedef struct loc {
+    uint32_t process, stream;
+    OTF2_EvtWriter *w;
+    ev *buf;
+    size_t n, cap;
+    uint64_t written_t;        /* time of the last event written */
+    int any_written;
+    uint32_t name;             /* string id, UINT32_MAX: none yet */
+    int64_t coll_root;         /* the root an enter of a collective named (PICL), -1: none */
+} loc;
+
+typedef struct req {
+    uint64_t t;                /* created or started (an MpiIrecvRequest goes there) */
+    int state;
+} req;
+
+typedef struct region {
+    uint32_t name;
+    OTF2_RegionRole role;
+    OTF2_Paradigm paradigm;
+} region;
+
+typedef struct metric {
+    uint32_t name;
+    int isfloat;
+} metric;
+
+typedef struct comm {
+    uint64_t id;               /* the trace's communicator id */
+    uint32_t name;
+    uint32_t *members;         /* world ranks */
+    size_t nmembers;
+} comm;
+
+typedef struct xp {
+    pal_reader *r;
+    pal_names *names;
+    OTF2_Archive *ar;
+    OTF2_ErrorCode err;
+    /* role handles (NULL: no record type has the field) */
+    const pal_handle *h[PAL_FROLE_LIMIT];
+    /* strings */
+    char **str;
+    size_t nstr, capstr;
+    pmap strmap;               /* (hash, length) -> first string of that hash: chained below */
+    uint32_t *strnext;
+    /* locations */
+    loc *locs;
+    size_t nlocs, caplocs;
+    pmap locmap;
+    /* requests, by (location, request id) */
+    req *reqs;
+    size_t nreqs, capreqs;
+    pmap reqmap;
+    region *regions;
+    size_t nregions, capregions;
+    uint32_t *region_of_str;   /* string id -> region + 1 */
+    size_t nros;
+    metric *metrics;
+    size_t nmetrics;
+    comm *comms;               /* comms[0] is the world (every rank) */
+    size_t ncomms;
+    pmap commmap;
+    uint32_t marker_str;
+    int have_base;
+    int64_t base;
+    uint64_t tmin, tmax;
+    int any_time;
+    uint32_t max_rank;
+    int any_rank;
+    /* what was written */
+    uint64_t count[E_ON + 1];
+    uint64_t clamped, lost;
+} xp;
+
+static int oom(void)
+{
+    fprintf(stderr, "pal-view: otf2: out of memory\n");
+    return -1;
+}
+
+static uint64_t shash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The id of string s (len bytes), added when new; UINT32_MAX out of memory. */
+static uint32_t str_id(xp *x, const char *s, size_t len)
+{
+    uint64_t h = shash(s, len);
+    long i = pmap_get(&x->strmap, h, len);
+    for (; i >= 0; i = x->strnext[i] == UINT32_MAX ? -1 : (long)x->strnext[i])
+        if (memcmp(x->str[i], s, len) == 0 && x->str[i][len] == '\0')
+            return (uint32_t)i;
+    if (x->nstr == x->capstr) {
+        size_t nc = x->capstr ? x->capstr * 2 : 256;
+        char **ns = realloc(x->str, nc * sizeof *ns);
+        uint32_t *nn = ns ? realloc(x->strnext, nc * sizeof *nn) : NULL;
+        if (ns)
+            x->str = ns;
+        if (!nn)
+            return UINT32_MAX;
+        x->strnext = nn;
+        x->capstr = nc;
+    }
+    char *c = malloc(len + 1);
+    if (!c)
+        return UINT32_MAX;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    uint32_t id = (uint32_t)x->nstr++;
+    x->str[id] = c;
+    long head = pmap_get(&x->strmap, h, len);
+    x->strnext[id] = head < 0 ? UINT32_MAX : (uint32_t)head;
+    if (pmap_put(&x->strmap, h, len, id) != 0)
+        return UINT32_MAX;
+    return id;
+}
+
+static loc *loc_get(xp *x, uint32_t process, uint32_t stream)
+{
+    long i = pmap_get(&x->locmap, process, stream);
+    if (i >= 0)
+        return &x->locs[i];
+    if (x->nlocs == x->caplocs) {
+        size_t nc = x->caplocs ? x->caplocs * 2 : 16;
+        loc *nl = realloc(x->locs, nc * sizeof *nl);
+        if (!nl)
+            return NULL;
+        x->locs = nl;
+        x->caplocs = nc;
+    }
+    loc *l = &x->locs[x->nlocs];
+    memset(l, 0, sizeof *l);
+    l->process = process;
+    l->stream = stream;
+    l->name = UINT32_MAX;
+    l->coll_root = -1;
+    if (pmap_put(&x->locmap, process, stream, (uint32_t)x->nlocs) != 0)
+        return NULL;
+    x->nlocs++;
+    if (process < MAX_RANK && (!x->any_rank || process > x->max_rank)) {
+        x->max_rank = process;
+        x->any_rank = 1;
+    }
+    return l;
+}
+
+static uint64_t loc_ref(const loc *l)
+{
+    return (uint64_t)l->process << 32 | l->stream;
+}
+
+static void write_event(xp *x, loc *l, const ev *e)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (!l->w) {
+        l->w = OTF2_Archive_GetEvtWriter(x->ar, loc_ref(l));
+        if (!l->w) {
+            if (x->err == OTF2_SUCCESS)
+                x->err = OTF2_ERROR_MEM_ALLOC_FAILED;
+            return;
+        }
+    }
+    OTF2_EvtWriter *w = l->w;
+    switch (e->kind) {
+    case E_ENTER: rc = OTF2_EvtWriter_Enter(w, NULL, e->t, e->a); break;
+    case E_LEAVE: rc = OTF2_EvtWriter_Leave(w, NULL, e->t, e->a); break;
+    case E_SEND: rc = OTF2_EvtWriter_MpiSend(w, NULL, e->t, e->a, e->comm, e->tag, e->bytes); break;
+    case E_ISEND:
+        rc = OTF2_EvtWriter_MpiIsend(w, NULL, e->t, e->a, e->comm, e->tag, e->bytes, e->req);
+        break;
+    case E_ISEND_DONE: rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, e->t, e->req); break;
+    case E_IRECV_REQ: rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, e->t, e->req); break;
+    case E_RECV: rc = OTF2_EvtWriter_MpiRecv(w, NULL, e->t, e->a, e->comm, e->tag, e->bytes); break;
+    case E_IRECV:
+        rc = OTF2_EvtWriter_MpiIrecv(w, NULL, e->t, e->a, e->comm, e->tag, e->bytes, e->req);
+        break;
+    case E_CBEGIN: rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, e->t); break;
+    case E_CEND:
+        rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, e->t, (OTF2_CollectiveOp)e->a, e->comm,
+                                             e->root, e->bytes, e->bytes2);
+        break;
+    case E_METRIC: {
+        OTF2_Type type = e->isfloat ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64;
+        OTF2_MetricValue v;
+        if (e->isfloat)
+            v.floating_point = e->v.f;
+        else
+            v.signed_int = e->v.i;
+        rc = OTF2_EvtWriter_Metric(w, NULL, e->t, e->a, 1, &type, &v);
+        break;
+    }
+    case E_PARAM: rc = OTF2_EvtWriter_ParameterString(w, NULL, e->t, e->a, (uint32_t)e->v.i); break;
+    case E_OFF: rc = OTF2_EvtWriter_MeasurementOnOff(w, NULL, e->t, OTF2_MEASUREMENT_OFF); break;
+    case E_ON: rc = OTF2_EvtWriter_MeasurementOnOff(w, NULL, e->t, OTF2_MEASUREMENT_ON); break;
+    }
+    if (rc != OTF2_SUCCESS && x->err == OTF2_SUCCESS)
+        x->err = rc;
+    x->count[e->kind]++;
+    if (!x->any_time || e->t < x->tmin)
+        x->tmin = e->t;
+    if (!x->any_time || e->t > x->tmax)
+        x->tmax = e->t;
+    x->any_time = 1;
+}
+
+/* Writes the k oldest buffered events of l. */
+static void flush_loc(xp *x, loc *l, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        write_event(x, l, &l->buf[i]);
+    if (k) {
+        l->written_t = l->buf[k - 1].t;
+        l->any_written = 1;
+    }
+    memmove(l->buf, l->buf + k, (l->n - k) * sizeof *l->buf);
+    l->n -= k;
+}
+
+/* Adds e to l's buffer after every event at its time or before. An event
+ * before what was already written (a call longer than the buffer holds) is
+ * moved to that time and counted. */
+static int put(xp *x, loc *l, ev e)
+{
+    if (l->any_written && e.t < l->written_t) {
+        e.t = l->written_t;
+        x->clamped++;
+    }
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        ev *nb = realloc(l->buf, nc * sizeof *nb);
+        if (!nb)
+            return oom();
+        l->buf = nb;
+        l->cap = nc;
+    }
+    size_t i = l->n;
+    while (i > 0 && l->buf[i - 1].t > e.t)
+        i--;
+    memmove(l->buf + i + 1, l->buf + i, (l->n - i) * sizeof *l->buf);
+    l->buf[i] = e;
+    l->n++;
+    if (l->n >= BUF_EVENTS)
+        flush_loc(x, l, l->n / 2);
+    return 0;
+}
+
+/* ---------------- reading fields by role ---------------- */
+
+static int get_i64(const xp *x, const pal_record *rec, pal_field_role role, int64_t *v)
+{
+    return x->h[role] && pal_record_i64(rec, x->h[role], v) == PAL_OK;
+}
+
+static int get_u64(const xp *x, const pal_record *rec, pal_field_role role, uint64_t *v)
+{
+    int64_t i;
+    if (!x->h[role])
+        return 0;
+    if (pal_record_u64(rec, x->h[role], v) == PAL_OK)
+        return 1;
+    if (pal_record_i64(rec, x->h[role], &i) == PAL_OK) {
+        *v = (uint64_t)i;
+        return 1;
+    }
+    return 0;
+}
+
+/* The name the field with role gives: the name its id refers to, its text,
+ * or "<what> <id>". UINT32_MAX when the record has no such field. */
+static uint32_t named(xp *x, const pal_record *rec, pal_field_role role, const char *what)
+{
+    const char *s;
+    size_t len;
+    int64_t id;
+    char buf[64];
+    const pal_handle *h = x->h[role];
+    if (!h)
+        return UINT32_MAX;
+    if (pal_names_handle(x->names, rec, h, &s, &len) == PAL_OK ||
+        pal_record_str(rec, h, &s, &len) == PAL_OK)
+        return str_id(x, s, len);
+    if (pal_record_i64(rec, h, &id) != PAL_OK)
+        return UINT32_MAX;
+    snprintf(buf, sizeof buf, "%s %" PRId64, what, id);
+    return str_id(x, buf, strlen(buf));
+}
+
+/* The collective operation a region name says ("MPI_Allreduce", "bcast");
+ * OTF2 needs one, a trace's roles do not say which: the region's name is the
+ * only place it is written. Unknown names: barrier. */
+static OTF2_CollectiveOp coll_op(const char *name, OTF2_RegionRole *role)
+{
+    static const struct { const char *name; OTF2_CollectiveOp op; OTF2_RegionRole role; } ops[] = {
+        {"barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER},
+        {"bcast", OTF2_COLLECTIVE_OP_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL},
+        {"gather", OTF2_COLLECTIVE_OP_GATHER, OTF2_REGION_ROLE_COLL_ALL2ONE},
+        {"gatherv", OTF2_COLLECTIVE_OP_GATHERV, OTF2_REGION_ROLE_COLL_ALL2ONE},
+        {"scatter", OTF2_COLLECTIVE_OP_SCATTER, OTF2_REGION_ROLE_COLL_ONE2ALL},
+        {"scatterv", OTF2_COLLECTIVE_OP_SCATTERV, OTF2_REGION_ROLE_COLL_ONE2ALL},
+        {"allgather", OTF2_COLLECTIVE_OP_ALLGATHER, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"alltoall", OTF2_COLLECTIVE_OP_ALLTOALL, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"reduce", OTF2_COLLECTIVE_OP_REDUCE, OTF2_REGION_ROLE_COLL_ALL2ONE},
+        {"reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+         OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"scan", OTF2_COLLECTIVE_OP_SCAN, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {"exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_ALL2ALL},
+    };
+    char low[64];
+    size_t n = 0;
+    if (strncasecmp(name, "mpi_", 4) == 0)
+        name += 4;
+    for (; name[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)name[n]);
+    low[n] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        const char *s = pass == 0 ? low : low[0] == 'i' ? low + 1 : NULL;   /* ibcast */
+        for (size_t i = 0; s && i < sizeof ops / sizeof ops[0]; i++)
+            if (strcmp(s, ops[i].name) == 0) {
+                *role = ops[i].role;
+                return ops[i].op;
+            }
+    }
+    *role = OTF2_REGION_ROLE_COLL_OTHER;
+    return OTF2_COLLECTIVE_OP_BARRIER;
+}
+
+/* The region an enter, leave, call or overhead record names; UINT32_MAX out
+ * of memory. Its role and paradigm follow the record's roles. */
+static uint32_t region_id(xp *x, const pal_record *rec)
+{
+    const pal_recdesc *rd = pal_record_desc(rec);
+    const char *text = pal_recdesc_region(rd);
+    uint32_t s = UINT32_MAX;
+    if (text[0])
+        s = str_id(x, text, strlen(text));
+    else if ((s = named(x, rec, PAL_FROLE_REGION, "region")) == UINT32_MAX)
+        s = str_id(x, pal_recdesc_name(rd), strlen(pal_recdesc_name(rd)));
+    if (s == UINT32_MAX)
+        return UINT32_MAX;
+    if (s >= x->nros) {
+        size_t nn = x->nros ? x->nros : 64;
+        while (nn <= s)
+            nn *= 2;
+        uint32_t *n = realloc(x->region_of_str, nn * sizeof *n);
+        if (!n)
+            return UINT32_MAX;
+        memset(n + x->nros, 0, (nn - x->nros) * sizeof *n);
+        x->region_of_str = n;
+        x->nros = nn;
+    }
+    if (x->region_of_str[s]) {
+        region *g = &x->regions[x->region_of_str[s] - 1];
+        /* a leave may say more than its enter did (PICL's recv_end receives) */
+        if (g->role == OTF2_REGION_ROLE_FUNCTION &&
+            (pal_record_has_role(rec, PAL_ROLE_SEND) || pal_record_has_role(rec, PAL_ROLE_RECV))) {
+            g->role = OTF2_REGION_ROLE_POINT2POINT;
+            g->paradigm = OTF2_PARADIGM_MPI;
+        }
+        return x->region_of_str[s] - 1;
+    }
+    if (x->nregions == x->capregions) {
+        size_t nc = x->capregions ? x->capregions * 2 : 64;
+        region *nr = realloc(x->regions, nc * sizeof *nr);
+        if (!nr)
+            return UINT32_MAX;
+        x->regions = nr;
+        x->capregions = nc;
+    }
+    region *g = &x->regions[x->nregions];
+    g->name = s;
+    g->role = OTF2_REGION_ROLE_FUNCTION;
+    g->paradigm = OTF2_PARADIGM_USER;
+    if (pal_record_has_role(rec, PAL_ROLE_OVERHEAD)) {
+        g->role = OTF2_REGION_ROLE_ARTIFICIAL;
+        g->paradigm = OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+    } else if (pal_record_has_role(rec, PAL_ROLE_COLLECTIVE)) {
+        g->paradigm = OTF2_PARADIGM_MPI;
+        coll_op(x->str[s], &g->role);
+    } else if (pal_record_has_role(rec, PAL_ROLE_SEND) || pal_record_has_role(rec, PAL_ROLE_RECV)) {
+        g->paradigm = OTF2_PARADIGM_MPI;
+        g->role = OTF2_REGION_ROLE_POINT2POINT;
+    } else if (pal_record_has_role(rec, PAL_ROLE_COMMUNICATION)) {
+        g->paradigm = OTF2_PARADIGM_MPI;
+    }
+    x->region_of_str[s] = (uint32_t)++x->nregions;
+    return (uint32_t)(x->nregions - 1);
+}
+
+/* ---------------- communicators ---------------- */
+
+/* Parses "0-3,8" into world ranks. 0, or -1 on a malformed list or no memory. */
+static int parse_members(const char *s, size_t len, uint32_t **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    size_t i = 0;
+    while (i < len) {
+        unsigned long a = 0, b;
+        if (!isdigit((unsigned char)s[i]))
+            goto bad;
+        while (i < len && isdigit((unsigned char)s[i]) && a < MAX_RANK)
+            a = a * 10 + (unsigned long)(s[i++] - '0');
+        b = a;
+        if (i < len && s[i] == '-') {
+            i++;
+            b = 0;
+            if (i >= len || !isdigit((unsigned char)s[i]))
+                goto bad;
+            while (i < len && isdigit((unsigned char)s[i]) && b < MAX_RANK)
+                b = b * 10 + (unsigned long)(s[i++] - '0');
+        }
+        if (a >= MAX_RANK || b >= MAX_RANK || b < a)
+            goto bad;
+        for (unsigned long r = a; r <= b; r++) {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                uint32_t *nm = realloc(*out, cap * sizeof *nm);
+                if (!nm)
+                    goto bad;
+                *out = nm;
+            }
+            (*out)[(*n)++] = (uint32_t)r;
+        }
+        if (i < len && s[i] == ',')
+            i++;
+        else if (i < len)
+            goto bad;
+    }
+    return 0;
+bad:
+    free(*out);
+    *out = NULL;
+    *n = 0;
+    return -1;
+}
+
+/* A definition record with a members field defines a communicator when the
+ * field that holds its id is known: the one with role communicator, or the
+ * one a communicator field of another record refers to. */
+static const pal_fielddesc *comm_id_field(const pal_reader *r, const pal_recdesc *def)
+{
+    const pal_fielddesc *f = pal_recdesc_role_field(def, PAL_FROLE_COMMUNICATOR);
+    if (f)
+        return f;
+    const pal_dict *d = pal_reader_dict(r);
+    for (size_t i = 0; i < pal_dict_record_count(d); i++) {
+        const pal_fielddesc *c = pal_recdesc_role_field(pal_dict_record(d, i),
+                                                        PAL_FROLE_COMMUNICATOR);
+        const char *rn, *fn;
+        if (c && pal_field_reference(c, &rn, &fn, NULL) == PAL_OK &&
+            strcmp(rn, pal_recdesc_name(def)) == 0)
+            return pal_recdesc_find_field(def, fn);
+    }
+    return NULL;
+}
+
+static int add_comm(xp *x, const pal_record *rec)
+{
+    const pal_recdesc *rd = pal_record_desc(rec);
+    const pal_fielddesc *idf = comm_id_field(x->r, rd);
+    const pal_fielddesc *mf = pal_recdesc_role_field(rd, PAL_FROLE_MEMBERS);
+    int64_t id;
+    const char *s;
+    size_t len;
+    if (!idf || !mf ||
+        pal_record_get_i64(rec, pal_field_name(idf), &id) != PAL_OK ||
+        pal_record_get_str(rec, pal_field_name(mf), &s, &len) != PAL_OK ||
+        pmap_get(&x->commmap, (uint64_t)id, 0) >= 0)
+        return 0;
+    comm c = { (uint64_t)id, UINT32_MAX, NULL, 0 };
+    if (parse_members(s, len, &c.members, &c.nmembers) != 0)
+        return 0;
+    const pal_fielddesc *nf = pal_recdesc_role_field(rd, PAL_FROLE_NAME);
+    char buf[48];
+    if (nf && pal_record_get_str(rec, pal_field_name(nf), &s, &len) == PAL_OK) {
+        c.name = str_id(x, s, len);
+    } else {
+        snprintf(buf, sizeof buf, "comm %" PRId64, id);
+        c.name = str_id(x, buf, strlen(buf));
+    }
+    comm *nc = realloc(x->comms, (x->ncomms + 1) * sizeof *nc);
+    if (!nc || c.name == UINT32_MAX || pmap_put(&x->commmap, (uint64_t)id, 0,
+                                                (uint32_t)x->ncomms) != 0) {
+        free(c.members);
+        if (nc)
+            x->comms = nc;
+        return oom();
+    }
+    x->comms = nc;
+    x->comms[x->ncomms++] = c;
+    return 0;
+}
+
+/* The communicator of rec and the local rank of world rank *rank in it (the
+ * world's when rec names no known communicator, or rank is not a member). */
+static uint32_t comm_of(xp *x, const pal_record *rec, uint32_t *rank, uint32_t *root)
+{
+    uint64_t id;
+    if (!get_u64(x, rec, PAL_FROLE_COMMUNICATOR, &id))
+        return 0;
+    long ci = pmap_get(&x->commmap, id, 0);
+    if (ci <= 0)
+        return 0;
+    const comm *c = &x->comms[ci];
+    uint32_t lr = OTF2_UNDEFINED_UINT32, lroot = OTF2_UNDEFINED_UINT32;
+    for (size_t i = 0; i < c->nmembers; i++) {
+        if (rank && c->members[i] == *rank)
+            lr = (uint32_t)i;
+        if (root && c->members[i] == *root)
+            lroot = (uint32_t)i;
+    }
+    if ((rank && *rank != OTF2_UNDEFINED_UINT32 && lr == OTF2_UNDEFINED_UINT32) ||
+        (root && *root != OTF2_UNDEFINED_UINT32 && lroot == OTF2_UNDEFINED_UINT32))
+        return 0;
+    if (rank)
+        *rank = lr;
+    if (root)
+        *root = lroot;
+    return (uint32_t)ci;
+}
+
+/* ---------------- records to events ---------------- */
+
+static uint32_t rank_of(int64_t v)
+{
+    return v >= 0 && v < (int64_t)MAX_RANK ? (uint32_t)v : OTF2_UNDEFINED_UINT32;
+}
+
+static req *req_get(xp *x, const loc *l, uint64_t id, int create)
+{
+    long i = pmap_get(&x->reqmap, (uint64_t)(l - x->locs), id);
+    if (i >= 0)
+        return &x->reqs[i];
+    if (!create)
+        return NULL;
+    if (x->nreqs == x->capreqs) {
+        size_t nc = x->capreqs ? x->capreqs * 2 : 64;
+        req *nr = realloc(x->reqs, nc * sizeof *nr);
+        if (!nr)
+            return NULL;
+        x->reqs = nr;
+        x->capreqs = nc;
+    }
+    if (pmap_put(&x->reqmap, (uint64_t)(l - x->locs), id, (uint32_t)x->nreqs) != 0)
+        return NULL;
+    req *q = &x->reqs[x->nreqs++];
+    memset(q, 0, sizeof *q);
+    return q;
+}
+
+/* A message event of rec at t: the other end (field role `end`, else peer)
+ * in the communicator of rec, the tag (`tag`, else tag), the bytes
+ * (`bytes`, else bytes). */
+static void message(xp *x, const pal_record *rec, ev *e, uint64_t t, pal_field_role end,
+                    pal_field_role tag, pal_field_role bytes)
+{
+    int64_t v;
+    memset(e, 0, sizeof *e);
+    e->t = t;
+    e->a = OTF2_UNDEFINED_UINT32;
+    if (get_i64(x, rec, end, &v) || get_i64(x, rec, PAL_FROLE_PEER, &v))
+        e->a = rank_of(v);
+    e->comm = comm_of(x, rec, &e->a, NULL);
+    if (get_i64(x, rec, tag, &v) || get_i64(x, rec, PAL_FROLE_TAG, &v))
+        e->tag = (uint32_t)v;
+    if (!get_u64(x, rec, bytes, &e->bytes))
+        get_u64(x, rec, PAL_FROLE_BYTES, &e->bytes);
+}
+
+/* The message rec sends, at t: MpiIsend when it creates or starts a request. */
+static int emit_send(xp *x, loc *l, const pal_record *rec, uint64_t t)
+{
+    ev e;
+    message(x, rec, &e, t, PAL_FROLE_DEST, PAL_FROLE_TAG, PAL_FROLE_BYTES_SENT);
+    e.kind = E_SEND;
+    if (get_u64(x, rec, PAL_FROLE_REQUEST, &e.req) && e.req != 0) {
+        req *q = req_get(x, l, e.req, 1);
+        if (!q)
+            return oom();
+        q->state = RQ_SEND;
+        q->t = t;
+        e.kind = E_ISEND;
+    }
+    return put(x, l, e);
+}
+
+/* The message rec receives, at t: MpiIrecv (after an MpiIrecvRequest where
+ * the request was created or started) when it completes a request. */
+static int emit_recv(xp *x, loc *l, const pal_record *rec, uint64_t t, int complete)
+{
+    ev e;
+    message(x, rec, &e, t, PAL_FROLE_SOURCE, PAL_FROLE_RECV_TAG, PAL_FROLE_BYTES_RECEIVED);
+    e.kind = E_RECV;
+    if (complete && get_u64(x, rec, PAL_FROLE_REQUEST, &e.req) && e.req != 0) {
+        req *q = req_get(x, l, e.req, 0);
+        ev r;
+        memset(&r, 0, sizeof r);
+        r.kind = E_IRECV_REQ;
+        r.req = e.req;
+        r.t = q && q->state == RQ_CREATED ? q->t : t;
+        if (q && q->state == RQ_SEND) {     /* a send-receive's request */
+            ev d = r;
+            d.kind = E_ISEND_DONE;
+            d.t = t;
+            if (put(x, l, d) != 0)
+                return -1;
+            r.t = q->t;
+        }
+        if (put(x, l, r) != 0)
+            return -1;
+        if (q)
+            q->state = RQ_NONE;
+        e.kind = E_IRECV;
+    }
+    return put(x, l, e);
+}
+
+static int emit_coll_end(xp *x, loc *l, const pal_record *rec, uint64_t t, uint32_t reg)
+{
+    int64_t v;
+    OTF2_RegionRole role;
+    ev e;
+    memset(&e, 0, sizeof e);
+    e.t = t;
+    e.kind = E_CEND;
+    e.a = coll_op(x->str[x->regions[reg].name], &role);
+    e.root = OTF2_UNDEFINED_UINT32;
+    if (get_i64(x, rec, PAL_FROLE_ROOT, &v))
+        e.root = rank_of(v);
+    else if (l->coll_root >= 0)
+        e.root = rank_of(l->coll_root);     /* named when it began */
+    l->coll_root = -1;
+    e.comm = comm_of(x, rec, NULL, &e.root);
+    if (!get_u64(x, rec, PAL_FROLE_BYTES_SENT, &e.bytes))
+        get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
+    if (!get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &e.bytes2))
+        get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes2);
+    return put(x, l, e);
+}
+
+static int simple(xp *x, loc *l, int kind, uint64_t t, uint32_t a)
+{
+    ev e;
+    memset(&e, 0, sizeof e);
+    e.kind = (uint8_t)kind;
+    e.t = t;
+    e.a = a;
+    return put(x, l, e);
+}
+
+static uint64_t stamp(xp *x, int64_t ns)
+{
+    if (ns < x->base) {
+        x->clamped++;
+        return 0;
+    }
+    return (uint64_t)(ns - x->base);
+}
+
+static int record(xp *x, const pal_record *rec)
+{
+    const pal_recdesc *rd = pal_record_desc(rec);
+    if (pal_record_has_role(rec, PAL_ROLE_DEFINITION)) {
+        if (pal_recdesc_role_field(rd, PAL_FROLE_MEMBERS))
+            return add_comm(x, rec);
+        return 0;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_LOST)) {
+        uint64_t n = 1;
+        get_u64(x, rec, PAL_FROLE_COUNT, &n);
+        x->lost += n;
+        return 0;
+    }
+    int enter = pal_record_has_role(rec, PAL_ROLE_ENTER),
+        leave = pal_record_has_role(rec, PAL_ROLE_LEAVE),
+        call = pal_record_has_role(rec, PAL_ROLE_CALL),
+        over = pal_record_has_role(rec, PAL_ROLE_OVERHEAD),
+        message = pal_record_has_role(rec, PAL_ROLE_MESSAGE),
+        marker = pal_record_has_role(rec, PAL_ROLE_MARKER),
+        counter = pal_record_has_role(rec, PAL_ROLE_COUNTER),
+        rstart = pal_record_has_role(rec, PAL_ROLE_REQUEST_START),
+        rdone = pal_record_has_role(rec, PAL_ROLE_REQUEST_COMPLETE),
+        pause = pal_record_has_role(rec, PAL_ROLE_PAUSE),
+        resume = pal_record_has_role(rec, PAL_ROLE_RESUME);
+    if (!(enter || leave || call || over || message || marker || counter || rstart || rdone ||
+          pause || resume))
+        return 0;
+    int send = pal_record_has_role(rec, PAL_ROLE_SEND),
+        recv = pal_record_has_role(rec, PAL_ROLE_RECV),
+        coll = pal_record_has_role(rec, PAL_ROLE_COLLECTIVE);
+    int64_t ns = pal_record_time_ns(rec);
+    if (!x->have_base && pal_recdesc_role_field(rd, PAL_FROLE_TIMESTAMP)) {
+        /* times from a zero near the trace's start (PICL, a run) move 1 s
+         * later, so that calls begun before the first record stay >= 0 */
+        x->base = ns < 1000000000 ? -1000000000 : 0;
+        x->have_base = 1;
+    }
+    uint64_t t = stamp(x, ns);
+    loc *l = loc_get(x, pal_record_process(rec), pal_record_stream(rec));
+    if (!l)
+        return oom();
+    if (l->name == UINT32_MAX) {
+        const char *s;
+        size_t len;
+        if (pal_names_thread(x->names, rec, &s, &len) == PAL_OK)
+            l->name = str_id(x, s, len);
+    }
+    if (enter || leave || call || over) {
+        uint32_t reg = region_id(x, rec);
+        if (reg == UINT32_MAX)
+            return oom();
+        int64_t dur = 0;
+        uint64_t t0 = t, t1 = t;
+        if ((call || over) && pal_record_duration_ns(rec, &dur) == PAL_OK && dur > 0) {
+            if (call)
+                t0 = dur > ns - x->base ? (x->clamped++, 0) : t - (uint64_t)dur;
+            else
+                t1 = t + (uint64_t)dur;
+        }
+        if (enter || call || over) {
+            if (simple(x, l, E_ENTER, t0, reg) != 0)
+                return -1;
+            if (coll && simple(x, l, E_CBEGIN, t0, 0) != 0)
+                return -1;
+            if (coll && enter && !get_i64(x, rec, PAL_FROLE_ROOT, &l->coll_root))
+                l->coll_root = -1;
+            if (send && emit_send(x, l, rec, t0) != 0)
+                return -1;
+            if (call && !send && !recv) {
+                /* a request it creates (MPI_Irecv): completed later as a receive? */
+                uint64_t id;
+                if (get_u64(x, rec, PAL_FROLE_REQUEST, &id) && id != 0) {
+                    req *q = req_get(x, l, id, 1);
+                    if (!q)
+                        return oom();
+                    if (q->state != RQ_SEND) {     /* (not a call that names a send's) */
+                        q->state = RQ_CREATED;
+                        q->t = t0;
+                    }
+                }
+            }
+        }
+        if (leave || call || over) {
+            if (leave && send && emit_send(x, l, rec, t1) != 0)
+                return -1;
+            if (recv && emit_recv(x, l, rec, t1, 0) != 0)
+                return -1;
+            if (coll && emit_coll_end(x, l, rec, t1, reg) != 0)
+                return -1;
+            if (simple(x, l, E_LEAVE, t1, reg) != 0)
+                return -1;
+        }
+        return 0;
+    }
+    if (message) {
+        if (send && emit_send(x, l, rec, t) != 0)
+            return -1;
+        if (recv && emit_recv(x, l, rec, t, 0) != 0)
+            return -1;
+        return 0;
+    }
+    if (rstart) {
+        uint64_t id;
+        if (send)
+            return emit_send(x, l, rec, t);
+        if (recv)
+            return emit_recv(x, l, rec, t, 0);
+        if (get_u64(x, rec, PAL_FROLE_REQUEST, &id) && id != 0) {
+            req *q = req_get(x, l, id, 1);
+            if (!q)
+                return oom();
+            if (q->state != RQ_SEND) {
+                q->state = RQ_CREATED;
+                q->t = t;
+            }
+        }
+        return 0;
+    }
+    if (rdone) {
+        uint64_t id = 0;
+        if (recv)
+            return emit_recv(x, l, rec, t, 1);
+        if (send)
+            return emit_send(x, l, rec, t);
+        req *q = get_u64(x, rec, PAL_FROLE_REQUEST, &id) ? req_get(x, l, id, 0) : NULL;
+        if (q && q->state == RQ_SEND) {
+            ev e;
+            memset(&e, 0, sizeof e);
+            e.kind = E_ISEND_DONE;
+            e.t = t;
+            e.req = id;
+            q->state = RQ_NONE;
+            return put(x, l, e);
+        }
+        return 0;
+    }
+    if (marker) {
+        const char *s;
+        size_t len;
+        uint32_t text;
+        if (x->h[PAL_FROLE_TEXT] && pal_record_str(rec, x->h[PAL_FROLE_TEXT], &s, &len) == PAL_OK)
+            text = str_id(x, s, len);
+        else
+            text = str_id(x, pal_recdesc_name(rd), strlen(pal_recdesc_name(rd)));
+        if (text == UINT32_MAX)
+            return oom();
+        ev e;
+        memset(&e, 0, sizeof e);
+        e.kind = E_PARAM;
+        e.t = t;
+        e.a = 0;
+        e.v.i = text;
+        return put(x, l, e);
+    }
+    if (counter) {
+        const pal_fielddesc *vf = pal_recdesc_role_field(rd, PAL_FROLE_VALUE);
+        uint32_t name = named(x, rec, PAL_FROLE_COUNTER, "counter");
+        if (name == UINT32_MAX)
+            name = str_id(x, pal_recdesc_name(rd), strlen(pal_recdesc_name(rd)));
+        if (name == UINT32_MAX)
+            return oom();
+        ev e;
+        memset(&e, 0, sizeof e);
+        e.kind = E_METRIC;
+        e.t = t;
+        e.isfloat = vf && (pal_field_type(vf) == PAL_FLOAT32 || pal_field_type(vf) == PAL_FLOAT64);
+        if (e.isfloat)
+            pal_record_f64(rec, x->h[PAL_FROLE_VALUE], &e.v.f);
+        else
+            get_i64(x, rec, PAL_FROLE_VALUE, &e.v.i);
+        size_t m = 0;
+        while (m < x->nmetrics && !(x->metrics[m].name == name &&
+                                    x->metrics[m].isfloat == e.isfloat))
+            m++;
+        if (m == x->nmetrics) {
+            metric *nm = realloc(x->metrics, (m + 1) * sizeof *nm);
+            if (!nm)
+                return oom();
+            x->metrics = nm;
+            x->metrics[x->nmetrics++] = (metric){ name, e.isfloat };
+        }
+        e.a = (uint32_t)m;
+        return put(x, l, e);
+    }
+    if (pause || resume)
+        return simple(x, l, pause ? E_OFF : E_ON, t, 0);
+    return 0;
+}
+
+/* ---------------- definitions ---------------- */
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef l, void *cd, bool final)
+{
+    (void)ud, (void)ft, (void)l, (void)cd, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef l)
+{
+    (void)ud, (void)ft, (void)l;
+    return 0;
+}
+
+static int loc_order(const void *a, const void *b)
+{
+    const loc *x = a, *y = b;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    return x->stream < y->stream ? -1 : x->stream > y->stream;
+}
+
+#define CK(call)                                                                \
+    do {                                                                        \
+        OTF2_ErrorCode rc_ = (call);                                            \
+        if (rc_ != OTF2_SUCCESS && x->err == OTF2_SUCCESS)                      \
+            x->err = rc_;                                                       \
+    } while (0)
+
+static int write_defs(xp *x, const pal_trace_info *info)
+{
+    char buf[128];
+    /* every rank up to the largest has a location: the world's group lists
+     * them by rank, since messages name peers by world rank */
+    if (x->any_rank)
+        for (uint32_t r = 0; r <= x->max_rank; r++) {
+            long i = -1;
+            for (size_t k = 0; k < x->nlocs && i < 0; k++)
+                if (x->locs[k].process == r)
+                    i = (long)k;
+            if (i < 0 && !loc_get(x, r, 0))
+                return oom();
+        }
+    qsort(x->locs, x->nlocs, sizeof *x->locs, loc_order);
+    uint32_t s_machine = str_id(x, info->host[0] ? info->host : "machine",
+                                strlen(info->host[0] ? info->host : "machine"));
+    uint32_t s_node = str_id(x, "node", 4);
+    uint32_t s_world = str_id(x, "world", 5);
+    uint32_t s_marker = str_id(x, "marker", 6);
+    uint32_t s_empty = str_id(x, "", 0);
+    if (s_machine == UINT32_MAX || s_node == UINT32_MAX || s_world == UINT32_MAX ||
+        s_marker == UINT32_MAX || s_empty == UINT32_MAX)
+        return oom();
+    /* location and group names */
+    uint32_t *gname = calloc(x->nlocs + 1, sizeof *gname), *lname = calloc(x->nlocs + 1,
+                                                                             sizeof *lname);
+    if (!gname || !lname) {
+        free(gname);
+        free(lname);
+        return oom();
+    }
+    for (size_t i = 0; i < x->nlocs; i++) {
+        const loc *l = &x->locs[i];
+        if (l->process == UINT32_MAX)
+            snprintf(buf, sizeof buf, "process -1");
+        else
+            snprintf(buf, sizeof buf, "rank %" PRIu32, l->process);
+        gname[i] = str_id(x, buf, strlen(buf));
+        if (gname[i] == UINT32_MAX) {
+            free(gname);
+            free(lname);
+            return oom();
+        }
+        /* threads of a process often share a name (the program's): the
+         * location's name says which one it is, and then that name */
+        if (l->name != UINT32_MAX)
+            snprintf(buf, sizeof buf, "%s thread %" PRIu32 " (%.60s)", x->str[gname[i]],
+                     l->stream, x->str[l->name]);
+        else
+            snprintf(buf, sizeof buf, "%s thread %" PRIu32, x->str[gname[i]], l->stream);
+        lname[i] = str_id(x, buf, strlen(buf));
+        if (lname[i] == UINT32_MAX) {
+            free(gname);
+            free(lname);
+            return oom();
+        }
+    }
+    for (size_t i = 0; i < x->nstr; i++)
+        if (x->str[i] == NULL)
+            return oom();
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(x->ar);
+    if (!g) {
+        free(gname);
+        free(lname);
+        fprintf(stderr, "pal-view: otf2: cannot get the global definition writer\n");
+        return -1;
+    }
+    uint64_t offset = x->any_time ? x->tmin : 0;
+    uint64_t length = x->any_time ? x->tmax - x->tmin + 1 : 0;
+    uint64_t realtime = info->realtime_offset_ns > 0
+        ? (uint64_t)(info->realtime_offset_ns + x->base) + offset : OTF2_UNDEFINED_TIMESTAMP;
+    CK(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, offset, length, realtime));
+    for (size_t i = 0; i < x->nstr; i++)
+        CK(OTF2_GlobalDefWriter_WriteString(g, (OTF2_StringRef)i, x->str[i]));
+    CK(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_machine, s_node,
+                                                OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    /* location groups: one per process, numbered in process order */
+    uint32_t ngroups = 0;
+    uint32_t *group_of = calloc(x->nlocs + 1, sizeof *group_of);
+    uint64_t *world = calloc((size_t)x->max_rank + 2, sizeof *world);
+    if (!group_of || !world) {
+        free(gname);
+        free(lname);
+        free(group_of);
+        free(world);
+        return oom();
+    }
+    for (size_t i = 0; i < x->nlocs; i++) {
+        const loc *l = &x->locs[i];
+        if (i == 0 || x->locs[i - 1].process != l->process) {
+            CK(OTF2_GlobalDefWriter_WriteLocationGroup(g, ngroups, gname[i],
+                                                       OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                       OTF2_UNDEFINED_LOCATION_GROUP));
+            ngroups++;
+            if (x->any_rank && l->process <= x->max_rank)
+                world[l->process] = loc_ref(l);   /* its first thread */
+        }
+        group_of[i] = ngroups - 1;
+    }
+    for (size_t i = 0; i < x->nlocs; i++) {
+        loc *l = &x->locs[i];
+        uint64_t nev = 0;
+        if (l->w)
+            OTF2_EvtWriter_GetNumberOfEvents(l->w, &nev);
+        CK(OTF2_GlobalDefWriter_WriteLocation(g, loc_ref(l), lname[i],
+                                              OTF2_LOCATION_TYPE_CPU_THREAD, nev, group_of[i]));
+    }
+    for (size_t i = 0; i < x->nregions; i++)
+        CK(OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)i, x->regions[i].name,
+                                            x->regions[i].name, s_empty, x->regions[i].role,
+                                            x->regions[i].paradigm, OTF2_REGION_FLAG_NONE,
+                                            s_empty, 0, 0));
+    /* groups: 0 the ranks' locations (world order), 1.. each communicator's
+     * members; communicator 0 the world, then the trace's */
+    uint32_t nworld = x->any_rank ? x->max_rank + 1 : 0;
+    CK(OTF2_GlobalDefWriter_WriteGroup(g, 0, s_world, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, nworld, world));
+    for (uint32_t r = 0; r < nworld; r++)
+        world[r] = r;
+    CK(OTF2_GlobalDefWriter_WriteGroup(g, 1, s_world, OTF2_GROUP_TYPE_COMM_GROUP,
+                                       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, nworld, world));
+    CK(OTF2_GlobalDefWriter_WriteComm(g, 0, s_world, 1, OTF2_UNDEFINED_COMM,
+                                      OTF2_COMM_FLAG_NONE));
+    for (size_t i = 1; i < x->ncomms; i++) {
+        const comm *c = &x->comms[i];
+        uint64_t *m = calloc(c->nmembers + 1, sizeof *m);
+        if (!m)
+            break;
+        for (size_t k = 0; k < c->nmembers; k++)
+            m[k] = c->members[k];
+        CK(OTF2_GlobalDefWriter_WriteGroup(g, (OTF2_GroupRef)(i + 1), c->name,
+                                           OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                           OTF2_GROUP_FLAG_NONE, (uint32_t)c->nmembers, m));
+        CK(OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)i, c->name, (OTF2_GroupRef)(i + 1),
+                                          OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+        free(m);
+    }
+    for (size_t i = 0; i < x->nmetrics; i++) {
+        OTF2_MetricMemberRef mm = (OTF2_MetricMemberRef)i;
+        CK(OTF2_GlobalDefWriter_WriteMetricMember(
+            g, mm, x->metrics[i].name, s_empty, OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
+            x->metrics[i].isfloat ? OTF2_TYPE_DOUBLE : OTF2_TYPE_INT64, OTF2_BASE_DECIMAL, 0,
+            s_empty));
+        CK(OTF2_GlobalDefWriter_WriteMetricClass(g, (OTF2_MetricRef)i, 1, &mm,
+                                                 OTF2_METRIC_ASYNCHRONOUS,
+                                                 OTF2_RECORDER_KIND_ABSTRACT));
+    }
+    CK(OTF2_GlobalDefWriter_WriteParameter(g, 0, s_marker, OTF2_PARAMETER_TYPE_STRING));
+    free(gname);
+    free(lname);
+    free(group_of);
+    free(world);
+    return 0;
+}
+
+static void xp_free(xp *x)
+{
+    for (size_t i = 0; i < x->nstr; i++)
+        free(x->str[i]);
+    free(x->str);
+    free(x->strnext);
+    free(x->strmap.s);
+    for (size_t i = 0; i < x->nlocs; i++)
+        free(x->locs[i].buf);
+    free(x->locs);
+    free(x->locmap.s);
+    free(x->reqs);
+    free(x->reqmap.s);
+    free(x->regions);
+    free(x->region_of_str);
+    free(x->metrics);
+    for (size_t i = 0; i < x->ncomms; i++)
+        free(x->comms[i].members);
+    free(x->comms);
+    free(x->commmap.s);
+    pal_names_destroy(x->names);
+    pal_reader_close(x->r);
+}
+
+int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, const char *dir,
+                   int verbose)
+{
+    xp x;
+    memset(&x, 0, sizeof x);
+    char anchor[4200];
+    struct stat sb;
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    if (stat(anchor, &sb) == 0) {
+        fprintf(stderr, "pal-view: otf2: '%s' exists: remove the archive or choose another "
+                "-o DIR\n", anchor);
+        return 1;
+    }
+    if (pal_reader_open_run(paths, n, dict_path, 0, &x.r) != PAL_OK) {
+        fprintf(stderr, "pal-view: %s\n", pal_last_error());
+        return 1;
+    }
+    if (pal_names_create(&x.names) != PAL_OK) {
+        xp_free(&x);
+        return oom(), 1;
+    }
+    for (int role = 1; role < PAL_FROLE_LIMIT; role++)
+        if (pal_reader_role_handle(x.r, (pal_field_role)role, &x.h[role]) != PAL_OK)
+            x.h[role] = NULL;
+    /* communicator 0: the world */
+    x.comms = calloc(1, sizeof *x.comms);
+    if (!x.comms) {
+        xp_free(&x);
+        return oom(), 1;
+    }
+    x.ncomms = 1;
+    x.ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!x.ar) {
+        fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s'\n", dir);
+        xp_free(&x);
+        return 1;
+    }
+    static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+    OTF2_ErrorCode oc = OTF2_Archive_SetFlushCallbacks(x.ar, &flush, NULL);
+    if (oc == OTF2_SUCCESS)
+        oc = OTF2_Archive_SetSerialCollectiveCallbacks(x.ar);
+    if (oc == OTF2_SUCCESS)
+        oc = OTF2_Archive_OpenEvtFiles(x.ar);
+    if (oc != OTF2_SUCCESS) {
+        fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s': %s\n", dir,
+                OTF2_Error_GetDescription(oc));
+        OTF2_Archive_Close(x.ar);
+        xp_free(&x);
+        return 1;
+    }
+    const pal_record *rec;
+    pal_status st;
+    int rc = 0;
+    while ((st = pal_reader_next(x.r, &rec)) == PAL_OK) {
+        if (pal_names_add(x.names, rec) != PAL_OK || record(&x, rec) != 0) {
+            rc = 1;
+            break;
+        }
+    }
+    if (rc == 0 && st != PAL_END) {
+        fprintf(stderr, "pal-view: %s\n", pal_reader_error(x.r));
+        rc = 1;
+    }
+    for (size_t i = 0; i < x.nlocs; i++)
+        flush_loc(&x, &x.locs[i], x.locs[i].n);
+    pal_trace_info info;
+    memset(&info, 0, sizeof info);
+    pal_reader_info(x.r, &info);
+    if (rc == 0 && write_defs(&x, &info) != 0)
+        rc = 1;
+    for (size_t i = 0; i < x.nlocs; i++)
+        if (x.locs[i].w) {
+            OTF2_ErrorCode c = OTF2_Archive_CloseEvtWriter(x.ar, x.locs[i].w);
+            if (c != OTF2_SUCCESS && x.err == OTF2_SUCCESS)
+                x.err = c;
+        }
+    OTF2_ErrorCode c = OTF2_Archive_CloseEvtFiles(x.ar);
+    if (c == OTF2_SUCCESS)
+        c = OTF2_Archive_OpenDefFiles(x.ar);
+    for (size_t i = 0; c == OTF2_SUCCESS && i < x.nlocs; i++) {
+        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(x.ar, loc_ref(&x.locs[i]));
+        if (dw)
+            c = OTF2_Archive_CloseDefWriter(x.ar, dw);
+    }
+    if (c == OTF2_SUCCESS)
+        c = OTF2_Archive_CloseDefFiles(x.ar);
+    if (c != OTF2_SUCCESS && x.err == OTF2_SUCCESS)
+        x.err = c;
+    c = OTF2_Archive_Close(x.ar);
+    if (c != OTF2_SUCCESS && x.err == OTF2_SUCCESS)
+        x.err = c;
+    if (x.err != OTF2_SUCCESS) {
+        fprintf(stderr, "pal-view: otf2: writing '%s' failed: %s\n", anchor,
+                OTF2_Error_GetDescription(x.err));
+        rc = 1;
+    }
+    pal_reader_stats rs;
+    pal_reader_get_stats(x.r, &rs);
+    if (x.clamped)
+        fprintf(stderr, "pal-view: otf2: %" PRIu64 " events moved to keep a location's times "
+                "in order (a call began before events already written)\n", x.clamped);
+    if (verbose || x.lost)
+        fprintf(stderr,
+                "pal-view: otf2: %s: %zu locations, %zu regions, enter %" PRIu64 ", leave %" PRIu64
+                ", send %" PRIu64 ", receive %" PRIu64 ", collective %" PRIu64 "/%" PRIu64
+                ", metric %" PRIu64 ", marker %" PRIu64 "; %" PRIu64 " records lost in the trace\n",
+                anchor, x.nlocs, x.nregions, x.count[E_ENTER], x.count[E_LEAVE],
+                x.count[E_SEND] + x.count[E_ISEND], x.count[E_RECV] + x.count[E_IRECV],
+                x.count[E_CBEGIN], x.count[E_CEND], x.count[E_METRIC], x.count[E_PARAM], x.lost);
+    int partial = rs.damaged || rs.truncated || rs.not_closed || rs.chunks_missing ||
+                  rs.ranks_missing;
+    xp_free(&x);
+    return rc ? 1 : partial ? 2 : 0;
+}
