@@ -40,10 +40,23 @@ static ecl_status from_core(ecl_core_status s)
 
 static void at_exit(void)
 {
-    ecl_finalize();
+    if (!__atomic_load_n(&ecl_auto_finalize_later, __ATOMIC_ACQUIRE))
+        ecl_finalize();
 }
 
+static ecl_status init_locked(void);
+
 ECL_API ecl_status ecl_init(void)
+{
+    /* Inside ECL while starting: the writer thread's pthread_create, the
+     * trace file's open and write pass the wrappers (ecl/auto) straight. */
+    ecl_buf_in_tool++;
+    ecl_status st = init_locked();
+    ecl_buf_in_tool--;
+    return st;
+}
+
+static ecl_status init_locked(void)
 {
     char err[8500];
     ecl_api_config cfg;

@@ -4,10 +4,20 @@
 #include <config.h>
 
 #include "ecl/auto/auto.h"
+#include "ecl/ecl.h"
 
 #include <stdio.h>
 
 unsigned ecl_auto_groups;
+int ecl_auto_finalize_later;
+
+/* The last chance to finalize when ECL's exit handler left it to a runtime
+ * shutdown that did not come. */
+__attribute__((destructor)) static void finalize_late(void)
+{
+    if (__atomic_load_n(&ecl_auto_finalize_later, __ATOMIC_ACQUIRE))
+        ecl_finalize();
+}
 
 #define U32 EDL_UINT32, EDL_ENC_ULEB
 #define U64 EDL_UINT64, EDL_ENC_ULEB

@@ -29,6 +29,10 @@ enum {
 
 /* Set once by ecl_auto_init (ECL_API_G_* bits), read by every wrapper. */
 extern unsigned ecl_auto_groups;
+/* Nonzero when something finalizes the trace after the exit handlers (the
+ * OpenMP runtime's shutdown, ompt.c): ECL's exit handler then leaves it to
+ * that, and a library destructor (auto.c) finalizes if nothing did. */
+extern int ecl_auto_finalize_later;
 /* Nonzero when counters are read at region boundaries. */
 extern int ecl_auto_counters_on;
 

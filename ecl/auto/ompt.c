@@ -100,6 +100,10 @@ static void leave(uint32_t region)
 #define SYNC_DEPTH 16
 static __thread uint64_t sync_t0[SYNC_DEPTH];
 static __thread unsigned sync_depth;
+/* Worksharing constructs a thread is in: their regions. */
+#define WORK_DEPTH 16
+static __thread uint32_t work_region[WORK_DEPTH];
+static __thread unsigned work_depth;
 /* The explicit task the thread runs (its ompt_data_t), NULL none. */
 static __thread ompt_data_t *current_task;
 
@@ -162,11 +166,19 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     case ompt_work_taskloop: kind = K_TASKLOOP; break;
     default: kind = K_SCOPE; break;
     }
-    uint32_t region = construct_region(kind, codeptr);
-    if (endpoint == ompt_scope_begin)
+    /* The end's return address is another line than the begin's: the
+     * region entered is the one left. */
+    if (endpoint == ompt_scope_begin) {
+        uint32_t region = construct_region(kind, codeptr);
+        if (work_depth < WORK_DEPTH)
+            work_region[work_depth] = region;
+        work_depth++;
         enter(region);
-    else if (endpoint == ompt_scope_end)
-        leave(region);
+    } else if (endpoint == ompt_scope_end && work_depth > 0) {
+        work_depth--;
+        if (work_depth < WORK_DEPTH)
+            leave(work_region[work_depth]);
+    }
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -256,12 +268,17 @@ static int tool_initialize(ompt_function_lookup_t lookup, int device, ompt_data_
     set(ompt_callback_sync_region, (ompt_callback_t)on_sync_region);
     set(ompt_callback_task_create, (ompt_callback_t)on_task_create);
     set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
+    __atomic_store_n(&ecl_auto_finalize_later, 1, __ATOMIC_RELEASE);
     return 1;
 }
 
 static void tool_finalize(ompt_data_t *data)
 {
     (void)data;
+    /* The runtime shuts down after the exit handlers ran, and only then
+     * reports the end of the last parallel region on its worker threads:
+     * the trace is finalized here, not in ECL's exit handler (api.c). */
+    ecl_finalize();
 }
 
 ECL_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,

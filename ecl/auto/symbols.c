@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #if HAVE_LIBDW
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #endif
 
@@ -96,13 +97,25 @@ static int from_dwfl(uintptr_t addr, ecl_auto_symbol *out)
                  (unsigned long long)(addr - base));
     }
     Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    int line = 0;
+    const char *file = NULL;
     if (l != NULL) {
-        int line = 0;
-        const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-        if (file != NULL) {
-            snprintf(out->file, sizeof out->file, "%s", file);
-            out->line = line > 0 ? (unsigned)line : 0;
+        file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+    } else {
+        /* No .debug_aranges (clang emits none): find the unit by its ranges. */
+        Dwarf_Addr bias = 0;
+        for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(m, cu, &bias)) != NULL;) {
+            if (dwarf_haspc(cu, addr - bias) != 1)
+                continue;
+            Dwarf_Line *dl = dwarf_getsrc_die(cu, addr - bias);
+            if (dl != NULL && (file = dwarf_linesrc(dl, NULL, NULL)) != NULL)
+                dwarf_lineno(dl, &line);
+            break;
         }
+    }
+    if (file != NULL) {
+        snprintf(out->file, sizeof out->file, "%s", file);
+        out->line = line > 0 ? (unsigned)line : 0;
     }
     return 0;
 }
