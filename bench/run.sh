@@ -34,8 +34,8 @@ echo "ECL benchmarks -- tables only, nothing here passes or fails on time"
 echo "scale: BENCH_SCALE=${BENCH_SCALE:-1}, BENCH_REPS=${BENCH_REPS:-7}${BENCH_MERGE_MAX_RANKS:+, BENCH_MERGE_MAX_RANKS=$BENCH_MERGE_MAX_RANKS}"
 start=$(date +%s)
 status=0
-# in the order of the tables: (a)-(b), (c)-(d), (e), (f), (g), (h)-(i)
-progs="bench_record bench_read bench_peers bench_mpi bench_ascii bench_merge"
+# in the order of the tables: (a)-(b), (c)-(d), (e), (f), (g), (h)-(i), (j)
+progs="bench_record bench_read bench_peers bench_mpi bench_ascii bench_merge bench_auto"
 for prog in $progs; do
     # bench_mpi is built only when configure found MPI; its tables say so otherwise
     if [ "$prog" = bench_mpi ] && [ ! -x "$bin/bench_mpi" ]; then
