@@ -196,14 +196,6 @@ typedef struct named_region {
 static ecl_map names_map;
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h != 0 ? h : 1;
-}
-
 static ecl_region __attribute__((noinline)) name_define(const char *name, uint64_t h)
 {
     ecl_region id = ecl_region_define(name);
@@ -233,7 +225,7 @@ static ecl_region name_id(const char *name)
 {
     if (name == NULL || name[0] == '\0')
         return 0;
-    uint64_t h = name_hash(name);
+    uint64_t h = ecl_map_key_str(name);
     for (const named_region *n = ecl_map_get(&names_map, h); n != NULL; n = n->next)
         if (strcmp(n->name, name) == 0)
             return n->id;

@@ -206,21 +206,23 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
     return 0;
 }
 
-int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
+typedef struct group_name {
+    const char *name;
+    unsigned bits;
+} group_name;
+
+/* A comma-separated list of names of g[0..n) into the union of their bits;
+ * -1 for a name not there. */
+static int parse_group_list(const char *value, const group_name *g, size_t ng, unsigned *mask)
 {
-    static const struct { const char *name; unsigned bits; } g[] = {
-        { "p2p", ECL_API_MPI_G_P2P }, { "coll", ECL_API_MPI_G_COLL },
-        { "rma", ECL_API_MPI_G_RMA }, { "io", ECL_API_MPI_G_IO },
-        { "comm", ECL_API_MPI_G_COMM }, { "all", ECL_API_MPI_GROUPS_ALL }, { "none", 0 },
-    };
     unsigned m = 0;
     const char *p = value;
     for (;;) {
         size_t n = strcspn(p, ",");
         size_t k = 0;
-        while (k < sizeof g / sizeof g[0] && !(strlen(g[k].name) == n && strncmp(g[k].name, p, n) == 0))
+        while (k < ng && !(strlen(g[k].name) == n && strncmp(g[k].name, p, n) == 0))
             k++;
-        if (k == sizeof g / sizeof g[0])
+        if (k == ng)
             return -1;
         m |= g[k].bits;
         if (p[n] == '\0')
@@ -231,29 +233,24 @@ int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
     return 0;
 }
 
+int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
+{
+    static const group_name g[] = {
+        { "p2p", ECL_API_MPI_G_P2P }, { "coll", ECL_API_MPI_G_COLL },
+        { "rma", ECL_API_MPI_G_RMA }, { "io", ECL_API_MPI_G_IO },
+        { "comm", ECL_API_MPI_G_COMM }, { "all", ECL_API_MPI_GROUPS_ALL }, { "none", 0 },
+    };
+    return parse_group_list(value, g, sizeof g / sizeof g[0], mask);
+}
+
 int ecl_api_parse_groups(const char *value, unsigned *mask)
 {
-    static const struct { const char *name; unsigned bits; } g[] = {
+    static const group_name g[] = {
         { "functions", ECL_API_G_FUNCTIONS }, { "threads", ECL_API_G_THREADS },
         { "sync", ECL_API_G_SYNC }, { "io", ECL_API_G_IO }, { "omp", ECL_API_G_OMP },
         { "all", ECL_API_GROUPS_ALL }, { "default", ECL_API_GROUPS_DEFAULT }, { "none", 0 },
     };
-    unsigned m = 0;
-    const char *p = value;
-    for (;;) {
-        size_t n = strcspn(p, ",");
-        size_t k = 0;
-        while (k < sizeof g / sizeof g[0] && !(strlen(g[k].name) == n && strncmp(g[k].name, p, n) == 0))
-            k++;
-        if (k == sizeof g / sizeof g[0])
-            return -1;
-        m |= g[k].bits;
-        if (p[n] == '\0')
-            break;
-        p += n + 1;
-    }
-    *mask = m;
-    return 0;
+    return parse_group_list(value, g, sizeof g / sizeof g[0], mask);
 }
 
 int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)

@@ -39,18 +39,10 @@ static ecl_map paths;
 static uint32_t next_file;
 static pthread_mutex_t path_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h != 0 ? h : 1;
-}
-
 /* The id of path, defined (io_file) at its first use. */
 static uint32_t file_id(const char *path)
 {
-    uint64_t h = hash_str(path);
+    uint64_t h = ecl_map_key_str(path);
     for (const path_ent *e = ecl_map_get(&paths, h); e != NULL; e = e->next)
         if (strcmp(e->path, path) == 0)
             return e->id;

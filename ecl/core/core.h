@@ -328,6 +328,10 @@ static inline size_t ecl_map_slot(uint64_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
+/* A key for a string: its 64-bit FNV-1a hash (never 0). Strings with the
+ * same hash share a key: callers keep a list per key and compare. */
+uint64_t ecl_map_key_str(const char *s);
+
 /* The value for key, or NULL (inline: the function table's hot path). */
 static inline void *ecl_map_get(const ecl_map *m, uint64_t key)
 {

@@ -57,3 +57,11 @@ void ecl_map_destroy(ecl_map *m)
     }
     m->table = NULL;
 }
+
+uint64_t ecl_map_key_str(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h != 0 ? h : 1;
+}
