@@ -41,7 +41,7 @@ typedef struct auto_type {
 
 static const auto_type types[] = {
     { ECL_REC_REGION_SOURCE, "region_source", "where the function of a region is",
-      { { "region", U32, NULL, NULL }, { "file", STR, NULL, "source file, \"\" unknown" },
+      { { "region", U32, NULL, NULL }, { "file", STR, NULL, "source file; empty if unknown" },
         { "line", U32, NULL, "0 unknown" },
         { "module", STR, NULL, "executable or shared library" },
         { "address", U64, NULL, "first address of the function" } }, 5,
@@ -67,12 +67,6 @@ static const auto_type types[] = {
       { { "region", U32, NULL, NULL } }, 1,
       { { EDL_ROLE_LEAVE, NULL, NULL }, { EDL_ROLE_IDLE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF } }, 1 },
-    { ECL_REC_WAIT_CALL, "wait_call", "a whole waiting region, recorded when it ends "
-      "(OpenMP barriers, taskwait, taskgroup)",
-      { { "region", U32, NULL, NULL }, { "duration", U64, "ticks", NULL } }, 2,
-      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_IDLE, NULL, NULL } }, 2,
-      { { "region", EDL_FROLE_REGION, REGION_REF },
-        { "duration", EDL_FROLE_DURATION, NO_REF } }, 2 },
     { ECL_REC_IO_FILE, "io_file", "a file id for the path an I/O call used",
       { { "file", U32, NULL, NULL }, { "path", STR, NULL, NULL } }, 2,
       { { EDL_ROLE_DEFINITION, NULL, NULL } }, 1,
@@ -89,6 +83,12 @@ static const auto_type types[] = {
         { "duration", EDL_FROLE_DURATION, NO_REF },
         { "file", EDL_FROLE_NONE, { "io_file", "file", 0 } },
         { "bytes", EDL_FROLE_BYTES, NO_REF } }, 4 },
+    { ECL_REC_WAIT_CALL, "wait_call", "a whole waiting region, recorded when it ends "
+      "(OpenMP barriers, taskwait, taskgroup)",
+      { { "region", U32, NULL, NULL }, { "duration", U64, "ticks", NULL } }, 2,
+      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_IDLE, NULL, NULL } }, 2,
+      { { "region", EDL_FROLE_REGION, REGION_REF },
+        { "duration", EDL_FROLE_DURATION, NO_REF } }, 2 },
 };
 
 /* Defined when the library is loaded, before any trace is open, so the
