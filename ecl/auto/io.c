@@ -164,17 +164,21 @@ static int opened(const char *name, uint32_t *region, uint64_t t0, const char *p
     return fd;
 }
 
+/* mode_t var: open's optional third (openat's fourth) argument, after flags. */
+#define MODE_ARG(var)                                                              \
+    mode_t var = 0;                                                                \
+    if (wants_mode(flags)) {                                                       \
+        va_list ap_;                                                               \
+        va_start(ap_, flags);                                                      \
+        var = (mode_t)va_arg(ap_, int);                                            \
+        va_end(ap_);                                                               \
+    }
+
 #define OPEN_WRAPPER(fname)                                                        \
     ECL_API int fname(const char *path, int flags, ...)                            \
     {                                                                              \
         NEXT(open_fn, #fname);                                                     \
-        mode_t mode = 0;                                                           \
-        if (wants_mode(flags)) {                                                   \
-            va_list ap;                                                            \
-            va_start(ap, flags);                                                   \
-            mode = (mode_t)va_arg(ap, int);                                        \
-            va_end(ap);                                                            \
-        }                                                                          \
+        MODE_ARG(mode);                                                            \
         if (!io_on())                                                              \
             return real(path, flags, mode);                                        \
         static uint32_t region;                                                    \
@@ -190,13 +194,7 @@ OPEN_WRAPPER(open64)
     ECL_API int fname(int dirfd, const char *path, int flags, ...)                 \
     {                                                                              \
         NEXT(openat_fn, #fname);                                                   \
-        mode_t mode = 0;                                                           \
-        if (wants_mode(flags)) {                                                   \
-            va_list ap;                                                            \
-            va_start(ap, flags);                                                   \
-            mode = (mode_t)va_arg(ap, int);                                        \
-            va_end(ap);                                                            \
-        }                                                                          \
+        MODE_ARG(mode);                                                            \
         if (!io_on())                                                              \
             return real(dirfd, path, flags, mode);                                 \
         static uint32_t region;                                                    \
