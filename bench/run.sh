@@ -35,7 +35,8 @@ echo "ECL benchmarks -- tables only, nothing here passes or fails on time"
 echo "scale: BENCH_SCALE=${BENCH_SCALE:-1}, BENCH_REPS=${BENCH_REPS:-7}${BENCH_MERGE_MAX_RANKS:+, BENCH_MERGE_MAX_RANKS=$BENCH_MERGE_MAX_RANKS}"
 start=$(date +%s)
 status=0
-# in the order of the tables: (a)-(b), (c)-(d), (e), (f), (g), (h)-(i)
+# in the order of the tables: (a)-(b), (c)-(d), (e), (f), (g), (h)-(i); then
+# (j), (k) and (l) below
 progs="bench_record bench_read bench_peers bench_mpi bench_ascii bench_merge"
 for prog in $progs; do
     # bench_mpi is built only when configure found MPI; its tables say so otherwise
@@ -53,8 +54,6 @@ for prog in $progs; do
         status=1
     fi
 done
-# (k): pal-view on a large run (a script: it times whole pal-view processes)
-sh "$(dirname "$0")/views.sh" || status=1
 # (j): the Python module, when configure built it (PYTHON and BENCH_PYTHONPATH
 # are set by make bench)
 if [ -n "${PYTHON:-}" ] && [ -e "${BENCH_PYTHONPATH:-python}/pal.so" ]; then
@@ -66,6 +65,10 @@ else
     echo "n/a: the Python module is not built (configure found no python3 with numpy and"
     echo "     its headers: apt-get install python3-dev python3-numpy, or set PYTHON=)"
 fi
+# (k): pal-view on a large run (a script: it times whole pal-view processes)
+sh "$(dirname "$0")/views.sh" || status=1
+# (l): compiler instrumentation
+"$bin/bench_auto" || { echo "run.sh: bench_auto failed" >&2; status=1; }
 echo
 echo "all benchmarks: $(( $(date +%s) - start )) s"
 exit $status

@@ -54,6 +54,33 @@ ECL_API ecl_region ecl_region_define(const char *name);
 ECL_API void ecl_enter(ecl_region region);
 ECL_API void ecl_leave(ecl_region region);
 
+/* Regions by name, with no define first. ecl_enter_name/ecl_leave_name look
+ * the name up in a table read without a lock (a hash of the name, about as
+ * much as a strlen and a compare more than ecl_enter); the first use of a name
+ * defines it. An empty or NULL name records nothing. */
+ECL_API void ecl_enter_name(const char *name);
+ECL_API void ecl_leave_name(const char *name);
+/* The id of name, cached in *site: the first call defines the region and
+ * stores its id there, later calls return it. What ECL_ENTER/ECL_LEAVE use. */
+ECL_API ecl_region ecl_region_cached(ecl_region *site, const char *name);
+
+/* ECL_ENTER("solve") ... ECL_LEAVE("solve"): each call site keeps the id in
+ * a static variable of its own, so after its first run a site costs what
+ * ecl_enter does. name must be the same string at every run of the site. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECL_SITE_ID_(name)                                                           \
+    __extension__({                                                                \
+        static ecl_region ecl_site_;                                               \
+        ecl_region ecl_id_ = __atomic_load_n(&ecl_site_, __ATOMIC_RELAXED);         \
+        ecl_id_ != 0 ? ecl_id_ : ecl_region_cached(&ecl_site_, (name));              \
+    })
+#define ECL_ENTER(name) ecl_enter(ECL_SITE_ID_(name))
+#define ECL_LEAVE(name) ecl_leave(ECL_SITE_ID_(name))
+#else
+#define ECL_ENTER(name) ecl_enter_name(name)
+#define ECL_LEAVE(name) ecl_leave_name(name)
+#endif
+
 /* ---- markers ---- */
 /* Records a text (NULL records ""). A record must fit one buffer: text longer
  * than ECL_BUFFER_SIZE - 160 bytes (1 MiB - 160 by default) is cut to that

@@ -6,6 +6,7 @@
 
 #include "ecl/ecl.h"
 #include "ecl/api/config.h"
+#include "ecl/auto/auto.h"
 #include "ecl/core/core.h"
 
 #include <pthread.h>
@@ -39,10 +40,23 @@ static ecl_status from_core(ecl_core_status s)
 
 static void at_exit(void)
 {
-    ecl_finalize();
+    if (!__atomic_load_n(&ecl_auto_finalize_later, __ATOMIC_ACQUIRE))
+        ecl_finalize();
 }
 
+static ecl_status init_locked(void);
+
 ECL_API ecl_status ecl_init(void)
+{
+    /* Inside ECL while starting: the writer thread's pthread_create, the
+     * trace file's open and write pass the wrappers (ecl/auto) straight. */
+    ecl_buf_in_tool++;
+    ecl_status st = init_locked();
+    ecl_buf_in_tool--;
+    return st;
+}
+
+static ecl_status init_locked(void)
 {
     char err[8500];
     ecl_api_config cfg;
@@ -82,6 +96,16 @@ ECL_API ecl_status ecl_init(void)
     if (!atexit_done && atexit(at_exit) == 0)
         atexit_done = 1;
     api_state = API_ON;
+    /* Automatic instrumentation: a bad filter file or counter list stops
+     * tracing like any bad setting. */
+    if (ecl_auto_init(&cfg.autocfg, err, sizeof err) != 0) {
+        fprintf(stderr, "ecl: %s; tracing disabled\n", err);
+        ecl_trace_close();
+        ecl_sys_remove(ecl_trace_file_path(), NULL, 0);
+        api_state = API_OFF;
+        st = api_init_status = ECL_ECONFIG;
+        goto out;
+    }
     st = ECL_OK;
 out:
     pthread_mutex_unlock(&api_lock);
@@ -92,8 +116,10 @@ ECL_API ecl_status ecl_finalize(void)
 {
     pthread_mutex_lock(&api_lock);
     ecl_status st = ECL_OK;
-    if (api_state == API_ON)
+    if (api_state == API_ON) {
+        ecl_auto_fini();
         st = from_core(ecl_trace_close());
+    }
     api_state = API_FINALIZED;
     pthread_mutex_unlock(&api_lock);
     return st;
@@ -146,14 +172,102 @@ ECL_API ecl_region ecl_region_define(const char *name)
 
 ECL_API void ecl_enter(ecl_region region)
 {
-    if (ECL_RECORDING())
+    if (ECL_RECORDING()) {
         ecl_buf_record_u(ECL_REC_ENTER, region);
+        ecl_auto_boundary();
+    }
 }
 
 ECL_API void ecl_leave(ecl_region region)
 {
-    if (ECL_RECORDING())
+    if (ECL_RECORDING()) {
         ecl_buf_record_u(ECL_REC_LEAVE, region);
+        ecl_auto_boundary();
+    }
+}
+
+/* Regions by name: FNV-1a of the name -> the names with that hash. */
+typedef struct named_region {
+    struct named_region *next;   /* same hash (never in practice) */
+    ecl_region id;
+    char name[];
+} named_region;
+
+static ecl_map names_map;
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static ecl_region __attribute__((noinline)) name_define(const char *name, uint64_t h)
+{
+    ecl_region id = ecl_region_define(name);
+    if (id == 0)
+        return 0;
+    pthread_mutex_lock(&names_lock);
+    named_region *head = ecl_map_get(&names_map, h), *n;
+    for (n = head; n != NULL; n = n->next)
+        if (strcmp(n->name, name) == 0)
+            break;
+    if (n == NULL) {
+        size_t len = strlen(name);
+        n = malloc(sizeof *n + len + 1);
+        if (n != NULL) {
+            memcpy(n->name, name, len + 1);
+            n->id = id;
+            n->next = head;
+            if (ecl_map_put(&names_map, h, n) != 0)
+                free(n);
+        }
+    }
+    pthread_mutex_unlock(&names_lock);
+    return id;
+}
+
+static ecl_region name_id(const char *name)
+{
+    if (name == NULL || name[0] == '\0')
+        return 0;
+    uint64_t h = ecl_map_key_str(name);
+    for (const named_region *n = ecl_map_get(&names_map, h); n != NULL; n = n->next)
+        if (strcmp(n->name, name) == 0)
+            return n->id;
+    return name_define(name, h);
+}
+
+ECL_API void ecl_enter_name(const char *name)
+{
+    if (ECL_RECORDING()) {
+        ecl_region id = name_id(name);
+        if (id != 0)
+            ecl_buf_record_u(ECL_REC_ENTER, id);
+    }
+}
+
+ECL_API void ecl_leave_name(const char *name)
+{
+    if (ECL_RECORDING()) {
+        ecl_region id = name_id(name);
+        if (id != 0)
+            ecl_buf_record_u(ECL_REC_LEAVE, id);
+    }
+}
+
+uint32_t ecl_auto_region(const char *name)
+{
+    ecl_buf_in_tool++;
+    uint32_t id = name_id(name);
+    ecl_buf_in_tool--;
+    return id;
+}
+
+ECL_API ecl_region ecl_region_cached(ecl_region *site, const char *name)
+{
+    if (site == NULL)
+        return ecl_region_define(name);
+    ecl_region id = __atomic_load_n(site, __ATOMIC_ACQUIRE);
+    if (id == 0) {
+        id = ecl_region_define(name);
+        __atomic_store_n(site, id, __ATOMIC_RELEASE);
+    }
+    return id;
 }
 
 /* ---------------- markers ---------------- */

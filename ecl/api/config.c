@@ -74,6 +74,33 @@ static int parse_uint(const char *v, unsigned long lo, unsigned long hi, unsigne
     return 0;
 }
 
+/* A time: a decimal number with a unit ns, us, ms or s; "0" alone is 0. */
+static int parse_duration(const char *v, uint64_t *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno != 0 || x < 0 || x > 3600e9)
+        return -1;
+    double mul;
+    if (strcmp(end, "ns") == 0)
+        mul = 1;
+    else if (strcmp(end, "us") == 0)
+        mul = 1e3;
+    else if (strcmp(end, "ms") == 0)
+        mul = 1e6;
+    else if (strcmp(end, "s") == 0)
+        mul = 1e9;
+    else if (*end == '\0' && x == 0)
+        mul = 0;
+    else
+        return -1;
+    *out = (uint64_t)(x * mul + 0.5);
+    return 0;
+}
+
 #define BAD(...)                                                                   \
     do {                                                                           \
         snprintf(err, errlen, "%s='%s' is not valid: " __VA_ARGS__);               \
@@ -141,6 +168,32 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
         if (ecl_api_parse_mpi_groups(value, &mask) != 0)
             BAD("expected a comma-separated list of p2p, coll, rma, io, comm (or all, none)",
                 name, value);
+    } else if (strcmp(name, "ECL_GROUPS") == 0) {
+        if (ecl_api_parse_groups(value, &cfg->autocfg.groups) != 0)
+            BAD("expected a comma-separated list of functions, threads, sync, io, omp "
+                "(or all, none, default)", name, value);
+    } else if (strcmp(name, "ECL_FILTER") == 0) {
+        if (strlen(value) >= sizeof cfg->autocfg.filter)
+            BAD("expected a file name (at most %zu bytes)", name, value,
+                sizeof cfg->autocfg.filter - 1);
+        snprintf(cfg->autocfg.filter, sizeof cfg->autocfg.filter, "%s", value);
+    } else if (strcmp(name, "ECL_FUNC_DEPTH") == 0) {
+        if (parse_uint(value, 0, 4096, &n) != 0)
+            BAD("expected a call depth from 1 to 4096, or 0 for no limit", name, value);
+        cfg->autocfg.depth = (unsigned)n;
+    } else if (strcmp(name, "ECL_FUNC_MAX_CALLS") == 0) {
+        if (parse_uint(value, 0, 1000000000000ul, &n) != 0)
+            BAD("expected a number of calls, or 0 for no limit", name, value);
+        cfg->autocfg.max_calls = n;
+    } else if (strcmp(name, "ECL_COUNTERS") == 0) {
+        if (strlen(value) >= sizeof cfg->autocfg.counters || strpbrk(value, " \t") != NULL)
+            BAD("expected a comma-separated list of counter names, default or none", name,
+                value);
+        snprintf(cfg->autocfg.counters, sizeof cfg->autocfg.counters, "%s",
+                 strcmp(value, "none") == 0 ? "" : value);
+    } else if (strcmp(name, "ECL_COUNTER_PERIOD") == 0) {
+        if (parse_duration(value, &cfg->autocfg.counter_period_ns) != 0)
+            BAD("expected a time with a unit: ns, us, ms or s (e.g. 1ms), or 0", name, value);
     } else if (strcmp(name, "ECL_MERGE") == 0) {
         /* read by the MPI layer at MPI_Finalize (ecl/mpi/mpi.c); checked here
          * so that a bad value stops tracing like any other */
@@ -153,21 +206,23 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
     return 0;
 }
 
-int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
+typedef struct group_name {
+    const char *name;
+    unsigned bits;
+} group_name;
+
+/* A comma-separated list of names of g[0..n) into the union of their bits;
+ * -1 for a name not there. */
+static int parse_group_list(const char *value, const group_name *g, size_t ng, unsigned *mask)
 {
-    static const struct { const char *name; unsigned bits; } g[] = {
-        { "p2p", ECL_API_MPI_G_P2P }, { "coll", ECL_API_MPI_G_COLL },
-        { "rma", ECL_API_MPI_G_RMA }, { "io", ECL_API_MPI_G_IO },
-        { "comm", ECL_API_MPI_G_COMM }, { "all", ECL_API_MPI_GROUPS_ALL }, { "none", 0 },
-    };
     unsigned m = 0;
     const char *p = value;
     for (;;) {
         size_t n = strcspn(p, ",");
         size_t k = 0;
-        while (k < sizeof g / sizeof g[0] && !(strlen(g[k].name) == n && strncmp(g[k].name, p, n) == 0))
+        while (k < ng && !(strlen(g[k].name) == n && strncmp(g[k].name, p, n) == 0))
             k++;
-        if (k == sizeof g / sizeof g[0])
+        if (k == ng)
             return -1;
         m |= g[k].bits;
         if (p[n] == '\0')
@@ -178,11 +233,33 @@ int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
     return 0;
 }
 
+int ecl_api_parse_mpi_groups(const char *value, unsigned *mask)
+{
+    static const group_name g[] = {
+        { "p2p", ECL_API_MPI_G_P2P }, { "coll", ECL_API_MPI_G_COLL },
+        { "rma", ECL_API_MPI_G_RMA }, { "io", ECL_API_MPI_G_IO },
+        { "comm", ECL_API_MPI_G_COMM }, { "all", ECL_API_MPI_GROUPS_ALL }, { "none", 0 },
+    };
+    return parse_group_list(value, g, sizeof g / sizeof g[0], mask);
+}
+
+int ecl_api_parse_groups(const char *value, unsigned *mask)
+{
+    static const group_name g[] = {
+        { "functions", ECL_API_G_FUNCTIONS }, { "threads", ECL_API_G_THREADS },
+        { "sync", ECL_API_G_SYNC }, { "io", ECL_API_G_IO }, { "omp", ECL_API_G_OMP },
+        { "all", ECL_API_GROUPS_ALL }, { "default", ECL_API_GROUPS_DEFAULT }, { "none", 0 },
+    };
+    return parse_group_list(value, g, sizeof g / sizeof g[0], mask);
+}
+
 int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->enabled = 1;
     ecl_trace_config_default(&cfg->trace);
+    cfg->autocfg.groups = ECL_API_GROUPS_DEFAULT;
+    cfg->autocfg.counter_period_ns = 1000000;
     for (char **e = environ; e != NULL && *e != NULL; e++) {
         const char *eq = strchr(*e, '=');
         char name[64];

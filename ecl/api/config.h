@@ -7,9 +7,25 @@
 
 #include "ecl/core/core.h"
 
+/* Groups of automatic instrumentation (ECL_GROUPS, doc/instrumentation.md). */
+enum { ECL_API_G_FUNCTIONS = 1, ECL_API_G_THREADS = 2, ECL_API_G_SYNC = 4, ECL_API_G_IO = 8,
+       ECL_API_G_OMP = 16, ECL_API_GROUPS_ALL = 31,
+       ECL_API_GROUPS_DEFAULT = ECL_API_G_FUNCTIONS | ECL_API_G_THREADS | ECL_API_G_OMP };
+
+/* Automatic instrumentation settings (ecl/auto). */
+typedef struct ecl_api_auto_config {
+    unsigned groups;             /* ECL_GROUPS: ECL_API_G_* */
+    char filter[1024];           /* ECL_FILTER: filter file, "" none */
+    unsigned depth;              /* ECL_FUNC_DEPTH: deepest call recorded, 0 = no limit */
+    uint64_t max_calls;          /* ECL_FUNC_MAX_CALLS: per function, 0 = no limit */
+    char counters[512];          /* ECL_COUNTERS: event names, "" none */
+    uint64_t counter_period_ns;  /* ECL_COUNTER_PERIOD */
+} ecl_api_auto_config;
+
 typedef struct ecl_api_config {
     int enabled;                 /* ECL_ENABLE */
-    ecl_trace_config trace;      /* everything else */
+    ecl_trace_config trace;      /* ECL_DIR ... ECL_ON_FULL */
+    ecl_api_auto_config autocfg; /* ECL_GROUPS, ECL_FILTER, ECL_FUNC_*, ECL_COUNTER* */
 } ecl_api_config;
 
 /* Parses one variable value at a time so tests can feed values directly.
@@ -24,6 +40,11 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
 enum { ECL_API_MPI_G_ENV = 1, ECL_API_MPI_G_P2P = 2, ECL_API_MPI_G_COLL = 4, ECL_API_MPI_G_RMA = 8,
        ECL_API_MPI_G_IO = 16, ECL_API_MPI_G_COMM = 32, ECL_API_MPI_GROUPS_ALL = 63 };
 int ecl_api_parse_mpi_groups(const char *value, unsigned *mask);
+
+/* ECL_GROUPS: a comma-separated list of functions, threads, sync, io, omp
+ * (or all, none; "default" for the default set) into ECL_API_G_* bits.
+ * Returns 0, or -1 for an unknown name. */
+int ecl_api_parse_groups(const char *value, unsigned *mask);
 
 /* Defaults, then every ECL_* variable present in the environment. An unknown
  * ECL_* variable is reported as a warning (a typo would otherwise be silent). */

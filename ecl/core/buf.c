@@ -699,3 +699,11 @@ void ecl_buf_flush_all(void)
     }
     ecl_buf_in_tool--;
 }
+
+uint32_t ecl_buf_stream_self(void)
+{
+    ecl_buf_thread *t = self_thread();
+    if (t == NULL && ecl_buf_slow(ECL_BUF_SMALL) != NULL)
+        t = self_thread();
+    return t != NULL ? t->stream : 0;
+}

@@ -294,6 +294,59 @@ static inline void ecl_buf_record_u(uint32_t type, uint64_t v)
  * the file; records a flush record for the time spent. */
 ecl_core_status ecl_buf_flush(void);
 
+/* The calling thread's stream id, registering the thread (its thread_def)
+ * if it has recorded nothing yet; 0 when tracing is off. */
+uint32_t ecl_buf_stream_self(void);
+
+/* ---------------- a map read without locks (map.c) ---------------- */
+/* 64-bit keys (never 0) to pointers. Readers (ecl_map_get) take no lock and
+ * may run while one writer adds (ecl_map_put, serialised by the caller);
+ * entries are never removed; an entry's value may be replaced. A zeroed
+ * ecl_map is empty. */
+typedef struct ecl_map_entry {
+    uint64_t key;
+    void *value;
+} ecl_map_entry;
+
+typedef struct ecl_map_table {
+    size_t mask, used;
+    struct ecl_map_table *older;  /* replaced tables, kept for readers inside */
+    ecl_map_entry e[];
+} ecl_map_table;
+
+typedef struct ecl_map {
+    ecl_map_table *table;
+} ecl_map;
+
+/* 0, or -1 when out of memory or key is 0 (the map is unchanged). */
+int ecl_map_put(ecl_map *m, uint64_t key, void *value);
+/* Frees every table; no reader may be inside. */
+void ecl_map_destroy(ecl_map *m);
+
+static inline size_t ecl_map_slot(uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+/* A key for a string: its 64-bit FNV-1a hash (never 0). Strings with the
+ * same hash share a key: callers keep a list per key and compare. */
+uint64_t ecl_map_key_str(const char *s);
+
+/* The value for key, or NULL (inline: the function table's hot path). */
+static inline void *ecl_map_get(const ecl_map *m, uint64_t key)
+{
+    const ecl_map_table *t = __atomic_load_n(&m->table, __ATOMIC_ACQUIRE);
+    if (ECL_UNLIKELY(t == NULL))
+        return NULL;
+    for (size_t i = ecl_map_slot(key) & t->mask;; i = (i + 1) & t->mask) {
+        uint64_t k = __atomic_load_n(&t->e[i].key, __ATOMIC_ACQUIRE);
+        if (ECL_LIKELY(k == key))
+            return __atomic_load_n(&t->e[i].value, __ATOMIC_ACQUIRE);
+        if (k == 0)
+            return NULL;
+    }
+}
+
 /* ---------------- statistics (for ECL_VERBOSE and tests) ---------------- */
 typedef struct ecl_trace_stats {
     uint64_t records;            /* records in chunks written */

@@ -115,6 +115,26 @@ void ecl_sys_block_signals(void);
 /* Sleeps ns nanoseconds (async-signal-safe). */
 void ecl_sys_sleep_ns(uint64_t ns);
 
+/* ---- performance counters (perf.c): the calling thread's, perf_event_open ---- */
+typedef struct ecl_sys_perf_event {
+    const char *name;            /* "task-clock", "cycles", ... */
+    const char *unit;            /* "ns" or "" */
+    int hardware;                /* 1: counted by the CPU (may be absent) */
+    unsigned index;
+} ecl_sys_perf_event;
+/* 0 and *out for a known event name, -1 for an unknown one. */
+int ecl_sys_perf_lookup(const char *name, ecl_sys_perf_event *out);
+/* The known names, for messages. */
+const char *ecl_sys_perf_names(void);
+/* Opens ev for the calling thread, in the group of group_fd (-1: as a new
+ * group's leader). The fd, or -errno (ENOENT, EOPNOTSUPP: the machine has no
+ * such counter; EACCES, EPERM: perf_event_paranoid forbids it). */
+int ecl_sys_perf_open(const ecl_sys_perf_event *ev, int group_fd);
+/* Reads the n counters of the group led by leader, in the order opened. 0 or
+ * an errno. */
+int ecl_sys_perf_read(int leader, uint64_t *values, size_t n);
+void ecl_sys_perf_close(int fd);
+
 /* ---- interposition ---- */
 /* The next definition of the function name after ECL's own in the lookup
  * order (the C library's, for a function ECL wraps), or NULL. */

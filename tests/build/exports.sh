@@ -30,8 +30,14 @@ check() {
 }
 EXEC='execve execvpe execv execvp fexecve execl execlp execle'
 EXEC_RE='\(execve\|execvpe\|execv\|execvp\|fexecve\|execl\|execlp\|execle\)$'
+# and the automatic instrumentation's entry points and wrappers (ecl/auto,
+# doc/instrumentation.md): compiler hooks, OMPT, pthread and POSIX I/O
+AUTO='ompt_start_tool pthread_create pthread_join pthread_mutex_lock pthread_cond_wait
+pthread_cond_timedwait pthread_barrier_wait open open64 openat openat64 creat close read write
+pread pread64 pwrite pwrite64 fsync fdatasync'
+EXEC_RE="\\($(echo $EXEC $AUTO | sed 's/ /\\|/g')\\)\$"
 check_exec() {
-    for f in $EXEC; do
+    for f in $EXEC $AUTO __cyg_profile_func_enter __cyg_profile_func_exit; do
         nm -D --defined-only "$top_builddir/$1" | awk '{print $3}' | grep -qx "$f" \
             || { echo "FAIL: $1 does not export $f"; fail=1; }
     done

@@ -38,12 +38,14 @@ paste -d '\n' "$tmp/raw" "$tmp/named" | awk '
         split(raw, f, " "); p = f[2]; type = f[4]
         if (type == "region_def") region[p, val(raw, "region")] = val(raw, "name")
         if (type == "counter_def") counter[p, val(raw, "counter")] = val(raw, "name")
+        if (type == "thread_def") thread[p, val(raw, "stream")] = val(raw, "name")
         key = ""
-        if (type == "enter" || type == "leave") key = "region"
+        if (type == "enter" || type == "leave" || type == "wait_enter" || type == "wait_leave") key = "region"
         if (type ~ /^counter_(int|float)$/) key = "counter"
+        if (type == "thread_begin") key = "parent"   # ECL threads group: the parent stream
         if (key == "") { if (raw != $0) { print "differs: " raw " / " $0; bad++ }; next }
         id = val(raw, key); name = val($0, key)
-        want = key == "region" ? region[p, id] : counter[p, id]
+        want = key == "region" ? region[p, id] : key == "counter" ? counter[p, id] : thread[p, id]
         if (want == "" || name != want) { print "line " NR/2 ": " key "=" id " shows " name ", defined as " want; bad++ }
         checked[key]++
     }
