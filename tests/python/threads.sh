@@ -29,7 +29,10 @@ def expect(cond, what):
         print("FAIL: " + what); bad += 1
 t = pal.open(trace)
 defs = {d["name"] for d in t.to_pandas("region_def").to_dict("records")}
-expect(defs == {"main", "worker", "iteration", "compute", "reduce"}, "region_def names %s" % defs)
+# pthread_join: the threads group of the automatic instrumentation (on by
+# default) records each join as a waiting region
+expect(defs == {"main", "worker", "iteration", "compute", "reduce", "pthread_join"},
+       "region_def names %s" % defs)
 try:
     import pandas as pd
     df = t.to_pandas("enter")
@@ -43,6 +46,8 @@ try:
     expect(n.get("iteration") == 800 and n.get("compute") == 800 and n.get("reduce") == 800
            and n.get("worker") == 4 and n.get("main") == 1, "enters per region %s" % n)
     expect(bool(df["time"].is_monotonic_increasing), "times in order")
+    waits = t.to_pandas("wait_enter")
+    expect(len(waits) == 4 and set(waits["region"]) == {"pthread_join"}, "4 joins: %s" % waits)
     prog = t.to_pandas("progress")
     expect(str(prog.dtypes["iteration"]).startswith("int") or str(prog.dtypes["iteration"]).startswith("uint"),
            "progress iteration dtype %s" % prog.dtypes["iteration"])

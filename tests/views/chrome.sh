@@ -24,7 +24,7 @@ trace=$(ls "$tmp"/nm.*.ecl | head -1)
 n() { "$dump" --count "$@" "$trace" | awk '$1 == "total" {print $2}'; }
 want_c=$(n -t counter_int -t counter_float)
 want_i=$(n -t marker)
-want_x=$(n -t enter)
+want_x=$(n -t enter -t wait_enter)   # a slice per region entered, joins included
 echo "pal-dump: counters $want_c, markers $want_i, enters $want_x"
 [ "$want_c" = 65 ] && [ "$want_i" = 8 ] || bad "vwnames wrote $want_c counters, $want_i markers"
 
