@@ -957,7 +957,7 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             const char *rs;
             size_t rl;
             /* an intercommunicator: the same key on both sides (local ^ remote) */
-            if (pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) == PAL_OK && rl > 0 &&
+            if (M->h[H_REMOTE] && pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) == PAL_OK && rl > 0 &&
                 hget(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm) ==
                     (long)r->ncomms - 1)
                 r->comms[r->ncomms - 1].group = strhash(s, len) ^ strhash(rs, rl);

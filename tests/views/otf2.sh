@@ -161,6 +161,16 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$halo" ]; then
         "$otf2print" -G "$tmp/halo/traces.otf2" >"$tmp/defs" 2>&1
         ng=$(grep -c '^LOCATION_GROUP ' "$tmp/defs")
         [ "$ng" = 4 ] || bad "halo: $ng location groups, expected 4 (one per rank)"
+        # pal-view reads the archive back (its communicators have members and
+        # no remote group): the same calls per region as on the trace itself
+        "$pv" "$tmp/halo/traces.otf2" >"$tmp/pv.back" 2>&1 || bad "halo: pal-view on the archive failed"
+        "$pv" "$tmp/trace.ecl" >"$tmp/pv.orig" 2>&1 || bad "halo: pal-view on trace.ecl failed"
+        for f in orig back; do
+            awk '/^Regions/ {on=1; next} /^$/ {on=0} on && $1 != "name" {print $1, $2}' \
+                "$tmp/pv.$f" | sort >"$tmp/reg.$f"
+        done
+        [ -s "$tmp/reg.orig" ] && cmp -s "$tmp/reg.orig" "$tmp/reg.back" ||
+            bad "halo: pal-view's regions differ on the archive: $(tr '\n' ' ' <"$tmp/reg.back")"
     else
         cat "$tmp/out"
         bad "mpirun -np 4 halo failed"
