@@ -369,6 +369,13 @@ static vw_stat *lane_rstat(lane *l, long region)
 }
 
 /* ---------------- communicators and collectives ---------------- */
+/* Communicator ids are per process (ECL's), unless the reference of the
+ * field that uses them is GLOBAL (OTF2's): such a use carries COMM_GLOBAL
+ * and is looked up under COMM_GLOBAL_PROCESS, where the first definition of
+ * each id is kept too. */
+#define COMM_GLOBAL (UINT64_C(1) << 62)
+#define COMM_GLOBAL_PROCESS UINT32_MAX
+
 static void comm_def(vw_run *r, uint32_t process, int64_t comm, int64_t size, const char *s,
                      size_t len)
 {
@@ -413,6 +420,11 @@ static void comm_def(vw_run *r, uint32_t process, int64_t comm, int64_t size, co
         free(c->world);
         return;
     }
+    /* the first definition of an id also answers for uses whose ids are
+     * global (comm_of); a failed insert leaves those uses unresolved */
+    uint64_t gkey = (uint64_t)COMM_GLOBAL_PROCESS << 32 | (uint32_t)comm;
+    if (hget(&r->comm_by_id, gkey) < 0)
+        (void)hput(&r->comm_by_id, gkey, (long)r->ncomms);
     r->ncomms++;
 }
 
@@ -420,6 +432,8 @@ static const comminfo *comm_find(const vw_run *r, uint32_t process, int64_t comm
 {
     if (comm < 0)
         return NULL;
+    if ((uint64_t)comm & COMM_GLOBAL)
+        process = COMM_GLOBAL_PROCESS;
     long i = hget(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm);
     return i >= 0 ? &r->comms[i] : NULL;
 }
@@ -724,6 +738,7 @@ typedef struct kind {
     int both;               /* sends and receives: its tag is the sent one */
     int bytes;              /* has a field with role bytes_sent, bytes_received or bytes */
     int args;               /* has bytes, a tag or a communicator (worth reading) */
+    int comm_global;        /* its communicator ids are the same on every process */
     uint64_t refkey;        /* which definitions its region ids refer to */
     const char *idname;     /* the region field's name, for ids without a name */
 } kind;
@@ -811,8 +826,10 @@ static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
     k->untimed = role_of(d, PAL_ROLE_UNTIMED);
     k->both = k->send == 1 && k->recv == 1;
     k->bytes = says_bytes(d);
-    k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) ||
-              pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
+    const pal_fielddesc *cf = pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
+    k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) || cf;
+    int global = 0;
+    k->comm_global = cf && pal_field_reference(cf, NULL, NULL, &global) == PAL_OK && global;
     if (role_of(d, PAL_ROLE_COMMUNICATION))
         k->flags |= F_COMM;
     if (role_of(d, PAL_ROLE_IDLE))
@@ -917,11 +934,19 @@ static int on(const pal_record *rec, int how, pal_record_role role)
     return how == 1 || (how == 2 && pal_record_has_role(rec, role));
 }
 
+/* The record's communicator, marked COMM_GLOBAL when its reference says the
+ * ids are global (an OTF2 archive's); dflt when it has none. */
+static int64_t comm_of(const meaning *M, const kind *k, const pal_record *rec, int64_t dflt)
+{
+    int64_t c = geti(rec, M->h[H_COMM], dflt);
+    return c >= 0 && k->comm_global ? (int64_t)((uint64_t)(uint32_t)c | COMM_GLOBAL) : c;
+}
+
 static void record_message(vw_run *r, meaning *M, const kind *k, const pal_record *rec,
                            size_t li, int side, double t)
 {
-    message(r, li, side, peer_of(M, rec, side), tag_of(M, k, rec, side),
-            geti(rec, M->h[H_COMM], 0), t, bytes_of(M, rec, side));
+    message(r, li, side, peer_of(M, rec, side), tag_of(M, k, rec, side), comm_of(M, k, rec, 0),
+            t, bytes_of(M, rec, side));
 }
 
 static int feed(vw_run *r, meaning *M, const pal_record *rec)
@@ -1005,7 +1030,7 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         fr->flags = k->flags;
         if (k->args) {
             fr->tag = geti(rec, M->h[H_TAG], 0);
-            fr->comm = geti(rec, M->h[H_COMM], 0);
+            fr->comm = comm_of(M, k, rec, 0);
             fr->bytes = all_bytes(M, rec);
         }
         if (on(rec, k->send, PAL_ROLE_SEND))
@@ -1032,6 +1057,11 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         frame *fr = &l->stack[dp - 1];
         if (k->bytes)
             fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
+        if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
+            int64_t c = comm_of(M, k, rec, -1);
+            if (c >= 0)
+                fr->comm = c;
+        }
         if (fr->flags & F_RECV) {   /* any source: the actual one may come with the exit */
             int64_t p = peer_of(M, rec, 1);
             if (p >= 0)
@@ -1072,7 +1102,7 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (k->args) {
             fr->bytes = all_bytes(M, rec);
             fr->tag = geti(rec, M->h[H_TAG], 0);
-            fr->comm = geti(rec, M->h[H_COMM], 0);
+            fr->comm = comm_of(M, k, rec, 0);
         }
         int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
         if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)

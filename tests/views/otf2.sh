@@ -171,6 +171,17 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$halo" ]; then
         done
         [ -s "$tmp/reg.orig" ] && cmp -s "$tmp/reg.orig" "$tmp/reg.back" ||
             bad "halo: pal-view's regions differ on the archive: $(tr '\n' ' ' <"$tmp/reg.back")"
+        # ... and every message matched, each collective one instance across
+        # the ranks (OTF2's communicator ids are global, ECL's per process)
+        for f in orig back; do
+            { grep '^Messages:' "$tmp/pv.$f"
+              awk '/^Collectives/ {on=1; next} /^$/ {on=0} on && $1 != "name" {print $1, $2}' "$tmp/pv.$f"
+            } >"$tmp/msg.$f"
+        done
+        grep -Eq '^Messages: ([1-9][0-9]*) sends, \1 receives, \1 matched' "$tmp/msg.orig" ||
+            bad "halo: $(head -1 "$tmp/msg.orig")"
+        cmp -s "$tmp/msg.orig" "$tmp/msg.back" ||
+            bad "halo: messages or collectives differ on the archive: $(tr '\n' ' ' <"$tmp/msg.back")"
     else
         cat "$tmp/out"
         bad "mpirun -np 4 halo failed"
