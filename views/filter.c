@@ -265,6 +265,8 @@ struct vw_run {
     /* counters per region */
     size_t ncnt, cntcap;
     const char **cnames;
+    unsigned char *cgauge;  /* per counter: decreased on a lane, a level, no deltas */
+    size_t ngauge;
     hmap cnt_by_name, cnt_by_id;
     hmap cacc_of;           /* (lane, region, counter) -> cacc index */
     vw_lane_cstat *cacc;
@@ -864,6 +866,13 @@ static int cl_sample(vw_run *r, size_t li, size_t cidx, double v)
         return -1;
     c->seen = seen;
     c->nval = n;
+    if (c->seen[cidx] && v < c->val[cidx]) {   /* a level (gauge), not a count */
+        unsigned char *g = grow_index(r->cgauge, &r->ngauge, cidx, 1, 8);
+        if (g == NULL)
+            return -1;
+        r->cgauge = g;
+        g[cidx] = 1;
+    }
     if (!c->seen[cidx]) {   /* first seen: frames open before start here */
         c->seen[cidx] = 1;
         for (size_t d = 0; d < c->depth && cidx < c->stride; d++)
@@ -1534,8 +1543,34 @@ static int finish(vw_run *r)
     r->f.rank_wait = r->rwait;
     r->f.msgs = r->msgs;
     r->f.nmsgs = r->nmsgs;
-    if (r->ncnt) {   /* counters per region and node, dense */
-        size_t C = r->ncnt;
+    /* counters per region and node, dense, for the counts only (a counter
+     * that decreased on a thread is a level: its deltas mean nothing) */
+    size_t C = 0, *cmap = malloc((r->ncnt + 1) * sizeof *cmap);
+    if (cmap == NULL)
+        return -1;
+    for (size_t c = 0; c < r->ncnt; c++) {
+        cmap[c] = (size_t)-1;
+        if (c >= r->ngauge || !r->cgauge[c]) {
+            r->cnames[C] = r->cnames[c];
+            cmap[c] = C++;
+        }
+    }
+    size_t nacc = 0;
+    for (size_t i = 0; i < r->ncacc; i++)
+        if (cmap[r->cacc[i].counter] != (size_t)-1) {
+            r->cacc[nacc] = r->cacc[i];
+            r->cacc[nacc++].counter = cmap[r->cacc[i].counter];
+        }
+    r->ncacc = nacc;
+    size_t nnode = 0;
+    for (size_t i = 0; i < r->ncnode; i++)
+        if (cmap[r->cnode[i].c] != (size_t)-1) {
+            r->cnode[nnode] = r->cnode[i];
+            r->cnode[nnode++].c = cmap[r->cnode[i].c];
+        }
+    r->ncnode = nnode;
+    free(cmap);
+    if (C) {
         r->region_cs = calloc((r->nregions ? r->nregions : 1) * C, sizeof *r->region_cs);
         r->node_cs = calloc((r->nnodes ? r->nnodes : 1) * C, sizeof *r->node_cs);
         if (!r->region_cs || !r->node_cs)
@@ -1690,6 +1725,7 @@ void vw_run_free(vw_run *r)
         free(r->lanes[i].c.sv);
     }
     free(r->cnames);
+    free(r->cgauge);
     hfree(&r->cnt_by_name);
     hfree(&r->cnt_by_id);
     hfree(&r->cacc_of);
