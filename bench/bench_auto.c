@@ -224,7 +224,7 @@ static void edlc_table(int reps)
         bench_rmtree(dir);
         return;
     }
-    static double s[NEDLC][MAX_REPS], r[NEDLC][MAX_REPS];
+    static double s[NEDLC][MAX_REPS];
     uint64_t records[NEDLC] = {0};
     char why[NEDLC][300] = {{0}};
     for (int rep = 0; rep < reps; rep++) {
@@ -262,24 +262,24 @@ static void edlc_table(int reps)
             }
             bench_rmtree(tdir);
         }
-        for (int k = 0; k < NEDLC; k++)
-            r[k][rep] = s[k][rep] / s[E_PLAIN][rep];
     }
     bench_rmtree(dir);
     printf("edlc (built with -finstrument-functions -O2 -g) compiling a generated EDL of %u\n"
            "records (%u fields each, %u bind entries); %d interleaved runs; wall time of the\n"
-           "process (fork to exit, ECL's start and close included); R: traced / untraced of\n"
-           "the same round\n", nrec, 11, nrec, reps);
+           "process (fork to exit, ECL's start and close included); R min: traced min /\n"
+           "untraced min, R med: traced median / untraced median\n", nrec, 11, nrec, reps);
     printf("%-36s %9s %9s %7s %7s %14s\n", "configuration", "s min", "s med", "R min", "R med",
            "enter records");
+    double pmn = NAN, pmd = NAN;
+    bench_min_median(s[E_PLAIN], reps, &pmn, &pmd);
     for (int k = 0; k < NEDLC; k++) {
-        double mn, md, rmn, rmd;
+        double mn, md;
         printf("%-36s", edlc_names[k]);
         if (bench_min_median(s[k], reps, &mn, &md) == 0) {
             printf(" %s\n", why[k][0] ? why[k] : "n/a");
             continue;
         }
-        bench_min_median(r[k], reps, &rmn, &rmd);
+        double rmn = mn / pmn, rmd = md / pmd;
         bench_cell(mn, 9, 3);
         bench_cell(md, 9, 3);
         bench_cell(rmn, 7, 2);
