@@ -1555,26 +1555,20 @@ static int finish(vw_run *r)
             cmap[c] = C++;
         }
     }
-    size_t nacc = 0;
+    size_t nacc = 0;   /* the lanes' shares, public: levels left out */
     for (size_t i = 0; i < r->ncacc; i++)
         if (cmap[r->cacc[i].counter] != (size_t)-1) {
             r->cacc[nacc] = r->cacc[i];
             r->cacc[nacc++].counter = cmap[r->cacc[i].counter];
         }
     r->ncacc = nacc;
-    size_t nnode = 0;
-    for (size_t i = 0; i < r->ncnode; i++)
-        if (cmap[r->cnode[i].c] != (size_t)-1) {
-            r->cnode[nnode] = r->cnode[i];
-            r->cnode[nnode++].c = cmap[r->cnode[i].c];
-        }
-    r->ncnode = nnode;
-    free(cmap);
     if (C) {
         r->region_cs = calloc((r->nregions ? r->nregions : 1) * C, sizeof *r->region_cs);
         r->node_cs = calloc((r->nnodes ? r->nnodes : 1) * C, sizeof *r->node_cs);
-        if (!r->region_cs || !r->node_cs)
+        if (!r->region_cs || !r->node_cs) {
+            free(cmap);
             return -1;
+        }
         for (size_t i = 0; i < r->ncacc; i++) {
             vw_lane_cstat *a = &r->cacc[i];
             vw_cstat *d = &r->region_cs[a->region * C + a->counter];
@@ -1583,7 +1577,8 @@ static int finish(vw_run *r)
             d->excl += a->s.excl;
         }
         for (size_t i = 0; i < r->ncnode; i++)
-            r->node_cs[(size_t)r->cnode[i].node * C + r->cnode[i].c] = r->cnode[i].s;
+            if (cmap[r->cnode[i].c] != (size_t)-1)
+                r->node_cs[(size_t)r->cnode[i].node * C + cmap[r->cnode[i].c]] = r->cnode[i].s;
         r->f.ncounters = C;
         r->f.counter_names = r->cnames;
         r->f.region_counters = r->region_cs;
@@ -1591,6 +1586,7 @@ static int finish(vw_run *r)
         r->f.nlane_counters = r->ncacc;
         r->f.lane_counters = r->cacc;
     }
+    free(cmap);
     /* lanes as a public array */
     vw_lane *pub = malloc((r->nlanes ? r->nlanes : 1) * sizeof *pub);
     if (pub == NULL)
