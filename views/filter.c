@@ -755,8 +755,8 @@ static vw_cstat *cnode_get(vw_run *r, long node, size_t c)
     return &r->cnode[r->ncnode++].s;
 }
 
-/* room for depth+1 frames of r->ncnt counters on the lane's counter stack */
-static int cl_room(vw_run *r, clane *c)
+/* the lane's counter stack holds r->ncnt counters per frame */
+static int cl_stride(vw_run *r, clane *c)
 {
     size_t nc = r->ncnt;
     if (c->stride < nc) {   /* a new counter: relayout, its starts unknown */
@@ -775,6 +775,14 @@ static int cl_room(vw_run *r, clane *c)
         c->svcap = (c->depth + 1) * 2 * ns;
         c->stride = ns;
     }
+    return 0;
+}
+
+/* room for depth+1 frames of r->ncnt counters on the lane's counter stack */
+static int cl_room(vw_run *r, clane *c)
+{
+    if (cl_stride(r, c))
+        return -1;
     size_t need = (c->depth + 1) * 2 * c->stride;
     if (need > c->svcap) {
         size_t cap = c->svcap ? c->svcap * 2 : need * 4;
@@ -875,7 +883,9 @@ static int cl_sample(vw_run *r, size_t li, size_t cidx, double v)
     }
     if (!c->seen[cidx]) {   /* first seen: frames open before start here */
         c->seen[cidx] = 1;
-        for (size_t d = 0; d < c->depth && cidx < c->stride; d++)
+        if (cl_stride(r, c))
+            return -1;
+        for (size_t d = 0; d < c->depth; d++)
             if (isnan(c->sv[d * 2 * c->stride + cidx]))
                 c->sv[d * 2 * c->stride + cidx] = v;
     }

@@ -2,7 +2,9 @@
 # profile.sh -- pal-view's profile of compiler-instrumented programs:
 # fib(20) is recursive: its calls are counted at every depth (21891) and its
 # inclusive time once (the outermost instance), so it is no longer than main
-# nor the run; counters per region (ECL_COUNTERS, software counters): work.c's
+# nor the run; counters per region from known samples (regcount.c): exact,
+# a counter that decreases left out, counters that start while regions are
+# open, recursion; from perf_event (ECL_COUNTERS, software counters): work.c's
 # two functions get non-zero task-clock deltas, inclusive >= exclusive, the
 # exclusive deltas of all regions add up to main's inclusive, which is the
 # thread's task-clock from its first to its last sample, give or take the
@@ -23,6 +25,28 @@ run=$(awk '/^  records/ { for (i = 1; i <= NF; i++) if ($i == "run") print $(i +
 share=$(awk '$1 == "fib" { print $7 }' fib.txt)
 awk -v s="$share" 'BEGIN { exit !(s + 0 <= 100) }' || fail "fib's share is $share%"
 echo "fib share $share% of a $run s run"
+
+# counters per region, exact: tests/auto/regcount writes known samples
+rm -f "$WORK"/*.ecl
+ECL_DIR="$WORK" "$B/tests/auto/regcount" || fail "regcount: exit status"
+TRACE=$(trace_file)
+"$PALVIEW" --export csv "$TRACE" | grep '^counter,' | sort > got.csv || fail "pal-view regcount"
+{
+    echo "counter,0,1,a,work,1,100,40,,"
+    echo "counter,0,1,b,work,1,40,40,,"
+    echo "counter,0,1,rec,work,2,20,20,,"
+    for i in 0 1 2 3 4 5 6; do
+        echo "counter,0,1,a,late$i,1,$((15 + 2 * i)),$((11 + i)),,"
+        echo "counter,0,1,b,late$i,1,$((4 + i)),$((4 + i)),,"
+        echo "counter,0,1,rec,late$i,2,0,0,,"
+    done
+} | sort > want.csv
+diff want.csv got.csv || fail "regcount: counters per region differ (- expected, + pal-view)"
+echo "regcount: 24 counters per region exact; the level left out"
+"$PALVIEW" --view calltree "$TRACE" > tree.txt || fail "pal-view --view calltree"
+grep -q "^    rec  calls=1 .* work=20/15 " tree.txt && grep -q "^      rec  calls=1 .* work=5/5 " tree.txt \
+    || { cat tree.txt; fail "regcount: the call tree's counters"; }
+echo "regcount: call tree nodes rec 20/15 and rec/rec 5/5"
 
 $CC -g -O0 -finstrument-functions "$S/work.c" -o work || fail "cannot build work"
 run_traced "work" env ECL_COUNTERS=task-clock,instructions ECL_COUNTER_PERIOD=0 $ECLRUN ./work
