@@ -8,7 +8,14 @@
  * Every configuration is a fresh run of bench_auto_prog; the configurations
  * run round-robin BENCH_REPS times (default 7), and the table shows min and
  * median. ECL's traces are read back with PAL: the enter records must be the
- * calls made. Prints a table; never fails on time. */
+ * calls made.
+ *
+ * Then the overhead R of a real program: edlc (bench_auto_edlc, the repo's
+ * EDL compiler built with -finstrument-functions) compiling a generated EDL
+ * of 4000 records, untraced and traced with ECL preloaded -- with a filter
+ * file that leaves out its tiny hot helpers, and with every function -- R =
+ * traced wall time / untraced of the same round. Prints tables; never fails
+ * on time. */
 #include <config.h>
 
 #include "bench/bench_common.h"
@@ -151,6 +158,140 @@ static double run_lttng(conf *cf, int which, uint64_t n, int rep)
     return ns;
 }
 
+/* ---- a real program: edlc compiling a big generated description ---- */
+enum { E_PLAIN, E_FILTER, E_ALL, NEDLC };
+static const char *const edlc_names[NEDLC] = {
+    "untraced",
+    "ECL, filter: tiny hot helpers out",
+    "ECL, every function",
+};
+
+/* The tiny helpers edlc calls 80,000 times and more (a profile of an
+ * unfiltered run, pal-view: lexer steps, allocation, hashing, lookups,
+ * output of single values); what stays is edlc's passes and its per-record
+ * and per-field work. */
+static const char edlc_filter[] =
+    "# edlc's tiny hot helpers: lexer, allocation, hashing, lookups, output of values\n"
+    "exclude function edl_lex_* edl_yylex edl_alloc edl_strndup dup_or_empty\n"
+    "exclude function edl_name_hash edl_hdr_text edl_list_append edl_map_* edl_nameidx_*\n"
+    "exclude function out_* ref_clear place failed may_append role_of designated_role\n"
+    "exclude function encoding_fits edl_type_by_name edl_record_find_field edl_ast_*\n";
+
+static int write_big_edl(const char *path, unsigned nrec)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    fputs("HEADER IS\nBEGIN\n    NAME IS big;\n    VERSION IS \"1\";\n"
+          "    REPRESENTATION IS ASCII;\n    SEPARATORS IS \" \\t\";\n"
+          "    TIMESTAMP IS t UNIT \"us\";\n    PROCESS IS rank;\nEND;\n\n", f);
+    for (unsigned i = 0; i < nrec; i++) {
+        fprintf(f, "RECORD rec_%u DESCRIPTION \"generated record %u\" IS\nBEGIN\n"
+                   "    FIELD t IS int64 UNIT \"us\";\n    FIELD rank IS int32;\n"
+                   "    FIELD event IS string;\n", i, i);
+        for (unsigned j = 0; j < 8; j++)
+            fprintf(f, "    FIELD f%u_%u IS %s UNIT \"u%u\" DESCRIPTION \"field %u of record %u\";\n",
+                    j, i, j % 2 ? "int64" : "float64", j, j, i);
+        fputs("END;\n\n", f);
+    }
+    fputs("BIND IS\nKEYFIELD INDEX IS 2;\nBEGIN\n", f);
+    for (unsigned i = 0; i < nrec; i++)
+        fprintf(f, "    \"e%u\" IS \"rec_%u\";\n", i, i);
+    fputs("END;\n", f);
+    return fclose(f);
+}
+
+static void edlc_table(int reps)
+{
+    char b[4200], edlc[4200];
+    const char *p = bench_sibling("bench_auto_edlc", b, sizeof b);
+    bench_table_header("(l) compiler instrumentation: overhead R of a real program (edlc)",
+                       "ECL's default clock");
+    if (p == NULL) {
+        printf("n/a: bench_auto_edlc not found beside bench_auto (make bench builds it)\n");
+        return;
+    }
+    snprintf(edlc, sizeof edlc, "%s", p);
+    char dir[4200], edl[4300], bin[4300], filter[4300];
+    bench_mkdtemp("auto-edlc", dir, sizeof dir);
+    snprintf(edl, sizeof edl, "%s/big.edl", dir);
+    snprintf(bin, sizeof bin, "%s/big.bin", dir);
+    snprintf(filter, sizeof filter, "%s/edlc.filter", dir);
+    unsigned nrec = (unsigned)bench_scaled(4000);
+    FILE *f = fopen(filter, "w");
+    if (f == NULL || fputs(edlc_filter, f) < 0 || fclose(f) != 0 || write_big_edl(edl, nrec)) {
+        printf("n/a: cannot write the input in %s\n", dir);
+        bench_rmtree(dir);
+        return;
+    }
+    static double s[NEDLC][MAX_REPS];
+    uint64_t records[NEDLC] = {0};
+    char why[NEDLC][300] = {{0}};
+    for (int rep = 0; rep < reps; rep++) {
+        for (int k = 0; k < NEDLC; k++) {
+            char tdir[4200], envdir[4300], envpre[4400], envfilter[4400];
+            bench_mkdtemp("auto-edlc-trace", tdir, sizeof tdir);
+            snprintf(envdir, sizeof envdir, "ECL_DIR=%s", tdir);
+            snprintf(envpre, sizeof envpre, "LD_PRELOAD=%s", lib_ecl);
+            snprintf(envfilter, sizeof envfilter, "ECL_FILTER=%s", filter);
+            char *env_plain[] = { "LD_PRELOAD", "ECL_FILTER", NULL };
+            char *env_ecl[] = { envdir, envpre, k == E_FILTER ? envfilter : "ECL_FILTER", NULL };
+            char *argv[] = { edlc, "-o", bin, edl, NULL };
+            bench_child c;
+            s[k][rep] = NAN;
+            if (bench_spawn(argv, k == E_PLAIN ? env_plain : env_ecl, BENCH_OUT_CAPTURE_ALL,
+                            &c) != 0) {
+                snprintf(why[k], sizeof why[k], "edlc failed (status %d): %.200s", c.status,
+                         c.out);
+            } else if (k == E_PLAIN) {
+                s[k][rep] = c.wall_ns / 1e9;
+            } else {
+                char trace[4300], err[200];
+                const char *names[] = { "enter" };
+                uint64_t count = 0;
+                if (bench_find_file(tdir, ".ecl", trace, sizeof trace) != 0)
+                    snprintf(why[k], sizeof why[k], "no trace written");
+                else if (bench_pal_count(trace, names, 1, &count, err, sizeof err) != 0)
+                    snprintf(why[k], sizeof why[k], "trace unreadable: %s", err);
+                else if (count == 0 || (records[k] && count != records[k]))
+                    snprintf(why[k], sizeof why[k], "%llu enter records, %llu in another run",
+                             (unsigned long long)count, (unsigned long long)records[k]);
+                else
+                    s[k][rep] = c.wall_ns / 1e9;
+                records[k] = count;
+            }
+            bench_rmtree(tdir);
+        }
+    }
+    bench_rmtree(dir);
+    printf("edlc (built with -finstrument-functions -O2 -g) compiling a generated EDL of %u\n"
+           "records (%u fields each, %u bind entries); %d interleaved runs; wall time of the\n"
+           "process (fork to exit, ECL's start and close included); R min: traced min /\n"
+           "untraced min, R med: traced median / untraced median\n", nrec, 11, nrec, reps);
+    printf("%-36s %9s %9s %7s %7s %14s\n", "configuration", "s min", "s med", "R min", "R med",
+           "enter records");
+    double pmn = NAN, pmd = NAN;
+    bench_min_median(s[E_PLAIN], reps, &pmn, &pmd);
+    for (int k = 0; k < NEDLC; k++) {
+        double mn, md;
+        printf("%-36s", edlc_names[k]);
+        if (bench_min_median(s[k], reps, &mn, &md) == 0) {
+            printf(" %s\n", why[k][0] ? why[k] : "n/a");
+            continue;
+        }
+        double rmn = mn / pmn, rmd = md / pmd;
+        bench_cell(mn, 9, 3);
+        bench_cell(md, 9, 3);
+        bench_cell(rmn, 7, 2);
+        bench_cell(rmd, 7, 2);
+        if (k != E_PLAIN)
+            printf(" %14llu", (unsigned long long)records[k]);
+        printf("\n");
+    }
+    printf("ECL rows: every run's trace read back with PAL; its enter records must be the same\n"
+           "in every run (edlc is deterministic). The filter file:\n%s", edlc_filter);
+}
+
 int main(void)
 {
     char b[4200];
@@ -265,5 +406,6 @@ int main(void)
     printf("LTTng rows: liblttng-ust-cyg-profile(-fast) preloaded into the same binary, in an\n"
            "lttng session of their own with the lttng_ust_cyg_profile* events enabled\n"
            "(blocking channel, 4 x 4 MiB sub-buffers: lossless like ECL).\n");
+    edlc_table(reps);
     return 0;
 }

@@ -139,9 +139,39 @@ typedef struct frame {
     long region, node;
     double start, child;
     unsigned flags;     /* F_* */
+    int outer;          /* no other instance of its region is open on the lane */
     int64_t peer, tag, comm;
     uint64_t bytes;
 } frame;
+
+/* Counters per region. ECL samples a thread's counters just after the enter
+ * or leave that is the boundary, so a boundary's values are those of the
+ * first samples that follow it on the lane: enters and leaves wait in a
+ * queue (cev) until the next samples arrive, then replay on a stack of their
+ * own (cfr) with the values now current. Boundaries with no sample of their
+ * own (ECL_COUNTER_PERIOD) take the next samples' values. */
+typedef struct cev {
+    long region, node;  /* region < 0: a leave */
+    int outer;
+} cev;
+
+typedef struct cfr {
+    long region, node;
+    int outer;
+} cfr;
+
+typedef struct clane {
+    double *val;        /* current value per counter */
+    unsigned char *seen;
+    size_t nval;
+    int fresh;          /* samples arrived since the last queued boundary */
+    cev *q;
+    size_t nq, qcap;
+    cfr *stk;
+    size_t depth, scap;
+    double *sv;         /* per cfr: start[stride], child[stride] */
+    size_t svcap, stride;
+} clane;
 
 typedef struct lane {
     vw_lane pub;
@@ -151,6 +181,9 @@ typedef struct lane {
     double *setup;      /* NBINS seconds of the process's start and end (F_SETUP) */
     vw_stat *rstat;
     size_t nrstat;
+    uint32_t *active;   /* open instances per region */
+    size_t nactive;
+    clane c;
     double last;
     int started;
     unsigned name_gen;  /* definitions seen when its name was last looked up */
@@ -229,6 +262,19 @@ struct vw_run {
     double *mbytes, *rwait;
     char first_trace[4096];
     char dict_name[128];
+    /* counters per region */
+    size_t ncnt, cntcap;
+    const char **cnames;
+    unsigned char *cgauge;  /* per counter: decreased on a lane, a level, no deltas */
+    size_t ngauge;
+    hmap cnt_by_name, cnt_by_id;
+    hmap cacc_of;           /* (lane, region, counter) -> cacc index */
+    vw_lane_cstat *cacc;
+    size_t ncacc, cacccap;
+    hmap cnode_of;          /* (node, counter) -> cnode index */
+    struct cnode { long node; size_t c; vw_cstat s; } *cnode;
+    size_t ncnode, cnodecap;
+    vw_cstat *region_cs, *node_cs;
 };
 
 static char *own(vw_run *r, const char *s, size_t n)
@@ -651,8 +697,12 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     if (excl < 0)
         excl = 0;
     vw_region *g = &r->regions[fr->region];
+    /* inclusive time counts the outermost instance of a region only: a
+     * recursive function's inner calls are inside it already */
+    double incl = fr->outer ? dur : 0;
+    l->active[fr->region]--;
     g->all.calls++;
-    g->all.total += dur;
+    g->all.total += incl;
     g->all.excl += excl;
     g->all.bytes += (double)fr->bytes;
     if (dur > g->all.max)
@@ -660,7 +710,7 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     vw_stat *s = lane_rstat(l, fr->region);
     if (s) {
         s->calls++;
-        s->total += dur;
+        s->total += incl;
         s->excl += excl;
         s->bytes += (double)fr->bytes;
         if (dur > s->max)
@@ -694,6 +744,197 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     }
 }
 
+/* ---------------- counters per region ---------------- */
+static vw_cstat *cacc_get(vw_run *r, size_t li, long region, size_t c)
+{
+    uint64_t key = (uint64_t)li << 44 ^ (uint64_t)region << 16 ^ (uint64_t)c;
+    long i = hget(&r->cacc_of, key);
+    if (i >= 0)
+        return &r->cacc[i].s;
+    if (GROW(r->cacc, r->ncacc, r->cacccap) || hput(&r->cacc_of, key, (long)r->ncacc))
+        return NULL;
+    r->cacc[r->ncacc] = (vw_lane_cstat){li, (size_t)region, c, {0, 0, 0}};
+    return &r->cacc[r->ncacc++].s;
+}
+
+static vw_cstat *cnode_get(vw_run *r, long node, size_t c)
+{
+    uint64_t key = (uint64_t)node << 16 ^ (uint64_t)c;
+    long i = hget(&r->cnode_of, key);
+    if (i >= 0)
+        return &r->cnode[i].s;
+    if (GROW(r->cnode, r->ncnode, r->cnodecap) || hput(&r->cnode_of, key, (long)r->ncnode))
+        return NULL;
+    r->cnode[r->ncnode] = (struct cnode){node, c, {0, 0, 0}};
+    return &r->cnode[r->ncnode++].s;
+}
+
+/* the lane's counter stack holds r->ncnt counters per frame */
+static int cl_stride(vw_run *r, clane *c)
+{
+    size_t nc = r->ncnt;
+    if (c->stride < nc) {   /* a new counter: relayout, its starts unknown */
+        size_t ns = nc + 4;
+        double *sv = malloc((c->depth + 1) * 2 * ns * sizeof *sv);
+        if (sv == NULL)
+            return -1;
+        for (size_t i = 0; i <= c->depth; i++)
+            for (size_t k = 0; k < ns; k++) {
+                int old = k < c->stride && i < c->depth;
+                sv[i * 2 * ns + k] = old ? c->sv[i * 2 * c->stride + k] : NAN;
+                sv[i * 2 * ns + ns + k] = old ? c->sv[i * 2 * c->stride + c->stride + k] : 0;
+            }
+        free(c->sv);
+        c->sv = sv;
+        c->svcap = (c->depth + 1) * 2 * ns;
+        c->stride = ns;
+    }
+    return 0;
+}
+
+/* room for depth+1 frames of r->ncnt counters on the lane's counter stack */
+static int cl_room(vw_run *r, clane *c)
+{
+    if (cl_stride(r, c))
+        return -1;
+    size_t need = (c->depth + 1) * 2 * c->stride;
+    if (need > c->svcap) {
+        size_t cap = c->svcap ? c->svcap * 2 : need * 4;
+        while (cap < need)
+            cap *= 2;
+        double *sv = realloc(c->sv, cap * sizeof *sv);
+        if (sv == NULL)
+            return -1;
+        c->sv = sv;
+        c->svcap = cap;
+    }
+    return GROW(c->stk, c->depth, c->scap);
+}
+
+/* the queued boundaries of a lane, replayed with the values now current */
+static int cl_flush(vw_run *r, size_t li)
+{
+    clane *c = &r->lanes[li].c;
+    for (size_t e = 0; e < c->nq; e++) {
+        const cev *ev = &c->q[e];
+        if (ev->region >= 0) {
+            if (cl_room(r, c))
+                return -1;
+            double *st = &c->sv[c->depth * 2 * c->stride];
+            for (size_t k = 0; k < c->stride; k++) {
+                st[k] = k < c->nval && c->seen[k] ? c->val[k] : NAN;
+                st[c->stride + k] = 0;
+            }
+            c->stk[c->depth++] = (cfr){ev->region, ev->node, ev->outer};
+            continue;
+        }
+        if (c->depth == 0)
+            continue;
+        const cfr *fr = &c->stk[--c->depth];
+        const double *st = &c->sv[c->depth * 2 * c->stride];
+        double *up = c->depth ? &c->sv[(c->depth - 1) * 2 * c->stride + c->stride] : NULL;
+        for (size_t k = 0; k < c->nval && k < c->stride; k++) {
+            if (!c->seen[k] || isnan(st[k]))
+                continue;
+            double incl = c->val[k] - st[k], excl = incl - st[c->stride + k];
+            vw_cstat *a = cacc_get(r, li, fr->region, k);
+            vw_cstat *n = fr->node >= 0 ? cnode_get(r, fr->node, k) : NULL;
+            if (a == NULL || (fr->node >= 0 && n == NULL))
+                return -1;
+            a->calls++;
+            a->excl += excl;
+            if (fr->outer)
+                a->incl += incl;
+            if (n) {
+                n->calls++;
+                n->incl += incl;
+                n->excl += excl;
+            }
+            if (up)
+                up[k] += incl;
+        }
+    }
+    c->nq = 0;
+    c->fresh = 0;
+    return 0;
+}
+
+/* an enter (region >= 0) or a leave (region < 0) at a boundary of lane li */
+static int cl_event(vw_run *r, size_t li, long region, long node, int outer)
+{
+    if (r->ncnt == 0)
+        return 0;
+    clane *c = &r->lanes[li].c;
+    if ((c->fresh || c->nq >= 65536) && cl_flush(r, li))
+        return -1;
+    if (GROW(c->q, c->nq, c->qcap))
+        return -1;
+    c->q[c->nq++] = (cev){region, node, outer};
+    return 0;
+}
+
+/* a sample of counter cidx on lane li */
+static int cl_sample(vw_run *r, size_t li, size_t cidx, double v)
+{
+    clane *c = &r->lanes[li].c;
+    size_t n = c->nval;
+    double *val = grow_index(c->val, &n, cidx, sizeof *val, 8);
+    if (val == NULL)
+        return -1;
+    c->val = val;
+    n = c->nval;
+    unsigned char *seen = grow_index(c->seen, &n, cidx, 1, 8);
+    if (seen == NULL)
+        return -1;
+    c->seen = seen;
+    c->nval = n;
+    if (c->seen[cidx] && v < c->val[cidx]) {   /* a level (gauge), not a count */
+        unsigned char *g = grow_index(r->cgauge, &r->ngauge, cidx, 1, 8);
+        if (g == NULL)
+            return -1;
+        r->cgauge = g;
+        g[cidx] = 1;
+    }
+    if (!c->seen[cidx]) {   /* first seen: frames open before start here */
+        c->seen[cidx] = 1;
+        if (cl_stride(r, c))
+            return -1;
+        for (size_t d = 0; d < c->depth; d++)
+            if (isnan(c->sv[d * 2 * c->stride + cidx]))
+                c->sv[d * 2 * c->stride + cidx] = v;
+    }
+    c->val[cidx] = v;
+    c->fresh = 1;
+    return 0;
+}
+
+/* the index of a counter by name; the run's first counter starts the
+ * counter stacks with every lane's open frames (their starts unknown) */
+static long counter_named(vw_run *r, const char *name, size_t len)
+{
+    uint64_t h = strhash(name, len);
+    for (;; h++) {
+        long i = hget(&r->cnt_by_name, h);
+        if (i < 0)
+            break;
+        if (strlen(r->cnames[i]) == len && memcmp(r->cnames[i], name, len) == 0)
+            return i;
+    }
+    const char *c = own(r, name, len);
+    if (c == NULL || GROW(r->cnames, r->ncnt, r->cntcap) ||
+        hput(&r->cnt_by_name, h, (long)r->ncnt))
+        return -1;
+    r->cnames[r->ncnt++] = c;
+    if (r->ncnt == 1)
+        for (size_t i = 0; i < r->nlanes; i++) {
+            lane *l = &r->lanes[i];
+            for (size_t d = 0; d < l->depth; d++)
+                if (cl_event(r, i, l->stack[d].region, l->stack[d].node, l->stack[d].outer))
+                    return -1;
+        }
+    return (long)r->ncnt - 1;
+}
+
 static frame *push(vw_run *r, lane *l, long region, double start)
 {
     if (GROW(l->stack, l->depth, l->cap))
@@ -705,6 +946,13 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     fr->node = node_get(r, parent, region);
     fr->start = start;
     fr->peer = -1;
+    uint32_t *act = grow_index(l->active, &l->nactive, (size_t)region, sizeof *act, 16);
+    if (act == NULL)
+        return NULL;
+    l->active = act;
+    fr->outer = act[region]++ == 0;
+    if (cl_event(r, (size_t)(l - r->lanes), region, fr->node, fr->outer))
+        return NULL;
     if (r->sink && r->sink->frame) {
         vw_frame_ev e = {l->pub.process, l->pub.stream, region, r->regions[region].name,
                          r->regions[region].kind, 0, (unsigned)(l->depth - 1), start, -1, 0,
@@ -714,13 +962,14 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     return fr;
 }
 
-static void pop(vw_run *r, size_t li, double end)
+static int pop(vw_run *r, size_t li, double end)
 {
     lane *l = &r->lanes[li];
     frame fr = l->stack[--l->depth];
     close_frame(r, li, &fr, end);
     if (l->depth)
         l->stack[l->depth - 1].child += (end > fr.start ? end - fr.start : 0);
+    return cl_event(r, li, -1, -1, 0);
 }
 
 /* ---------------- what records mean: their roles ---------------- */
@@ -752,12 +1001,13 @@ static const pal_record_role primaries[] = {
 
 /* The field roles the filters read, through one handle each. */
 enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
-       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_N };
+       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
+       H_VALUE, H_N };
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
     PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
-    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS};
+    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE};
 
 typedef struct meaning {
     pal_reader *rd;
@@ -906,6 +1156,34 @@ static long region_of(vw_run *r, meaning *M, const kind *k, const pal_record *re
     return g;
 }
 
+/* The counter a counter record samples: by a name field, or by an id
+ * resolved through its reference to the definition that names it, else
+ * shown as FIELD#ID. */
+static long counter_of(vw_run *r, meaning *M, const pal_record *rec, uint32_t process)
+{
+    const char *s;
+    size_t len;
+    if (M->h[H_COUNTER] == NULL)
+        return counter_named(r, "counter", 7);
+    if (pal_record_str(rec, M->h[H_COUNTER], &s, &len) == PAL_OK)
+        return counter_named(r, s, len);
+    int64_t id = geti(rec, M->h[H_COUNTER], -1);
+    uint64_t key = (uint64_t)process << 40 ^ (uint64_t)id;
+    long c = hget(&r->cnt_by_id, key);
+    if (c >= 0)
+        return c;
+    if (pal_names_handle(M->names, rec, M->h[H_COUNTER], &s, &len) == PAL_OK) {
+        c = counter_named(r, s, len);
+    } else {
+        char buf[64];
+        int n = snprintf(buf, sizeof buf, "counter#%lld", (long long)id);
+        c = counter_named(r, buf, (size_t)n);
+    }
+    if (c >= 0 && hput(&r->cnt_by_id, key, c))
+        return -1;
+    return c;
+}
+
 /* side 0: the record sends (to dest, or peer), side 1: it receives (from
  * source, or peer). */
 static int64_t peer_of(const meaning *M, const pal_record *rec, int side)
@@ -976,6 +1254,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         M->gen++;
         hfree(&r->region_by_id);   /* an id may have its name now */
         memset(&r->region_by_id, 0, sizeof r->region_by_id);
+        hfree(&r->cnt_by_id);
+        memset(&r->cnt_by_id, 0, sizeof r->cnt_by_id);
         if (k->comm_def && pal_record_str(rec, M->h[H_MEMBERS], &s, &len) == PAL_OK) {
             int64_t comm = geti(rec, M->h[H_COMM], -1);
             comm_def(r, process, comm, geti(rec, M->h[H_SIZE], 0), s, len);
@@ -1078,7 +1358,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         while (l->depth >= dp) {   /* frames above the match left without a leave */
             if (l->depth > dp)
                 r->f.unmatched_leaves++;
-            pop(r, (size_t)li, t);
+            if (pop(r, (size_t)li, t))
+                return -1;
         }
         break;
     }
@@ -1109,7 +1390,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             record_message(r, M, k, rec, (size_t)li, 0, start);
         if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
             record_message(r, M, k, rec, (size_t)li, 1, t);
-        pop(r, (size_t)li, t);
+        if (pop(r, (size_t)li, t))
+            return -1;
         break;
     }
     case PAL_ROLE_OVERHEAD: {
@@ -1142,9 +1424,16 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             pal_record_str(rec, M->h[H_TEXT], &s, &len) == PAL_OK)
             r->sink->marker(r->sink->ctx, process, stream, s, len, t);
         break;
-    case PAL_ROLE_COUNTER:
+    case PAL_ROLE_COUNTER: {
         r->f.counters++;
+        double v;
+        if (M->h[H_VALUE] == NULL || pal_record_f64(rec, M->h[H_VALUE], &v) != PAL_OK)
+            break;
+        long c = counter_of(r, M, rec, process);
+        if (c < 0 || cl_sample(r, (size_t)li, (size_t)c, v))
+            return -1;
         break;
+    }
     case PAL_ROLE_LOST:
         r->f.lost += (uint64_t)geti(rec, M->h[H_COUNT], 1);
         break;
@@ -1198,6 +1487,8 @@ static int sort_lanes(vw_run *r)
         r->msgs[i].src_lane = newpos[r->msgs[i].src_lane];
         r->msgs[i].dst_lane = newpos[r->msgs[i].dst_lane];
     }
+    for (size_t i = 0; i < r->ncacc; i++)
+        r->cacc[i].lane = newpos[r->cacc[i].lane];
     free(newpos);
     return 0;
 }
@@ -1212,8 +1503,12 @@ static int finish(vw_run *r)
     for (size_t i = 0; i < r->nlanes; i++)
         while (r->lanes[i].depth) {
             r->f.open_at_end++;
-            pop(r, i, r->lanes[i].last);
+            if (pop(r, i, r->lanes[i].last))
+                return -1;
         }
+    for (size_t i = 0; i < r->nlanes; i++)   /* the boundaries still waiting for samples */
+        if (cl_flush(r, i))
+            return -1;
     for (size_t i = 0; i < r->ncqs; i++)   /* incomplete instances count as seen */
         for (size_t k = r->cqs[i].head; k < r->cqs[i].n; k++)
             if (r->cqs[i].q[k].seen)
@@ -1288,6 +1583,50 @@ static int finish(vw_run *r)
     r->f.rank_wait = r->rwait;
     r->f.msgs = r->msgs;
     r->f.nmsgs = r->nmsgs;
+    /* counters per region and node, dense, for the counts only (a counter
+     * that decreased on a thread is a level: its deltas mean nothing) */
+    size_t C = 0, *cmap = malloc((r->ncnt + 1) * sizeof *cmap);
+    if (cmap == NULL)
+        return -1;
+    for (size_t c = 0; c < r->ncnt; c++) {
+        cmap[c] = (size_t)-1;
+        if (c >= r->ngauge || !r->cgauge[c]) {
+            r->cnames[C] = r->cnames[c];
+            cmap[c] = C++;
+        }
+    }
+    size_t nacc = 0;   /* the lanes' shares, public: levels left out */
+    for (size_t i = 0; i < r->ncacc; i++)
+        if (cmap[r->cacc[i].counter] != (size_t)-1) {
+            r->cacc[nacc] = r->cacc[i];
+            r->cacc[nacc++].counter = cmap[r->cacc[i].counter];
+        }
+    r->ncacc = nacc;
+    if (C) {
+        r->region_cs = calloc((r->nregions ? r->nregions : 1) * C, sizeof *r->region_cs);
+        r->node_cs = calloc((r->nnodes ? r->nnodes : 1) * C, sizeof *r->node_cs);
+        if (!r->region_cs || !r->node_cs) {
+            free(cmap);
+            return -1;
+        }
+        for (size_t i = 0; i < r->ncacc; i++) {
+            vw_lane_cstat *a = &r->cacc[i];
+            vw_cstat *d = &r->region_cs[a->region * C + a->counter];
+            d->calls += a->s.calls;
+            d->incl += a->s.incl;
+            d->excl += a->s.excl;
+        }
+        for (size_t i = 0; i < r->ncnode; i++)
+            if (cmap[r->cnode[i].c] != (size_t)-1)
+                r->node_cs[(size_t)r->cnode[i].node * C + cmap[r->cnode[i].c]] = r->cnode[i].s;
+        r->f.ncounters = C;
+        r->f.counter_names = r->cnames;
+        r->f.region_counters = r->region_cs;
+        r->f.node_counters = r->node_cs;
+        r->f.nlane_counters = r->ncacc;
+        r->f.lane_counters = r->cacc;
+    }
+    free(cmap);
     /* lanes as a public array */
     vw_lane *pub = malloc((r->nlanes ? r->nlanes : 1) * sizeof *pub);
     if (pub == NULL)
@@ -1414,7 +1753,23 @@ void vw_run_free(vw_run *r)
         free(r->lanes[i].bins);
         free(r->lanes[i].setup);
         free(r->lanes[i].rstat);
+        free(r->lanes[i].active);
+        free(r->lanes[i].c.val);
+        free(r->lanes[i].c.seen);
+        free(r->lanes[i].c.q);
+        free(r->lanes[i].c.stk);
+        free(r->lanes[i].c.sv);
     }
+    free(r->cnames);
+    free(r->cgauge);
+    hfree(&r->cnt_by_name);
+    hfree(&r->cnt_by_id);
+    hfree(&r->cacc_of);
+    free(r->cacc);
+    hfree(&r->cnode_of);
+    free(r->cnode);
+    free(r->region_cs);
+    free(r->node_cs);
     free(r->lanes);
     free((void *)r->f.lanes);
     for (size_t i = 0; i < r->nnames; i++)

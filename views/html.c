@@ -72,6 +72,30 @@ static void region_table(const vw_facts *f, FILE *out)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
+    if (f->ncounters == 0)
+        return;
+    /* counters per region: deltas between enter and leave */
+    fputs("<table class=\"sortable\" id=\"counter-table\"><thead><tr><th>region</th>"
+          "<th>counter</th><th>calls</th><th>inclusive</th><th>exclusive</th><th>per call</th>"
+          "</tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < f->nregions; i++)
+        for (size_t c = 0; c < f->ncounters; c++) {
+            const vw_cstat *s = &f->region_counters[i * f->ncounters + c];
+            if (s->calls == 0)
+                continue;
+            fputs("<tr><td>", out);
+            vw_xml_escape(out, f->regions[i].name);
+            fputs("</td><td>", out);
+            vw_xml_escape(out, f->counter_names[c]);
+            fputs("</td>", out);
+            td_num(out, (double)s->calls, "%.0f");
+            td_num(out, s->incl, "%.0f");
+            td_num(out, s->excl, "%.0f");
+            td_num(out, s->incl / (double)s->calls, "%.1f");
+            fputs("</tr>\n", out);
+        }
+    fputs("</tbody></table>\n", out);
 }
 
 static void anim_json(const vw_facts *f, FILE *out, size_t nb)

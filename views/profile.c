@@ -74,6 +74,39 @@ static void region_table(const vw_facts *f, FILE *out, int kind, double lane_tim
     free(idx);
 }
 
+/* Counters per region: the deltas between enter and leave, in regions'
+ * order of inclusive time. */
+static void counter_table(const vw_facts *f, FILE *out)
+{
+    size_t C = f->ncounters, *idx = malloc((f->nregions + 1) * sizeof *idx), n = 0;
+    if (C == 0 || idx == NULL) {
+        free(idx);
+        return;
+    }
+    for (size_t i = 0; i < f->nregions; i++)
+        for (size_t c = 0; c < C; c++)
+            if (f->region_counters[i * C + c].calls) {
+                idx[n++] = i;
+                break;
+            }
+    sort_facts = f;
+    qsort(idx, n, sizeof *idx, by_total);
+    if (n)
+        fprintf(out, "\nCounters per region (leave - enter; exclusive = minus the children)\n"
+                     "  %-28s %-16s %10s %16s %16s %14s\n",
+                "region", "counter", "calls", "inclusive", "exclusive", "per_call");
+    for (size_t k = 0; k < n; k++)
+        for (size_t c = 0; c < C; c++) {
+            const vw_cstat *s = &f->region_counters[idx[k] * C + c];
+            if (s->calls == 0)
+                continue;
+            fprintf(out, "  %-28s %-16s %10llu %16.0f %16.0f %14.1f\n", f->regions[idx[k]].name,
+                    f->counter_names[c], (unsigned long long)s->calls, s->incl, s->excl,
+                    s->incl / (double)s->calls);
+        }
+    free(idx);
+}
+
 typedef struct pair { size_t a, b; uint64_t n; double bytes; } pair;
 static int by_bytes(const void *a, const void *b)
 {
@@ -122,6 +155,7 @@ static int profile_text(const vw_facts *f, FILE *out)
     region_table(f, out, VW_REGION_MPI, lane_time);
     region_table(f, out, VW_REGION_USER, lane_time);
     region_table(f, out, VW_REGION_SETUP, lane_time);
+    counter_table(f, out);
     int coll = 0;
     for (size_t i = 0; i < f->nregions; i++) {
         const vw_region *g = &f->regions[i];
@@ -180,7 +214,24 @@ const vw_view vw_view_profile = {VW_ABI_VERSION, "profile",
                                  "text profile: regions and MPI functions, pairs, waiters",
                                  profile_text, NULL};
 
-/* CSV: one tidy table, one row per (rank, thread, region) plus message pairs. */
+static void csv_name(FILE *out, const char *nm)
+{
+    if (strpbrk(nm, ",\"\n")) {
+        fputc('"', out);
+        for (; *nm; nm++) {
+            if (*nm == '"')
+                fputc('"', out);
+            fputc(*nm, out);
+        }
+        fputc('"', out);
+    } else {
+        fputs(nm, out);
+    }
+}
+
+/* CSV: one tidy table, one row per (rank, thread, region) plus message pairs
+ * and counters per region (rank, thread, region, counter, calls, inclusive
+ * and exclusive delta in the counter's unit). */
 int vw_export_csv(const vw_facts *f, FILE *out)
 {
     fprintf(out, "table,rank,thread,name,kind,calls,total_s,excl_s,max_s,bytes\n");
@@ -191,18 +242,7 @@ int vw_export_csv(const vw_facts *f, FILE *out)
             if (s->calls == 0)
                 continue;
             fprintf(out, "region,%u,%u,", l->process, l->stream);
-            const char *nm = f->regions[g].name;
-            if (strpbrk(nm, ",\"\n")) {
-                fputc('"', out);
-                for (; *nm; nm++) {
-                    if (*nm == '"')
-                        fputc('"', out);
-                    fputc(*nm, out);
-                }
-                fputc('"', out);
-            } else {
-                fputs(nm, out);
-            }
+            csv_name(out, f->regions[g].name);
             fprintf(out, ",%s,%llu,%.9f,%.9f,%.9f,%.0f\n",
                     f->regions[g].kind == VW_REGION_MPI     ? "mpi"
                     : f->regions[g].kind == VW_REGION_SETUP ? "setup"
@@ -213,6 +253,17 @@ int vw_export_csv(const vw_facts *f, FILE *out)
         for (int s = 0; s < VW_NSTATES; s++)
             fprintf(out, "state,%u,%u,%s,state,,%.9f,,,\n", l->process, l->stream, sn[s],
                     l->state[s]);
+    }
+    for (size_t i = 0; i < f->nlane_counters; i++) {
+        const vw_lane_cstat *c = &f->lane_counters[i];
+        if (c->s.calls == 0)
+            continue;
+        fprintf(out, "counter,%u,%u,", f->lanes[c->lane].process, f->lanes[c->lane].stream);
+        csv_name(out, f->regions[c->region].name);
+        fputc(',', out);
+        csv_name(out, f->counter_names[c->counter]);
+        fprintf(out, ",%llu,%.15g,%.15g,,\n", (unsigned long long)c->s.calls, c->s.incl,
+                c->s.excl);
     }
     size_t R = f->nranks;
     if (f->has_messages)

@@ -334,6 +334,22 @@ static int timeline_svg(const vw_facts *f, FILE *out)
     return tail(out);
 }
 
+/* a node's counter deltas, ", NAME incl/excl" each (xml: names escaped) */
+static void node_counters(const vw_facts *f, FILE *out, long node, int xml)
+{
+    for (size_t k = 0; k < f->ncounters; k++) {
+        const vw_cstat *s = &f->node_counters[(size_t)node * f->ncounters + k];
+        if (s->calls == 0)
+            continue;
+        fputs(xml ? "; " : " ", out);
+        if (xml)
+            vw_xml_escape(out, f->counter_names[k]);
+        else
+            fputs(f->counter_names[k], out);
+        fprintf(out, xml ? " %.0f incl, %.0f excl" : "=%.0f/%.0f", s->incl, s->excl);
+    }
+}
+
 /* call tree as an icicle: x = inclusive time, y = depth */
 static void icicle(const vw_facts *f, FILE *out, long node, double x, int depth, double scale)
 {
@@ -347,10 +363,12 @@ static void icicle(const vw_facts *f, FILE *out, long node, double x, int depth,
             vw_region_color(g->name, g->kind, 0, col);
             fprintf(out, "<g><title>");
             vw_xml_escape(out, g->name);
-            fprintf(out, ": %llu calls, %.6f s incl, %.6f s excl</title>"
-                         "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"17\" fill=\"%s\" "
-                         "stroke=\"white\"/>",
-                    (unsigned long long)n->calls, n->incl, n->excl, x, y, cw, col);
+            fprintf(out, ": %llu calls, %.6f s incl, %.6f s excl", (unsigned long long)n->calls,
+                    n->incl, n->excl);
+            node_counters(f, out, c, 1);
+            fprintf(out, "</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"17\" "
+                         "fill=\"%s\" stroke=\"white\"/>",
+                    x, y, cw, col);
             if (cw > 14) {   /* the name, cut with an ellipsis to fit */
                 char lab[256];
                 vw_utf8_clip(lab, sizeof lab, g->name, (size_t)((cw - 6) / 6.2));
@@ -400,8 +418,10 @@ static int calltree_text_node(const vw_facts *f, FILE *out, long node, int depth
 {
     for (long c = f->nodes[node].first_child; c >= 0; c = f->nodes[c].next_sibling) {
         const vw_node *n = &f->nodes[c];
-        fprintf(out, "%*s%s  calls=%llu incl=%.6f excl=%.6f\n", 2 * depth, "",
+        fprintf(out, "%*s%s  calls=%llu incl=%.6f excl=%.6f", 2 * depth, "",
                 f->regions[n->region].name, (unsigned long long)n->calls, n->incl, n->excl);
+        node_counters(f, out, c, 0);   /* counter=incl/excl */
+        fputc('\n', out);
         calltree_text_node(f, out, c, depth + 1);
     }
     return 0;

@@ -41,8 +41,8 @@ enum { VW_REGION_USER = 0, VW_REGION_MPI = 1, VW_REGION_SETUP = 2 };
 
 /* Per region (user region or MPI function), per lane or summed. */
 typedef struct vw_stat {
-    uint64_t calls;
-    double total;       /* inclusive seconds */
+    uint64_t calls;     /* every instance, recursive ones included */
+    double total;       /* inclusive seconds: outermost active instances only */
     double excl;        /* exclusive seconds */
     double max;         /* longest single call, seconds */
     double bytes;       /* bytes moved (MPI functions with a bytes field) */
@@ -75,6 +75,22 @@ typedef struct vw_node {
     uint64_t calls;
     double incl, excl;
 } vw_node;
+
+/* Counter deltas over the calls of a region or call-tree node, in the
+ * counter's unit: incl = value at the leave - value at the enter (summed
+ * over the outermost active instances of a region, so recursion counts once;
+ * over every instance of a node), excl = incl - the children's incl; calls:
+ * the calls whose deltas are known (the counter was sampled on the thread). */
+typedef struct vw_cstat {
+    uint64_t calls;
+    double incl, excl;
+} vw_cstat;
+
+/* One (lane, region, counter) share of region_counters. */
+typedef struct vw_lane_cstat {
+    size_t lane, region, counter;
+    vw_cstat s;
+} vw_lane_cstat;
 
 /* A matched point-to-point message. */
 typedef struct vw_msg {
@@ -111,6 +127,14 @@ typedef struct vw_facts {
     size_t nmsgs;                   /* a bounded sample of matched messages */
     const vw_msg *msgs;
     uint64_t markers, counters, lost, unmatched_leaves, open_at_end;
+    /* counters per region (records of role counter, by the name their
+     * `counter` field refers to); 0 counters when the trace has none */
+    size_t ncounters;
+    const char *const *counter_names;
+    const vw_cstat *region_counters;    /* nregions * ncounters: [region * ncounters + c] */
+    const vw_cstat *node_counters;      /* nnodes * ncounters: [node * ncounters + c] */
+    size_t nlane_counters;              /* the per-lane shares with calls */
+    const vw_lane_cstat *lane_counters;
 } vw_facts;
 
 /* The operations table of one view. text and svg may be NULL. */

@@ -87,6 +87,17 @@ void ecl_auto_counters_tick(void);
 void ecl_auto_counters_sample(void);
 void ecl_auto_counters_fini(void);
 
+/* ---- papi.c: PAPI events (HAVE_PAPI; without it, every event fails) ---- */
+#define ECL_AUTO_PAPI_MAX 16
+/* Can the calling thread count these events together? 0, or -1 with the
+ * reason in why. Initializes PAPI the first time. */
+int ecl_auto_papi_check(const char *const *events, size_t n, char *why, size_t whylen);
+/* The calling thread's started event set, or -1. */
+int ecl_auto_papi_open(const char *const *events, size_t n);
+/* Reads the set's n counts; 0, or -1. */
+int ecl_auto_papi_read(int set, int64_t *values, size_t n);
+void ecl_auto_papi_close(int set);
+
 static inline void ecl_auto_boundary(void)
 {
     if (ECL_UNLIKELY(ecl_auto_counters_on))

@@ -6,8 +6,9 @@
  * passed since its last sample (0: at every boundary), and at its end and at
  * finalize. The counters are opened in the thread itself at its first
  * sample: software events as one group, hardware events as another (one
- * read each). A hardware event the machine lacks is said once at init and
- * left out; the software ones are recorded anyway. */
+ * read each), PAPI events (papi:NAME, papi.c) as a third. An event the
+ * machine cannot count is said once at init and left out; the others are
+ * recorded anyway. */
 #include <config.h>
 
 #include "ecl/auto/auto.h"
@@ -30,9 +31,15 @@ typedef struct group {
 
 static group groups[2];                 /* 0 software, 1 hardware */
 static uint64_t period_ticks;
+/* PAPI events: their names (without "papi:") and counter ids */
+static char papi_buf[512];
+static const char *papi_names[ECL_AUTO_PAPI_MAX];
+static uint32_t papi_counter[ECL_AUTO_PAPI_MAX];
+static size_t papi_n;
 
 typedef struct thread_counters {
     int fd[2];                          /* group leaders, -1 none */
+    int papi;                           /* PAPI event set, -1 none */
     int opened;
     uint64_t next;                      /* clock ticks of the next sample */
 } thread_counters;
@@ -45,6 +52,7 @@ static void tc_free(void *p)
     thread_counters *tc = p;
     for (int g = 0; g < 2; g++)
         ecl_sys_perf_close(tc->fd[g]);
+    ecl_auto_papi_close(tc->papi);
     free(tc);
     tc_self = NULL;
 }
@@ -78,12 +86,39 @@ int ecl_auto_counters_init(const ecl_api_auto_config *cfg, char *err, size_t err
     char names[512];
     snprintf(names, sizeof names, "%s", list);
     char missing[512] = "";
+    size_t papi_used = 0;
     for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
          name = strtok_r(NULL, ",", &save)) {
+        /* PAPI: papi:EVENT (preset or native), or a preset PAPI_... alone */
+        if (strncmp(name, "papi:", 5) == 0 || strncmp(name, "PAPI_", 5) == 0) {
+            const char *ev = name[4] == ':' ? name + 5 : name;
+            size_t len = strlen(ev);
+            if (len == 0) {
+                snprintf(err, errlen, "ECL_COUNTERS='%s' is not valid: 'papi:' names no event",
+                         cfg->counters);
+                return -1;
+            }
+            if (papi_n == ECL_AUTO_PAPI_MAX || papi_used + len + 1 > sizeof papi_buf)
+                continue;
+            char *copy = papi_buf + papi_used;
+            memcpy(copy, ev, len + 1);
+            const char *one[1] = {copy};
+            char why[400];
+            if (ecl_auto_papi_check(one, 1, why, sizeof why) != 0) {
+                fprintf(stderr, "ecl: PAPI event '%s' cannot be counted on this machine (%s); "
+                        "left out\n", copy, why);
+                continue;
+            }
+            papi_names[papi_n] = copy;
+            papi_used += len + 1;
+            papi_n++;
+            continue;
+        }
         ecl_sys_perf_event ev;
         if (ecl_sys_perf_lookup(name, &ev) != 0) {
             snprintf(err, errlen, "ECL_COUNTERS='%s' is not valid: unknown counter '%s' "
-                     "(known: %s)", cfg->counters, name, ecl_sys_perf_names());
+                     "(known: %s; and papi:EVENT for PAPI events)", cfg->counters, name,
+                     ecl_sys_perf_names());
             return -1;
         }
         group *g = &groups[ev.hardware];
@@ -105,7 +140,17 @@ int ecl_auto_counters_init(const ecl_api_auto_config *cfg, char *err, size_t err
         g->counter[g->n] = ecl_trace_counter(name, ev.unit, 0);
         g->n++;
     }
-    if (groups[0].n + groups[1].n == 0)
+    if (papi_n > 0) {   /* each alone works: together too? */
+        char why[400];
+        if (ecl_auto_papi_check(papi_names, papi_n, why, sizeof why) != 0) {
+            fprintf(stderr, "ecl: the PAPI events of ECL_COUNTERS cannot be counted together "
+                    "on this machine (%s); left out\n", why);
+            papi_n = 0;
+        }
+        for (size_t i = 0; i < papi_n; i++)
+            papi_counter[i] = ecl_trace_counter(papi_names[i], "", 0);
+    }
+    if (groups[0].n + groups[1].n + papi_n == 0)
         return 0;
     double tps = ecl_sys_clock_ticks_per_second();
     period_ticks = (uint64_t)((double)cfg->counter_period_ns * tps / 1e9);
@@ -128,6 +173,7 @@ static thread_counters *thread_open(void)
             tc->fd[g] = leader >= 0 ? leader : -1;
         }
     }
+    tc->papi = ecl_auto_papi_open(papi_names, papi_n);
     tc->opened = 1;
     pthread_setspecific(tc_key, tc);
     tc_self = tc;
@@ -151,6 +197,10 @@ void ecl_auto_counters_sample(void)
             for (size_t i = 0; i < groups[g].n; i++)
                 ecl_counter_int(groups[g].counter[i], (int64_t)v[i]);
         }
+        int64_t pv[ECL_AUTO_PAPI_MAX];
+        if (tc->papi >= 0 && ecl_auto_papi_read(tc->papi, pv, papi_n) == 0)
+            for (size_t i = 0; i < papi_n; i++)
+                ecl_counter_int(papi_counter[i], pv[i]);
         tc->next = ecl_sys_clock_now() + period_ticks;
     }
     ecl_buf_in_tool--;
