@@ -51,7 +51,10 @@ function kindName(k) { return k === 1 ? 'MPI' : k === 0 ? 'user' : 'set-up'; }
 function esc(s) {
   return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; });
 }
-function rowName(r) { return (T.rows.length > A.ranks.length ? 'r' + r.p + '.' + r.t : 'rank ' + r.p) + (r.name ? ' ' + r.name : ''); }
+var threadsOf = {};
+T.rows.forEach(function (r) { threadsOf[r.p] = (threadsOf[r.p] || 0) + 1; });
+/* "rank P" for a rank with one thread, else "rP.T" (and the thread's name) */
+function rowName(r) { return (threadsOf[r.p] > 1 ? 'r' + r.p + '.' + r.t : 'rank ' + r.p) + (r.name ? ' ' + r.name : ''); }
 
 /* ---------- sortable tables ---------- */
 function sortable(tab) {
@@ -251,16 +254,16 @@ function drawTimeline() {
   var cvw = collsInView();
   drawnColls = cvw.list;
   drawnColls.forEach(function (c) {
-    var b = collBox(c), col = T.regions[c.region] ? T.regions[c.region].c : '#803030';
-    g.globalAlpha = 0.22; g.fillStyle = col; g.fillRect(b.x, b.y, b.w, b.h); g.globalAlpha = 1;
-    g.strokeStyle = 'rgba(60,0,30,0.8)'; g.lineWidth = 1;
+    var b = collBox(c);
+    g.fillStyle = 'rgba(30,30,90,0.16)'; g.fillRect(b.x, b.y, b.w, b.h);
+    g.strokeStyle = 'rgba(25,20,80,0.9)'; g.lineWidth = 1.5;
     g.beginPath();
     g.moveTo(b.x + 0.5, b.y); g.lineTo(b.x + 0.5, b.y + b.h);
     g.moveTo(b.x + b.w - 0.5, b.y); g.lineTo(b.x + b.w - 0.5, b.y + b.h);
     g.moveTo(b.x, b.y + 0.5); g.lineTo(b.x + 3, b.y + 0.5); g.moveTo(b.x, b.y + b.h - 0.5); g.lineTo(b.x + 3, b.y + b.h - 0.5);
     g.moveTo(b.x + b.w, b.y + 0.5); g.lineTo(b.x + b.w - 3, b.y + 0.5); g.moveTo(b.x + b.w, b.y + b.h - 0.5); g.lineTo(b.x + b.w - 3, b.y + b.h - 0.5);
     g.stroke();
-    g.fillStyle = 'rgba(120,0,40,0.85)'; g.fillRect(b.x, b.y, Math.max(1, b.xl - b.x), 2);
+    g.lineWidth = 1; g.fillStyle = 'rgba(25,20,80,0.9)'; g.fillRect(b.x, b.y, Math.max(1, b.xl - b.x), 3);
   });
   /* messages, between the rows that show their ends */
   g.strokeStyle = 'rgba(20,40,120,0.75)'; g.fillStyle = 'rgba(20,40,120,0.75)'; g.lineWidth = 1;
