@@ -101,7 +101,7 @@ var nb = T.nb, ncoarse = Math.ceil(nb / T.coarse);
 var fine = T.lv1.map(function (r) { return decode(r, nb); });
 var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
 var counts = T.counts.map(function (r) { return decodeN(r, nb); });
-var slices = T.slices.slice().sort(function (a, b) { return a[2] - b[2] || a[3] - b[3]; });
+var slices = T.slices;   /* by depth, then start (the C side sorted them) */
 var v0 = 0, v1 = dur, sel = null, pinned = null;
 function x2t(x) { return v0 + (x - LM) / W * (v1 - v0); }
 function t2x(t) { return LM + (t - v0) / (v1 - v0) * W; }
@@ -562,9 +562,11 @@ function drawStl() {
   var b = bin();
   for (var l = 0; l < n; l++) {
     var s = A.lanes[l].s;
-    for (var i = 0; i <= b; i++) {
-      var c = s.charCodeAt(i) - 48;
-      if (c >= 0 && c < 3) { g.fillStyle = C[c]; g.fillRect(AL + i * w / anb, 8 + l * r, Math.ceil(w / anb), r - 1); }
+    for (var i = 0; i <= b;) {   /* one rectangle per run of equal states */
+      var c = s.charCodeAt(i) - 48, j = i + 1;
+      while (j <= b && s.charCodeAt(j) - 48 === c) j++;
+      if (c >= 0 && c < 3) { g.fillStyle = C[c]; g.fillRect(AL + i * w / anb, 8 + l * r, Math.ceil((j - i) * w / anb), r - 1); }
+      i = j;
     }
   }
   g.strokeStyle = 'rgba(27,79,156,0.8)'; g.beginPath();
@@ -632,21 +634,37 @@ on('step', function () { playing = false; if (t >= adur) t = 0; t = Math.min(adu
 on('replay', function () { t = 0; playing = true; last = null; setTimeout(frame, 0); });
 document.getElementById('speed').addEventListener('input', function (e) { speed = parseFloat(e.target.value) || 1; });
 
-/* ---------- start ---------- */
-var errors = [];
+/* ---------- start ----------
+   The timeline first; the window profile, the animator and the tables once
+   the browser has painted it (after the next frame), so the first paint
+   does not wait for them. <body data-tl-ready> says when all is drawn. */
+var errors = [], restDone = false;
+function fail(e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
+function rest() {
+  if (restDone) return;
+  restDone = true;
+  try {
+    windowProfile(0, dur); draw(); initSortable();
+    body.setAttribute('data-tl-painted', paintedRows());
+    if (window.performance && performance.mark) performance.mark('pal-report-ready');
+    body.setAttribute('data-tl-ready', 'yes');
+    if (location.hash === '#selftest') selftest();
+  } catch (e) { fail(e); }
+}
 try {
-  layout(); legend(); drawTimeline(); windowProfile(0, dur); draw(); initSortable();
+  layout(); legend(); drawTimeline();
   body.setAttribute('data-tl-rows', nrow);
   if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
-  body.setAttribute('data-tl-painted', paintedRows());
-} catch (e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
+} catch (e) { fail(e); }
+if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(rest, 0); });
+setTimeout(rest, 200);   /* no frame comes (a hidden page): draw anyway */
 window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
   rowY: function (r) { return TM + dispOf[r] * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
   dispY: function (r) { return TM + r * rh + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
 /* self-test hook (tests/views/html-browser.sh): #selftest plays the animator
    for a moment and records whether the cursor moved and the views changed */
-if (location.hash === '#selftest') {
+function selftest() {
   var u0 = cu.toDataURL(), c0 = ct.toDataURL(), t0 = t;
   document.getElementById('play').click();
   setTimeout(function () {

@@ -874,6 +874,14 @@ static int groups_json(FILE *out, const vw_timeline *t, const vw_facts *f, size_
     return 0;
 }
 
+static int cmp_slice(const void *a, const void *b)
+{
+    const slice *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
 static int cmp_coll(const void *a, const void *b)
 {
     const coll *x = a, *y = b;
@@ -967,7 +975,9 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         if (c)
             fprintf(out, "%s[%zu,%llu,%.6g]", items++ ? "," : "", o, (unsigned long long)c, sp);
     }
-    /* slices in time order */
+    /* slices by depth, then start (the page draws outer ones first; this
+     * is the last use of the heap) */
+    qsort(t->heap, t->nheap, sizeof *t->heap, cmp_slice);
     fprintf(out, "],\"nslices\":%llu,\"complete\":%s,\"slices\":[",
             (unsigned long long)t->slices, t->slices <= t->nheap ? "true" : "false");
     items = 0;

@@ -24,6 +24,7 @@ try {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('request', (r) => { if (!/^(file|data):/.test(r.url())) requests.push(r.url()); });
   await page.goto('file://' + report);
+  await page.waitForFunction(() => document.body.getAttribute('data-tl-ready') === 'yes', null, { timeout: 30000 });
   const attr = async (n) => page.evaluate((n) => document.body.getAttribute(n), n);
   const num = async (n) => parseInt(await attr(n), 10);
   const disp = () => page.evaluate(() => window.palReport.display());

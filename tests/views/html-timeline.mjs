@@ -20,6 +20,7 @@ try {
   page.on('request', (r) => { if (!/^(file|data):/.test(r.url())) requests.push(r.url()); });
   const t0 = Date.now();
   await page.goto('file://' + report);
+  await page.waitForFunction(() => document.body.getAttribute('data-tl-ready') === 'yes', null, { timeout: 30000 });
   const paint = await page.evaluate(() => {
     const p = performance.getEntriesByType('paint').find((e) => e.name === 'first-paint');
     return p ? p.startTime : -1;
