@@ -169,6 +169,17 @@ int vw_html_report(const vw_facts *f, FILE *out)
           "<canvas id=\"cm\" width=\"460\" height=\"400\"></canvas>\n",
           out);
     inline_svg(&vw_view_clock, f, out);
+    /* the data and the script before the pictures and the profile, so the
+     * timeline is drawn (and the page first painted) without waiting for
+     * them to be parsed; the script finishes once the document is loaded */
+    fputs("<script type=\"application/json\" id=\"data\">{\"anim\":", out);
+    anim_json(f, out, nb);
+    fputs(",\"tl\":", out);
+    int rc = vw_timeline_json(tl, f, out);
+    vw_timeline_destroy(own);
+    fputs("}</script>\n<script>/*<![CDATA[*/\n", out);
+    fputs(vw_report_js, out);
+    fputs("/*]]>*/</script>\n", out);
     fputs("<h2>Pictures</h2>\n", out);
     inline_svg(&vw_view_utilization, f, out);
     inline_svg(&vw_view_util_total, f, out);
@@ -190,13 +201,6 @@ int vw_html_report(const vw_facts *f, FILE *out)
             free(buf);
         }
     }
-    fputs("</pre>\n<script type=\"application/json\" id=\"data\">{\"anim\":", out);
-    anim_json(f, out, nb);
-    fputs(",\"tl\":", out);
-    int rc = vw_timeline_json(tl, f, out);
-    vw_timeline_destroy(own);
-    fputs("}</script>\n<script>/*<![CDATA[*/\n", out);
-    fputs(vw_report_js, out);
-    fputs("/*]]>*/</script>\n</body></html>\n", out);
+    fputs("</pre>\n</body></html>\n", out);
     return rc || ferror(out) ? -1 : 0;
 }

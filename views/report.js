@@ -636,8 +636,8 @@ document.getElementById('speed').addEventListener('input', function (e) { speed 
 
 /* ---------- start ----------
    The timeline first; the window profile, the animator and the tables once
-   the browser has painted it (after the next frame), so the first paint
-   does not wait for them. <body data-tl-ready> says when all is drawn. */
+   the browser has painted it (after the next frame) and the document is
+   loaded, so the first paint does not wait for them. <body data-tl-ready> says when all is drawn. */
 var errors = [], restDone = false;
 function fail(e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
 function rest() {
@@ -656,8 +656,14 @@ try {
   body.setAttribute('data-tl-rows', nrow);
   if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
 } catch (e) { fail(e); }
-if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(rest, 0); });
-setTimeout(rest, 200);   /* no frame comes (a hidden page): draw anyway */
+/* the pictures and the profile tables follow this script in the page:
+   wait for the document, and for a frame (or 200 ms on a hidden page) */
+function whenLoaded(f) {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', f); else f();
+}
+var framed = false;
+if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(function () { framed = true; whenLoaded(rest); }, 0); });
+setTimeout(function () { if (!framed) whenLoaded(rest); }, 200);
 window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
   rowY: function (r) { return TM + dispOf[r] * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
