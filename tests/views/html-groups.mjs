@@ -11,20 +11,14 @@
 // bytes, participants and wait spread. No JavaScript error, no network.
 // Usage: node html-groups.mjs REPORT.html SCREENSHOT-PREFIX  (env: EXPECT_ROWS,
 // EXPECT_COLLS: threads and collective instances of the run). Exit 0 / 1.
-import { launch, fail, result } from './browser.mjs';
+import { launch, openReport, fail, result } from './browser.mjs';
 
 const [report, shot] = process.argv.slice(2);
 const expectRows = parseInt(process.env.EXPECT_ROWS || '0', 10);
 const expectColls = parseInt(process.env.EXPECT_COLLS || '0', 10);
 const browser = await launch();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
-  const errors = [], requests = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('request', (r) => { if (!/^(file|data):/.test(r.url())) requests.push(r.url()); });
-  await page.goto('file://' + report);
-  await page.waitForFunction(() => document.body.getAttribute('data-tl-ready') === 'yes', null, { timeout: 30000 });
+  const { page, check } = await openReport(browser, report, { width: 1200, height: 1000 });
   const attr = async (n) => page.evaluate((n) => document.body.getAttribute(n), n);
   const num = async (n) => parseInt(await attr(n), 10);
   const disp = () => page.evaluate(() => window.palReport.display());
@@ -115,8 +109,7 @@ try {
     if (!info.includes(`${target.c.members} of`) && !info.includes(`${target.c.members}, ranks 0\u2013`)) fail(`participants ${target.c.members} not shown`);
     await page.screenshot({ path: shot + '-coll.png' });
   }
-  if (errors.length) fail('JavaScript errors: ' + errors.join(' | '));
-  if (requests.length) fail('network requests: ' + requests.join(' '));
+  check();
 } catch (e) {
   fail(String(e));
 } finally {
