@@ -779,7 +779,9 @@ static void group_level(const vw_timeline *t, const long *rs, size_t nr, size_t 
 static int group_json(FILE *out, const vw_timeline *t, const vw_facts *f, const char *kind,
                       const char *name, size_t a, size_t b, size_t n, size_t budget, int first)
 {
-    long *rs = malloc((b - a) * sizeof *rs);
+    long *rs = malloc((b - a + 1) * sizeof *rs);
+    if (budget < 1)
+        budget = 1;
     size_t k = (n + budget - 1) / budget;
     if (k < 1)
         k = 1;
