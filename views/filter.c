@@ -841,8 +841,7 @@ static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
     k->both = k->send == 1 && k->recv == 1;
     k->bytes = says_bytes(d);
     k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) ||
-              pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR) ||
-              pal_recdesc_role_field(d, PAL_FROLE_ROOT);
+              pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
     if (role_of(d, PAL_ROLE_COMMUNICATION))
         k->flags |= F_COMM;
     if (role_of(d, PAL_ROLE_IDLE))
@@ -987,8 +986,7 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             const char *rs;
             size_t rl;
             /* an intercommunicator: the same key on both sides (local ^ remote) */
-            if (M->h[H_REMOTE] &&
-                pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) == PAL_OK && rl > 0 &&
+            if (M->h[H_REMOTE] && pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) == PAL_OK && rl > 0 &&
                 hget(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm) ==
                     (long)r->ncomms - 1)
                 r->comms[r->ncomms - 1].group = strhash(s, len) ^ strhash(rs, rl);
@@ -1034,11 +1032,11 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (fr == NULL)
             return -1;
         fr->flags = k->flags;
+        if (k->flags & F_COLL)
+            fr->root = geti(rec, M->h[H_ROOT], -1);
         if (k->args) {
             fr->tag = geti(rec, M->h[H_TAG], 0);
             fr->comm = geti(rec, M->h[H_COMM], 0);
-            if (k->flags & F_COLL)
-                fr->root = geti(rec, M->h[H_ROOT], -1);
             fr->bytes = all_bytes(M, rec);
         }
         if (on(rec, k->send, PAL_ROLE_SEND))
@@ -1063,13 +1061,10 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             break;
         }
         frame *fr = &l->stack[dp - 1];
+        if ((fr->flags & F_COLL) && geti(rec, M->h[H_ROOT], -1) >= 0)
+            fr->root = geti(rec, M->h[H_ROOT], -1);   /* the exit may say the root */
         if (k->bytes)
             fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
-        if (fr->flags & F_COLL) {   /* ... and the root */
-            int64_t root = geti(rec, M->h[H_ROOT], -1);
-            if (root >= 0)
-                fr->root = root;
-        }
         if (fr->flags & F_RECV) {   /* any source: the actual one may come with the exit */
             int64_t p = peer_of(M, rec, 1);
             if (p >= 0)
@@ -1107,12 +1102,12 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (fr == NULL)
             return -1;
         fr->flags = k->flags;
+        if (k->flags & F_COLL)
+            fr->root = geti(rec, M->h[H_ROOT], -1);
         if (k->args) {
             fr->bytes = all_bytes(M, rec);
             fr->tag = geti(rec, M->h[H_TAG], 0);
             fr->comm = geti(rec, M->h[H_COMM], 0);
-            if (k->flags & F_COLL)
-                fr->root = geti(rec, M->h[H_ROOT], -1);
         }
         int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
         if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
