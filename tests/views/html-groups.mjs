@@ -89,6 +89,19 @@ try {
   const drawn = await num('data-tl-colls'), text = await page.textContent('#tl-colls');
   console.log(`collectives: ${drawn} drawn; ${text}`);
   if (expectColls && drawn !== expectColls) fail(`${drawn} collective instances drawn, expected ${expectColls}`);
+  // what the generator wrote: bcast roots 0..5 (step % N), every instance
+  // over the 100 ranks, allreduce bytes 100 x (8 sent + 8 received)
+  const facts = await page.evaluate(() => {
+    const R = window.palReport, T = JSON.parse(document.getElementById('data').textContent).tl;
+    const of = (n) => R.colls.filter((c) => T.regions[c.region].n === n);
+    return { roots: of('MPI_Bcast').map((c) => c.root).sort((a, b) => a - b).join(','),
+      members: [...new Set(R.colls.map((c) => `${c.members}/${c.size} ${c.lo}-${c.hi}`))].join(' '),
+      bytes: [...new Set(of('MPI_Allreduce').map((c) => c.bytes))].join(',') };
+  });
+  console.log(`instances: bcast roots ${facts.roots}; members ${facts.members}; allreduce bytes ${facts.bytes}`);
+  if (facts.roots !== '0,1,2,3,4,5') fail(`bcast roots ${facts.roots}, expected 0,1,2,3,4,5`);
+  if (facts.members !== '100/100 0-99') fail(`members ${facts.members}, expected 100/100 0-99`);
+  if (facts.bytes !== '1600') fail(`allreduce bytes ${facts.bytes}, expected 1600`);
   const target = await page.evaluate(() => {
     const R = window.palReport, T = JSON.parse(document.getElementById('data').textContent).tl;
     const c = R.colls.find((c) => T.regions[c.region].n === 'MPI_Allreduce');
