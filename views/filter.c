@@ -141,6 +141,7 @@ typedef struct frame {
     unsigned flags;     /* F_* */
     int outer;          /* no other instance of its region is open on the lane */
     int64_t peer, tag, comm;
+    int64_t root;       /* a collective's root (field role root), -1: none */
     uint64_t bytes;
 } frame;
 
@@ -210,7 +211,10 @@ typedef struct comminfo {   /* a communicator of one process */
 
 typedef struct cinst {      /* one collective instance being assembled */
     uint32_t seen;
-    double min_start, max_start;
+    double min_start, max_start, max_end;
+    uint32_t lo, hi, late;  /* lowest and highest process, the last to enter */
+    int64_t comm, root;     /* the first member's communicator id; root (-1: none) */
+    uint64_t bytes;         /* summed over the members */
 } cinst;
 
 typedef struct cqueue {     /* the pending instances of one collective on one group */
@@ -484,7 +488,7 @@ static const comminfo *comm_find(const vw_run *r, uint32_t process, int64_t comm
     return i >= 0 ? &r->comms[i] : NULL;
 }
 
-static void coll_done(vw_run *r, long region, const cinst *c)
+static void coll_done(vw_run *r, long region, const cinst *c, uint32_t size)
 {
     vw_region *g = &r->regions[region];
     double spread = c->max_start - c->min_start;
@@ -492,12 +496,20 @@ static void coll_done(vw_run *r, long region, const cinst *c)
     g->spread_sum += spread;
     if (spread > g->spread_max)
         g->spread_max = spread;
+    if (r->sink && r->sink->collective) {
+        vw_coll_ev e = {region, g->name, c->seen, size, c->lo, c->hi, c->late, c->comm,
+                        c->root, c->bytes, c->min_start, c->max_start, c->max_end};
+        r->sink->collective(r->sink->ctx, &e);
+    }
 }
 
 /* The k-th call of a collective by a process on a communicator is the k-th
  * instance of it on that communicator's group. */
-static void coll_add(vw_run *r, uint32_t process, int64_t comm, long region, double start)
+static void coll_add(vw_run *r, uint32_t process, const frame *fr, double end)
 {
+    int64_t comm = fr->comm;
+    long region = fr->region;
+    double start = fr->start;
     const comminfo *ci = comm_find(r, process, comm);
     uint64_t group = ci ? ci->group : mix((uint64_t)comm + 1);
     uint64_t key = group ^ mix((uint64_t)region + 7);
@@ -545,16 +557,32 @@ static void coll_add(vw_run *r, uint32_t process, int64_t comm, long region, dou
             q->n = q->head = q->cap = 0;
             return;
         }
-        q->q[q->n++] = (cinst){0, 0, 0};
+        q->q[q->n++] = (cinst){0};
     }
     cinst *c = &q->q[idx];
+    if (c->seen == 0) {
+        c->lo = c->hi = process;
+        c->comm = comm;
+        c->root = -1;
+    }
     if (c->seen == 0 || start < c->min_start)
         c->min_start = start;
-    if (c->seen == 0 || start > c->max_start)
+    if (c->seen == 0 || start > c->max_start) {
         c->max_start = start;
+        c->late = process;
+    }
+    if (c->seen == 0 || end > c->max_end)
+        c->max_end = end;
+    if (process < c->lo)
+        c->lo = process;
+    if (process > c->hi)
+        c->hi = process;
+    if (fr->root >= 0)
+        c->root = fr->root;
+    c->bytes += fr->bytes;
     c->seen++;
     while (q->size && q->head < q->n && q->q[q->head].seen >= q->size) {
-        coll_done(r, q->region, &q->q[q->head]);
+        coll_done(r, q->region, &q->q[q->head], q->size);
         q->head++;
         q->base++;
     }
@@ -730,7 +758,7 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
         add_interval(r, l, VW_OVERHEAD, fr->start, end);
     }
     if (fr->flags & F_COLL)
-        coll_add(r, l->pub.process, fr->comm, fr->region, fr->start);
+        coll_add(r, l->pub.process, fr, end);
     if (fr->flags & F_RECV)
         message(r, li, 1, fr->peer, fr->tag, fr->comm, end, fr->bytes);
     if (r->sink && r->sink->slice)
@@ -946,6 +974,7 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     fr->node = node_get(r, parent, region);
     fr->start = start;
     fr->peer = -1;
+    fr->root = -1;
     uint32_t *act = grow_index(l->active, &l->nactive, (size_t)region, sizeof *act, 16);
     if (act == NULL)
         return NULL;
@@ -1002,12 +1031,13 @@ static const pal_record_role primaries[] = {
 /* The field roles the filters read, through one handle each. */
 enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
        H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_N };
+       H_VALUE, H_ROOT, H_N };
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
     PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
-    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE};
+    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE,
+    PAL_FROLE_ROOT};
 
 typedef struct meaning {
     pal_reader *rd;
@@ -1308,6 +1338,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (fr == NULL)
             return -1;
         fr->flags = k->flags;
+        if (k->flags & F_COLL)
+            fr->root = geti(rec, M->h[H_ROOT], -1);
         if (k->args) {
             fr->tag = geti(rec, M->h[H_TAG], 0);
             fr->comm = comm_of(M, k, rec, 0);
@@ -1335,6 +1367,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             break;
         }
         frame *fr = &l->stack[dp - 1];
+        if ((fr->flags & F_COLL) && geti(rec, M->h[H_ROOT], -1) >= 0)
+            fr->root = geti(rec, M->h[H_ROOT], -1);   /* the exit may say the root */
         if (k->bytes)
             fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
         if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
@@ -1380,6 +1414,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         if (fr == NULL)
             return -1;
         fr->flags = k->flags;
+        if (k->flags & F_COLL)
+            fr->root = geti(rec, M->h[H_ROOT], -1);
         if (k->args) {
             fr->bytes = all_bytes(M, rec);
             fr->tag = geti(rec, M->h[H_TAG], 0);
@@ -1512,7 +1548,7 @@ static int finish(vw_run *r)
     for (size_t i = 0; i < r->ncqs; i++)   /* incomplete instances count as seen */
         for (size_t k = r->cqs[i].head; k < r->cqs[i].n; k++)
             if (r->cqs[i].q[k].seen)
-                coll_done(r, r->cqs[i].region, &r->cqs[i].q[k]);
+                coll_done(r, r->cqs[i].region, &r->cqs[i].q[k], r->cqs[i].size);
     if (sort_lanes(r))
         return -1;
     /* busy = alive - overhead - idle, per bin */

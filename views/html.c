@@ -168,10 +168,13 @@ int vw_html_report(const vw_facts *f, FILE *out)
             (unsigned long long)f->records, f->nranks, f->nlanes, f->duration);
     fputs("<h2>Timeline</h2>\n<div><button id=\"tl-reset\">reset</button> <button id=\"tl-in\">"
           "zoom in</button> <button id=\"tl-out\">zoom out</button> <button id=\"tl-left\">"
-          "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <span id=\"tl-range\">"
-          "</span><br/><span class=\"hint\">wheel: zoom &#183; drag: select a window (zoom to it, "
-          "its profile below) &#183; shift+wheel or arrow keys: pan &#183; hover or click: "
-          "fields</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
+          "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <button id=\"tl-expand\">"
+          "expand all</button> <button id=\"tl-collapse\">collapse all</button> <span "
+          "id=\"tl-range\"></span><br/><span id=\"tl-colls\"></span><br/><span class=\"hint\">"
+          "wheel: zoom &#183; drag: select a window (zoom to it, its profile below) &#183; "
+          "shift+wheel or left/right keys: pan &#183; hover or click: fields &#183; click a "
+          "group&#8217;s label (&#9656;), or up/down and Enter: open or close it; e / c: expand "
+          "or collapse all</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
           "<div id=\"tl-legend\"></div>\n<div id=\"tl-info\">click a slice for its fields</div>\n"
           "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n",
           out);
@@ -190,6 +193,17 @@ int vw_html_report(const vw_facts *f, FILE *out)
           "<canvas id=\"cm\" width=\"460\" height=\"400\"></canvas>\n",
           out);
     inline_svg(&vw_view_clock, f, out);
+    /* the data and the script before the pictures and the profile, so the
+     * timeline is drawn (and the page first painted) without waiting for
+     * them to be parsed; the script finishes once the document is loaded */
+    fputs("<script type=\"application/json\" id=\"data\">{\"anim\":", out);
+    anim_json(f, out, nb);
+    fputs(",\"tl\":", out);
+    int rc = vw_timeline_json(tl, f, out);
+    vw_timeline_destroy(own);
+    fputs("}</script>\n<script>/*<![CDATA[*/\n", out);
+    fputs(vw_report_js, out);
+    fputs("/*]]>*/</script>\n", out);
     fputs("<h2>Pictures</h2>\n", out);
     inline_svg(&vw_view_utilization, f, out);
     inline_svg(&vw_view_util_total, f, out);
@@ -211,13 +225,6 @@ int vw_html_report(const vw_facts *f, FILE *out)
             free(buf);
         }
     }
-    fputs("</pre>\n<script type=\"application/json\" id=\"data\">{\"anim\":", out);
-    anim_json(f, out, nb);
-    fputs(",\"tl\":", out);
-    int rc = vw_timeline_json(tl, f, out);
-    vw_timeline_destroy(own);
-    fputs("}</script>\n<script>/*<![CDATA[*/\n", out);
-    fputs(vw_report_js, out);
-    fputs("/*]]>*/</script>\n</body></html>\n", out);
+    fputs("</pre>\n</body></html>\n", out);
     return rc || ferror(out) ? -1 : 0;
 }

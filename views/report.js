@@ -51,7 +51,10 @@ function kindName(k) { return k === 1 ? 'MPI' : k === 0 ? 'user' : 'set-up'; }
 function esc(s) {
   return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; });
 }
-function rowName(r) { return (T.rows.length > A.ranks.length ? 'r' + r.p + '.' + r.t : 'rank ' + r.p) + (r.name ? ' ' + r.name : ''); }
+var threadsOf = {};
+T.rows.forEach(function (r) { threadsOf[r.p] = (threadsOf[r.p] || 0) + 1; });
+/* "rank P" for a rank with one thread, else "rP.T" (and the thread's name) */
+function rowName(r) { return (threadsOf[r.p] > 1 ? 'r' + r.p + '.' + r.t : 'rank ' + r.p) + (r.name ? ' ' + r.name : ''); }
 
 /* ---------- sortable tables ---------- */
 function sortable(tab) {
@@ -78,12 +81,10 @@ function initSortable() { Array.prototype.forEach.call(document.querySelectorAll
 
 /* ---------- timeline ---------- */
 var cv = document.getElementById('tl'), info = document.getElementById('tl-info');
-var LM = 120, TM = 26, RM = 10;
+var LM = 150, TM = 26, RM = 10;
 var nrow = T.rows.length, dur = T.dur > 0 ? T.dur : 1e-9;
-var rh = Math.max(3, Math.min(22, Math.floor(560 / Math.max(1, nrow))));
 var CH = 40;  /* a counter plot's height */
 var counters = T.counters;
-cv.height = TM + nrow * rh + 8 + counters.length * (CH + 6) + 20;
 var W = cv.width - LM - RM;
 function decode(rle, n) {
   var a = new Int32Array(n), k = 0;
@@ -100,21 +101,119 @@ var nb = T.nb, ncoarse = Math.ceil(nb / T.coarse);
 var fine = T.lv1.map(function (r) { return decode(r, nb); });
 var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
 var counts = T.counts.map(function (r) { return decodeN(r, nb); });
-var slices = T.slices.slice().sort(function (a, b) { return a[2] - b[2] || a[3] - b[3]; });
+var slices = T.slices;   /* by depth, then start (the C side sorted them) */
 var v0 = 0, v1 = dur, sel = null, pinned = null;
 function x2t(x) { return v0 + (x - LM) / W * (v1 - v0); }
 function t2x(t) { return LM + (t - v0) / (v1 - v0) * W; }
-function rowAt(y) { var r = Math.floor((y - TM) / rh); return r >= 0 && r < nrow ? r : -1; }
+
+/* ---------- rows: threads, ranks with several threads, blocks of ranks ----------
+   A display row is a thread (a lane of T.rows) or a group's summary row
+   (T.groups: the dominant region per bucket over its threads, computed by
+   the C side); an open group shows its members under its summary row. */
+var MAXROWS = 64;
+var groups = (T.groups || []).map(function (g, i) {
+  var n = g.nb;
+  return {i: i, kind: g.kind, name: g.name, a: g.a, b: g.b, width: g.width, nb: n,
+    fine: decode(g.lv1, n), coarse: decode(g.lv0, Math.ceil(n / T.coarse)), counts: decodeN(g.counts, n),
+    open: false, kids: []};
+});
+function laneNode(l) { return {lane: l}; }
+/* the nodes of lanes [a, b): rank groups where a rank has one, else lanes */
+function rankNodes(a, b) {
+  var out = [], l = a;
+  while (l < b) {
+    var g = null;
+    groups.forEach(function (x) { if (x.kind === 'rank' && x.a === l) g = x; });
+    if (g) { for (var k = g.a; k < g.b; k++) g.kids.push(laneNode(k)); out.push({group: g}); l = g.b; }
+    else out.push(laneNode(l++));
+  }
+  return out;
+}
+var top = [];
+(function () {
+  var blocks = groups.filter(function (g) { return g.kind === 'block'; });
+  if (blocks.length) blocks.forEach(function (g) { g.kids = rankNodes(g.a, g.b); top.push({group: g}); });
+  else top = rankNodes(0, nrow);
+  /* open everything when every thread fits, else show the groups */
+  if (nrow <= MAXROWS) groups.forEach(function (g) { g.open = true; });
+})();
+var disp = [], dispOf = new Int32Array(nrow), rh = 12, cur = -1;
+function layout() {
+  disp = [];
+  function visit(nd, depth) {
+    var i = disp.length;
+    if (nd.group) {
+      disp.push({group: nd.group, depth: depth});
+      for (var l = nd.group.a; l < nd.group.b; l++) dispOf[l] = i;
+      if (nd.group.open) nd.group.kids.forEach(function (k) { visit(k, depth + 1); });
+    } else { disp.push({lane: nd.lane, depth: depth}); dispOf[nd.lane] = i; }
+  }
+  top.forEach(function (nd) { visit(nd, 0); });
+  var n = disp.length;
+  rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, n))));
+  if (n <= MAXROWS) rh = Math.max(12, rh);
+  cv.height = TM + n * rh + 8 + counters.length * (CH + 6) + 20;
+  if (cur >= n) cur = n - 1;
+  body.setAttribute('data-tl-display', n);
+  body.setAttribute('data-tl-open', groups.filter(function (g) { return g.open; }).length);
+}
+function rowAt(y) { var r = Math.floor((y - TM) / rh); return r >= 0 && r < disp.length ? r : -1; }
+/* a display row's summary source */
+function srcOf(d) {
+  if (d.group) return d.group;
+  return {width: T.width, nb: nb, fine: fine[d.lane], coarse: coarse[d.lane], counts: counts[d.lane]};
+}
+function dispName(d) {
+  if (!d.group) return rowName(T.rows[d.lane]);
+  return (d.group.open ? '\u25be ' : '\u25b8 ') + d.group.name;
+}
+function toggle(g, open) { g.open = open === undefined ? !g.open : open; layout(); drawTimeline(); }
+function setAll(open) {
+  groups.forEach(function (g) { g.open = open; }); layout(); drawTimeline();
+}
+/* rank -> its first and last lane (collective instances span members) */
+var rankLo = {}, rankHi = {};
+T.rows.forEach(function (r, i) { if (!(r.p in rankLo)) rankLo[r.p] = i; rankHi[r.p] = i; });
+function laneOfRank(p, hi) {
+  var m = hi ? rankHi : rankLo;
+  if (p in m) return m[p];
+  var best = -1;   /* a rank without a row: the nearest one */
+  T.rows.forEach(function (r, i) { if (best < 0 || Math.abs(r.p - p) < Math.abs(T.rows[best].p - p)) best = i; });
+  return best;
+}
+/* the kept collective instances that overlap [v0, v1]; at most MAXCOLL drawn,
+   those with the largest entry spread, and the page says so */
+var colls = (T.colls || []).map(function (c) {
+  return {region: c[0], lo: c[1], hi: c[2], first: c[3], last: c[4], end: c[5], members: c[6], size: c[7],
+    comm: c[8], root: c[9], bytes: c[10], late: c[11]};
+});
+var MAXCOLL = 300, drawnColls = [];
+function collsInView() {
+  var v = colls.filter(function (c) { return c.end >= v0 && c.first <= v1; });
+  var inView = 0;   /* instances that begin in the view, from the C side's per-bucket counts */
+  (T.ctrack || []).forEach(function (e) { var ta = e[0] * T.width; if (ta + T.width >= v0 && ta <= v1) inView += e[1]; });
+  if (v.length > MAXCOLL) v = v.slice().sort(function (a, b) { return (b.last - b.first) - (a.last - a.first); }).slice(0, MAXCOLL);
+  return {list: v, inView: Math.max(inView, v.length)};
+}
+function collBox(c) {
+  var ra = dispOf[laneOfRank(c.lo, false)], rb = dispOf[laneOfRank(c.hi, true)];
+  var xa = t2x(c.first), xb = t2x(c.end);
+  return {x: xa, w: Math.max(2, xb - xa), y: TM + Math.min(ra, rb) * rh, h: (Math.abs(rb - ra) + 1) * rh - 1, xl: t2x(c.last)};
+}
 
 function drawTimeline() {
   var g = cv.getContext('2d');
+  var ndisp = disp.length;
   g.clearRect(0, 0, cv.width, cv.height);
   g.fillStyle = '#fff'; g.fillRect(0, 0, cv.width, cv.height);
-  var bw = T.width / (v1 - v0) * W;   /* a fine bucket in pixels */
-  var useFine = bw >= 0.9, lvl = useFine ? fine : coarse, bwid = useFine ? T.width : T.width * T.coarse;
-  var nbl = useFine ? nb : ncoarse;
-  for (var r = 0; r < nrow; r++) {
-    var y = TM + r * rh, ids = lvl[r], prev = -2, px0 = 0;
+  var anyFine = false;
+  for (var r = 0; r < ndisp; r++) {
+    var d = disp[r], S = srcOf(d);
+    var bw = S.width / (v1 - v0) * W;   /* a fine bucket in pixels */
+    var useFine = bw >= 0.9, ids = useFine ? S.fine : S.coarse, bwid = useFine ? S.width : S.width * T.coarse;
+    var nbl = ids.length, prev = -2, px0 = 0, y = TM + r * rh, hh = rh - 1;
+    if (useFine) anyFine = true;
+    if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, y, W, hh); }
     for (var x = 0; x <= W; x++) {
       var id = -2;
       if (x < W) {
@@ -125,34 +224,55 @@ function drawTimeline() {
         if (ta > dur) id = -1;
       }
       if (id !== prev) {
-        if (prev >= 0) { g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, rh - 1); }
+        if (prev >= 0) { g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, hh); }
         prev = id; px0 = x;
       }
     }
+    if (d.group && rh >= 6) { g.fillStyle = 'rgba(255,255,255,0.55)'; g.fillRect(LM, y + hh - 2, W, 2); }
   }
-  /* slices: filled when every slice is here, else outlined over the summary */
-  g.save(); g.beginPath(); g.rect(LM, TM, W, nrow * rh); g.clip();
+  /* slices (shown threads only): filled when every slice is here, else outlined */
+  g.save(); g.beginPath(); g.rect(LM, TM, W, ndisp * rh); g.clip();
   g.font = '10px sans-serif'; g.textBaseline = 'middle';
   for (var i = 0; i < slices.length; i++) {
     var s = slices[i];
     if (s[4] < v0 || s[3] > v1) continue;
+    var dr = dispOf[s[0]];
+    if (disp[dr].group) continue;
     var xa = t2x(s[3]), xb = t2x(s[4]);
     if (xb - xa < (T.complete ? 0.5 : 3)) continue;
-    var inset = Math.min(s[2] * 2, Math.floor(rh / 3)), yy = TM + s[0] * rh + inset, hh = rh - 1 - inset;
-    if (T.complete) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), hh); }
-    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = 'rgba(0,0,0,0.35)'; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, hh - 1); }
+    var inset = Math.min(s[2] * 2, Math.floor(rh / 3)), yy = TM + dr * rh + inset, sh = rh - 1 - inset;
+    if (T.complete) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
+    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = 'rgba(0,0,0,0.35)'; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); }
     if (xb - xa > 40 && rh >= 12) {
       var nm = T.regions[s[1]].n, room = xb - xa - 6;
       if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
-      g.fillStyle = '#fff'; g.fillText(nm, Math.max(xa, LM) + 3, yy + hh / 2);
+      g.fillStyle = '#fff'; g.fillText(nm, Math.max(xa, LM) + 3, yy + sh / 2);
     }
   }
-  /* messages */
+  /* collective instances: one band per instance over its members' rows, from
+     the first entry to the last exit; the bar on top is the entry spread */
+  var cvw = collsInView();
+  drawnColls = cvw.list;
+  drawnColls.forEach(function (c) {
+    var b = collBox(c);
+    g.fillStyle = 'rgba(30,30,90,0.16)'; g.fillRect(b.x, b.y, b.w, b.h);
+    g.strokeStyle = 'rgba(25,20,80,0.9)'; g.lineWidth = 1.5;
+    g.beginPath();
+    g.moveTo(b.x + 0.5, b.y); g.lineTo(b.x + 0.5, b.y + b.h);
+    g.moveTo(b.x + b.w - 0.5, b.y); g.lineTo(b.x + b.w - 0.5, b.y + b.h);
+    g.moveTo(b.x, b.y + 0.5); g.lineTo(b.x + 3, b.y + 0.5); g.moveTo(b.x, b.y + b.h - 0.5); g.lineTo(b.x + 3, b.y + b.h - 0.5);
+    g.moveTo(b.x + b.w, b.y + 0.5); g.lineTo(b.x + b.w - 3, b.y + 0.5); g.moveTo(b.x + b.w, b.y + b.h - 0.5); g.lineTo(b.x + b.w - 3, b.y + b.h - 0.5);
+    g.stroke();
+    g.lineWidth = 1; g.fillStyle = 'rgba(25,20,80,0.9)'; g.fillRect(b.x, b.y, Math.max(1, b.xl - b.x), 3);
+  });
+  /* messages, between the rows that show their ends */
   g.strokeStyle = 'rgba(20,40,120,0.75)'; g.fillStyle = 'rgba(20,40,120,0.75)'; g.lineWidth = 1;
   for (var k = 0; k < T.msgs.length; k++) {
     var m = T.msgs[k];
     if (m[3] < v0 || m[2] > v1) continue;
-    var x1 = t2x(m[2]), y1 = TM + (m[0] + 0.5) * rh, x2 = t2x(m[3]), y2 = TM + (m[1] + 0.5) * rh;
+    var ra = dispOf[m[0]], rb = dispOf[m[1]];
+    if (ra === rb && disp[ra].group) continue;
+    var x1 = t2x(m[2]), y1 = TM + (ra + 0.5) * rh, x2 = t2x(m[3]), y2 = TM + (rb + 0.5) * rh;
     g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
     var an = Math.atan2(y2 - y1, x2 - x1);
     g.beginPath(); g.moveTo(x2, y2); g.lineTo(x2 - 6 * Math.cos(an - 0.4), y2 - 6 * Math.sin(an - 0.4));
@@ -162,22 +282,38 @@ function drawTimeline() {
   g.fillStyle = '#111';
   T.markers.forEach(function (mk) {
     if (mk[1] < v0 || mk[1] > v1) return;
-    var x = t2x(mk[1]), y = TM + mk[0] * rh;
+    var x = t2x(mk[1]), y = TM + dispOf[mk[0]] * rh;
     g.beginPath(); g.moveTo(x - 4, y); g.lineTo(x + 4, y); g.lineTo(x, y + Math.min(7, rh)); g.fill();
   });
   g.restore();
   /* selection */
-  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), nrow * rh); }
-  /* row labels */
-  g.fillStyle = '#222'; g.font = (rh >= 10 ? 11 : 8) + 'px sans-serif'; g.textBaseline = 'middle';
-  var every = Math.ceil(10 / rh);
-  for (var r2 = 0; r2 < nrow; r2 += every) {
-    var lab = rowName(T.rows[r2]);
-    while (lab.length > 2 && g.measureText(lab).width > LM - 8) lab = lab.slice(0, -2) + '\u2026';
-    g.fillText(lab, 4, TM + r2 * rh + rh / 2);
+  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), ndisp * rh); }
+  /* row labels: every group's, threads' when there is room */
+  g.textBaseline = 'middle';
+  var every = Math.ceil(10 / rh), fs = rh >= 12 ? 11 : rh >= 9 ? 9 : 8;
+  for (var r2 = 0; r2 < ndisp; r2++) {
+    var dd = disp[r2];
+    if (!dd.group && r2 % every && r2 !== cur) continue;
+    if (dd.group && rh < 8 && r2 % every) continue;
+    var ind = 4 + 10 * dd.depth, lab = dispName(dd);
+    g.font = (dd.group ? 'bold ' : '') + fs + 'px sans-serif';
+    while (lab.length > 2 && g.measureText(lab).width > LM - 6 - ind) lab = lab.slice(0, -2) + '\u2026';
+    if (r2 === cur) { g.fillStyle = '#dde6ff'; g.fillRect(0, TM + r2 * rh, LM - 2, rh - 1); }
+    g.fillStyle = dd.group ? '#123' : '#222';
+    g.fillText(lab, ind, TM + r2 * rh + rh / 2);
+  }
+  /* group brackets in the margin: an open group's extent */
+  g.strokeStyle = '#99a'; g.lineWidth = 1;
+  for (var r3 = 0; r3 < ndisp; r3++) {
+    var dg = disp[r3];
+    if (!dg.group || !dg.group.open) continue;
+    var e3 = r3 + 1;
+    while (e3 < ndisp && disp[e3].depth > dg.depth) e3++;
+    var bx = 1.5 + 10 * dg.depth;
+    g.beginPath(); g.moveTo(bx + 3, TM + (r3 + 1) * rh); g.lineTo(bx, TM + (r3 + 1) * rh); g.lineTo(bx, TM + e3 * rh - 1); g.lineTo(bx + 3, TM + e3 * rh - 1); g.stroke();
   }
   /* counters */
-  var cy = TM + nrow * rh + 8;
+  var cy = TM + ndisp * rh + 8;
   counters.forEach(function (c) {
     var mn = Infinity, mx = -Infinity;
     c.v.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
@@ -207,16 +343,25 @@ function drawTimeline() {
   var step = timeAxis(g, LM, TM - 2, W, v0, v1, true);
   body.setAttribute('data-tl-from', v0); body.setAttribute('data-tl-to', v1);
   body.setAttribute('data-tl-step', step);
+  body.setAttribute('data-tl-colls', drawnColls.length);
   document.getElementById('tl-range').textContent = fmtDur(v0) + ' \u2013 ' + fmtDur(v1) +
-    ' (' + fmtDur(v1 - v0) + '; ' + (useFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
+    ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
+  var ct = document.getElementById('tl-colls');
+  if (ct) ct.textContent = !T.ncolls ? '' : 'collective instances: ' + drawnColls.length + ' drawn of ' + cvw.inView + ' in view' +
+    (drawnColls.length < cvw.inView ? ' (' + (cvw.list.length >= MAXCOLL ? 'the ' + MAXCOLL + ' with the largest entry spread' : 'the ' + colls.length + ' longest of the run are kept') + '; zoom in for more)' : '') +
+    ', ' + T.ncolls + ' in the run';
 }
 
-/* rows whose canvas pixels are not blank (the browser test reads it) */
-function paintedRows() {
+/* display rows whose canvas pixels are not blank (the browser test reads it) */
+function paintedRows(from, to) {
   var g = cv.getContext('2d'), n = 0;
-  for (var r = 0; r < nrow; r++) {
+  from = from || 0; to = to === undefined ? disp.length : to;
+  for (var r = from; r < to; r++) {
     var d = g.getImageData(LM, TM + r * rh, W, Math.max(1, rh - 1)).data, any = false;
-    for (var i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) { any = true; break; }
+    for (var i = 0; i < d.length; i += 4) {
+      var bg = disp[r].group && d[i] === 0xf3 && d[i + 1] === 0xf3 && d[i + 2] === 0xf6;
+      if (!bg && (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240)) { any = true; break; }
+    }
     if (any) n++;
   }
   return n;
@@ -240,9 +385,15 @@ cv.addEventListener('wheel', function (e) {
 }, {passive: false});
 var drag = null;
 function evX(e) { var r = cv.getBoundingClientRect(); return [(e.clientX - r.left) * cv.width / r.width, (e.clientY - r.top) * cv.height / r.height]; }
-cv.addEventListener('mousedown', function (e) { var p = evX(e); if (p[0] >= LM) drag = {x: p[0], y: p[1]}; });
+cv.addEventListener('mousedown', function (e) {
+  var p = evX(e);
+  if (p[0] >= LM) { drag = {x: p[0], y: p[1]}; return; }
+  var r = rowAt(p[1]);   /* the label of a group: open or close it */
+  if (r >= 0) { cur = r; if (disp[r].group) toggle(disp[r].group); else drawTimeline(); }
+});
 cv.addEventListener('mousemove', function (e) {
   var p = evX(e);
+  cv.style.cursor = p[0] < LM && rowAt(p[1]) >= 0 && disp[rowAt(p[1])].group ? 'pointer' : 'default';
   if (drag && Math.abs(p[0] - drag.x) > 4) {
     var a = x2t(Math.min(drag.x, p[0])), b = x2t(Math.max(drag.x, p[0]));
     sel = [Math.max(0, a), Math.min(dur, b)]; drawTimeline(); return;
@@ -261,11 +412,16 @@ document.getElementById('tl-left').addEventListener('click', function () { var d
 document.getElementById('tl-right').addEventListener('click', function () { var d = (v1 - v0) / 3; setView(v0 + d, v1 + d); });
 document.getElementById('tl-in').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0) / 4; setView(c - h, c + h); });
 document.getElementById('tl-out').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0); setView(c - h, c + h); });
+document.getElementById('tl-expand').addEventListener('click', function () { setAll(true); });
+document.getElementById('tl-collapse').addEventListener('click', function () { setAll(false); });
 cv.tabIndex = 0;
 cv.addEventListener('keydown', function (e) {
   var d = (v1 - v0) / 5;
   if (e.key === 'ArrowLeft') setView(v0 - d, v1 - d); else if (e.key === 'ArrowRight') setView(v0 + d, v1 + d);
   else if (e.key === '+') document.getElementById('tl-in').click(); else if (e.key === '-') document.getElementById('tl-out').click();
+  else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { cur = Math.max(0, Math.min(disp.length - 1, cur + (e.key === 'ArrowDown' ? 1 : -1))); drawTimeline(); }
+  else if ((e.key === 'Enter' || e.key === ' ') && cur >= 0 && disp[cur].group) toggle(disp[cur].group);
+  else if (e.key === 'e') setAll(true); else if (e.key === 'c') setAll(false);
   else return;
   e.preventDefault();
 });
@@ -275,20 +431,35 @@ function fieldTable(title, kv) {
   kv.forEach(function (p) { h += '<tr><th>' + esc(p[0]) + '</th><td>' + esc(p[1]) + '</td></tr>'; });
   return h + '</table>';
 }
-/* what is under (x, y): a marker, the innermost kept slice, or the summary */
+function collFields(c) {
+  var g = T.regions[c.region];
+  var f = [['operation', g ? g.n : '?'], ['communicator', c.comm + (c.size ? ' (' + c.size + ' ranks)' : '')],
+    ['participants', c.members + (c.size && c.members < c.size ? ' of ' + c.size + ' (trace ended)' : '') + ', ranks ' + c.lo + '\u2013' + c.hi],
+    ['root', c.root >= 0 ? c.root : '(none)'], ['bytes', c.bytes], ['first entry', fmtDur(c.first)], ['last entry', fmtDur(c.last) + ' (rank ' + c.late + ')'],
+    ['wait spread', fmtDur(c.last - c.first)], ['last exit', fmtDur(c.end)], ['span', fmtDur(c.end - c.first)]];
+  return fieldTable('collective instance', f);
+}
+/* what is under (x, y): a marker, a collective instance, the innermost kept
+   slice, or the summary (a thread's or a group's) */
 function showAt(x, y, click) {
   var r = rowAt(y);
   if (x < LM || r < 0) { if (click) { info.innerHTML = 'click a slice for its fields'; body.removeAttribute('data-tl-picked'); } return null; }
-  var t = x2t(x), row = T.rows[r], tol = 4 / W * (v1 - v0), html = null, kind = null;
+  var d = disp[r], t = x2t(x), tol = 4 / W * (v1 - v0), html = null, kind = null;
+  var lane = d.group ? -1 : d.lane, row = lane >= 0 ? T.rows[lane] : null;
   for (var i = 0; i < T.markers.length && !html; i++) {
     var mk = T.markers[i];
-    if (mk[0] === r && Math.abs(mk[1] - t) <= tol)
-      html = fieldTable('marker', [['text', mk[2]], ['time', fmtDur(mk[1])], ['rank', row.p], ['thread', row.t]]), kind = 'marker';
+    if (dispOf[mk[0]] === r && Math.abs(mk[1] - t) <= tol)
+      html = fieldTable('marker', [['text', mk[2]], ['time', fmtDur(mk[1])], ['rank', T.rows[mk[0]].p], ['thread', T.rows[mk[0]].t]]), kind = 'marker';
   }
+  var cbest = null;
+  drawnColls.forEach(function (c) {
+    var b = collBox(c);
+    if (x >= b.x - 1 && x <= b.x + b.w + 1 && y >= b.y && y <= b.y + b.h && (!cbest || c.end - c.first < cbest.end - cbest.first)) cbest = c;
+  });
   var best = null;
-  for (var k = 0; k < slices.length && !html; k++) {
+  for (var k = 0; k < slices.length && lane >= 0 && !html; k++) {
     var s = slices[k];
-    if (s[0] === r && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
+    if (s[0] === lane && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
   }
   if (!html && best) {
     var g = T.regions[best[1]], f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtDur(best[3])],
@@ -299,12 +470,15 @@ function showAt(x, y, click) {
     html = fieldTable('slice', f); kind = 'slice';
   }
   if (!html) {
-    var bi = Math.floor(t / T.width), id = bi < nb ? fine[r][bi] : -1;
-    var f2 = [['time', fmtDur(bi * T.width) + ' \u2013 ' + fmtDur((bi + 1) * T.width)], ['rank', row.p], ['thread', row.t],
-      ['frames begun', bi < nb ? counts[r][bi] : 0]];
+    var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? S.fine[bi] : -1;
+    var f2 = [['time', fmtDur(bi * S.width) + ' \u2013 ' + fmtDur((bi + 1) * S.width)]];
+    if (row) f2.push(['rank', row.p], ['thread', row.t]);
+    else f2.push(['group', d.group.name], ['threads', d.group.b - d.group.a]);
+    f2.push(['frames begun', bi < S.nb ? S.counts[bi] : 0]);
     f2.unshift(['dominant region', id >= 0 ? T.regions[id].n : '(none)']);
-    html = fieldTable('summary bucket', f2); kind = 'bucket';
+    html = fieldTable(row ? 'summary bucket' : 'group summary bucket', f2); kind = 'bucket';
   }
+  if (cbest && kind !== 'marker') { html = collFields(cbest) + html; kind = 'collective'; }
   info.innerHTML = html;
   if (click) body.setAttribute('data-tl-picked', kind);
   return click && kind !== 'bucket' ? kind : null;
@@ -388,9 +562,11 @@ function drawStl() {
   var b = bin();
   for (var l = 0; l < n; l++) {
     var s = A.lanes[l].s;
-    for (var i = 0; i <= b; i++) {
-      var c = s.charCodeAt(i) - 48;
-      if (c >= 0 && c < 3) { g.fillStyle = C[c]; g.fillRect(AL + i * w / anb, 8 + l * r, Math.ceil(w / anb), r - 1); }
+    for (var i = 0; i <= b;) {   /* one rectangle per run of equal states */
+      var c = s.charCodeAt(i) - 48, j = i + 1;
+      while (j <= b && s.charCodeAt(j) - 48 === c) j++;
+      if (c >= 0 && c < 3) { g.fillStyle = C[c]; g.fillRect(AL + i * w / anb, 8 + l * r, Math.ceil((j - i) * w / anb), r - 1); }
+      i = j;
     }
   }
   g.strokeStyle = 'rgba(27,79,156,0.8)'; g.beginPath();
@@ -458,19 +634,43 @@ on('step', function () { playing = false; if (t >= adur) t = 0; t = Math.min(adu
 on('replay', function () { t = 0; playing = true; last = null; setTimeout(frame, 0); });
 document.getElementById('speed').addEventListener('input', function (e) { speed = parseFloat(e.target.value) || 1; });
 
-/* ---------- start ---------- */
-var errors = [];
+/* ---------- start ----------
+   The timeline first; the window profile, the animator and the tables once
+   the browser has painted it (after the next frame) and the document is
+   loaded, so the first paint does not wait for them. <body data-tl-ready> says when all is drawn. */
+var errors = [], restDone = false;
+function fail(e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
+function rest() {
+  if (restDone) return;
+  restDone = true;
+  try {
+    windowProfile(0, dur); draw(); initSortable();
+    body.setAttribute('data-tl-painted', paintedRows());
+    if (window.performance && performance.mark) performance.mark('pal-report-ready');
+    body.setAttribute('data-tl-ready', 'yes');
+    if (location.hash === '#selftest') selftest();
+  } catch (e) { fail(e); }
+}
 try {
-  legend(); drawTimeline(); windowProfile(0, dur); draw(); initSortable();
+  layout(); legend(); drawTimeline();
   body.setAttribute('data-tl-rows', nrow);
   if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
-  body.setAttribute('data-tl-painted', paintedRows());
-} catch (e) { errors.push(String(e)); body.setAttribute('data-error', String(e)); throw e; }
+} catch (e) { fail(e); }
+/* the pictures and the profile tables follow this script in the page:
+   wait for the document, and for a frame (or 200 ms on a hidden page) */
+function whenLoaded(f) {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', f); else f();
+}
+var framed = false;
+if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(function () { framed = true; whenLoaded(rest); }, 0); });
+setTimeout(function () { if (!framed) whenLoaded(rest); }, 200);
 window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
-  rowY: function (r) { return TM + r * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W};
+  rowY: function (r) { return TM + dispOf[r] * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
+  display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
+  dispY: function (r) { return TM + r * rh + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
 /* self-test hook (tests/views/html-browser.sh): #selftest plays the animator
    for a moment and records whether the cursor moved and the views changed */
-if (location.hash === '#selftest') {
+function selftest() {
   var u0 = cu.toDataURL(), c0 = ct.toDataURL(), t0 = t;
   document.getElementById('play').click();
   setTimeout(function () {

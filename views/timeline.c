@@ -17,6 +17,10 @@
 #define MAX_MARKERS 2000
 #define MAX_COUNTERS 64
 #define MAX_CELLS 262144  /* fine buckets over all rows in the report */
+#define MAX_GCELLS 131072 /* fine buckets over the groups of one kind */
+#define MAX_COLLS 4096    /* collective instances kept whole (the longest) */
+#define MAX_ROWS 64       /* more rows than this: ranks are grouped in blocks */
+#define GMAP 32           /* regions counted exactly per group bucket */
 
 typedef struct bucket {   /* two candidates (space-saving) and a frame count */
     uint16_t r[2];        /* region index + 1, 0 = none */
@@ -47,6 +51,14 @@ typedef struct marker {
     char *text;
 } marker;
 
+typedef struct coll {
+    long region;
+    uint32_t members, size, lo, hi, late;
+    int64_t comm, root;
+    uint64_t bytes;
+    double first, last, end;
+} coll;
+
 typedef struct counter {
     char *name;
     uint32_t process;
@@ -72,6 +84,11 @@ struct vw_timeline {
     counter *counters;
     size_t ncounters;
     uint64_t samples;
+    coll *colls;          /* min-heap by span (last exit - first entry) */
+    size_t ncolls;
+    uint64_t colls_seen;
+    uint32_t *cbegun;     /* per bucket: collective instances begun */
+    float *cspread;       /* per bucket: their largest entry spread */
     vw_records *rec;
     vw_sink next_a, next_b;   /* tee */
 };
@@ -90,7 +107,11 @@ vw_timeline *vw_timeline_create(void)
     t->markers = malloc(MAX_MARKERS * sizeof *t->markers);
     t->counters = calloc(MAX_COUNTERS, sizeof *t->counters);
     t->rec = vw_records_create();
-    if (!t->heap || !t->markers || !t->counters || !t->rec) {
+    t->colls = malloc(MAX_COLLS * sizeof *t->colls);
+    t->cbegun = calloc(NB, sizeof *t->cbegun);
+    t->cspread = calloc(NB, sizeof *t->cspread);
+    if (!t->heap || !t->markers || !t->counters || !t->rec || !t->colls || !t->cbegun ||
+        !t->cspread) {
         vw_timeline_destroy(t);
         return NULL;
     }
@@ -124,6 +145,9 @@ void vw_timeline_destroy(vw_timeline *t)
         free(c->n);
     }
     free(t->counters);
+    free(t->colls);
+    free(t->cbegun);
+    free(t->cspread);
     vw_records_destroy(t->rec);
     free(t);
 }
@@ -200,6 +224,13 @@ static void cover(vw_timeline *t, double end)
         }
         for (size_t i = 0; i < t->ncounters; i++)
             halve_counter(&t->counters[i]);
+        for (size_t k = 0; k < NB / 2; k++) {
+            t->cbegun[k] = t->cbegun[2 * k] + t->cbegun[2 * k + 1];
+            float a = t->cspread[2 * k], b = t->cspread[2 * k + 1];
+            t->cspread[k] = a > b ? a : b;
+        }
+        memset(t->cbegun + NB / 2, 0, NB / 2 * sizeof *t->cbegun);
+        memset(t->cspread + NB / 2, 0, NB / 2 * sizeof *t->cspread);
         t->width *= 2;
     }
 }
@@ -388,6 +419,52 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
     keep_slice(t, &s);
 }
 
+/* ---------------- collective instances: a min-heap of the longest ---------------- */
+static double span(const coll *c) { return c->end - c->first; }
+
+static void on_coll(void *ctx, const vw_coll_ev *e)
+{
+    vw_timeline *t = ctx;
+    coll c = {e->region, e->members, e->size, e->lo, e->hi, e->late, e->comm, e->root,
+              e->bytes, e->first < 0 ? 0 : e->first, e->last, e->end};
+    t->colls_seen++;
+    cover(t, c.end > c.first ? c.end : c.first);
+    size_t b = (size_t)(c.first / t->width);
+    if (b < NB) {
+        t->cbegun[b]++;
+        if ((float)(c.last - c.first) > t->cspread[b])
+            t->cspread[b] = (float)(c.last - c.first);
+    }
+    coll *h = t->colls;
+    if (t->ncolls < MAX_COLLS) {
+        size_t i = t->ncolls++;
+        h[i] = c;
+        while (i > 0 && span(&h[(i - 1) / 2]) > span(&h[i])) {
+            coll x = h[i];
+            h[i] = h[(i - 1) / 2];
+            h[(i - 1) / 2] = x;
+            i = (i - 1) / 2;
+        }
+        return;
+    }
+    if (!(span(&c) > span(&h[0])))
+        return;
+    h[0] = c;
+    for (size_t i = 0, n = t->ncolls;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && span(&h[l]) < span(&h[m]))
+            m = l;
+        if (l + 1 < n && span(&h[l + 1]) < span(&h[m]))
+            m = l + 1;
+        if (m == i)
+            break;
+        coll x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
 static counter *counter_get(vw_timeline *t, uint32_t process, const char *name, size_t len)
 {
     for (size_t i = 0; i < t->ncounters; i++)
@@ -460,6 +537,7 @@ void vw_timeline_sink(vw_timeline *t, vw_sink *s)
     s->ctx = t;
     s->frame = on_frame;
     s->record = on_record;
+    s->collective = on_coll;
 }
 
 /* ---------------- tee ---------------- */
@@ -488,6 +566,7 @@ static void tee_marker(void *ctx, uint32_t p, uint32_t s, const char *text, size
 }
 static void tee_record(void *ctx, const pal_record *rec, double t) { TEE(record, rec, t); }
 static void tee_frame(void *ctx, const vw_frame_ev *e) { TEE(frame, e); }
+static void tee_coll(void *ctx, const vw_coll_ev *e) { TEE(collective, e); }
 
 void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_sink *b)
 {
@@ -503,6 +582,7 @@ void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_si
     out->marker = tee_marker;
     out->record = tee_record;
     out->frame = tee_frame;
+    out->collective = tee_coll;
 }
 
 /* ---------------- queries ---------------- */
@@ -623,6 +703,193 @@ static void count_row(FILE *out, const bucket *b, size_t n, size_t k)
     fputc(']', out);
 }
 
+/* ---------------- groups: a rank's threads, blocks of ranks ---------------- */
+typedef struct gacc {     /* exact weights of up to GMAP regions */
+    uint16_t r[GMAP];
+    float w[GMAP];
+    int n;
+} gacc;
+
+static void gacc_add(gacc *a, uint16_t r, float w)
+{
+    for (int i = 0; i < a->n; i++)
+        if (a->r[i] == r) {
+            a->w[i] += w;
+            return;
+        }
+    if (a->n < GMAP) {
+        a->r[a->n] = r;
+        a->w[a->n++] = w;
+        return;
+    }
+    int m = 0;   /* full: replace the smallest, keep its weight (space-saving) */
+    for (int i = 1; i < GMAP; i++)
+        if (a->w[i] < a->w[m])
+            m = i;
+    a->r[m] = r;
+    a->w[m] += w;
+}
+
+/* run-length pairs [value, run, ...] of v[0..n) */
+static void rle_longs(FILE *out, const long *v, size_t n)
+{
+    fputc('[', out);
+    size_t items = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && v[j] == v[i])
+            j++;
+        fprintf(out, "%s%ld,%zu", items++ ? "," : "", v[i], j - i);
+        i = j;
+    }
+    fputc(']', out);
+}
+
+/* A group's summary over its member rows rs: per output bucket (k fine
+ * buckets of n), the region with the most exclusive time over the members
+ * (lv, region + 1, 0 = none) and the frames begun (cnt); exact up to GMAP
+ * regions per bucket (each member row brings its two candidates). */
+static void group_level(const vw_timeline *t, const long *rs, size_t nr, size_t n, size_t k,
+                        long *lv, long *cnt)
+{
+    for (size_t o = 0, i = 0; i < n; o++, i += k) {
+        gacc a;
+        a.n = 0;
+        long c = 0;
+        for (size_t m = 0; m < nr; m++) {
+            const bucket *b = t->rows[rs[m]].b;
+            for (size_t j = i; j < i + k && j < n; j++) {
+                for (int q = 0; q < 2; q++)
+                    if (b[j].r[q])
+                        gacc_add(&a, b[j].r[q], b[j].w[q]);
+                c += b[j].n;
+            }
+        }
+        int top = -1;
+        for (int q = 0; q < a.n; q++)
+            if (top < 0 || a.w[q] > a.w[top])
+                top = q;
+        lv[o] = top < 0 ? 0 : a.r[top];
+        if (cnt)
+            cnt[o] = c;
+    }
+}
+
+/* one group: lanes [a, b) of the facts, as JSON; budget: its fine buckets */
+static int group_json(FILE *out, const vw_timeline *t, const vw_facts *f, const char *kind,
+                      const char *name, size_t a, size_t b, size_t n, size_t budget, int first)
+{
+    long *rs = malloc((b - a + 1) * sizeof *rs);
+    if (budget < 1)
+        budget = 1;
+    size_t k = (n + budget - 1) / budget;
+    if (k < 1)
+        k = 1;
+    size_t nf = (n + k - 1) / k, nc = (n + k * COARSE - 1) / (k * COARSE);
+    long *lv = malloc((nf + 1) * sizeof *lv), *cnt = malloc((nf + 1) * sizeof *cnt);
+    if (!rs || !lv || !cnt) {
+        free(rs);
+        free(lv);
+        free(cnt);
+        return -1;
+    }
+    size_t nr = 0;
+    for (size_t i = a; i < b; i++) {
+        long r = row_find(t, f->lanes[i].process, f->lanes[i].stream);
+        if (r >= 0)
+            rs[nr++] = r;
+    }
+    fprintf(out, "%s{\"kind\":\"%s\",\"name\":", first ? "" : ",", kind);
+    vw_json_string(out, name);
+    fprintf(out, ",\"a\":%zu,\"b\":%zu,\"width\":%.9g,\"nb\":%zu,\"lv0\":", a, b,
+            t->width * (double)k, nf);
+    group_level(t, rs, nr, n, k * COARSE, lv, NULL);
+    rle_longs(out, lv, nc);
+    fputs(",\"lv1\":", out);
+    group_level(t, rs, nr, n, k, lv, cnt);
+    rle_longs(out, lv, nf);
+    fputs(",\"counts\":", out);
+    rle_longs(out, cnt, nf);
+    fputc('}', out);
+    free(rs);
+    free(lv);
+    free(cnt);
+    return 0;
+}
+
+/* The groups: every rank with several threads (when there are several
+ * ranks), and blocks of consecutive ranks when more than MAX_ROWS ranks
+ * would not fit (a power of two ranks per block, at most 32 blocks). */
+static int groups_json(FILE *out, const vw_timeline *t, const vw_facts *f, size_t n)
+{
+    size_t nranks = 0, multi = 0;
+    for (size_t i = 0; i < f->nlanes;) {
+        size_t j = i;
+        while (j < f->nlanes && f->lanes[j].process == f->lanes[i].process)
+            j++;
+        nranks++;
+        multi += j - i > 1;
+        i = j;
+    }
+    size_t block = 0;
+    if (nranks > MAX_ROWS) {
+        block = 1;
+        while (block * 32 < nranks)
+            block *= 2;
+    }
+    fprintf(out, "\"block\":%zu,\"groups\":[", block);
+    int first = 1;
+    char name[96];
+    if (block) {
+        size_t nblocks = (nranks + block - 1) / block;
+        size_t i = 0;
+        for (size_t g = 0; g < nblocks; g++) {
+            size_t a = i, ranks = 0;
+            uint32_t p0 = f->lanes[a].process, p1 = p0;
+            while (i < f->nlanes && ranks < block) {
+                p1 = f->lanes[i].process;
+                while (i < f->nlanes && f->lanes[i].process == p1)
+                    i++;
+                ranks++;
+            }
+            snprintf(name, sizeof name, "ranks %u\u2013%u", p0, p1);
+            if (group_json(out, t, f, "block", name, a, i, n, MAX_GCELLS / nblocks, first))
+                return -1;
+            first = 0;
+        }
+    }
+    if (nranks > 1 && multi) {
+        for (size_t i = 0; i < f->nlanes;) {
+            size_t j = i;
+            while (j < f->nlanes && f->lanes[j].process == f->lanes[i].process)
+                j++;
+            if (j - i > 1) {
+                snprintf(name, sizeof name, "rank %u (%zu threads)", f->lanes[i].process, j - i);
+                if (group_json(out, t, f, "rank", name, i, j, n, MAX_GCELLS / multi, first))
+                    return -1;
+                first = 0;
+            }
+            i = j;
+        }
+    }
+    fputc(']', out);
+    return 0;
+}
+
+static int cmp_slice(const void *a, const void *b)
+{
+    const slice *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_coll(const void *a, const void *b)
+{
+    const coll *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
 int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
 {
     size_t n = used(t, f);
@@ -631,7 +898,7 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
     size_t k = (n * (f->nlanes ? f->nlanes : 1) + MAX_CELLS - 1) / MAX_CELLS;
     if (k < 1)
         k = 1;
-    size_t nf = (n + k - 1) / k;
+    size_t nf = (n + k - 1) / k, items = 0;
     fprintf(out, "{\"dur\":%.9g,\"width\":%.9g,\"nb\":%zu,\"coarse\":%d,\"rows\":[",
             f->duration, t->width * (double)k, nf, COARSE);
     long *map = malloc((t->nrows + 1) * sizeof *map);   /* timeline row -> facts lane */
@@ -682,10 +949,40 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         else
             count_row(out, t->rows[r].b, n, k);
     }
-    /* slices in time order */
+    fputs("],", out);
+    if (groups_json(out, t, f, n)) {
+        free(map);
+        return -1;
+    }
+    /* collective instances: the longest kept, in time order; per fine
+     * bucket, how many began there and their largest entry spread */
+    qsort(t->colls, t->ncolls, sizeof *t->colls, cmp_coll);
+    fprintf(out, ",\"ncolls\":%llu,\"colls\":[", (unsigned long long)t->colls_seen);
+    for (size_t i = 0; i < t->ncolls; i++) {
+        const coll *c = &t->colls[i];
+        fprintf(out, "%s[%ld,%u,%u,%.9g,%.9g,%.9g,%u,%u,%lld,%lld,%llu,%u]", i ? "," : "",
+                c->region, c->lo, c->hi, c->first, c->last, c->end, c->members, c->size,
+                (long long)c->comm, (long long)c->root, (unsigned long long)c->bytes, c->late);
+    }
+    fputs("],\"ctrack\":[", out);
+    items = 0;
+    for (size_t o = 0; o < nf; o++) {
+        uint64_t c = 0;
+        float sp = 0;
+        for (size_t b = o * k; b < o * k + k && b < n; b++) {
+            c += t->cbegun[b];
+            if (t->cspread[b] > sp)
+                sp = t->cspread[b];
+        }
+        if (c)
+            fprintf(out, "%s[%zu,%llu,%.6g]", items++ ? "," : "", o, (unsigned long long)c, sp);
+    }
+    /* slices by depth, then start (the page draws outer ones first; this
+     * is the last use of the heap) */
+    qsort(t->heap, t->nheap, sizeof *t->heap, cmp_slice);
     fprintf(out, "],\"nslices\":%llu,\"complete\":%s,\"slices\":[",
             (unsigned long long)t->slices, t->slices <= t->nheap ? "true" : "false");
-    size_t items = 0;
+    items = 0;
     for (size_t i = 0; i < t->nheap; i++) {
         const slice *s = &t->heap[i];
         if (map[s->row] < 0)

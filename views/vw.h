@@ -22,6 +22,22 @@ typedef struct vw_frame_ev {
     int64_t peer, tag;      /* at close: -1 / 0 when none */
 } vw_frame_ev;
 
+/* A collective instance, once all its members called it (or at the end of
+ * the trace, with the members seen): the k-th call of a collective by each
+ * member of a communicator's group. */
+typedef struct vw_coll_ev {
+    long region;            /* index of the collective's region in the facts */
+    const char *name;
+    uint32_t members;       /* members seen */
+    uint32_t size;          /* the communicator's size, 0 when unknown */
+    uint32_t lo, hi;        /* lowest and highest member process */
+    uint32_t late;          /* the member that entered last */
+    int64_t comm;           /* the communicator id of the first member seen */
+    int64_t root;           /* world rank of the root, -1: none */
+    uint64_t bytes;         /* summed over the members */
+    double first, last, end;  /* first entry, last entry, last exit (seconds) */
+} vw_coll_ev;
+
 /* Optional per-event sink (the exports): called while reading. */
 typedef struct vw_sink {
     void *ctx;
@@ -36,6 +52,8 @@ typedef struct vw_sink {
     void (*record)(void *ctx, const pal_record *rec, double t);
     /* every frame opened and closed (vw_frame_ev) */
     void (*frame)(void *ctx, const vw_frame_ev *e);
+    /* every collective instance (vw_coll_ev), once complete */
+    void (*collective)(void *ctx, const vw_coll_ev *e);
 } vw_sink;
 
 typedef struct vw_run vw_run;

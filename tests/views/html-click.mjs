@@ -12,6 +12,7 @@ try {
   const requests = [];
   page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url()); });
   await page.goto('file://' + report);
+  await page.waitForFunction(() => document.body.getAttribute('data-tl-ready') === 'yes', null, { timeout: 30000 });
   const cursor = () => page.evaluate(() => parseFloat(document.body.getAttribute('data-cursor')));
   const pixels = () => page.evaluate(() => [document.getElementById('util').toDataURL(),
                                           document.getElementById('stl').toDataURL()]);

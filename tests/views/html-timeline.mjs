@@ -7,19 +7,14 @@
 // whole run's; reset restores the range; a table sorts on a header click;
 // the animator opens on the whole run and plays.
 // Usage: node html-timeline.mjs REPORT.html SCREENSHOT-PREFIX   Exit 0 / 1.
-import { launch, fail, result } from './browser.mjs';
+import { launch, openReport, fail, result } from './browser.mjs';
 
 const [report, shot] = process.argv.slice(2);
 const expectRows = parseInt(process.env.EXPECT_ROWS || '0', 10);
 const browser = await launch();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
-  const errors = [], requests = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('request', (r) => { if (!/^(file|data):/.test(r.url())) requests.push(r.url()); });
   const t0 = Date.now();
-  await page.goto('file://' + report);
+  const { page, check } = await openReport(browser, report, { width: 1200, height: 1000 });
   const paint = await page.evaluate(() => {
     const p = performance.getEntriesByType('paint').find((e) => e.name === 'first-paint');
     return p ? p.startTime : -1;
@@ -112,8 +107,7 @@ try {
   await page.click('#pause');
   const c1 = parseFloat(await attr('data-cursor'));
   if (!(c1 > 0 && c1 < dur)) fail(`animator cursor ${c1} after play`);
-  if (errors.length) fail('JavaScript errors: ' + errors.join(' | '));
-  if (requests.length) fail('network requests: ' + requests.join(' '));
+  check();
 } catch (e) {
   fail(String(e));
 } finally {
