@@ -476,7 +476,7 @@ static edl_dict *sample12(void)
                      EDL_OK);
     edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
     edl_field_meaning region = {"region", EDL_FROLE_REGION, {"region_def", "region", 0}};
-    edl_meaning m = {&enter, 1, NULL, &region, 1};
+    edl_meaning m = {&enter, 1, NULL, &region, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
 
     ck_assert_int_eq(edl_dict_add_record(d, "region_def", NULL, &r), EDL_OK);
@@ -487,7 +487,7 @@ static edl_dict *sample12(void)
                      EDL_OK);
     edl_role def = {EDL_ROLE_DEFINITION, NULL, NULL};
     edl_field_meaning name = {"name", EDL_FROLE_NAME, {NULL, NULL, 0}};
-    edl_meaning md = {&def, 1, NULL, &name, 1};
+    edl_meaning md = {&def, 1, NULL, &name, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &md), EDL_OK);
 
     ck_assert_int_eq(edl_dict_add_record(d, "complete", NULL, &r), EDL_OK);
@@ -500,7 +500,7 @@ static edl_dict *sample12(void)
     edl_role croles[2] = {{EDL_ROLE_RECV, "kind", "1"}, {EDL_ROLE_REQUEST_COMPLETE, NULL, NULL}};
     edl_field_meaning cf[2] = {{"request", EDL_FROLE_REQUEST, {NULL, NULL, 0}},
                                {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}}};
-    edl_meaning mc = {croles, 2, NULL, cf, 2};
+    edl_meaning mc = {croles, 2, NULL, cf, 2, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &mc), EDL_OK);
 
     ck_assert_int_eq(edl_dict_add_record(d, "send_begin", NULL, &r), EDL_OK);
@@ -509,7 +509,7 @@ static edl_dict *sample12(void)
     edl_role sroles[3] = {{EDL_ROLE_ENTER, NULL, NULL}, {EDL_ROLE_SEND, NULL, NULL},
                           {EDL_ROLE_COMMUNICATION, NULL, NULL}};
     edl_field_meaning sf = {"dest", EDL_FROLE_DEST, {NULL, NULL, 0}};
-    edl_meaning ms = {sroles, 3, "send", &sf, 1};
+    edl_meaning ms = {sroles, 3, "send", &sf, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &ms), EDL_OK);
 
     edl_ref tref = {"region_def", "region", EDL_REF_GLOBAL};
@@ -651,7 +651,7 @@ START_TEST(meaning_rules)
     edl_role marker = {EDL_ROLE_MARKER, NULL, NULL}, send = {EDL_ROLE_SEND, NULL, NULL};
     edl_field_meaning region = {"region", EDL_FROLE_REGION, {NULL, NULL, 0}};
     edl_role two[2] = {enter, leave};
-    edl_meaning m = {two, 2, NULL, &region, 1};
+    edl_meaning m = {two, 2, NULL, &region, 1, NULL};
     ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* two primaries */
     edl_role dup[2] = {enter, enter};
     m.roles = dup;
@@ -696,13 +696,13 @@ START_TEST(meaning_rules)
     ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* not a name */
     /* a call needs its duration; send its peer or dest */
     edl_role call[2] = {{EDL_ROLE_CALL, NULL, NULL}, send};
-    edl_meaning mcall = {call, 2, "x", NULL, 0};
+    edl_meaning mcall = {call, 2, "x", NULL, 0, NULL};
     ck_assert_int_eq(try_meaning("complete", &mcall), EDL_EINVAL);
     /* conditions: an existing integer field and a canonical value */
     edl_role rc[2] = {{EDL_ROLE_REQUEST_COMPLETE, NULL, NULL}, {EDL_ROLE_RECV, "kind", "01"}};
     edl_field_meaning cf[2] = {{"request", EDL_FROLE_REQUEST, {NULL, NULL, 0}},
                                {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}}};
-    edl_meaning mc = {rc, 2, NULL, cf, 2};
+    edl_meaning mc = {rc, 2, NULL, cf, 2, NULL};
     ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
     rc[1].when_value = "256";                                        /* kind is uint8 */
     ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
@@ -732,7 +732,7 @@ START_TEST(references_checked_on_encode)
     edl_record *r = (edl_record *)edl_dict_find_record(d, "enter");
     edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
     edl_field_meaning f = {"region", EDL_FROLE_REGION, {"region_def", "nope", 0}};
-    edl_meaning m = {&enter, 1, NULL, &f, 1};
+    edl_meaning m = {&enter, 1, NULL, &f, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
     ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_ENOENT);     /* no such field */
     f.ref.field = "region";
@@ -792,7 +792,7 @@ START_TEST(copy_keeps_meaning)
     edl_dict *f = sample12();
     edl_record *r = (edl_record *)edl_dict_find_record(f, "send_begin");
     edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
-    edl_meaning other = {&enter, 1, "other", NULL, 0};
+    edl_meaning other = {&enter, 1, "other", NULL, 0, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &other), EDL_OK);
     ck_assert_int_eq(edl_dict_merge(e, f), EDL_EEXIST);
     ck_assert(edl_dict_equal(e, d));
