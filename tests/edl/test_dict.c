@@ -632,6 +632,77 @@ START_TEST(meaning_is_a_tail)
 }
 END_TEST
 
+/* sample12 and two records more: a one-sided put and a broadcast, with the
+ * roles of 1.3 when v13, else without them (what a 1.2 reader sees). */
+static edl_dict *sample13(int v13)
+{
+    edl_dict *d = sample12();
+    edl_record *r;
+    ck_assert_int_eq(edl_dict_add_record(d, "put", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "win", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL), EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "peer", EDL_INT32, EDL_ENC_SLEB, NULL, NULL), EDL_OK);
+    edl_role proles[3] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_RMA_PUT, NULL, NULL},
+                          {EDL_ROLE_COMMUNICATION, NULL, NULL}};
+    if (!v13)
+        proles[1] = proles[2];
+    edl_field_meaning pf[3] = {{"duration", EDL_FROLE_DURATION, {NULL, NULL, 0}},
+                               {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}},
+                               {"win", EDL_FROLE_WINDOW, {NULL, NULL, 0}}};
+    edl_meaning mp = {proles, v13 ? 3 : 2, "MPI_Put", pf, v13 ? 3 : 2, NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mp), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_record(d, "bcast", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    edl_role broles[2] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_COLLECTIVE, NULL, NULL}};
+    edl_meaning mb = {broles, 2, "MPI_Bcast", pf, 1, v13 ? "bcast" : NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mb), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "5", NULL, "put"), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "6", NULL, "bcast"), EDL_OK);
+    return d;
+}
+
+START_TEST(tail_1_3)
+{
+    /* 1.3 appends too: cut before its tail and sealed as 1.2, a 1.3
+     * dictionary is the one without the roles of 1.3 */
+    edl_dict *d = sample13(1), *old = sample13(0), *e = NULL;
+    unsigned char *buf, *obuf;
+    size_t len, olen;
+    char err[256];
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(old, &obuf, &olen), EDL_OK);
+    ck_assert_uint_eq(buf[10], 3);
+    ck_assert_uint_eq(obuf[10], 2);
+    ck_assert_int_eq(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, d));
+    const edl_record *b = edl_dict_find_record(e, "bcast"), *p = edl_dict_find_record(e, "put");
+    ck_assert_str_eq(edl_record_operation(b), "bcast");
+    ck_assert_int_eq(edl_record_has_role(p, EDL_ROLE_RMA_PUT), 1);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(p, (size_t)edl_record_find_field(p, "win"))),
+                     EDL_FROLE_WINDOW);
+    edl_dict_destroy(e);
+    e = NULL;
+    ck_assert_uint_lt(olen, len);
+    ck_assert_mem_eq(buf + 24, obuf + 24, olen - 24);
+    reseal(buf, olen, 2);
+    ck_assert_int_eq(edl_dict_decode(buf, olen, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, old));
+    ck_assert_int_eq(edl_record_has_role(edl_dict_find_record(e, "put"), EDL_ROLE_RMA_PUT), 0);
+    edl_dict_destroy(e);
+    free(buf);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    decode_fails_on_damage(buf, len);
+    edl_dict_destroy(d);
+    free(buf);
+    free(obuf);
+    edl_dict_destroy(old);
+}
+END_TEST
+
 /* set_meaning on a copy of record `name` of sample12 with m; returns the status. */
 static edl_status try_meaning(const char *name, const edl_meaning *m)
 {
@@ -825,6 +896,7 @@ int main(void)
     tcase_add_test(tc, formats);
     tcase_add_test(tc, meaning_read_back);
     tcase_add_test(tc, meaning_is_a_tail);
+    tcase_add_test(tc, tail_1_3);
     tcase_add_test(tc, meaning_rules);
     tcase_add_test(tc, references_checked_on_encode);
     tcase_add_test(tc, copy_keeps_meaning);
