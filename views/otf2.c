@@ -842,10 +842,11 @@ static uint32_t rma_target(xp *x, const pal_record *rec, uint32_t w)
     return OTF2_UNDEFINED_UINT32;
 }
 
-/* The events of a one-sided call [t0, t1]: at its start (begin 1) the
- * operation, a window's destruction or a lock's release; at its end its
- * completion, a window's creation, a synchronisation or a lock acquired. */
-static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t, int begin)
+/* The events of a one-sided call [t0, t1] (an enter or a leave record with
+ * the role: t0 = t1, its time): at t0 the operation, a window's destruction
+ * or a lock's release; at t1 the operation's completion, a window's
+ * creation, a synchronisation or a lock acquired. */
+static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t t1)
 {
     int bad = 0;
     uint32_t w = win_of(x, rec, &bad);
@@ -855,42 +856,37 @@ static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t, int begin)
         return 0;
     ev e;
     memset(&e, 0, sizeof e);
-    e.t = t;
+    e.t = t0;
     e.a = w;
     e.root = rma_target(x, rec, w);
     int put_ = pal_record_has_role(rec, PAL_ROLE_RMA_PUT),
         get = pal_record_has_role(rec, PAL_ROLE_RMA_GET),
         atomic = pal_record_has_role(rec, PAL_ROLE_RMA_ATOMIC);
-    if (begin) {
-        if (put_ || get || atomic) {
-            e.kind = put_ ? E_RMA_PUT : get ? E_RMA_GET : E_RMA_ATOMIC;
-            e.req = l->rma_ops;
-            if (!get_u64(x, rec, put_ ? PAL_FROLE_BYTES_SENT : PAL_FROLE_BYTES_RECEIVED, &e.bytes))
-                get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
-            if (atomic)
-                get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &e.bytes2);
-            if (put(x, l, e) != 0)
-                return -1;
-        }
-        if (pal_record_has_role(rec, PAL_ROLE_RMA_WIN_FREE)) {
-            e.kind = E_RMA_WDESTROY;
-            if (put(x, l, e) != 0)
-                return -1;
-        }
-        if (pal_record_has_role(rec, PAL_ROLE_RMA_UNLOCK)) {
-            e.kind = E_RMA_UNLOCK;
-            e.req = (uint64_t)e.root + 1;   /* the lock's id: its target + 1, 0 for all */
-            if (put(x, l, e) != 0)
-                return -1;
-        }
-        return 0;
-    }
     if (put_ || get || atomic) {
-        e.kind = E_RMA_DONE;
+        e.kind = put_ ? E_RMA_PUT : get ? E_RMA_GET : E_RMA_ATOMIC;
         e.req = l->rma_ops++;
+        if (!get_u64(x, rec, put_ ? PAL_FROLE_BYTES_SENT : PAL_FROLE_BYTES_RECEIVED, &e.bytes))
+            get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
+        if (atomic)
+            get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &e.bytes2);
+        ev d = e;
+        d.kind = E_RMA_DONE;
+        d.t = t1;
+        if (put(x, l, e) != 0 || put(x, l, d) != 0)
+            return -1;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_WIN_FREE)) {
+        e.kind = E_RMA_WDESTROY;
         if (put(x, l, e) != 0)
             return -1;
     }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_UNLOCK)) {
+        e.kind = E_RMA_UNLOCK;
+        e.req = (uint64_t)e.root + 1;   /* the lock's id: its target + 1, 0 for all */
+        if (put(x, l, e) != 0)
+            return -1;
+    }
+    e.t = t1;
     if (pal_record_has_role(rec, PAL_ROLE_RMA_WIN_CREATE)) {
         e.kind = E_RMA_WCREATE;
         if (put(x, l, e) != 0)
@@ -1002,7 +998,7 @@ static int record(xp *x, const pal_record *rec)
                 l->coll_root = -1;
             if (send && emit_send(x, l, rec, t0) != 0)
                 return -1;
-            if (rma && emit_rma(x, l, rec, t0, 1) != 0)
+            if (rma && enter && emit_rma(x, l, rec, t0, t0) != 0)
                 return -1;
             if (call && !send && !recv) {
                 /* a request it creates (MPI_Irecv): completed later as a receive? */
@@ -1025,7 +1021,7 @@ static int record(xp *x, const pal_record *rec)
                 return -1;
             if (coll && emit_coll_end(x, l, rec, t1) != 0)
                 return -1;
-            if (rma && emit_rma(x, l, rec, t1, 0) != 0)
+            if (rma && emit_rma(x, l, rec, leave ? t1 : t0, t1) != 0)
                 return -1;
             if (simple(x, l, E_LEAVE, t1, reg) != 0)
                 return -1;
