@@ -109,6 +109,15 @@ static void out_ref(outbuf *o, const struct edl_ref_impl *r)
     out_str(o, r->record ? r->field : "");
 }
 
+/* A record role: code, reserved, condition field and value. */
+static void out_role(outbuf *o, const struct edl_role_entry *ro)
+{
+    out_u8(o, ro->role);
+    out_u8(o, 0);
+    out_u16(o, ro->when_field == EDL_NO_FIELD ? 0xFFFF : (unsigned)ro->when_field);
+    out_str(o, ro->when_value);
+}
+
 /* A field's role as the 1.2 tail carries it: 0 for a role of 1.3. */
 static unsigned role_1_2(const edl_field *f)
 {
@@ -128,13 +137,8 @@ static void out_meaning(outbuf *o, const edl_dict *d)
             nr += !edl_role_is_1_3(r->roles[k].role);
         out_u8(o, (unsigned)nr);
         for (size_t k = 0; k < r->nroles; k++) {
-            if (edl_role_is_1_3(r->roles[k].role))
-                continue;   /* in the 1.3 tail */
-            out_u8(o, r->roles[k].role);
-            out_u8(o, 0);
-            out_u16(o, r->roles[k].when_field == EDL_NO_FIELD ? 0xFFFF
-                                                              : (unsigned)r->roles[k].when_field);
-            out_str(o, r->roles[k].when_value);
+            if (!edl_role_is_1_3(r->roles[k].role))
+                out_role(o, &r->roles[k]);  /* (the others: in the 1.3 tail) */
         }
         out_str(o, r->region);
         size_t n = 0;
@@ -164,13 +168,8 @@ static void out_meaning_1_3(outbuf *o, const edl_dict *d)
             nr += edl_role_is_1_3(r->roles[k].role);
         out_u8(o, (unsigned)nr);
         for (size_t k = 0; k < r->nroles; k++) {
-            if (!edl_role_is_1_3(r->roles[k].role))
-                continue;
-            out_u8(o, r->roles[k].role);
-            out_u8(o, 0);
-            out_u16(o, r->roles[k].when_field == EDL_NO_FIELD ? 0xFFFF
-                                                              : (unsigned)r->roles[k].when_field);
-            out_str(o, r->roles[k].when_value);
+            if (edl_role_is_1_3(r->roles[k].role))
+                out_role(o, &r->roles[k]);
         }
         out_str(o, r->operation);
         for (size_t j = 0; j < r->nfields; j++)

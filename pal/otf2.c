@@ -17,6 +17,14 @@
 
 #include "pal/reader-internal.h"
 
+/* The fields every Leave record below starts with. */
+#define LEAVE_HEAD                                                                             \
+    "    FIELD event    IS string;\n"                                                          \
+    "    FIELD time     IS int64 UNIT \"ns\";\n"                                               \
+    "    FIELD rank     IS int64;\n"                                                           \
+    "    FIELD thread   IS int64;\n"                                                           \
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"               \
+    "    FIELD comm     IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"
 /* A Leave of a collective region whose MpiCollectiveEnd names an operation
  * EDL knows: the operation is the record's OPERATION. */
 #define COLL_LEAVE_OP(op)                                                                      \
@@ -24,12 +32,7 @@
     "BEGIN\n"                                                                                  \
     "    ROLE IS leave, collective, communication;\n"                                          \
     "    OPERATION IS \"" op "\";\n"                                                           \
-    "    FIELD event    IS string;\n"                                                          \
-    "    FIELD time     IS int64 UNIT \"ns\";\n"                                               \
-    "    FIELD rank     IS int64;\n"                                                           \
-    "    FIELD thread   IS int64;\n"                                                           \
-    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"               \
-    "    FIELD comm     IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"             \
+    LEAVE_HEAD                                                                                 \
     "    FIELD root     IS int64 ROLE root DESCRIPTION \"world rank, -1 none\";\n"             \
     "    FIELD sent     IS uint64 ROLE bytes_sent;\n"                                          \
     "    FIELD received IS uint64 ROLE bytes_received;\n"                                      \
@@ -40,12 +43,7 @@
     "RECORD rma_" k "_leave DESCRIPTION \"Leave of a region with an Rma event: rma_" k "\" IS\n" \
     "BEGIN\n"                                                                                  \
     "    ROLE IS leave, communication, rma_" k ";\n"                                           \
-    "    FIELD event    IS string;\n"                                                          \
-    "    FIELD time     IS int64 UNIT \"ns\";\n"                                               \
-    "    FIELD rank     IS int64;\n"                                                           \
-    "    FIELD thread   IS int64;\n"                                                           \
-    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"               \
-    "    FIELD comm     IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"             \
+    LEAVE_HEAD                                                                                 \
     "    FIELD win      IS uint64 ROLE window DESCRIPTION \"OTF2 RmaWin id\";\n"              \
     "    FIELD peer     IS int64 ROLE peer DESCRIPTION \"target, world rank; -1 all\";\n"     \
     "    FIELD bytes    IS uint64 ROLE bytes;\n"                                               \

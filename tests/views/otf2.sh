@@ -146,14 +146,23 @@ grep -q '^MPI_COLLECTIVE_END .*Operation: ALLREDUCE, .*Sent: 8, Received: 8' "$t
 grep -q '^GROUP .*Type: COMM_GROUP.* 2 Members: 1 .*, 2 ' "$tmp/defs" ||
     bad "requests: communicator 5's group (world ranks 1, 2) missing"
 
+# run4 DIR PROGRAM ARGS...: a 4-rank mpirun traced into DIR/trace.ecl
+# (output in $tmp/out)
+run4() {
+    d=$1
+    shift
+    mkdir -p "$d"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    (cd "$d" && ECL_DIR=$d ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+        timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$@") \
+        >"$tmp/out" 2>&1 && [ -f "$d/trace.ecl" ]
+}
+
 # a real 4-rank MPI run (halo: nonblocking and persistent requests, regions, a marker)
 halo="$(cd "$top_builddir" && pwd)/examples/mpi/halo"
 if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$halo" ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-    if (cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-            timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$halo" 5) \
-            >"$tmp/out" 2>&1 && [ -f "$tmp/trace.ecl" ]; then
+    if run4 "$tmp" "$halo" 5; then
         check halo-merged "$tmp/halo" "$tmp/trace.ecl"
         check halo-ranks "$tmp/halo4" "$tmp"/trace.0.ecl "$tmp"/trace.1.ecl \
             "$tmp"/trace.2.ecl "$tmp"/trace.3.ecl
@@ -185,10 +194,7 @@ fi
 # Rma* events, window definitions and collective operations from the roles
 os="$(cd "$top_builddir" && pwd)/examples/mpi/onesided"
 if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$os" ]; then
-    mkdir -p "$tmp/osd"
-    if (cd "$tmp/osd" && ECL_DIR=$tmp/osd ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-            timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$os") \
-            >"$tmp/out" 2>&1 && [ -f "$tmp/osd/trace.ecl" ]; then
+    if run4 "$tmp/osd" "$os"; then
         check onesided "$tmp/os" "$tmp/osd/trace.ecl"
         # onesided.c per rank: 2 puts, 1 get, 4 atomics (accumulate, fetch-and-op,
         # compare-and-swap, get-accumulate), 2 windows created and freed
@@ -210,11 +216,7 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$os" ]; then
     fi
     # the collective operations: every MPI collective of collectives.c
     co="$(cd "$top_builddir" && pwd)/examples/mpi/collectives"
-    mkdir -p "$tmp/cod"
-    if [ -x "$co" ] && (cd "$tmp/cod" && ECL_DIR=$tmp/cod \
-            ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-            timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$co") \
-            >"$tmp/out" 2>&1 && [ -f "$tmp/cod/trace.ecl" ]; then
+    if [ -x "$co" ] && run4 "$tmp/cod" "$co"; then
         check collectives "$tmp/co" "$tmp/cod/trace.ecl"
         # every blocking collective of collectives.c once per rank, allreduce twice
         grep '^op ' "$tmp/got" >"$tmp/ops"
