@@ -7,7 +7,9 @@
  * description (REGION IS, or the name a region id refers to); send and recv
  * roles become MpiSend/MpiRecv, or MpiIsend/MpiIsendComplete and
  * MpiIrecvRequest/MpiIrecv when a request is involved; collective records
- * MpiCollectiveBegin/End; counters Metric events; markers ParameterString
+ * MpiCollectiveBegin/End (the operation: the description's OPERATION);
+ * the one-sided roles (rma_put, ...) Rma* events on RmaWin definitions;
+ * counters Metric events; markers ParameterString
  * events of the parameter "marker". A call record spans [time - duration,
  * time], so events are kept per location in a small time-sorted buffer and
  * written when it fills: each location's events reach libotf2 in time order. */
