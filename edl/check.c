@@ -527,7 +527,8 @@ static void check_roles(edl_cc *cc, const ast_record *r)
             if (st->when_field.text)
                 edl_error(cc, n->name.loc, "role %s says what the record is, so it cannot "
                                            "depend on a field (WHEN is for send, recv, "
-                                           "untimed, collective, communication and idle)", n->name.text);
+                                           "untimed, collective, communication, idle and "
+                                           "the rma_ roles)", n->name.text);
             if (primary) {
                 edl_error(cc, n->name.loc, "record '%s' has two roles that say what it is, %s "
                                            "and %s", r->name.text, primary->name.text,
@@ -568,7 +569,8 @@ static void check_roles(edl_cc *cc, const ast_record *r)
                               n->role == EDL_ROLE_UNTIMED
                           ? "send, recv and untimed go with enter, leave, call, "
                             "request_complete, request_start and message"
-                          : "collective, communication and idle go with enter, leave and call");
+                          : "collective, communication, idle and the rma_ roles go with enter, "
+                            "leave and call");
         edl_role_need need = edl_role_needs(n->role);
         if (need.any[0] && !has_need(cc, r, need))
             edl_error(cc, n->name.loc, "role %s needs a field with role %s; record '%s' has "
@@ -588,6 +590,17 @@ static void check_roles(edl_cc *cc, const ast_record *r)
                                    "of them", region_field->name.text);
     else if (!wants_region && region)
         edl_error(cc, region->loc, "REGION is for records with role enter, leave or call");
+    const ast_region *op = r->operations;
+    if (op && !seen[EDL_ROLE_COLLECTIVE])
+        edl_error(cc, op->loc, "OPERATION is for records with role collective");
+    else if (op && !edl_operation_known(op->value.text)) {
+        char list[400] = "";
+        const char *s;
+        for (size_t n = 0; (s = edl_collective_operation(n)); n++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n ? ", " : "", s);
+        edl_error(cc, op->value.loc, "unknown collective operation \"%s\" (one of %s)",
+                  op->value.text, list);
+    }
 }
 
 static void check_meaning(edl_cc *cc, const ast_record *r)

@@ -141,7 +141,7 @@ typedef struct ast_role_stmt {
     const char *canon;        /* check: the value as the dictionary stores it */
 } ast_role_stmt;
 
-/* REGION IS "name"; */
+/* REGION IS "name"; (and OPERATION IS "bcast";) */
 typedef struct ast_region {
     struct ast_region *next;
     edl_loc loc;
@@ -150,7 +150,7 @@ typedef struct ast_region {
 
 /* The body of a record descriptor, as the parser collects it. */
 typedef struct ast_body {
-    ast_list fields, roles, regions;
+    ast_list fields, roles, regions, operations;
 } ast_body;
 
 typedef struct ast_record ast_record;
@@ -188,6 +188,7 @@ struct ast_record {
     size_t nfields;
     ast_role_stmt *roles;
     ast_region *regions;      /* REGION statements (one allowed) */
+    ast_region *operations;   /* OPERATION statements (one allowed) */
     edl_map by_name;          /* fields */
     int bound;                /* named by a bind entry */
     int dup;                  /* a duplicate name: reported, then ignored */

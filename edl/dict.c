@@ -140,6 +140,7 @@ static void record_free(edl_record *r)
     edl_nameidx_free(&r->by_name);
     roles_free(r->roles, r->nroles);
     free(r->region);
+    free(r->operation);
     free(r->name);
     free(r->description);
     free(r);
@@ -252,7 +253,8 @@ edl_status edl_dict_add_record(edl_dict *d, const char *name, const char *descri
     }
     edl_record *r = calloc(1, sizeof *r);
     if (!r || !(r->name = strdup(name)) || !(r->description = dup_or_empty(description)) ||
-        !(r->region = strdup("")) || edl_nameidx_put(&d->by_name, r->name, d->nrecords) != 0) {
+        !(r->region = strdup("")) || !(r->operation = strdup("")) ||
+        edl_nameidx_put(&d->by_name, r->name, d->nrecords) != 0) {
         record_free(r);
         return EDL_ENOMEM;
     }
@@ -731,6 +733,9 @@ static int roles_ok(const edl_record *r, const edl_meaning *m, const edl_field_r
         return 0;
     if (edl_role_has_region(primary) && region == has[EDL_FROLE_REGION])
         return 0;   /* a region: from a field or REGION, exactly one */
+    if (m->operation && *m->operation &&
+        (!(seen & UINT64_C(1) << EDL_ROLE_COLLECTIVE) || !edl_operation_known(m->operation)))
+        return 0;   /* an operation is a collective's, one of the list */
     return 1;
 }
 
@@ -747,10 +752,10 @@ edl_status edl_record_set_meaning(edl_record *r, const edl_meaning *m)
     const edl_ref **refs = calloc(r->nfields ? r->nfields : 1, sizeof *refs);
     unsigned char *given = calloc(r->nfields ? r->nfields : 1, 1);
     struct edl_role_entry *roles = calloc(m->nroles ? m->nroles : 1, sizeof *roles);
-    char *region = dup_or_empty(m->region);
+    char *region = dup_or_empty(m->region), *operation = dup_or_empty(m->operation);
     edl_status st = EDL_ENOMEM;
     size_t nroles = 0;
-    if (!froles || !refs || !given || !roles || !region)
+    if (!froles || !refs || !given || !roles || !region || !operation)
         goto done;
     st = EDL_EINVAL;
     int used[EDL_FROLE_LIMIT] = {0};
@@ -819,10 +824,14 @@ edl_status edl_record_set_meaning(edl_record *r, const edl_meaning *m)
     free(r->region);
     r->region = region;
     region = NULL;
+    free(r->operation);
+    r->operation = operation;
+    operation = NULL;
     st = EDL_OK;
 done:
     roles_free(roles, nroles);
     free(region);
+    free(operation);
     free(given);
     free(refs);
     free(froles);
@@ -844,7 +853,7 @@ edl_status edl_dict_set_designation_ref(edl_dict *d, edl_field_role which, const
 }
 
 /* The meaning of src as the setter takes it; the arrays are malloc'd. */
-static edl_status meaning_of(const edl_record *src, edl_meaning *m, edl_role **roles,
+edl_status edl_record_meaning_of(const edl_record *src, edl_meaning *m, edl_role **roles,
                              edl_field_meaning **fields)
 {
     memset(m, 0, sizeof *m);
@@ -866,6 +875,7 @@ static edl_status meaning_of(const edl_record *src, edl_meaning *m, edl_role **r
     m->roles = *roles;
     m->nroles = src->nroles;
     m->region = src->region;
+    m->operation = src->operation;
     m->fields = *fields;
     return EDL_OK;
 }
@@ -877,7 +887,7 @@ edl_status edl_record_copy_meaning(edl_record *r, const edl_record *src)
     edl_meaning m;
     edl_role *roles = NULL;
     edl_field_meaning *fields = NULL;
-    edl_status st = meaning_of(src, &m, &roles, &fields);
+    edl_status st = edl_record_meaning_of(src, &m, &roles, &fields);
     if (st == EDL_OK)
         st = edl_record_set_meaning(r, &m);
     free(roles);
@@ -915,7 +925,8 @@ edl_status edl_dict_copy_record(edl_dict *d, const edl_record *src, edl_record *
 int edl_records_equal(const edl_record *a, const edl_record *b)
 {
     if (strcmp(a->name, b->name) || strcmp(a->description, b->description) ||
-        a->nfields != b->nfields || a->nroles != b->nroles || strcmp(a->region, b->region))
+        a->nfields != b->nfields || a->nroles != b->nroles || strcmp(a->region, b->region) ||
+        strcmp(a->operation, b->operation))
         return 0;
     for (size_t i = 0; i < a->nfields; i++)
         if (!edl_fields_equal(a->fields[i], b->fields[i]))
@@ -938,6 +949,22 @@ int edl_dict_needs_1_2(const edl_dict *d)
             return 1;
         for (size_t j = 0; j < r->nfields; j++)
             if (r->fields[j]->role || r->fields[j]->ref.record)
+                return 1;
+    }
+    return 0;
+}
+
+int edl_dict_needs_1_3(const edl_dict *d)
+{
+    for (size_t i = 0; i < d->nrecords; i++) {
+        const edl_record *r = d->records[i];
+        if (*r->operation)
+            return 1;
+        for (size_t k = 0; k < r->nroles; k++)
+            if (edl_role_is_1_3(r->roles[k].role))
+                return 1;
+        for (size_t j = 0; j < r->nfields; j++)
+            if (edl_field_role_is_1_3(r->fields[j]->role))
                 return 1;
     }
     return 0;
@@ -1012,6 +1039,7 @@ int edl_record_has_role(const edl_record *r, edl_record_role role)
 }
 
 const char *edl_record_region(const edl_record *r) { return r ? r->region : ""; }
+const char *edl_record_operation(const edl_record *r) { return r ? r->operation : ""; }
 edl_field_role edl_field_role_of(const edl_field *f) { return f ? f->role : EDL_FROLE_NONE; }
 
 static edl_ref ref_view(const struct edl_ref_impl *r)

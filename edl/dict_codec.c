@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "edl/dict_impl.h"
+#include "edl/roles.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,6 +109,21 @@ static void out_ref(outbuf *o, const struct edl_ref_impl *r)
     out_str(o, r->record ? r->field : "");
 }
 
+/* A record role: code, reserved, condition field and value. */
+static void out_role(outbuf *o, const struct edl_role_entry *ro)
+{
+    out_u8(o, ro->role);
+    out_u8(o, 0);
+    out_u16(o, ro->when_field == EDL_NO_FIELD ? 0xFFFF : (unsigned)ro->when_field);
+    out_str(o, ro->when_value);
+}
+
+/* A field's role as the 1.2 tail carries it: 0 for a role of 1.3. */
+static unsigned role_1_2(const edl_field *f)
+{
+    return edl_field_role_is_1_3(f->role) ? 0 : f->role;
+}
+
 /* The 1.2 tail: the designations' references, then each record's meaning. */
 static void out_meaning(outbuf *o, const edl_dict *d)
 {
@@ -116,27 +132,54 @@ static void out_meaning(outbuf *o, const edl_dict *d)
     out_u32(o, (uint32_t)d->nrecords);
     for (size_t i = 0; i < d->nrecords; i++) {
         const edl_record *r = d->records[i];
-        out_u8(o, (unsigned)r->nroles);
+        size_t nr = 0;
+        for (size_t k = 0; k < r->nroles; k++)
+            nr += !edl_role_is_1_3(r->roles[k].role);
+        out_u8(o, (unsigned)nr);
         for (size_t k = 0; k < r->nroles; k++) {
-            out_u8(o, r->roles[k].role);
-            out_u8(o, 0);
-            out_u16(o, r->roles[k].when_field == EDL_NO_FIELD ? 0xFFFF
-                                                              : (unsigned)r->roles[k].when_field);
-            out_str(o, r->roles[k].when_value);
+            if (!edl_role_is_1_3(r->roles[k].role))
+                out_role(o, &r->roles[k]);  /* (the others: in the 1.3 tail) */
         }
         out_str(o, r->region);
         size_t n = 0;
         for (size_t j = 0; j < r->nfields; j++)
-            n += r->fields[j]->role || r->fields[j]->ref.record;
+            n += role_1_2(r->fields[j]) || r->fields[j]->ref.record;
         out_u16(o, (unsigned)n);
         for (size_t j = 0; j < r->nfields; j++) {
             const edl_field *f = r->fields[j];
-            if (!f->role && !f->ref.record)
+            if (!role_1_2(f) && !f->ref.record)
                 continue;
             out_u16(o, (unsigned)j);
-            out_u8(o, f->role);
+            out_u8(o, role_1_2(f));
             out_ref(o, &f->ref);
         }
+    }
+}
+
+/* The 1.3 tail: each record's roles of 1.3, operation and fields' roles of
+ * 1.3 (a 1.2 reader, which stops before it, sees the record without them). */
+static void out_meaning_1_3(outbuf *o, const edl_dict *d)
+{
+    out_u32(o, (uint32_t)d->nrecords);
+    for (size_t i = 0; i < d->nrecords; i++) {
+        const edl_record *r = d->records[i];
+        size_t nr = 0, nf = 0;
+        for (size_t k = 0; k < r->nroles; k++)
+            nr += edl_role_is_1_3(r->roles[k].role);
+        out_u8(o, (unsigned)nr);
+        for (size_t k = 0; k < r->nroles; k++) {
+            if (edl_role_is_1_3(r->roles[k].role))
+                out_role(o, &r->roles[k]);
+        }
+        out_str(o, r->operation);
+        for (size_t j = 0; j < r->nfields; j++)
+            nf += edl_field_role_is_1_3(r->fields[j]->role);
+        out_u16(o, (unsigned)nf);
+        for (size_t j = 0; j < r->nfields; j++)
+            if (edl_field_role_is_1_3(r->fields[j]->role)) {
+                out_u16(o, (unsigned)j);
+                out_u8(o, r->fields[j]->role);
+            }
     }
 }
 
@@ -147,11 +190,12 @@ static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
     *buf = NULL;
     *len = 0;
     outbuf o = {0};
-    int v12 = edl_dict_needs_1_2(d);
+    int v13 = edl_dict_needs_1_3(d);
+    int v12 = v13 || edl_dict_needs_1_2(d);
     int v11 = v12 || edl_dict_needs_1_1(d);
     out_bytes(&o, EDL_DICT_MAGIC, 8);
     out_u16(&o, EDL_DICT_VERSION_MAJOR);
-    out_u16(&o, v12 ? 2 : v11 ? 1 : 0);
+    out_u16(&o, v13 ? 3 : v12 ? 2 : v11 ? 1 : 0);
     out_u32(&o, 0);     /* total length, patched below */
     out_u32(&o, 0);     /* CRC, patched below */
     out_u32(&o, 0);     /* reserved */
@@ -207,6 +251,8 @@ static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
     }
     if (v12)
         out_meaning(&o, d);
+    if (v13)
+        out_meaning_1_3(&o, d);
     if (o.failed || o.len > UINT32_MAX) {
         free(o.p);
         return EDL_ENOMEM;
@@ -461,7 +507,7 @@ static void in_record_meaning(inbuf *in, edl_record *r)
         last = fi;
     }
     if (!in->failed) {
-        edl_meaning m = {roles, nroles, region, fms, nfm};
+        edl_meaning m = {roles, nroles, region, fms, nfm, NULL};
         if (edl_record_set_meaning(r, &m) != EDL_OK)
             fail(in, at, "bad roles of record '%s'", edl_record_name(r));
     }
@@ -495,6 +541,96 @@ static void in_meaning(inbuf *in, edl_dict *d)
     char why[200];
     if (!in->failed && !edl_dict_refs_ok(d, why, sizeof why))
         fail(in, at, "%s", why);
+}
+
+/* The 1.3 additions to record r's meaning, merged with what the 1.2 tail
+ * gave it and set as a whole (so the rules hold for the merged meaning). */
+static void in_record_meaning_1_3(inbuf *in, edl_record *r)
+{
+    size_t at = in->pos, nf = edl_record_field_count(r);
+    edl_meaning m;
+    edl_role *roles = NULL;
+    edl_field_meaning *fms = NULL;
+    char *op = NULL, *vals[256] = {NULL};
+    size_t nnew = in_u8(in, "1.3 role count");
+    if (in->failed)
+        return;
+    if (edl_record_meaning_of(r, &m, &roles, &fms) != EDL_OK) {
+        fail(in, at, "out of memory");
+        goto done;
+    }
+    edl_role *all = realloc(roles, (m.nroles + nnew + 1) * sizeof *all);
+    if (!all) {
+        fail(in, at, "out of memory");
+        goto done;
+    }
+    roles = all;
+    m.roles = roles;
+    for (size_t k = 0; k < nnew && !in->failed; k++) {
+        size_t rat = in->pos;
+        edl_role *ro = &roles[m.nroles];
+        memset(ro, 0, sizeof *ro);
+        ro->role = (edl_record_role)in_u8(in, "role");
+        in_u8(in, "reserved");
+        unsigned when = in_u16(in, "role condition field");
+        ro->when_value = vals[k] = in_str(in, "role condition value");
+        if (!in->failed && !edl_role_is_1_3(ro->role))
+            fail(in, rat, "role %u in the 1.3 tail", (unsigned)ro->role);
+        if (!in->failed && when != 0xFFFF && when >= nf)
+            fail(in, rat, "role condition names field %u of %zu", when, nf);
+        if (!in->failed && when != 0xFFFF)
+            ro->when_field = edl_field_name(edl_record_field(r, when));
+        else if (!in->failed && *ro->when_value)
+            fail(in, rat, "a condition value without a condition field");
+        m.nroles++;
+    }
+    op = in_str(in, "operation");
+    m.operation = op;
+    unsigned n = in_u16(in, "1.3 field role count");
+    long last = -1;
+    for (unsigned k = 0; k < n && !in->failed; k++) {
+        size_t fat = in->pos;
+        unsigned fi = in_u16(in, "field index");
+        edl_field_role fr = (edl_field_role)in_u8(in, "field role");
+        if (!in->failed && (fi >= nf || (long)fi <= last))
+            fail(in, fat, "1.3 field role entry for field %u out of order or range", fi);
+        if (!in->failed && !edl_field_role_is_1_3(fr))
+            fail(in, fat, "field role %u in the 1.3 tail", (unsigned)fr);
+        last = fi;
+        if (in->failed)
+            break;
+        const char *name = edl_field_name(edl_record_field(r, fi));
+        size_t j = 0;
+        while (j < m.nfields && strcmp(fms[j].field, name) != 0)
+            j++;
+        if (j < m.nfields && fms[j].role)
+            fail(in, fat, "field %u has a role in the 1.2 tail", fi);
+        else if (j == m.nfields) {  /* fms has room for every field */
+            memset(&fms[j], 0, sizeof fms[j]);
+            fms[j].field = name;
+            m.nfields++;
+        }
+        fms[j].role = fr;
+    }
+    if (!in->failed && (nnew || *op || n) && edl_record_set_meaning(r, &m) != EDL_OK)
+        fail(in, at, "bad roles of record '%s'", edl_record_name(r));
+done:
+    for (size_t k = 0; k < nnew; k++)
+        free(vals[k]);
+    free(op);
+    free(roles);
+    free(fms);
+}
+
+static void in_meaning_1_3(inbuf *in, edl_dict *d)
+{
+    size_t at = in->pos;
+    uint32_t n = in_u32(in, "1.3 record count");
+    if (!in->failed && n != d->nrecords)
+        fail(in, at, "1.3 meaning for %u records, the dictionary has %zu", (unsigned)n,
+             d->nrecords);
+    for (uint32_t i = 0; i < n && !in->failed; i++)
+        in_record_meaning_1_3(in, d->records[i]);
 }
 
 static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
@@ -620,6 +756,8 @@ static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
     }
     if (minor >= 2 && !in->failed)
         in_meaning(in, d);
+    if (minor >= 3 && !in->failed)
+        in_meaning_1_3(in, d);
     /* A newer minor version appends after what this reader knows: skip it. */
     if (!in->failed && in->pos != in->len && minor <= EDL_DICT_VERSION_MINOR)
         fail(in, in->pos, "%zu unexpected bytes after the dictionary", in->len - in->pos);

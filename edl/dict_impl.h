@@ -62,6 +62,7 @@ struct edl_record {
     struct edl_role_entry *roles;   /* 1.2 */
     size_t nroles;
     char *region;         /* never NULL */
+    char *operation;      /* 1.3; never NULL */
 };
 
 struct edl_bind_entry {
@@ -104,6 +105,12 @@ edl_status edl_set_string(char **slot, const char *s);
 int edl_dict_needs_1_1(const edl_dict *d);
 /* 1 when it needs format 1.2 (a role, a region or a reference). */
 int edl_dict_needs_1_2(const edl_dict *d);
+/* The meaning of src as edl_record_set_meaning takes it (strings borrowed
+ * from src); *roles and *fields are malloc'd, with room for every field. */
+edl_status edl_record_meaning_of(const edl_record *src, edl_meaning *m, edl_role **roles,
+                                 edl_field_meaning **fields);
+/* 1 when it needs format 1.3 (a role of 1.3 or an operation). */
+int edl_dict_needs_1_3(const edl_dict *d);
 /* Whether every reference of d to a record d holds names a definition and a
  * required integer field of it; when not, why (with the referring record and
  * field) in err. */

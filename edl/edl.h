@@ -27,9 +27,10 @@ extern "C" {
 #define EDL_DICT_VERSION_MAJOR 1
 /* Highest minor version understood. The encoder writes the lowest minor that
  * holds what a dictionary uses: 0 without anything added in 1.1 (variable
- * parts, ascii syntax, default record, split timestamp) or 1.2 (roles and
- * references), so older dictionaries keep their bytes. */
-#define EDL_DICT_VERSION_MINOR 2
+ * parts, ascii syntax, default record, split timestamp), 1.2 (roles and
+ * references) or 1.3 (one-sided roles, the window role, OPERATION), so older
+ * dictionaries keep their bytes. */
+#define EDL_DICT_VERSION_MINOR 3
 #define EDL_NO_KEY 0xFF
 #define EDL_NO_FIELD ((size_t)-1)   /* no count field (rest of record) / no shape field */
 
@@ -118,6 +119,15 @@ typedef enum edl_record_role {
     EDL_ROLE_IDLE,               /* time inside is waiting */
     EDL_ROLE_UNTIMED,            /* its message completed unseen, at an unknown time
                                   * (a receive released with MPI_Request_free) */
+    /* 1.3 (doc/dictionary-format.md, "The 1.3 tail"): one-sided communication */
+    EDL_ROLE_RMA_PUT = 38,       /* writes into a window of another process */
+    EDL_ROLE_RMA_GET,            /* reads from a window of another process */
+    EDL_ROLE_RMA_ATOMIC,         /* an atomic update of a window (accumulate, fetch-and-op) */
+    EDL_ROLE_RMA_WIN_CREATE,     /* creates a window */
+    EDL_ROLE_RMA_WIN_FREE,       /* frees a window */
+    EDL_ROLE_RMA_SYNC,           /* synchronises a window (fence, flush, post/start/...) */
+    EDL_ROLE_RMA_LOCK,           /* locks a window (of one process, or all) */
+    EDL_ROLE_RMA_UNLOCK,         /* unlocks it */
     EDL_ROLE_LIMIT = 64          /* every code is below this */
 } edl_record_role;
 
@@ -152,6 +162,7 @@ typedef enum edl_field_role {
     EDL_FROLE_MEMBERS,           /* a group's processes as text: "0-3,8" */
     EDL_FROLE_STATE,             /* the state entered: an id or a name */
     EDL_FROLE_REMOTE_MEMBERS,    /* an intercommunicator's remote group, as text */
+    EDL_FROLE_WINDOW,            /* 1.3: a one-sided communication window (its id) */
     EDL_FROLE_LIMIT
 } edl_field_role;
 
@@ -189,6 +200,8 @@ typedef struct edl_meaning {
                                   * no field has role region; NULL or "": none */
     const edl_field_meaning *fields;
     size_t nfields;
+    const char *operation;       /* 1.3: the operation of a collective ("bcast", one
+                                  * of edl_collective_operation); NULL or "": none */
 } edl_meaning;
 
 /* One component of an array item: name ("" when unnamed), type, encoding. */
@@ -382,6 +395,11 @@ EDL_API edl_role edl_record_role_at(const edl_record *r, size_t i);
  * role's value; 0: none. */
 EDL_API int edl_record_has_role(const edl_record *r, edl_record_role role);
 EDL_API const char *edl_record_region(const edl_record *r);
+/* The collective operation of r ("bcast"; "" none: OPERATION IS, 1.3). */
+EDL_API const char *edl_record_operation(const edl_record *r);
+/* The i-th operation OPERATION IS may name ("barrier", "bcast", ...; doc/edl.md,
+ * "Collective operations"); NULL past the last. */
+EDL_API const char *edl_collective_operation(size_t i);
 EDL_API edl_field_role edl_field_role_of(const edl_field *f);   /* as given, not designations */
 EDL_API edl_ref edl_field_ref_of(const edl_field *f);
 EDL_API edl_ref edl_dict_designation_ref(const edl_dict *d, edl_field_role which);

@@ -109,7 +109,8 @@ static int emit_meaning(edl_cc *cc, edl_dict *d)
                 nroles++;
         edl_role *roles = edl_alloc(cc, (nroles ? nroles : 1) * sizeof *roles);
         edl_field_meaning *fields = edl_alloc(cc, (ar->nfields ? ar->nfields : 1) * sizeof *fields);
-        edl_meaning m = {roles, 0, ar->regions ? ar->regions->value.text : NULL, fields, 0};
+        edl_meaning m = {roles, 0, ar->regions ? ar->regions->value.text : NULL, fields, 0,
+                         ar->operations ? ar->operations->value.text : NULL};
         for (const ast_role_stmt *st = ar->roles; st; st = st->next)
             for (const ast_role_name *n = st->names; n; n = n->next) {
                 edl_role *ro = &roles[m.nroles++];

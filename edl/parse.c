@@ -181,6 +181,7 @@ void edl_ast_record(edl_cc *cc, ast_name name, ast_name desc, const ast_body *bo
     r->fields = body->fields.head;
     r->roles = body->roles.head;
     r->regions = body->regions.head;
+    r->operations = body->operations.head;
     cc->l_records = edl_list_append(cc->l_records, r);
 }
 

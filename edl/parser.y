@@ -91,7 +91,7 @@ static void edl_yyerror(EDL_YYLTYPE *loc, void *scanner, edl_cc *cc, const char 
 %token KW_BY "BY" KW_FORMAT "FORMAT" KW_FIXED "FIXED" KW_ULEB "ULEB"
 %token KW_SLEB "SLEB" KW_TDELTA "TDELTA" KW_LSTRING "LSTRING" KW_TEXT "TEXT"
 %token KW_ROLE "ROLE" KW_REFERS "REFERS" KW_TO "TO" KW_PER "PER" KW_GLOBAL "GLOBAL"
-%token KW_WHEN "WHEN" KW_REGION "REGION"
+%token KW_WHEN "WHEN" KW_REGION "REGION" KW_OPERATION "OPERATION"
 
 %type <list> hdr_items attrs comps shape_entries bind_entries role_names
 %type <body> body
@@ -270,7 +270,7 @@ opt_description:
   | KW_DESCRIPTION STRING       { $$ = $2; }
   ;
 
-/* Fields, and the record's roles and region, in any order. */
+/* Fields, and the record's roles, region and operation, in any order. */
 body:
     %empty                      { memset(&$$, 0, sizeof $$); }
   | body field                  { $$ = $1; $$.fields = edl_list_append($1.fields, $2); }
@@ -278,6 +278,9 @@ body:
   | body KW_REGION KW_IS STRING ';'
                                 { $$ = $1; $$.regions = edl_list_append($1.regions,
                                                                   edl_ast_region(cc, @2, $4)); }
+  | body KW_OPERATION KW_IS STRING ';'
+                                { $$ = $1; $$.operations = edl_list_append($1.operations,
+                                                                     edl_ast_region(cc, @2, $4)); }
   | body error ';'              { $$ = $1; yyerrok; }
   ;
 

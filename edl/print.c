@@ -325,6 +325,11 @@ static void print_roles(text *t, const edl_record *r)
         quoted(t, edl_record_region(r));
         puts_(t, ";\n");
     }
+    if (*edl_record_operation(r)) {
+        puts_(t, "    OPERATION IS ");
+        quoted(t, edl_record_operation(r));
+        puts_(t, ";\n");
+    }
 }
 
 static void print_bind(text *t, const edl_dict *d)

@@ -237,6 +237,10 @@ static void record_roles(edl_cc *cc, ast_record *r)
         edl_error(cc, g->loc, "REGION given twice in record '%s'", r->name.text);
         edl_note(cc, r->regions->loc, "first given here");
     }
+    for (const ast_region *g = r->operations ? r->operations->next : NULL; g; g = g->next) {
+        edl_error(cc, g->loc, "OPERATION given twice in record '%s'", r->name.text);
+        edl_note(cc, r->operations->loc, "first given here");
+    }
 }
 
 /* The field a reference names; NULL (reported) when there is none. */

@@ -37,19 +37,58 @@ static const char *const record_roles[EDL_ROLE_LIMIT] = {
     [EDL_ROLE_COMMUNICATION] = "communication",
     [EDL_ROLE_IDLE] = "idle",
     [EDL_ROLE_UNTIMED] = "untimed",
+    [EDL_ROLE_RMA_PUT] = "rma_put",
+    [EDL_ROLE_RMA_GET] = "rma_get",
+    [EDL_ROLE_RMA_ATOMIC] = "rma_atomic",
+    [EDL_ROLE_RMA_WIN_CREATE] = "rma_win_create",
+    [EDL_ROLE_RMA_WIN_FREE] = "rma_win_free",
+    [EDL_ROLE_RMA_SYNC] = "rma_sync",
+    [EDL_ROLE_RMA_LOCK] = "rma_lock",
+    [EDL_ROLE_RMA_UNLOCK] = "rma_unlock",
 };
 
 const char *const edl_record_role_names[] = {
     "enter", "leave", "call", "overhead", "marker", "counter", "definition", "metadata", "lost",
     "process_begin", "process_end", "thread_begin", "thread_end", "state", "pause", "resume",
     "request_complete", "request_start", "message", "send", "recv", "collective", "communication", "idle",
-    "untimed", NULL};
+    "untimed", "rma_put", "rma_get", "rma_atomic", "rma_win_create", "rma_win_free", "rma_sync",
+    "rma_lock", "rma_unlock", NULL};
 
 const char *const edl_field_role_names[] = {
     "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
     "recv_tag", "communicator", "bytes_sent", "bytes_received", "bytes", "root", "request", "value",
     "counter", "name", "unit", "text", "count", "size", "members", "state", "remote_members",
-    NULL};
+    "window", NULL};
+
+/* The operations of OPERATION IS: OTF2's collective operations, by the names
+ * MPI gives them. */
+static const char *const operations[] = {
+    "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
+    "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce", "reduce_scatter",
+    "reduce_scatter_block", "scan", "exscan", NULL};
+
+const char *edl_collective_operation(size_t i)
+{
+    return i < sizeof operations / sizeof operations[0] ? operations[i] : NULL;
+}
+
+int edl_operation_known(const char *name)
+{
+    for (size_t i = 0; name && operations[i]; i++)
+        if (strcmp(operations[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int edl_role_is_1_3(edl_record_role r)
+{
+    return r >= EDL_ROLE_RMA_PUT && r <= EDL_ROLE_RMA_UNLOCK;
+}
+
+int edl_field_role_is_1_3(edl_field_role r)
+{
+    return r == EDL_FROLE_WINDOW;
+}
 
 const char *edl_record_role_name(edl_record_role role)
 {
@@ -88,7 +127,7 @@ int edl_role_is_primary(edl_record_role r)
 
 int edl_role_is_qualifier(edl_record_role r)
 {
-    return r >= EDL_ROLE_SEND && r <= EDL_ROLE_UNTIMED;
+    return (r >= EDL_ROLE_SEND && r <= EDL_ROLE_UNTIMED) || edl_role_is_1_3(r);
 }
 
 int edl_role_has_region(edl_record_role r)
@@ -111,6 +150,8 @@ int edl_role_qualifies(edl_record_role p, edl_record_role q)
     case EDL_ROLE_IDLE:
         return edl_role_has_region(p);
     default:
+        if (edl_role_is_1_3(q))     /* one-sided calls: time inside a region */
+            return edl_role_has_region(p);
         return 0;
     }
 }
@@ -127,7 +168,10 @@ edl_role_need edl_role_needs(edl_record_role r)
     case EDL_ROLE_REQUEST_START: n.any[0] = EDL_FROLE_REQUEST; break;
     case EDL_ROLE_SEND: n.any[0] = EDL_FROLE_PEER; n.any[1] = EDL_FROLE_DEST; break;
     case EDL_ROLE_RECV: n.any[0] = EDL_FROLE_PEER; n.any[1] = EDL_FROLE_SOURCE; break;
-    default: break;
+    default:
+        if (edl_role_is_1_3(r))
+            n.any[0] = EDL_FROLE_WINDOW;
+        break;
     }
     return n;
 }

@@ -37,6 +37,13 @@ int edl_field_role_is_designation(edl_field_role fr);
  * that type (*range set when it is one out of range). */
 int edl_canon_int(const char *text, edl_type t, char *buf, size_t size, int *range);
 
+/* Whether a role is one of 1.3's (carried in the dictionary's 1.3 tail, so
+ * that a 1.2 reader still reads the rest). */
+int edl_role_is_1_3(edl_record_role r);
+int edl_field_role_is_1_3(edl_field_role r);
+/* Whether name is an operation OPERATION IS may name. */
+int edl_operation_known(const char *name);
+
 /* Every name of the vocabularies, NULL-terminated (for "did you mean"). */
 extern const char *const edl_record_role_names[];
 extern const char *const edl_field_role_names[];

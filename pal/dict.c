@@ -863,10 +863,13 @@ _Static_assert((int)PAL_ROLE_MESSAGE == (int)EDL_ROLE_MESSAGE &&
                (int)PAL_ROLE_SEND == (int)EDL_ROLE_SEND &&
                (int)PAL_ROLE_IDLE == (int)EDL_ROLE_IDLE &&
                (int)PAL_ROLE_UNTIMED == (int)EDL_ROLE_UNTIMED &&
+               (int)PAL_ROLE_RMA_PUT == (int)EDL_ROLE_RMA_PUT &&
+               (int)PAL_ROLE_RMA_UNLOCK == (int)EDL_ROLE_RMA_UNLOCK &&
                (int)PAL_ROLE_LIMIT == (int)EDL_ROLE_LIMIT,
                "record role codes of pal.h and edl.h differ");
 _Static_assert((int)PAL_FROLE_BYTES == (int)EDL_FROLE_BYTES &&
                (int)PAL_FROLE_REMOTE_MEMBERS == (int)EDL_FROLE_REMOTE_MEMBERS &&
+               (int)PAL_FROLE_WINDOW == (int)EDL_FROLE_WINDOW &&
                (int)PAL_FROLE_LIMIT == (int)EDL_FROLE_LIMIT,
                "field role codes of pal.h and edl.h differ");
 
@@ -925,6 +928,7 @@ static pal_status compile_meaning(pal_dict *d, pal_recdesc *r)
     r->process_fi = r->role_fi[PAL_FROLE_PROCESS];
     r->thread_fi = r->role_fi[PAL_FROLE_THREAD];
     r->region = edl_record_region(er);
+    r->operation = edl_record_operation(er);
     size_t n = edl_record_role_count(er);
     for (size_t k = 0; k < n; k++)
         if (edl_record_role_at(er, k).when_field)
@@ -1051,6 +1055,12 @@ const char *pal_recdesc_region(const pal_recdesc *r)
     return r->region ? r->region : "";
 }
 
+const char *pal_recdesc_operation(const pal_recdesc *r)
+{
+    PAL_REQUIRE(r, "");
+    return r->operation ? r->operation : "";
+}
+
 const pal_fielddesc *pal_recdesc_role_field(const pal_recdesc *r, pal_field_role role)
 {
     PAL_REQUIRE(r, NULL);
@@ -1091,7 +1101,7 @@ static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {
     RH(PAL_FROLE_ROOT), RH(PAL_FROLE_REQUEST), RH(PAL_FROLE_VALUE), RH(PAL_FROLE_COUNTER),
     RH(PAL_FROLE_NAME), RH(PAL_FROLE_UNIT), RH(PAL_FROLE_TEXT), RH(PAL_FROLE_COUNT),
     RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE),
-    RH(PAL_FROLE_REMOTE_MEMBERS)};
+    RH(PAL_FROLE_REMOTE_MEMBERS), RH(PAL_FROLE_WINDOW)};
 #undef RH
 
 pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role, const pal_handle **out)

@@ -17,6 +17,39 @@
 
 #include "pal/reader-internal.h"
 
+/* The fields every Leave record below starts with. */
+#define LEAVE_HEAD                                                                             \
+    "    FIELD event    IS string;\n"                                                          \
+    "    FIELD time     IS int64 UNIT \"ns\";\n"                                               \
+    "    FIELD rank     IS int64;\n"                                                           \
+    "    FIELD thread   IS int64;\n"                                                           \
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"               \
+    "    FIELD comm     IS uint64 ROLE communicator REFERS TO comm.comm GLOBAL;\n"
+/* A Leave of a collective region whose MpiCollectiveEnd names an operation
+ * EDL knows: the operation is the record's OPERATION. */
+#define COLL_LEAVE_OP(op)                                                                      \
+    "RECORD coll_leave_" op " DESCRIPTION \"Leave of a collective region, operation " op "\" IS\n" \
+    "BEGIN\n"                                                                                  \
+    "    ROLE IS leave, collective, communication;\n"                                          \
+    "    OPERATION IS \"" op "\";\n"                                                           \
+    LEAVE_HEAD                                                                                 \
+    "    FIELD root     IS int64 ROLE root DESCRIPTION \"world rank, -1 none\";\n"             \
+    "    FIELD sent     IS uint64 ROLE bytes_sent;\n"                                          \
+    "    FIELD received IS uint64 ROLE bytes_received;\n"                                      \
+    "END;\n\n"
+/* A Leave of a region in which one-sided events (Rma*) happened: their
+ * role, window, target and bytes. */
+#define RMA_LEAVE(k)                                                                           \
+    "RECORD rma_" k "_leave DESCRIPTION \"Leave of a region with an Rma event: rma_" k "\" IS\n" \
+    "BEGIN\n"                                                                                  \
+    "    ROLE IS leave, communication, rma_" k ";\n"                                           \
+    LEAVE_HEAD                                                                                 \
+    "    FIELD win      IS uint64 ROLE window DESCRIPTION \"OTF2 RmaWin id\";\n"              \
+    "    FIELD peer     IS int64 ROLE peer DESCRIPTION \"target, world rank; -1 all\";\n"     \
+    "    FIELD bytes    IS uint64 ROLE bytes;\n"                                               \
+    "END;\n\n"
+#define BIND_SELF(n) "    \"" n "\" IS \"" n "\";\n"
+
 /* The description of what this reader hands out; `pal-dump --dict x.otf2`
  * prints it. Every record starts with event, time, rank, thread. */
 static const char otf2_edl[] =
@@ -333,6 +366,31 @@ static const char otf2_edl[] =
     "    FIELD thread IS int64;\n"
     "END;\n"
     "\n"
+    COLL_LEAVE_OP("barrier")
+    COLL_LEAVE_OP("bcast")
+    COLL_LEAVE_OP("gather")
+    COLL_LEAVE_OP("gatherv")
+    COLL_LEAVE_OP("scatter")
+    COLL_LEAVE_OP("scatterv")
+    COLL_LEAVE_OP("allgather")
+    COLL_LEAVE_OP("allgatherv")
+    COLL_LEAVE_OP("alltoall")
+    COLL_LEAVE_OP("alltoallv")
+    COLL_LEAVE_OP("alltoallw")
+    COLL_LEAVE_OP("allreduce")
+    COLL_LEAVE_OP("reduce")
+    COLL_LEAVE_OP("reduce_scatter")
+    COLL_LEAVE_OP("scan")
+    COLL_LEAVE_OP("exscan")
+    COLL_LEAVE_OP("reduce_scatter_block")
+    RMA_LEAVE("put")
+    RMA_LEAVE("get")
+    RMA_LEAVE("atomic")
+    RMA_LEAVE("win_create")
+    RMA_LEAVE("win_free")
+    RMA_LEAVE("sync")
+    RMA_LEAVE("lock")
+    RMA_LEAVE("unlock")
     "BIND IS\n"
     "KEYFIELD INDEX IS 0;\n"
     "BEGIN\n"
@@ -362,6 +420,31 @@ static const char otf2_edl[] =
     "    \"parameter_int\" IS \"parameter_int\";\n"
     "    \"pause\" IS \"pause\";\n"
     "    \"resume\" IS \"resume\";\n"
+    BIND_SELF("coll_leave_barrier")
+    BIND_SELF("coll_leave_bcast")
+    BIND_SELF("coll_leave_gather")
+    BIND_SELF("coll_leave_gatherv")
+    BIND_SELF("coll_leave_scatter")
+    BIND_SELF("coll_leave_scatterv")
+    BIND_SELF("coll_leave_allgather")
+    BIND_SELF("coll_leave_allgatherv")
+    BIND_SELF("coll_leave_alltoall")
+    BIND_SELF("coll_leave_alltoallv")
+    BIND_SELF("coll_leave_alltoallw")
+    BIND_SELF("coll_leave_allreduce")
+    BIND_SELF("coll_leave_reduce")
+    BIND_SELF("coll_leave_reduce_scatter")
+    BIND_SELF("coll_leave_scan")
+    BIND_SELF("coll_leave_exscan")
+    BIND_SELF("coll_leave_reduce_scatter_block")
+    BIND_SELF("rma_put_leave")
+    BIND_SELF("rma_get_leave")
+    BIND_SELF("rma_atomic_leave")
+    BIND_SELF("rma_win_create_leave")
+    BIND_SELF("rma_win_free_leave")
+    BIND_SELF("rma_sync_leave")
+    BIND_SELF("rma_lock_leave")
+    BIND_SELF("rma_unlock_leave")
     "END;\n";
 
 /* The records, in the order of the EDL above. */
@@ -369,13 +452,19 @@ enum {
     R_LOCATION, R_REGION, R_COMM, R_METRIC, R_PARAMETER, R_ENTER, R_LEAVE, R_MPI_ENTER,
     R_MPI_LEAVE, R_COLL_ENTER, R_COLL_LEAVE, R_SEND, R_ISEND, R_ISEND_COMPLETE, R_IRECV_REQUEST,
     R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
-    R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME, R_COUNT
+    R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME,
+    R_COLL_OP,                  /* coll_leave_<op>, in OTF2_CollectiveOp order */
+    R_RMA = R_COLL_OP + 17,     /* rma_<kind>_leave, in the order of enum rma_kind */
+    R_COUNT = R_RMA + 8
 };
+enum rma_kind { K_PUT, K_GET, K_ATOMIC, K_WIN_CREATE, K_WIN_FREE, K_SYNC, K_LOCK, K_UNLOCK };
 static const char *const rec_names[R_COUNT] = {
     "location", "region", "comm", "metric", "parameter", "enter", "leave", "mpi_enter",
     "mpi_leave", "coll_enter", "coll_leave", "send", "isend", "isend_complete", "irecv_request",
     "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
-    "metric_float", "marker", "parameter_int", "pause", "resume"};
+    "metric_float", "marker", "parameter_int", "pause", "resume",
+    "coll_leave_barrier", "coll_leave_bcast", "coll_leave_gather", "coll_leave_gatherv", "coll_leave_scatter", "coll_leave_scatterv", "coll_leave_allgather", "coll_leave_allgatherv", "coll_leave_alltoall", "coll_leave_alltoallv", "coll_leave_alltoallw", "coll_leave_allreduce", "coll_leave_reduce", "coll_leave_reduce_scatter", "coll_leave_scan", "coll_leave_exscan", "coll_leave_reduce_scatter_block",
+    "rma_put_leave", "rma_get_leave", "rma_atomic_leave", "rma_win_create_leave", "rma_win_free_leave", "rma_sync_leave", "rma_lock_leave", "rma_unlock_leave"};
 
 #define MAXF 12
 
@@ -394,8 +483,13 @@ typedef struct oloc {
     uint64_t events;
     /* the last MpiCollectiveEnd, for the Leave that follows it */
     int coll_pending;
+    OTF2_CollectiveOp coll_op;
     uint64_t coll_comm, coll_sent, coll_recv;
     int64_t coll_root;
+    /* the last Rma event (rma_pending: its kind + 1), for the next Leave */
+    int rma_pending;
+    uint64_t rma_win, rma_bytes;
+    int64_t rma_peer;
 } oloc;
 
 typedef struct oregion { uint32_t name; OTF2_RegionRole role; OTF2_Paradigm paradigm; int used; } oregion;
@@ -419,6 +513,8 @@ struct pal_otf2 {
     size_t ngroups;
     ocomm *comms;
     size_t ncomms;
+    OTF2_CommRef *wincomm;           /* RmaWin id -> its communicator */
+    size_t nwins;
     omember *members;
     size_t nmembers;
     oclass *classes;
@@ -548,6 +644,17 @@ static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name
     if (grow((void **)&o->comms, &o->ncomms, self, sizeof *o->comms) != 0)
         return OTF2_CALLBACK_ERROR;
     o->comms[self] = (ocomm){ name, group, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_rmawin(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
+                                  OTF2_CommRef comm, OTF2_RmaWinFlag flags)
+{
+    (void)name, (void)flags;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->wincomm, &o->nwins, self, sizeof *o->wincomm) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->wincomm[self] = comm;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -789,9 +896,22 @@ static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
 
 static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
 {
-    EV_BEGIN(region_type(ud, r, 1));
+    const oloc *pl = loc_find(ud, lid);
+    int type = region_type(ud, r, 1);
+    if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op < R_RMA - R_COLL_OP)
+        type = R_COLL_OP + (int)pl->coll_op;
+    else if (type != R_COLL_LEAVE && pl && pl->rma_pending)
+        type = R_RMA + pl->rma_pending - 1;
+    EV_BEGIN(type);
     set_u(e, 4, r);
-    if (e->type == R_COLL_LEAVE) {
+    if (type >= R_RMA && l) {
+        OTF2_CommRef c = l->rma_win < o->nwins ? o->wincomm[l->rma_win] : 0;
+        set_u(e, 5, c);
+        set_u(e, 6, l->rma_win);
+        set_i(e, 7, l->rma_peer);
+        set_u(e, 8, l->rma_bytes);
+        l->rma_pending = 0;
+    } else if (e->type == R_COLL_LEAVE || type >= R_COLL_OP) {
         if (l && l->coll_pending) {
             set_u(e, 5, l->coll_comm);
             set_i(e, 6, l->coll_root);
@@ -880,11 +1000,97 @@ static OTF2_CallbackCode e_coll_end(EV_HEAD, OTF2_CollectiveOp op, OTF2_CommRef 
     set_u(e, 8, recvd);
     if (l) {
         l->coll_pending = 1;
+        l->coll_op = op;
         l->coll_comm = comm;
         l->coll_root = wr;
         l->coll_sent = sent;
         l->coll_recv = recvd;
     }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An Rma event: remembered for the Leave of its region (it becomes the
+ * leave's rma_ role); the data the record needs, the target as a world rank. */
+static OTF2_CallbackCode rma(EV_HEAD, int kind, OTF2_RmaWinRef win, uint32_t remote,
+                             uint64_t bytes)
+{
+    pal_otf2 *o = ud;
+    (void)al, (void)t;
+    oloc *l = loc_find(o, lid);
+    o->represented++;
+    if (l && !l->rma_pending) {     /* one per region: the first */
+        OTF2_CommRef c = win < o->nwins ? o->wincomm[win] : 0;
+        l->rma_pending = kind + 1;
+        l->rma_win = win;
+        l->rma_peer = remote == OTF2_UNDEFINED_UINT32 ? -1 : world_rank(o, c, remote);
+        l->rma_bytes = bytes;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_rma_put(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
+                                   uint64_t mid)
+{
+    (void)mid;
+    return rma(lid, t, ud, al, K_PUT, w, remote, bytes);
+}
+
+static OTF2_CallbackCode e_rma_get(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
+                                   uint64_t mid)
+{
+    (void)mid;
+    return rma(lid, t, ud, al, K_GET, w, remote, bytes);
+}
+
+static OTF2_CallbackCode e_rma_atomic(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote,
+                                      OTF2_RmaAtomicType type, uint64_t sent, uint64_t recvd,
+                                      uint64_t mid)
+{
+    (void)type, (void)recvd, (void)mid;
+    return rma(lid, t, ud, al, K_ATOMIC, w, remote, sent);
+}
+
+static OTF2_CallbackCode e_rma_wcreate(EV_HEAD, OTF2_RmaWinRef w)
+{
+    return rma(lid, t, ud, al, K_WIN_CREATE, w, OTF2_UNDEFINED_UINT32, 0);
+}
+
+static OTF2_CallbackCode e_rma_wdestroy(EV_HEAD, OTF2_RmaWinRef w)
+{
+    return rma(lid, t, ud, al, K_WIN_FREE, w, OTF2_UNDEFINED_UINT32, 0);
+}
+
+static OTF2_CallbackCode e_rma_sync(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote,
+                                    OTF2_RmaSyncType type)
+{
+    (void)type;
+    return rma(lid, t, ud, al, K_SYNC, w, remote, 0);
+}
+
+static OTF2_CallbackCode e_rma_gsync(EV_HEAD, OTF2_RmaSyncLevel level, OTF2_RmaWinRef w,
+                                     OTF2_GroupRef g)
+{
+    (void)level, (void)g;
+    return rma(lid, t, ud, al, K_SYNC, w, OTF2_UNDEFINED_UINT32, 0);
+}
+
+static OTF2_CallbackCode e_rma_lock(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t id,
+                                    OTF2_LockType type)
+{
+    (void)id, (void)type;
+    return rma(lid, t, ud, al, K_LOCK, w, remote, 0);
+}
+
+static OTF2_CallbackCode e_rma_unlock(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t id)
+{
+    (void)id;
+    return rma(lid, t, ud, al, K_UNLOCK, w, remote, 0);
+}
+
+static OTF2_CallbackCode e_rma_done(EV_HEAD, OTF2_RmaWinRef w, uint64_t mid)
+{
+    (void)w, (void)mid, (void)lid, (void)t, (void)al;
+    ((pal_otf2 *)ud)->represented++;    /* the operation's record says it */
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1041,6 +1247,7 @@ void pal_otf2_close(pal_otf2 *o)
         free(o->groups[i].members);
     free(o->groups);
     free(o->comms);
+    free(o->wincomm);
     free(o->members);
     for (size_t i = 0; i < o->nclasses; i++)
         free(o->classes[i].members);
@@ -1114,6 +1321,7 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(dc, d_rmawin);
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(dc, d_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(dc, d_class);
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
@@ -1175,6 +1383,16 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(ec, e_pint);
     OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(ec, e_puint);
     OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(ec, e_onoff);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(ec, e_rma_put);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(ec, e_rma_get);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(ec, e_rma_atomic);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(ec, e_rma_wcreate);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(ec, e_rma_wdestroy);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaSyncCallback(ec, e_rma_sync);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(ec, e_rma_gsync);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(ec, e_rma_lock);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(ec, e_rma_unlock);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(ec, e_rma_done);
     OTF2_Reader_RegisterGlobalEvtCallbacks(o->rd, o->ger, ec, o);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
     if (queue_defs(o) != 0)

@@ -176,6 +176,7 @@ struct pal_recdesc {
     size_t nconds;
     int32_t role_fi[PAL_FROLE_LIMIT];
     const char *region;
+    const char *operation;      /* OPERATION IS (a collective's); "" none */
     struct pal_target *targets;
     size_t ntargets;
     /* A run's record: its fields converted from ticks to ns (from_ticks), as

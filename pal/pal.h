@@ -61,6 +61,8 @@ typedef enum pal_record_role {
     PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE,
     PAL_ROLE_SEND = 32, PAL_ROLE_RECV, PAL_ROLE_COLLECTIVE, PAL_ROLE_COMMUNICATION, PAL_ROLE_IDLE,
     PAL_ROLE_UNTIMED,
+    PAL_ROLE_RMA_PUT = 38, PAL_ROLE_RMA_GET, PAL_ROLE_RMA_ATOMIC, PAL_ROLE_RMA_WIN_CREATE,
+    PAL_ROLE_RMA_WIN_FREE, PAL_ROLE_RMA_SYNC, PAL_ROLE_RMA_LOCK, PAL_ROLE_RMA_UNLOCK,
     PAL_ROLE_LIMIT = 64
 } pal_record_role;
 
@@ -73,7 +75,7 @@ typedef enum pal_field_role {
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT, PAL_FROLE_BYTES_RECEIVED,
     PAL_FROLE_BYTES, PAL_FROLE_ROOT, PAL_FROLE_REQUEST, PAL_FROLE_VALUE, PAL_FROLE_COUNTER,
     PAL_FROLE_NAME, PAL_FROLE_UNIT, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
-    PAL_FROLE_MEMBERS, PAL_FROLE_STATE, PAL_FROLE_REMOTE_MEMBERS,
+    PAL_FROLE_MEMBERS, PAL_FROLE_STATE, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_WINDOW,
     PAL_FROLE_LIMIT
 } pal_field_role;
 
@@ -157,6 +159,9 @@ PAL_API int pal_recdesc_has_role(const pal_recdesc *r, pal_record_role role);
 /* The region an enter, leave or call record names by text (REGION IS); "" when
  * its region comes from a field (role region) or it has none. */
 PAL_API const char *pal_recdesc_region(const pal_recdesc *r);
+/* The operation of a collective record (OPERATION IS: "bcast", "allreduce",
+ * ...; doc/edl.md, "Collective operations"); "" when none is given. */
+PAL_API const char *pal_recdesc_operation(const pal_recdesc *r);
 /* The field of r with role, NULL if none. */
 PAL_API const pal_fielddesc *pal_recdesc_role_field(const pal_recdesc *r, pal_field_role role);
 /* The role of a field (the header's designations included). */

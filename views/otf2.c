@@ -7,7 +7,9 @@
  * description (REGION IS, or the name a region id refers to); send and recv
  * roles become MpiSend/MpiRecv, or MpiIsend/MpiIsendComplete and
  * MpiIrecvRequest/MpiIrecv when a request is involved; collective records
- * MpiCollectiveBegin/End; counters Metric events; markers ParameterString
+ * MpiCollectiveBegin/End (the operation: the description's OPERATION);
+ * the one-sided roles (rma_put, ...) Rma* events on RmaWin definitions;
+ * counters Metric events; markers ParameterString
  * events of the parameter "marker". A call record spans [time - duration,
  * time], so events are kept per location in a small time-sorted buffer and
  * written when it fills: each location's events reach libotf2 in time order. */
@@ -34,7 +36,10 @@
 
 enum {
     E_ENTER = 1, E_LEAVE, E_SEND, E_ISEND, E_ISEND_DONE, E_IRECV_REQ, E_RECV, E_IRECV,
-    E_CBEGIN, E_CEND, E_METRIC, E_PARAM, E_OFF, E_ON
+    E_CBEGIN, E_CEND, E_METRIC, E_PARAM, E_OFF, E_ON,
+    E_RMA_PUT, E_RMA_GET, E_RMA_ATOMIC, E_RMA_DONE, E_RMA_WCREATE, E_RMA_WDESTROY, E_RMA_SYNC,
+    E_RMA_GSYNC, E_RMA_LOCK, E_RMA_UNLOCK,
+    E_LIMIT
 };
 
 typedef struct ev {
@@ -109,6 +114,7 @@ typedef struct loc {
     int any_written;
     uint32_t name;             /* string id, UINT32_MAX: none yet */
     int64_t coll_root;         /* the root an enter of a collective named (PICL), -1: none */
+    uint64_t rma_ops;          /* one-sided operations so far (their matching ids) */
 } loc;
 
 typedef struct req {
@@ -133,6 +139,12 @@ typedef struct comm {
     uint32_t *members;         /* world ranks */
     size_t nmembers;
 } comm;
+
+typedef struct rwin {
+    uint64_t id;               /* the trace's window id */
+    uint32_t comm;             /* its communicator (0: the world) */
+    uint32_t name;
+} rwin;
 
 typedef struct xp {
     pal_reader *r;
@@ -163,6 +175,9 @@ typedef struct xp {
     comm *comms;               /* comms[0] is the world (every rank) */
     size_t ncomms;
     pmap commmap;
+    rwin *wins;                /* one-sided communication windows */
+    size_t nwins;
+    pmap winmap;
     uint32_t marker_str;
     int have_base;
     int64_t base;
@@ -171,7 +186,7 @@ typedef struct xp {
     uint32_t max_rank;
     int any_rank;
     /* what was written */
-    uint64_t count[E_ON + 1];
+    uint64_t count[E_LIMIT];
     uint64_t clamped, lost;
 } xp;
 
@@ -299,6 +314,28 @@ static void write_event(xp *x, loc *l, const ev *e)
     case E_PARAM: rc = OTF2_EvtWriter_ParameterString(w, NULL, e->t, e->a, (uint32_t)e->v.i); break;
     case E_OFF: rc = OTF2_EvtWriter_MeasurementOnOff(w, NULL, e->t, OTF2_MEASUREMENT_OFF); break;
     case E_ON: rc = OTF2_EvtWriter_MeasurementOnOff(w, NULL, e->t, OTF2_MEASUREMENT_ON); break;
+    case E_RMA_PUT: rc = OTF2_EvtWriter_RmaPut(w, NULL, e->t, e->a, e->root, e->bytes, e->req); break;
+    case E_RMA_GET: rc = OTF2_EvtWriter_RmaGet(w, NULL, e->t, e->a, e->root, e->bytes, e->req); break;
+    case E_RMA_ATOMIC:
+        rc = OTF2_EvtWriter_RmaAtomic(w, NULL, e->t, e->a, e->root, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE,
+                                      e->bytes, e->bytes2, e->req);
+        break;
+    case E_RMA_DONE: rc = OTF2_EvtWriter_RmaOpCompleteBlocking(w, NULL, e->t, e->a, e->req); break;
+    case E_RMA_WCREATE: rc = OTF2_EvtWriter_RmaWinCreate(w, NULL, e->t, e->a); break;
+    case E_RMA_WDESTROY: rc = OTF2_EvtWriter_RmaWinDestroy(w, NULL, e->t, e->a); break;
+    case E_RMA_SYNC:
+        rc = OTF2_EvtWriter_RmaSync(w, NULL, e->t, e->a, e->root, OTF2_RMA_SYNC_TYPE_MEMORY);
+        break;
+    case E_RMA_GSYNC:
+        rc = OTF2_EvtWriter_RmaGroupSync(w, NULL, e->t,
+                                         OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                         e->a, e->comm);
+        break;
+    case E_RMA_LOCK:
+        rc = OTF2_EvtWriter_RmaAcquireLock(w, NULL, e->t, e->a, e->root, e->req,
+                                           (OTF2_LockType)e->tag);
+        break;
+    case E_RMA_UNLOCK: rc = OTF2_EvtWriter_RmaReleaseLock(w, NULL, e->t, e->a, e->root, e->req); break;
     }
     if (rc != OTF2_SUCCESS && x->err == OTF2_SUCCESS)
         x->err = rc;
@@ -392,10 +429,10 @@ static uint32_t named(xp *x, const pal_record *rec, pal_field_role role, const c
     return str_id(x, buf, strlen(buf));
 }
 
-/* The collective operation a region name says ("MPI_Allreduce", "bcast");
- * OTF2 needs one, a trace's roles do not say which: the region's name is the
- * only place it is written. Unknown names: barrier. */
-static OTF2_CollectiveOp coll_op(const char *name, OTF2_RegionRole *role)
+/* The OTF2 operation of a collective record: its description's OPERATION
+ * (doc/edl.md, "Collective operations"). A collective whose description
+ * gives none: BARRIER, in a region of role COLL_OTHER (OTF2 needs one). */
+static OTF2_CollectiveOp coll_op(const pal_recdesc *rd, OTF2_RegionRole *role)
 {
     static const struct { const char *name; OTF2_CollectiveOp op; OTF2_RegionRole role; } ops[] = {
         {"barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER},
@@ -417,23 +454,27 @@ static OTF2_CollectiveOp coll_op(const char *name, OTF2_RegionRole *role)
         {"scan", OTF2_COLLECTIVE_OP_SCAN, OTF2_REGION_ROLE_COLL_ALL2ALL},
         {"exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_ALL2ALL},
     };
-    char low[64];
-    size_t n = 0;
-    if (strncasecmp(name, "mpi_", 4) == 0)
-        name += 4;
-    for (; name[n] && n + 1 < sizeof low; n++)
-        low[n] = (char)tolower((unsigned char)name[n]);
-    low[n] = '\0';
-    for (int pass = 0; pass < 2; pass++) {
-        const char *s = pass == 0 ? low : low[0] == 'i' ? low + 1 : NULL;   /* ibcast */
-        for (size_t i = 0; s && i < sizeof ops / sizeof ops[0]; i++)
-            if (strcmp(s, ops[i].name) == 0) {
-                *role = ops[i].role;
-                return ops[i].op;
-            }
-    }
+    const char *op = pal_recdesc_operation(rd);
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(op, ops[i].name) == 0) {
+            *role = ops[i].role;
+            return ops[i].op;
+        }
     *role = OTF2_REGION_ROLE_COLL_OTHER;
     return OTF2_COLLECTIVE_OP_BARRIER;
+}
+
+/* Whether rec has a role of one-sided communication. */
+static const pal_record_role rma_roles[] = {
+    PAL_ROLE_RMA_PUT, PAL_ROLE_RMA_GET, PAL_ROLE_RMA_ATOMIC, PAL_ROLE_RMA_WIN_CREATE,
+    PAL_ROLE_RMA_WIN_FREE, PAL_ROLE_RMA_SYNC, PAL_ROLE_RMA_LOCK, PAL_ROLE_RMA_UNLOCK};
+
+static int is_rma(const pal_record *rec)
+{
+    for (size_t i = 0; i < sizeof rma_roles / sizeof rma_roles[0]; i++)
+        if (pal_record_has_role(rec, rma_roles[i]))
+            return 1;
+    return 0;
 }
 
 /* The region an enter, leave, call or overhead record names; UINT32_MAX out
@@ -487,10 +528,13 @@ static uint32_t region_id(xp *x, const pal_record *rec)
         g->paradigm = OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     } else if (pal_record_has_role(rec, PAL_ROLE_COLLECTIVE)) {
         g->paradigm = OTF2_PARADIGM_MPI;
-        coll_op(x->str[s], &g->role);
+        coll_op(rd, &g->role);
     } else if (pal_record_has_role(rec, PAL_ROLE_SEND) || pal_record_has_role(rec, PAL_ROLE_RECV)) {
         g->paradigm = OTF2_PARADIGM_MPI;
         g->role = OTF2_REGION_ROLE_POINT2POINT;
+    } else if (is_rma(rec)) {
+        g->paradigm = OTF2_PARADIGM_MPI;
+        g->role = OTF2_REGION_ROLE_RMA;
     } else if (pal_record_has_role(rec, PAL_ROLE_COMMUNICATION)) {
         g->paradigm = OTF2_PARADIGM_MPI;
     }
@@ -728,7 +772,7 @@ static int emit_recv(xp *x, loc *l, const pal_record *rec, uint64_t t, int compl
     return put(x, l, e);
 }
 
-static int emit_coll_end(xp *x, loc *l, const pal_record *rec, uint64_t t, uint32_t reg)
+static int emit_coll_end(xp *x, loc *l, const pal_record *rec, uint64_t t)
 {
     int64_t v;
     OTF2_RegionRole role;
@@ -736,7 +780,7 @@ static int emit_coll_end(xp *x, loc *l, const pal_record *rec, uint64_t t, uint3
     memset(&e, 0, sizeof e);
     e.t = t;
     e.kind = E_CEND;
-    e.a = coll_op(x->str[x->regions[reg].name], &role);
+    e.a = coll_op(pal_record_desc(rec), &role);
     e.root = OTF2_UNDEFINED_UINT32;
     if (get_i64(x, rec, PAL_FROLE_ROOT, &v))
         e.root = rank_of(v);
@@ -749,6 +793,123 @@ static int emit_coll_end(xp *x, loc *l, const pal_record *rec, uint64_t t, uint3
     if (!get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &e.bytes2))
         get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes2);
     return put(x, l, e);
+}
+
+/* ---------------- one-sided communication (the rma_ roles) ---------------- */
+
+/* The OTF2 window of rec (its field of role window), defined at its first
+ * sight; a record that creates it gives it its communicator. UINT32_MAX: no
+ * window field, or out of memory (*oomp set). */
+static uint32_t win_of(xp *x, const pal_record *rec, int *oomp)
+{
+    uint64_t id;
+    if (!get_u64(x, rec, PAL_FROLE_WINDOW, &id))
+        return UINT32_MAX;
+    long i = pmap_get(&x->winmap, id, 0);
+    if (i < 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "window %" PRIu64, id);
+        rwin w = { id, 0, str_id(x, buf, strlen(buf)) };
+        rwin *nw = realloc(x->wins, (x->nwins + 1) * sizeof *nw);
+        if (w.name == UINT32_MAX || !nw ||
+            pmap_put(&x->winmap, id, 0, (uint32_t)x->nwins) != 0) {
+            if (nw)
+                x->wins = nw;
+            *oomp = 1;
+            return UINT32_MAX;
+        }
+        x->wins = nw;
+        x->wins[x->nwins] = w;
+        i = (long)x->nwins++;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_WIN_CREATE))
+        x->wins[i].comm = comm_of(x, rec, NULL, NULL);
+    return (uint32_t)i;
+}
+
+/* The target of rec (its peer, a world rank) as a rank of window w's
+ * communicator; OTF2_UNDEFINED_UINT32 when it names none (all of them). */
+static uint32_t rma_target(xp *x, const pal_record *rec, uint32_t w)
+{
+    int64_t v;
+    if (!get_i64(x, rec, PAL_FROLE_PEER, &v) && !get_i64(x, rec, PAL_FROLE_DEST, &v))
+        return OTF2_UNDEFINED_UINT32;
+    uint32_t r = rank_of(v);
+    const comm *c = &x->comms[x->wins[w].comm];
+    if (x->wins[w].comm == 0 || r == OTF2_UNDEFINED_UINT32)
+        return r;
+    for (size_t i = 0; i < c->nmembers; i++)
+        if (c->members[i] == r)
+            return (uint32_t)i;
+    return OTF2_UNDEFINED_UINT32;
+}
+
+/* The events of a one-sided call [t0, t1] (an enter or a leave record with
+ * the role: t0 = t1, its time): at t0 the operation, a window's destruction
+ * or a lock's release; at t1 the operation's completion, a window's
+ * creation, a synchronisation or a lock acquired. */
+static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t t1)
+{
+    int bad = 0;
+    uint32_t w = win_of(x, rec, &bad);
+    if (bad)
+        return oom();
+    if (w == UINT32_MAX)
+        return 0;
+    ev e;
+    memset(&e, 0, sizeof e);
+    e.t = t0;
+    e.a = w;
+    e.root = rma_target(x, rec, w);
+    int put_ = pal_record_has_role(rec, PAL_ROLE_RMA_PUT),
+        get = pal_record_has_role(rec, PAL_ROLE_RMA_GET),
+        atomic = pal_record_has_role(rec, PAL_ROLE_RMA_ATOMIC);
+    if (put_ || get || atomic) {
+        e.kind = put_ ? E_RMA_PUT : get ? E_RMA_GET : E_RMA_ATOMIC;
+        e.req = l->rma_ops++;
+        if (!get_u64(x, rec, put_ ? PAL_FROLE_BYTES_SENT : PAL_FROLE_BYTES_RECEIVED, &e.bytes))
+            get_u64(x, rec, PAL_FROLE_BYTES, &e.bytes);
+        if (atomic)
+            get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &e.bytes2);
+        ev d = e;
+        d.kind = E_RMA_DONE;
+        d.t = t1;
+        if (put(x, l, e) != 0 || put(x, l, d) != 0)
+            return -1;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_WIN_FREE)) {
+        e.kind = E_RMA_WDESTROY;
+        if (put(x, l, e) != 0)
+            return -1;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_UNLOCK)) {
+        e.kind = E_RMA_UNLOCK;
+        e.req = (uint64_t)e.root + 1;   /* the lock's id: its target + 1, 0 for all */
+        if (put(x, l, e) != 0)
+            return -1;
+    }
+    e.t = t1;
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_WIN_CREATE)) {
+        e.kind = E_RMA_WCREATE;
+        if (put(x, l, e) != 0)
+            return -1;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_SYNC)) {
+        e.kind = e.root == OTF2_UNDEFINED_UINT32 ? E_RMA_GSYNC : E_RMA_SYNC;
+        e.comm = x->wins[w].comm + 1;       /* the group of its communicator */
+        if (put(x, l, e) != 0)
+            return -1;
+    }
+    if (pal_record_has_role(rec, PAL_ROLE_RMA_LOCK)) {
+        e.kind = E_RMA_LOCK;
+        e.req = (uint64_t)e.root + 1;
+        /* the descriptions do not say which: a lock of all is shared (MPI's
+         * lock_all), a lock of one target exclusive */
+        e.tag = e.root == OTF2_UNDEFINED_UINT32 ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE;
+        if (put(x, l, e) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int simple(xp *x, loc *l, int kind, uint64_t t, uint32_t a)
@@ -800,7 +961,7 @@ static int record(xp *x, const pal_record *rec)
         return 0;
     int send = pal_record_has_role(rec, PAL_ROLE_SEND),
         recv = pal_record_has_role(rec, PAL_ROLE_RECV),
-        coll = pal_record_has_role(rec, PAL_ROLE_COLLECTIVE);
+        coll = pal_record_has_role(rec, PAL_ROLE_COLLECTIVE), rma = is_rma(rec);
     int64_t ns = pal_record_time_ns(rec);
     if (!x->have_base && pal_recdesc_role_field(rd, PAL_FROLE_TIMESTAMP)) {
         /* times from a zero near the trace's start (PICL, a run) move 1 s
@@ -839,6 +1000,8 @@ static int record(xp *x, const pal_record *rec)
                 l->coll_root = -1;
             if (send && emit_send(x, l, rec, t0) != 0)
                 return -1;
+            if (rma && enter && emit_rma(x, l, rec, t0, t0) != 0)
+                return -1;
             if (call && !send && !recv) {
                 /* a request it creates (MPI_Irecv): completed later as a receive? */
                 uint64_t id;
@@ -858,7 +1021,9 @@ static int record(xp *x, const pal_record *rec)
                 return -1;
             if (recv && emit_recv(x, l, rec, t1, 0) != 0)
                 return -1;
-            if (coll && emit_coll_end(x, l, rec, t1, reg) != 0)
+            if (coll && emit_coll_end(x, l, rec, t1) != 0)
+                return -1;
+            if (rma && emit_rma(x, l, rec, leave ? t1 : t0, t1) != 0)
                 return -1;
             if (simple(x, l, E_LEAVE, t1, reg) != 0)
                 return -1;
@@ -1137,6 +1302,10 @@ static int write_defs(xp *x, const pal_trace_info *info)
                                                  OTF2_METRIC_ASYNCHRONOUS,
                                                  OTF2_RECORDER_KIND_ABSTRACT));
     }
+    for (size_t i = 0; i < x->nwins; i++)
+        CK(OTF2_GlobalDefWriter_WriteRmaWin(g, (OTF2_RmaWinRef)i, x->wins[i].name,
+                                            (OTF2_CommRef)x->wins[i].comm,
+                                            OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
     CK(OTF2_GlobalDefWriter_WriteParameter(g, 0, s_marker, OTF2_PARAMETER_TYPE_STRING));
     free(gname);
     free(lname);
@@ -1165,6 +1334,8 @@ static void xp_free(xp *x)
         free(x->comms[i].members);
     free(x->comms);
     free(x->commmap.s);
+    free(x->wins);
+    free(x->winmap.s);
     pal_names_destroy(x->names);
     pal_reader_close(x->r);
 }
@@ -1275,10 +1446,12 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
         fprintf(stderr,
                 "pal-view: otf2: %s: %zu locations, %zu regions, enter %" PRIu64 ", leave %" PRIu64
                 ", send %" PRIu64 ", receive %" PRIu64 ", collective %" PRIu64 "/%" PRIu64
-                ", metric %" PRIu64 ", marker %" PRIu64 "; %" PRIu64 " records lost in the trace\n",
+                ", metric %" PRIu64 ", marker %" PRIu64 ", one-sided %" PRIu64
+                "; %" PRIu64 " records lost in the trace\n",
                 anchor, x.nlocs, x.nregions, x.count[E_ENTER], x.count[E_LEAVE],
                 x.count[E_SEND] + x.count[E_ISEND], x.count[E_RECV] + x.count[E_IRECV],
-                x.count[E_CBEGIN], x.count[E_CEND], x.count[E_METRIC], x.count[E_PARAM], x.lost);
+                x.count[E_CBEGIN], x.count[E_CEND], x.count[E_METRIC], x.count[E_PARAM],
+                x.count[E_RMA_PUT] + x.count[E_RMA_GET] + x.count[E_RMA_ATOMIC], x.lost);
     int partial = rs.damaged || rs.truncated || rs.not_closed || rs.chunks_missing ||
                   rs.ranks_missing;
     xp_free(&x);

@@ -97,7 +97,7 @@ __attribute__((constructor)) static void define_types(void)
 {
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         const auto_type *t = &types[i];
-        edl_meaning m = { t->roles, t->nroles, NULL, t->meaning, t->nmeaning };
+        edl_meaning m = { t->roles, t->nroles, NULL, t->meaning, t->nmeaning, NULL};
         uint32_t id;
         ecl_core_status st = ecl_trace_type_define_meaning(t->id, t->name, t->description,
                                                            t->fields, t->nfields, &m, &id);

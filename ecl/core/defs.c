@@ -485,7 +485,7 @@ static edl_status add_native(edl_dict *d, const native_record *n)
 {
     edl_record *r;
     edl_field_meaning fm[4];
-    edl_meaning m = { NULL, 1, NULL, fm, 0 };
+    edl_meaning m = { NULL, 1, NULL, fm, 0, NULL};
     edl_role role = { n->role, NULL, NULL };
     edl_status s = edl_dict_add_record(d, n->name, NULL, &r);
     if (s == EDL_OK)

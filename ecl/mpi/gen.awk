@@ -238,6 +238,8 @@ function role_fields(i,    k, key, val, c, t, pos) {
             field_of_key(i, key, val)
         } else if (key == "role") {
             continue
+        } else if (key == "op") {
+            opname[i] = val
         } else {
             die("unknown role '" key "'")
         }
@@ -252,18 +254,18 @@ function role_fields(i,    k, key, val, c, t, pos) {
 
 # ---- meaning: record and field roles (doc/edl.md, "Roles") ----
 function roleid(r) {
-    if (r !~ /^(enter|leave|call|overhead|marker|counter|definition|metadata|lost|process_begin|process_end|thread_begin|thread_end|state|pause|resume|request_complete|request_start|message|send|recv|collective|communication|idle|untimed)$/)
+    if (r !~ /^(enter|leave|call|overhead|marker|counter|definition|metadata|lost|process_begin|process_end|thread_begin|thread_end|state|pause|resume|request_complete|request_start|message|send|recv|collective|communication|idle|untimed|rma_put|rma_get|rma_atomic|rma_win_create|rma_win_free|rma_sync|rma_lock|rma_unlock)$/)
         die("unknown record role '" r "'")
     return "EDL_ROLE_" toupper(r)
 }
 
 function froleid(r) {
-    if (r !~ /^(timestamp|process|thread|duration|region|peer|dest|source|tag|recv_tag|communicator|bytes_sent|bytes_received|bytes|root|request|value|counter|name|unit|text|count|size|members|state|remote_members)$/)
+    if (r !~ /^(timestamp|process|thread|duration|region|peer|dest|source|tag|recv_tag|communicator|bytes_sent|bytes_received|bytes|root|request|value|counter|name|unit|text|count|size|members|state|remote_members|window)$/)
         die("unknown field role '" r "'")
     return r
 }
 
-function is_qualifier(r) { return r ~ /^(send|recv|collective|communication|idle|untimed)$/ }
+function is_qualifier(r) { return r ~ /^(send|recv|collective|communication|idle|untimed|rma_[a-z_]+)$/ }
 
 function setrole(i, r, wf, wv) {
     if ((i, r) in rset)
@@ -293,6 +295,7 @@ function field_role(i, nm,    uncond_send, uncond_recv) {
     if (nm == "recvd") return "bytes_received"
     if (nm == "root") return "root"
     if (nm == "request") return "request"
+    if (nm == "win") return "window"
     return ""
 }
 
@@ -576,7 +579,8 @@ function writers(i,    j, s) {
 
 # Roles in a fixed order: what the record is, then the qualifiers.
 function role_list(i,    s, k, r, n) {
-    n = split(primary[i] " send recv collective communication idle untimed", ord, " ")
+    n = split(primary[i] " send recv collective communication idle untimed rma_put rma_get " \
+              "rma_atomic rma_win_create rma_win_free rma_sync rma_lock rma_unlock", ord, " ")
     s = ""
     for (k = 1; k <= n; k++) {
         r = ord[k]
@@ -613,7 +617,9 @@ function meaning_table(i,    n, k, r, fr, lst, nfm, nm) {
         }
         print "};"
     }
-    printf "static const edl_meaning meaning_%s = { roles_%s, %d, %s, %s, %d };\n", nm, nm, n, region[i] == "" ? "NULL" : cstr(region[i]), nfm ? "fmeaning_" nm : "NULL", nfm
+    if (opname[i] != "" && !((i, "collective") in rset))
+        die("op= is for collectives: " fname[i])
+    printf "static const edl_meaning meaning_%s = { roles_%s, %d, %s, %s, %d, %s };\n", nm, nm, n, region[i] == "" ? "NULL" : cstr(region[i]), nfm ? "fmeaning_" nm : "NULL", nfm, opname[i] == "" ? "NULL" : cstr(opname[i])
 }
 
 function out_table(    i, k) {

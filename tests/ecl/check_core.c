@@ -158,7 +158,7 @@ START_TEST(type_meanings)
         { "duration", EDL_FROLE_DURATION, { NULL, NULL, 0 } },
         { "region", EDL_FROLE_REGION, { "region_def", "region", 0 } },
     };
-    edl_meaning m = { roles, 2, NULL, fm, 3 };
+    edl_meaning m = { roles, 2, NULL, fm, 3, NULL};
     uint32_t id, id2;
     ck_assert_int_eq(ecl_trace_type_define_meaning(0, "call", NULL, f, 3, &m, &id), ECL_CORE_OK);
     ck_assert_int_eq(ecl_trace_type_define_meaning(0, "call", NULL, f, 3, &m, &id2), ECL_CORE_OK);

@@ -476,7 +476,7 @@ static edl_dict *sample12(void)
                      EDL_OK);
     edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
     edl_field_meaning region = {"region", EDL_FROLE_REGION, {"region_def", "region", 0}};
-    edl_meaning m = {&enter, 1, NULL, &region, 1};
+    edl_meaning m = {&enter, 1, NULL, &region, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
 
     ck_assert_int_eq(edl_dict_add_record(d, "region_def", NULL, &r), EDL_OK);
@@ -487,7 +487,7 @@ static edl_dict *sample12(void)
                      EDL_OK);
     edl_role def = {EDL_ROLE_DEFINITION, NULL, NULL};
     edl_field_meaning name = {"name", EDL_FROLE_NAME, {NULL, NULL, 0}};
-    edl_meaning md = {&def, 1, NULL, &name, 1};
+    edl_meaning md = {&def, 1, NULL, &name, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &md), EDL_OK);
 
     ck_assert_int_eq(edl_dict_add_record(d, "complete", NULL, &r), EDL_OK);
@@ -500,7 +500,7 @@ static edl_dict *sample12(void)
     edl_role croles[2] = {{EDL_ROLE_RECV, "kind", "1"}, {EDL_ROLE_REQUEST_COMPLETE, NULL, NULL}};
     edl_field_meaning cf[2] = {{"request", EDL_FROLE_REQUEST, {NULL, NULL, 0}},
                                {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}}};
-    edl_meaning mc = {croles, 2, NULL, cf, 2};
+    edl_meaning mc = {croles, 2, NULL, cf, 2, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &mc), EDL_OK);
 
     ck_assert_int_eq(edl_dict_add_record(d, "send_begin", NULL, &r), EDL_OK);
@@ -509,7 +509,7 @@ static edl_dict *sample12(void)
     edl_role sroles[3] = {{EDL_ROLE_ENTER, NULL, NULL}, {EDL_ROLE_SEND, NULL, NULL},
                           {EDL_ROLE_COMMUNICATION, NULL, NULL}};
     edl_field_meaning sf = {"dest", EDL_FROLE_DEST, {NULL, NULL, 0}};
-    edl_meaning ms = {sroles, 3, "send", &sf, 1};
+    edl_meaning ms = {sroles, 3, "send", &sf, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &ms), EDL_OK);
 
     edl_ref tref = {"region_def", "region", EDL_REF_GLOBAL};
@@ -632,6 +632,77 @@ START_TEST(meaning_is_a_tail)
 }
 END_TEST
 
+/* sample12 and two records more: a one-sided put and a broadcast, with the
+ * roles of 1.3 when v13, else without them (what a 1.2 reader sees). */
+static edl_dict *sample13(int v13)
+{
+    edl_dict *d = sample12();
+    edl_record *r;
+    ck_assert_int_eq(edl_dict_add_record(d, "put", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "win", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL), EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "peer", EDL_INT32, EDL_ENC_SLEB, NULL, NULL), EDL_OK);
+    edl_role proles[3] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_RMA_PUT, NULL, NULL},
+                          {EDL_ROLE_COMMUNICATION, NULL, NULL}};
+    if (!v13)
+        proles[1] = proles[2];
+    edl_field_meaning pf[3] = {{"duration", EDL_FROLE_DURATION, {NULL, NULL, 0}},
+                               {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}},
+                               {"win", EDL_FROLE_WINDOW, {NULL, NULL, 0}}};
+    edl_meaning mp = {proles, v13 ? 3 : 2, "MPI_Put", pf, v13 ? 3 : 2, NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mp), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_record(d, "bcast", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    edl_role broles[2] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_COLLECTIVE, NULL, NULL}};
+    edl_meaning mb = {broles, 2, "MPI_Bcast", pf, 1, v13 ? "bcast" : NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mb), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "5", NULL, "put"), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "6", NULL, "bcast"), EDL_OK);
+    return d;
+}
+
+START_TEST(tail_1_3)
+{
+    /* 1.3 appends too: cut before its tail and sealed as 1.2, a 1.3
+     * dictionary is the one without the roles of 1.3 */
+    edl_dict *d = sample13(1), *old = sample13(0), *e = NULL;
+    unsigned char *buf, *obuf;
+    size_t len, olen;
+    char err[256];
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(old, &obuf, &olen), EDL_OK);
+    ck_assert_uint_eq(buf[10], 3);
+    ck_assert_uint_eq(obuf[10], 2);
+    ck_assert_int_eq(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, d));
+    const edl_record *b = edl_dict_find_record(e, "bcast"), *p = edl_dict_find_record(e, "put");
+    ck_assert_str_eq(edl_record_operation(b), "bcast");
+    ck_assert_int_eq(edl_record_has_role(p, EDL_ROLE_RMA_PUT), 1);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(p, (size_t)edl_record_find_field(p, "win"))),
+                     EDL_FROLE_WINDOW);
+    edl_dict_destroy(e);
+    e = NULL;
+    ck_assert_uint_lt(olen, len);
+    ck_assert_mem_eq(buf + 24, obuf + 24, olen - 24);
+    reseal(buf, olen, 2);
+    ck_assert_int_eq(edl_dict_decode(buf, olen, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, old));
+    ck_assert_int_eq(edl_record_has_role(edl_dict_find_record(e, "put"), EDL_ROLE_RMA_PUT), 0);
+    edl_dict_destroy(e);
+    free(buf);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    decode_fails_on_damage(buf, len);
+    edl_dict_destroy(d);
+    free(buf);
+    free(obuf);
+    edl_dict_destroy(old);
+}
+END_TEST
+
 /* set_meaning on a copy of record `name` of sample12 with m; returns the status. */
 static edl_status try_meaning(const char *name, const edl_meaning *m)
 {
@@ -651,7 +722,7 @@ START_TEST(meaning_rules)
     edl_role marker = {EDL_ROLE_MARKER, NULL, NULL}, send = {EDL_ROLE_SEND, NULL, NULL};
     edl_field_meaning region = {"region", EDL_FROLE_REGION, {NULL, NULL, 0}};
     edl_role two[2] = {enter, leave};
-    edl_meaning m = {two, 2, NULL, &region, 1};
+    edl_meaning m = {two, 2, NULL, &region, 1, NULL};
     ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* two primaries */
     edl_role dup[2] = {enter, enter};
     m.roles = dup;
@@ -696,13 +767,13 @@ START_TEST(meaning_rules)
     ck_assert_int_eq(try_meaning("enter", &m), EDL_EINVAL);          /* not a name */
     /* a call needs its duration; send its peer or dest */
     edl_role call[2] = {{EDL_ROLE_CALL, NULL, NULL}, send};
-    edl_meaning mcall = {call, 2, "x", NULL, 0};
+    edl_meaning mcall = {call, 2, "x", NULL, 0, NULL};
     ck_assert_int_eq(try_meaning("complete", &mcall), EDL_EINVAL);
     /* conditions: an existing integer field and a canonical value */
     edl_role rc[2] = {{EDL_ROLE_REQUEST_COMPLETE, NULL, NULL}, {EDL_ROLE_RECV, "kind", "01"}};
     edl_field_meaning cf[2] = {{"request", EDL_FROLE_REQUEST, {NULL, NULL, 0}},
                                {"peer", EDL_FROLE_PEER, {NULL, NULL, 0}}};
-    edl_meaning mc = {rc, 2, NULL, cf, 2};
+    edl_meaning mc = {rc, 2, NULL, cf, 2, NULL};
     ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
     rc[1].when_value = "256";                                        /* kind is uint8 */
     ck_assert_int_eq(try_meaning("complete", &mc), EDL_EINVAL);
@@ -732,7 +803,7 @@ START_TEST(references_checked_on_encode)
     edl_record *r = (edl_record *)edl_dict_find_record(d, "enter");
     edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
     edl_field_meaning f = {"region", EDL_FROLE_REGION, {"region_def", "nope", 0}};
-    edl_meaning m = {&enter, 1, NULL, &f, 1};
+    edl_meaning m = {&enter, 1, NULL, &f, 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
     ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_ENOENT);     /* no such field */
     f.ref.field = "region";
@@ -792,7 +863,7 @@ START_TEST(copy_keeps_meaning)
     edl_dict *f = sample12();
     edl_record *r = (edl_record *)edl_dict_find_record(f, "send_begin");
     edl_role enter = {EDL_ROLE_ENTER, NULL, NULL};
-    edl_meaning other = {&enter, 1, "other", NULL, 0};
+    edl_meaning other = {&enter, 1, "other", NULL, 0, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &other), EDL_OK);
     ck_assert_int_eq(edl_dict_merge(e, f), EDL_EEXIST);
     ck_assert(edl_dict_equal(e, d));
@@ -825,6 +896,7 @@ int main(void)
     tcase_add_test(tc, formats);
     tcase_add_test(tc, meaning_read_back);
     tcase_add_test(tc, meaning_is_a_tail);
+    tcase_add_test(tc, tail_1_3);
     tcase_add_test(tc, meaning_rules);
     tcase_add_test(tc, references_checked_on_encode);
     tcase_add_test(tc, copy_keeps_meaning);

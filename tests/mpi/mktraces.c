@@ -56,7 +56,7 @@ static void message_meaning(edl_record *r, edl_record_role dir, const char *regi
         { "bytes", dir == EDL_ROLE_SEND ? EDL_FROLE_BYTES_SENT : EDL_FROLE_BYTES_RECEIVED,
           { NULL, NULL, 0 } },
     };
-    edl_meaning m = { roles, 2, region, fm, 5 };
+    edl_meaning m = { roles, 2, region, fm, 5, NULL};
     if (edl_record_set_meaning(r, &m) != EDL_OK)
         die("meaning");
 }

@@ -6,8 +6,10 @@
 # its timer resolution, and matched messages. Round trips: an ECL trace, a
 # PICL sample and a trace with requests and communicators exported by
 # pal-view --export otf2 and read back have the same counts by role
-# (tests/views/rolecount) and the same matched messages as the original,
-# and the same region profile (calls and seconds, examples/embed).
+# (tests/views/rolecount: also the rma_ roles and collective operations)
+# and the same matched messages as the original, and the same region
+# profile (calls and seconds, examples/embed); a 4-rank one-sided MPI run
+# too (skipped without MPI).
 # Skips (77) without OTF2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -33,26 +35,26 @@ a="$tmp/w/traces.otf2"
 "$pd" --count "$a" >"$tmp/count" 2>"$tmp/err" || bad "pal-dump --count exit status $?"
 [ -s "$tmp/err" ] && { cat "$tmp/err"; bad "pal-dump wrote to stderr"; }
 cat >"$tmp/want" <<'END'
-coll_enter                  2
-coll_leave                  2
-collective_begin            2
-collective_end              2
-comm                        1
-enter                       2
-isend                       1
-isend_complete              1
-leave                       2
-location                    2
-marker                      1
-metric                      1
-metric_int                  2
-mpi_enter                   5
-mpi_leave                   5
-parameter                   1
-recv                        2
-region                      6
-send                        1
-total                      41
+coll_enter                    2
+coll_leave_barrier            2
+collective_begin              2
+collective_end                2
+comm                          1
+enter                         2
+isend                         1
+isend_complete                1
+leave                         2
+location                      2
+marker                        1
+metric                        1
+metric_int                    2
+mpi_enter                     5
+mpi_leave                     5
+parameter                     1
+recv                          2
+region                        6
+send                          1
+total                        41
 END
 diff -u "$tmp/want" "$tmp/count" || bad "per-type counts of the written archive"
 
@@ -66,7 +68,7 @@ expect '^0.000016000 p1 s0 recv rank=1 thread=0 peer=0 comm="MPI_COMM_WORLD" tag
 expect '^0.000021000 p0 s0 isend .*tag=6 bytes=128 request=7$'
 expect '^0.000035000 p0 s0 isend_complete rank=0 thread=0 request=7$'
 expect '^0.000040000 p1 s0 coll_enter rank=1 thread=0 region="MPI_Barrier"$'
-expect '^0.000050000 p0 s0 coll_leave .*region="MPI_Barrier" comm="MPI_COMM_WORLD" root=-1'
+expect '^0.000050000 p0 s0 coll_leave_barrier .*region="MPI_Barrier" comm="MPI_COMM_WORLD" root=-1'
 expect '^0.000060000 p1 s0 metric_int rank=1 thread=0 metric="flops" value=43$'
 expect '^0.000061000 p0 s0 marker rank=0 thread=0 parameter="phase" text="done"$'
 expect '^0.000070000 p1 s0 leave rank=1 thread=0 region="main"$'
@@ -98,6 +100,34 @@ grep -q '^metric [1-9]' "$tmp/back" || bad "threads: no counters came back"
 roundtrip picl -d "$top_srcdir/edl/formats/picl.edl" "$top_srcdir/tests/edl/samples/mpicl_test.excerpt.ttf"
 grep -q '^matched [1-9]' "$tmp/back" || bad "picl: no matched messages came back"
 roundtrip requests -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/views/otf2-req.trace"
+grep -q '^op bcast 2$' "$tmp/back" || bad "requests: the broadcasts' operation did not come back"
+"$pd" --dict "$tmp/requests/traces.otf2" | grep -q 'OPERATION IS "allreduce";' ||
+    bad "pal-dump --dict: the OTF2 description lacks the collective operations"
+
+# one-sided communication (examples/mpi/onesided, 4 ranks): Rma* events come
+# back as the rma_ roles of the Leave of their region, with window, target
+# and bytes (rolecount: the same counts by role, and by operation)
+os="$(cd "$top_builddir" && pwd)/examples/mpi/onesided"
+if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$os" ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    mkdir -p "$tmp/osd"
+    if (cd "$tmp/osd" && ECL_DIR=$tmp/osd ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+            timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$os") \
+            >"$tmp/out" 2>&1 && [ -f "$tmp/osd/trace.ecl" ]; then
+        roundtrip onesided "$tmp/osd/trace.ecl"
+        grep -q '^rma_put 8$' "$tmp/back" && grep -q '^rma_atomic 16$' "$tmp/back" ||
+            bad "onesided: one-sided operations did not come back"
+        "$pd" "$tmp/onesided/traces.otf2" >"$tmp/dump"
+        expect ' rma_put_leave .*region="MPI_Put" .*peer=[0-3] bytes=64$'
+        expect ' rma_win_create_leave .*region="MPI_Win_create" '
+    else
+        cat "$tmp/out"
+        bad "mpirun -np 4 onesided failed"
+    fi
+else
+    echo "(no MPI: the one-sided round trip is skipped)"
+fi
 
 # the same profile: examples/embed (regions by role: calls, seconds inside)
 # on the original and on the archive

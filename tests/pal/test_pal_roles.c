@@ -152,7 +152,9 @@ START_TEST(records_by_role)
     ck_assert_str_eq(pal_record_role_name(PAL_ROLE_REQUEST_COMPLETE), "request_complete");
     ck_assert_int_eq(pal_record_role_by_name("collective"), PAL_ROLE_COLLECTIVE);
     ck_assert_int_eq(pal_record_role_by_name("nope"), PAL_ROLE_NONE);
-    ck_assert_ptr_null(pal_record_role_name((pal_record_role)40));
+    ck_assert_ptr_null(pal_record_role_name((pal_record_role)50));
+    ck_assert_str_eq(pal_record_role_name(PAL_ROLE_RMA_PUT), "rma_put");
+    ck_assert_str_eq(pal_field_role_name(PAL_FROLE_WINDOW), "window");
     ck_assert_str_eq(pal_field_role_name(PAL_FROLE_BYTES_SENT), "bytes_sent");
     ck_assert_int_eq(pal_field_role_by_name("members"), PAL_FROLE_MEMBERS);
     ck_assert_str_eq(pal_field_role_name(PAL_FROLE_REMOTE_MEMBERS), "remote_members");

@@ -2,12 +2,13 @@
 # otf2.sh -- pal-view --export otf2: the archive that libotf2's own reader
 # (otf2-print) reads back holds, per event kind, exactly what PAL's roles
 # count in the trace (tests/views/rolecount): enter, leave, send, receive,
-# collective begin and end, metric, marker -- on an ECL trace of the threads
+# collective begin and end (by operation), metric, marker, one-sided
+# operations, windows, syncs and locks -- on an ECL trace of the threads
 # example (3 threads, counters, markers), on PICL samples (messages and
 # broadcasts through picl.edl's roles), a toymp log (calls with durations),
 # a small trace with requests and communicators (otf2-req.edl: the roles of
-# ECL's MPI records), and a real 4-rank mpirun of examples/mpi/halo (skipped
-# without MPI). Also: region names, the clock properties, communicators and
+# ECL's MPI records), and real 4-rank mpiruns of examples/mpi/halo, onesided
+# and collectives (skipped without MPI). Also: region names, the clock properties, communicators and
 # their members, local ranks, and an existing archive refused.
 # Skips (77) when pal-view was built without OTF2 or otf2-print is missing.
 set -u
@@ -41,8 +42,19 @@ kinds() {
         $1 == "MPI_COLLECTIVE_BEGIN" {n["coll_begin"]++}
         $1 == "MPI_COLLECTIVE_END" {n["coll_end"]++}
         $1 == "METRIC" {n["metric"]++} $1 == "PARAMETER_STRING" {n["marker"]++}
-        END {split("enter leave send recv coll_begin coll_end metric marker", k, " ")
-             for (i = 1; i <= 8; i++) print k[i], n[k[i]] + 0}'
+        $1 == "RMA_PUT" {n["rma_put"]++} $1 == "RMA_GET" {n["rma_get"]++}
+        $1 == "RMA_ATOMIC" {n["rma_atomic"]++} $1 == "RMA_WIN_CREATE" {n["rma_win_create"]++}
+        $1 == "RMA_WIN_DESTROY" {n["rma_win_free"]++}
+        $1 == "RMA_SYNC" || $1 == "RMA_GROUP_SYNC" {n["rma_sync"]++}
+        $1 == "RMA_ACQUIRE_LOCK" {n["rma_lock"]++} $1 == "RMA_RELEASE_LOCK" {n["rma_unlock"]++}
+        $1 == "MPI_COLLECTIVE_END" && match($0, /Operation: [A-Z_]+/) {
+            op[tolower(substr($0, RSTART + 11, RLENGTH - 11))]++ }
+        END {split("enter leave send recv coll_begin coll_end metric marker rma_put rma_get " \
+                   "rma_atomic rma_win_create rma_win_free rma_sync rma_lock rma_unlock", k, " ")
+             for (i = 1; i <= 16; i++) print k[i], n[k[i]] + 0
+             fflush()
+             for (o in op) print "op", o, op[o] | "LC_ALL=C sort"
+             close("LC_ALL=C sort")}'
 }
 
 # check NAME DIR [-d DICT] TRACE...: export to DIR, compare the kinds
@@ -134,14 +146,23 @@ grep -q '^MPI_COLLECTIVE_END .*Operation: ALLREDUCE, .*Sent: 8, Received: 8' "$t
 grep -q '^GROUP .*Type: COMM_GROUP.* 2 Members: 1 .*, 2 ' "$tmp/defs" ||
     bad "requests: communicator 5's group (world ranks 1, 2) missing"
 
+# run4 DIR PROGRAM ARGS...: a 4-rank mpirun traced into DIR/trace.ecl
+# (output in $tmp/out)
+run4() {
+    d=$1
+    shift
+    mkdir -p "$d"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    (cd "$d" && ECL_DIR=$d ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+        timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$@") \
+        >"$tmp/out" 2>&1 && [ -f "$d/trace.ecl" ]
+}
+
 # a real 4-rank MPI run (halo: nonblocking and persistent requests, regions, a marker)
 halo="$(cd "$top_builddir" && pwd)/examples/mpi/halo"
 if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$halo" ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-    if (cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-            timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$halo" 5) \
-            >"$tmp/out" 2>&1 && [ -f "$tmp/trace.ecl" ]; then
+    if run4 "$tmp" "$halo" 5; then
         check halo-merged "$tmp/halo" "$tmp/trace.ecl"
         check halo-ranks "$tmp/halo4" "$tmp"/trace.0.ecl "$tmp"/trace.1.ecl \
             "$tmp"/trace.2.ecl "$tmp"/trace.3.ecl
@@ -188,5 +209,46 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$halo" ]; then
     fi
 else
     echo "(no MPI: the 4-rank halo part is skipped)"
+fi
+
+# one-sided communication and collectives (examples/mpi/onesided, 4 ranks):
+# Rma* events, window definitions and collective operations from the roles
+os="$(cd "$top_builddir" && pwd)/examples/mpi/onesided"
+if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$os" ]; then
+    if run4 "$tmp/osd" "$os"; then
+        check onesided "$tmp/os" "$tmp/osd/trace.ecl"
+        # onesided.c per rank: 2 puts, 1 get, 4 atomics (accumulate, fetch-and-op,
+        # compare-and-swap, get-accumulate), 2 windows created and freed
+        for kv in rma_put:8 rma_get:4 rma_atomic:16 rma_win_create:8 rma_win_free:8 \
+                  rma_lock:12 rma_unlock:12 "op barrier:12"; do
+            grep -q "^${kv%:*} ${kv##*:}\$" "$tmp/got" ||
+                bad "onesided: expected ${kv%:*} ${kv##*:}, got: $(grep "^${kv%:*} " "$tmp/got")"
+        done
+        "$otf2print" "$tmp/os/traces.otf2" >"$tmp/ev" 2>&1
+        ndone=$(grep -c '^RMA_OP_COMPLETE_BLOCKING ' "$tmp/ev")
+        [ "$ndone" = 28 ] || bad "onesided: $ndone RMA operations completed, expected 28"
+        grep -q '^RMA_PUT .*Bytes: 64, ' "$tmp/ev" || bad "onesided: no 64-byte RmaPut"
+        "$otf2print" -G "$tmp/os/traces.otf2" >"$tmp/defs" 2>&1
+        nw=$(grep -c '^RMA_WIN ' "$tmp/defs")
+        [ "$nw" = 2 ] || bad "onesided: $nw window definitions, expected 2"
+    else
+        cat "$tmp/out"
+        bad "mpirun -np 4 onesided failed"
+    fi
+    # the collective operations: every MPI collective of collectives.c
+    co="$(cd "$top_builddir" && pwd)/examples/mpi/collectives"
+    if [ -x "$co" ] && run4 "$tmp/cod" "$co"; then
+        check collectives "$tmp/co" "$tmp/cod/trace.ecl"
+        # every blocking collective of collectives.c once per rank, allreduce twice
+        grep '^op ' "$tmp/got" >"$tmp/ops"
+        printf 'op %s 4\n' allgather allgatherv >"$tmp/wantops"
+        echo "op allreduce 8" >>"$tmp/wantops"
+        printf 'op %s 4\n' alltoall alltoallv alltoallw barrier bcast exscan gather gatherv \
+            reduce reduce_scatter reduce_scatter_block scan scatter scatterv >>"$tmp/wantops"
+        diff -u "$tmp/wantops" "$tmp/ops" || bad "collectives: OTF2 operations"
+    else
+        cat "$tmp/out"
+        bad "mpirun -np 4 collectives failed"
+    fi
 fi
 exit $fail

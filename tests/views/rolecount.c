@@ -8,6 +8,11 @@
  *   coll_begin  collective and (enter or call)
  *   coll_end    collective and (leave or call)
  *   metric  counter       marker  marker
+ *   rma_put, rma_get, rma_atomic, rma_win_create, rma_win_free, rma_sync,
+ *           rma_lock, rma_unlock   records with that role
+ *   op NAME N   collective ends (as coll_end) by their description's
+ *           OPERATION, in name order; "barrier" when it gives none (the
+ *           export writes OTF2's BARRIER then)
  * With -m also "matched N": sends paired with receives by (sender,
  * receiver, tag), peers read through the roles dest/source/peer.
  * Usage: rolecount [-m] [-d DICT] TRACE... */
@@ -40,6 +45,37 @@ static void message(int64_t src, int64_t dst, int64_t tag, int send)
     else
         pairs[i].recvs++;
 }
+
+/* collective ends by operation */
+static struct { char *name; uint64_t n; } ops[64];
+static size_t nops;
+
+static void count_op(const char *name)
+{
+    size_t i = 0;
+    while (i < nops && strcmp(ops[i].name, name) != 0)
+        i++;
+    if (i == nops) {
+        if (nops == sizeof ops / sizeof ops[0])
+            return;
+        if (!(ops[nops].name = strdup(name)))   /* the description may go */
+            exit(1);
+        nops++;
+    }
+    ops[i].n++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const __typeof__(ops[0]) *)a)->name, ((const __typeof__(ops[0]) *)b)->name);
+}
+
+static const pal_record_role rma[] = {
+    PAL_ROLE_RMA_PUT, PAL_ROLE_RMA_GET, PAL_ROLE_RMA_ATOMIC, PAL_ROLE_RMA_WIN_CREATE,
+    PAL_ROLE_RMA_WIN_FREE, PAL_ROLE_RMA_SYNC, PAL_ROLE_RMA_LOCK, PAL_ROLE_RMA_UNLOCK};
+static const char *const rma_names[] = {
+    "rma_put", "rma_get", "rma_atomic", "rma_win_create", "rma_win_free", "rma_sync",
+    "rma_lock", "rma_unlock"};
 
 static const pal_handle *handle(pal_reader *r, pal_field_role role)
 {
@@ -79,6 +115,7 @@ int main(int argc, char **argv)
                      *peer = handle(r, PAL_FROLE_PEER), *tag = handle(r, PAL_FROLE_TAG),
                      *rtag = handle(r, PAL_FROLE_RECV_TAG);
     uint64_t enter = 0, leave = 0, send = 0, recv = 0, cb = 0, ce = 0, metric = 0, marker = 0;
+    uint64_t nrma[sizeof rma / sizeof rma[0]] = {0};
     const pal_record *rec;
     pal_status st;
     while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
@@ -92,6 +129,12 @@ int main(int argc, char **argv)
         recv += (uint64_t)pal_record_has_role(rec, PAL_ROLE_RECV);
         cb += co && (en || ca);
         ce += co && (le || ca);
+        if (co && (le || ca)) {
+            const char *op = pal_recdesc_operation(pal_record_desc(rec));
+            count_op(*op ? op : "barrier");
+        }
+        for (size_t k = 0; k < sizeof rma / sizeof rma[0]; k++)
+            nrma[k] += (uint64_t)pal_record_has_role(rec, rma[k]);
         metric += (uint64_t)pal_record_has_role(rec, PAL_ROLE_COUNTER);
         int64_t p, t = 0, me = pal_record_process(rec);
         if (match && pal_record_has_role(rec, PAL_ROLE_SEND) && get(rec, dest, peer, &p)) {
@@ -111,6 +154,13 @@ int main(int argc, char **argv)
     printf("enter %" PRIu64 "\nleave %" PRIu64 "\nsend %" PRIu64 "\nrecv %" PRIu64
            "\ncoll_begin %" PRIu64 "\ncoll_end %" PRIu64 "\nmetric %" PRIu64 "\nmarker %" PRIu64
            "\n", enter, leave, send, recv, cb, ce, metric, marker);
+    for (size_t k = 0; k < sizeof rma / sizeof rma[0]; k++)
+        printf("%s %" PRIu64 "\n", rma_names[k], nrma[k]);
+    qsort(ops, nops, sizeof ops[0], by_name);
+    for (size_t k = 0; k < nops; k++)
+        printf("op %s %" PRIu64 "\n", ops[k].name, ops[k].n);
+    for (size_t k = 0; k < nops; k++)
+        free(ops[k].name);
     if (match) {
         uint64_t matched = 0;
         for (size_t k = 0; k < npairs; k++)

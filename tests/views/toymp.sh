@@ -43,7 +43,7 @@ for f in "$tmp"/svg/*; do
 done
 
 # the same log under a description without region roles: refused, by role
-sed '/ROLE IS enter;/d; /ROLE IS leave;/d; s/ROLE IS call, \(.*\);/ROLE IS message, \1;/; /REGION IS/d; s/ROLE region //; s/ ROLE duration//' \
+sed '/ROLE IS enter;/d; /ROLE IS leave;/d; s/ROLE IS call, \(.*\);/ROLE IS message, \1;/; /REGION IS/d; /OPERATION IS/d; s/ROLE region //; s/ ROLE duration//' \
     "$edl" | sed 's/ROLE IS message, collective, communication, idle;//; s/, communication//; s/, idle//' \
     > "$tmp/noregions.edl"
 "$pv" -d "$tmp/noregions.edl" "$tmp/ring.log" > "$tmp/out" 2> "$tmp/err"
