@@ -175,7 +175,6 @@ static ecl_core_status write_record(uint32_t type, const uint64_t *u, size_t nu,
     uint8_t *rec = malloc(cap), *p = rec;
     if (rec == NULL)
         return ECL_CORE_ENOMEM;
-    uint64_t now = ecl_sys_clock_now();
     p = ecl_buf_put_uleb(p, type);
     *p++ = 0;
     for (size_t i = 0; i < nu; i++)
@@ -184,8 +183,9 @@ static ecl_core_status write_record(uint32_t type, const uint64_t *u, size_t nu,
         p = ecl_buf_put_str(p, s[i], strlen(s[i]));
     for (size_t i = 0; i < nu2; i++)
         p = ecl_buf_put_uleb(p, u2[i]);
+    /* the time is read under the lock, so stream 0's times never go back */
     pthread_mutex_lock(&ecl_T.def_lock);
-    ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), now);
+    ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), ecl_sys_clock_now());
     pthread_mutex_unlock(&ecl_T.def_lock);
     free(rec);
     return st;
@@ -472,9 +472,9 @@ ecl_core_status ecl_trace_write_definition(uint32_t type, const uint8_t *fields,
     if (len > 0)
         memcpy(p, fields, len);
     p += len;
-    uint64_t now = ecl_sys_clock_now();
+    /* the time is read under the lock, so stream 0's times never go back */
     pthread_mutex_lock(&ecl_T.def_lock);
-    ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), now);
+    ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), ecl_sys_clock_now());
     pthread_mutex_unlock(&ecl_T.def_lock);
     free(rec);
     return st;

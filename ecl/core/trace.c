@@ -138,12 +138,13 @@ static ecl_core_status write_clock_sync(void)
 {
     uint64_t ticks, mono, real;
     uint8_t rec[40], *p = rec;
+    /* read under the lock, so stream 0's times never go back */
+    pthread_mutex_lock(&ecl_T.def_lock);
     ecl_sys_clock_pair(&ticks, &mono, &real);
     *p++ = ECL_REC_CLOCK_SYNC;
     *p++ = 0;
     p = ecl_buf_put_uleb(p, mono);
     p = ecl_buf_put_uleb(p, real);
-    pthread_mutex_lock(&ecl_T.def_lock);
     ecl_core_status st = ecl_trace_write_def(rec, (size_t)(p - rec), ticks);
     pthread_mutex_unlock(&ecl_T.def_lock);
     return st;
