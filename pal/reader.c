@@ -183,6 +183,7 @@ static pal_status stream_batch(pal_stream *s, size_t nbatch, size_t nvals)
     s->blens = bl;
     s->nbatch = nbatch;
     s->nvals = nvals;
+    /* rows for the widest record; decode_batch packs them (see there) */
     for (size_t i = 0; i < nbatch; i++) {
         b[i].vals = bv + i * nvals;
         b[i].lens = bl + i * nvals;
@@ -412,7 +413,17 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
             continue;
         /* the CRC of the stored bytes, read a window at a time */
         size_t piece = c->compression ? s->zcap : s->wcap;
-        if (c->stored_length <= r->window && c->stored_length > piece) {
+        if (!c->compression && c->stored_length > r->window && s->wcap < r->window) {
+            /* a raw chunk larger than the budget is read through a window
+             * of the whole budget: a few large reads, not many small ones */
+            if (grow_window(s, r->window) != 0) {
+                report(r, src, off, "out of memory for a window of %zu bytes", r->window);
+                r->state = ST_FAILED;
+                r->failed = PAL_ENOMEM;
+                return PAL_ENOMEM;
+            }
+            piece = s->wcap;
+        } else if (c->stored_length <= r->window && c->stored_length > piece) {
             /* a chunk that fits the stream's budget is held whole */
             if (c->compression) {
                 uint8_t *nz = realloc(s->zin, c->stored_length);
@@ -669,7 +680,15 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
     const pal_dict *const dict = s->src->dict;
     const pal_recdesc *const *const byte_key = dict->byte_key;
     uint64_t t = s->tsum;
+    /* Each record's values follow the previous record's, packed by its field
+     * count: the batch's working set stays in L1 however wide the widest
+     * record of the dictionary is. Room for a widest record is always left
+     * (the rows hold nbatch of them). */
+    pal_value *vc = s->bvals + (size_t)(rec - s->batch) * s->nvals;
+    uint32_t *lc = s->blens + (size_t)(rec - s->batch) * s->nvals;
     for (; rec < rend; rec++) {
+        rec->vals = vc;
+        rec->lens = lc;
         /* p and t stay at the record's start until it has decoded */
         if (PAL_LIKELY(p < safe)) {
             unsigned k = *p;
@@ -684,7 +703,7 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
                 rd = dict->direct[k];
                 q = p + 2;
             }
-            pal_value *const vals = (pal_value *)rec->vals;
+            pal_value *const vals = vc;
             uint64_t x, tt = t;
             unsigned shape = rd->shape;
             if (PAL_LIKELY(shape == PAL_SH_TU)) {
@@ -765,6 +784,8 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
             p = q;
             t = tt;
             rec->desc = rd;
+            vc += rd->nfields;
+            lc += rd->nfields;
             if (roles)
                 fill_record(s->src, s, rec, rd, vals, tt);
             continue;
@@ -785,6 +806,8 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
             }
             p = q;
             t = tq;
+            vc += rec->desc->nfields;
+            lc += rec->desc->nfields;
         }
     }
     s->cp = p;
