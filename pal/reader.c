@@ -1906,8 +1906,9 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     /* (a text file that happens to start with the magic is still text) */
     int ecl = have_magic && memcmp(magic, ECC_FILE_MAGIC, 8) == 0;
-    if (!ecl && have_magic && memcmp(magic + 2, "OTF2", 4) == 0) {
-        /* an OTF2 archive's anchor file: it describes itself */
+    if (!ecl && have_magic && memcmp(magic + 2, "OTF2", 5) == 0) {
+        /* an OTF2 archive's anchor file ("OTF2" and a NUL from byte 2, which
+         * no text trace holds): it describes itself */
         if (given)
             OPEN_FAIL(PAL_EINVAL, "cannot open trace '%s': an OTF2 archive brings its own "
                       "description; read it without a dictionary", path);
