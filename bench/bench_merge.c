@@ -12,7 +12,8 @@
  * nested regions, a counter and a message-like user record, then closes.
  * They are generated once per size; the merges then run round-robin,
  * BENCH_REPS times (default 7). ecl-merge is ECL_MERGE_PROG (set by make
- * bench), else ../ecl/tools/ecl-merge beside this program. Prints tables;
+ * bench), else bench/ecl-merge beside this program (the same program built
+ * without a libtool wrapper script). Prints tables;
  * never fails on time. */
 #include <config.h>
 
@@ -590,7 +591,7 @@ int main(int argc, char **argv)
     const char *merge = getenv("ECL_MERGE_PROG");
     char mbuf[4096];
     if (merge == NULL || *merge == '\0')
-        merge = bench_sibling("../ecl/tools/ecl-merge", mbuf, sizeof mbuf);
+        merge = bench_sibling("ecl-merge", mbuf, sizeof mbuf);
     else
         merge = bench_which(merge, mbuf, sizeof mbuf);
     char rbuf[4096];
