@@ -328,41 +328,57 @@ static row *row_get(vw_timeline *t, uint32_t process, uint32_t stream)
     return w;
 }
 
-/* ---------------- slices: a min-heap of the longest ---------------- */
-static double dur(const slice *s) { return s->end - s->start; }
+/* ---------------- the longest slices and collectives ---------------- */
 
-static void heap_down(slice *h, size_t n, size_t i)
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
-    for (;;) {
+    for (size_t k = 0; k < size; k++) {
+        unsigned char x = a[k];
+        a[k] = b[k];
+        b[k] = x;
+    }
+}
+
+/* Keeps the cap items of largest key among those offered, in a min-heap of
+ * *n items of size bytes at base (the smallest kept at the root): item goes
+ * in while there is room, then when its key beats the smallest. */
+static inline void keep_largest(void *base, size_t *n, size_t cap, size_t size,
+                                const void *item, double (*key)(const void *))
+{
+    unsigned char *h = base;
+    size_t i;
+    if (*n < cap) {
+        i = (*n)++;
+        memcpy(h + i * size, item, size);
+        for (size_t up; i > 0 && key(h + (up = (i - 1) / 2) * size) > key(h + i * size); i = up)
+            swap_bytes(h + up * size, h + i * size, size);
+        return;
+    }
+    if (!(key(item) > key(h)))
+        return;
+    memcpy(h, item, size);
+    for (i = 0;;) {
         size_t l = 2 * i + 1, m = i;
-        if (l < n && dur(&h[l]) < dur(&h[m]))
+        if (l < *n && key(h + l * size) < key(h + m * size))
             m = l;
-        if (l + 1 < n && dur(&h[l + 1]) < dur(&h[m]))
+        if (l + 1 < *n && key(h + (l + 1) * size) < key(h + m * size))
             m = l + 1;
         if (m == i)
             return;
-        slice x = h[i];
-        h[i] = h[m];
-        h[m] = x;
+        swap_bytes(h + i * size, h + m * size, size);
         i = m;
     }
 }
 
+static double slice_dur(const void *p)
+{
+    const slice *s = p;
+    return s->end - s->start;
+}
+
 static void keep_slice(vw_timeline *t, const slice *s)
 {
-    if (t->nheap < MAX_SLICES) {
-        size_t i = t->nheap++;
-        t->heap[i] = *s;
-        while (i > 0 && dur(&t->heap[(i - 1) / 2]) > dur(&t->heap[i])) {
-            slice x = t->heap[i];
-            t->heap[i] = t->heap[(i - 1) / 2];
-            t->heap[(i - 1) / 2] = x;
-            i = (i - 1) / 2;
-        }
-    } else if (dur(s) > dur(&t->heap[0])) {
-        t->heap[0] = *s;
-        heap_down(t->heap, t->nheap, 0);
-    }
+    keep_largest(t->heap, &t->nheap, MAX_SLICES, sizeof *s, s, slice_dur);
 }
 
 /* ---------------- events ---------------- */
@@ -419,8 +435,14 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
     keep_slice(t, &s);
 }
 
-/* ---------------- collective instances: a min-heap of the longest ---------------- */
-static double span(const coll *c) { return c->end - c->first; }
+/* ---------------- collective instances ---------------- */
+
+/* how long a collective instance took, first entry to last exit */
+static double coll_span(const void *p)
+{
+    const coll *c = p;
+    return c->end - c->first;
+}
 
 static void on_coll(void *ctx, const vw_coll_ev *e)
 {
@@ -435,34 +457,7 @@ static void on_coll(void *ctx, const vw_coll_ev *e)
         if ((float)(c.last - c.first) > t->cspread[b])
             t->cspread[b] = (float)(c.last - c.first);
     }
-    coll *h = t->colls;
-    if (t->ncolls < MAX_COLLS) {
-        size_t i = t->ncolls++;
-        h[i] = c;
-        while (i > 0 && span(&h[(i - 1) / 2]) > span(&h[i])) {
-            coll x = h[i];
-            h[i] = h[(i - 1) / 2];
-            h[(i - 1) / 2] = x;
-            i = (i - 1) / 2;
-        }
-        return;
-    }
-    if (!(span(&c) > span(&h[0])))
-        return;
-    h[0] = c;
-    for (size_t i = 0, n = t->ncolls;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && span(&h[l]) < span(&h[m]))
-            m = l;
-        if (l + 1 < n && span(&h[l + 1]) < span(&h[m]))
-            m = l + 1;
-        if (m == i)
-            break;
-        coll x = h[i];
-        h[i] = h[m];
-        h[m] = x;
-        i = m;
-    }
+    keep_largest(t->colls, &t->ncolls, MAX_COLLS, sizeof c, &c, coll_span);
 }
 
 static counter *counter_get(vw_timeline *t, uint32_t process, const char *name, size_t len)
