@@ -30,7 +30,7 @@ static void body(void)
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < NREG; i++) {
             ecl_enter(reg[i]);
-            spin(2000);
+            spin(1000000);   /* milliseconds: a preemption cannot squeeze the other boxes */
             ecl_leave(reg[i]);
         }
     ecl_marker("mark \xff<&>\"");
