@@ -652,50 +652,46 @@ static size_t used(const vw_timeline *t, const vw_facts *f)
     return n < 1 ? 1 : n > NB ? NB : n;
 }
 
-/* one row of a level: [region+1, run, ...] for equal neighbours */
-static void level_row(FILE *out, const bucket *b, size_t n, size_t k)
+/* run-length pairs [value, run, ...] of v[0..n) */
+static void rle_longs(FILE *out, const long *v, size_t n)
 {
     fputc('[', out);
-    long prev = -2;
-    size_t run = 0, items = 0;
-    for (size_t i = 0; i <= n; i += k) {
-        long r = -2;
-        if (i < n) {
-            bucket m = {{0, 0}, {0, 0}, 0};
-            for (size_t j = i; j < i + k && j < n; j++)
-                bucket_merge(&m, &m, &b[j]);
-            r = bucket_top(&m, NULL);
-        }
-        if (r != prev || i >= n) {
-            if (run)
-                fprintf(out, "%s%ld,%zu", items++ ? "," : "", prev + 1, run);
-            prev = r;
-            run = 0;
-        }
-        run++;
+    size_t items = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && v[j] == v[i])
+            j++;
+        fprintf(out, "%s%ld,%zu", items++ ? "," : "", v[i], j - i);
+        i = j;
     }
     fputc(']', out);
 }
 
-/* frames begun per k buckets, run-length pairs */
-static void count_row(FILE *out, const bucket *b, size_t n, size_t k)
+/* One row of a level, per k of the n buckets: the dominant region + 1 (0:
+ * none) into v; returns how many. */
+static size_t level_row(const bucket *b, size_t n, size_t k, long *v)
 {
-    fputc('[', out);
-    uint64_t prev = 0;
-    size_t run = 0, items = 0;
-    for (size_t i = 0; i <= n; i += k) {
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += k) {
+        bucket m = {{0, 0}, {0, 0}, 0};
+        for (size_t j = i; j < i + k && j < n; j++)
+            bucket_merge(&m, &m, &b[j]);
+        v[o++] = bucket_top(&m, NULL) + 1;
+    }
+    return o;
+}
+
+/* frames begun per k buckets into v; returns how many */
+static size_t count_row(const bucket *b, size_t n, size_t k, long *v)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += k) {
         uint64_t c = 0;
         for (size_t j = i; j < i + k && j < n; j++)
             c += b[j].n;
-        if (i >= n || c != prev) {
-            if (run)
-                fprintf(out, "%s%llu,%zu", items++ ? "," : "", (unsigned long long)prev, run);
-            prev = c;
-            run = 0;
-        }
-        run++;
+        v[o++] = (long)c;
     }
-    fputc(']', out);
+    return o;
 }
 
 /* ---------------- groups: a rank's threads, blocks of ranks ---------------- */
@@ -723,21 +719,6 @@ static void gacc_add(gacc *a, uint16_t r, float w)
             m = i;
     a->r[m] = r;
     a->w[m] += w;
-}
-
-/* run-length pairs [value, run, ...] of v[0..n) */
-static void rle_longs(FILE *out, const long *v, size_t n)
-{
-    fputc('[', out);
-    size_t items = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && v[j] == v[i])
-            j++;
-        fprintf(out, "%s%ld,%zu", items++ ? "," : "", v[i], j - i);
-        i = j;
-    }
-    fputc(']', out);
 }
 
 /* A group's summary over its member rows rs: per output bucket (k fine
@@ -920,8 +901,13 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         vw_json_string(out, g->name);
         fprintf(out, ",\"k\":%d,\"i\":%d,\"c\":\"%s\"}", g->kind, idle, col);
     }
-    for (int lv = 0; lv < 2; lv++) {
-        fprintf(out, "],\"%s\":[", lv ? "lv1" : "lv0");
+    long *v = malloc((nf + 1) * sizeof *v);   /* one row of a level */
+    if (v == NULL) {
+        free(map);
+        return -1;
+    }
+    for (int lv = 0; lv < 3; lv++) {
+        fprintf(out, "],\"%s\":[", lv == 2 ? "counts" : lv ? "lv1" : "lv0");
         for (size_t i = 0; i < f->nlanes; i++) {
             const vw_lane *l = &f->lanes[i];
             long r = row_find(t, l->process, l->stream);
@@ -929,21 +915,13 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
                 fputc(',', out);
             if (r < 0)
                 fprintf(out, "[0,%zu]", lv ? nf : (nf + COARSE - 1) / COARSE);
+            else if (lv == 2)
+                rle_longs(out, v, count_row(t->rows[r].b, n, k, v));
             else
-                level_row(out, t->rows[r].b, n, lv ? k : k * COARSE);
+                rle_longs(out, v, level_row(t->rows[r].b, n, lv ? k : k * COARSE, v));
         }
     }
-    fputs("],\"counts\":[", out);
-    for (size_t i = 0; i < f->nlanes; i++) {
-        const vw_lane *l = &f->lanes[i];
-        long r = row_find(t, l->process, l->stream);
-        if (i)
-            fputc(',', out);
-        if (r < 0)
-            fprintf(out, "[0,%zu]", nf);
-        else
-            count_row(out, t->rows[r].b, n, k);
-    }
+    free(v);
     fputs("],", out);
     if (groups_json(out, t, f, n)) {
         free(map);

@@ -34,6 +34,19 @@ fi
 # the filters see what the generator wrote: 6 allreduce and 6 bcast instances
 grep -Eq '^  MPI_Allreduce +6 ' "$tmp/profile.txt" || { echo "FAIL: allreduce instances"; fail=1; }
 grep -Eq '^  MPI_Bcast +6 ' "$tmp/profile.txt" || { echo "FAIL: bcast instances"; fail=1; }
+# every row of every level covers the whole run: its runs add up to the
+# level's buckets (rows once lost their last run when k did not divide them)
+python3 - "$tmp/report.html" <<'PY' || fail=1
+import json, re, sys
+s = open(sys.argv[1], encoding='utf-8', errors='replace').read()
+tl = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re.S).group(1))['tl']
+nb, nc = tl['nb'], -(-tl['nb'] // tl['coarse'])
+bad = [(lv, i, sum(r[1::2])) for lv, want in (('lv0', nc), ('lv1', nb), ('counts', nb))
+       for i, r in enumerate(tl[lv]) if sum(r[1::2]) != want]
+if bad:
+    print(f'FAIL: timeline rows that do not cover the run (level, row, buckets; want {nc}/{nb}): {bad[:5]}')
+    sys.exit(1)
+PY
 if [ -z "$chromium" ]; then
     echo "SKIP: chromium not installed (apt-get install -y chromium)"; [ $fail = 0 ] && exit 77; exit 1
 fi
