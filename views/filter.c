@@ -1367,8 +1367,11 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             break;
         }
         frame *fr = &l->stack[dp - 1];
-        if ((fr->flags & F_COLL) && geti(rec, M->h[H_ROOT], -1) >= 0)
-            fr->root = geti(rec, M->h[H_ROOT], -1);   /* the exit may say the root */
+        if (fr->flags & F_COLL) {   /* the exit may say the root */
+            int64_t root = geti(rec, M->h[H_ROOT], -1);
+            if (root >= 0)
+                fr->root = root;
+        }
         if (k->bytes)
             fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
         if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
