@@ -131,11 +131,14 @@ static int take_free(ecl_buf_thread *t)
     return 0;
 }
 
-static void thread_name_record(ecl_buf_thread *t, uint64_t now)
+static void thread_name_record(ecl_buf_thread *t, uint64_t now, const char *given)
 {
     char name[64];
     uint8_t rec[128];
-    ecl_sys_thread_name(name, sizeof name);
+    if (given != NULL)
+        snprintf(name, sizeof name, "%s", given);
+    else
+        ecl_sys_thread_name(name, sizeof name);
     size_t n = strlen(name);
     uint8_t *p = rec;
     *p++ = ECL_REC_THREAD_DEF;
@@ -189,7 +192,9 @@ static unsigned alloc_buffers(ecl_buf_thread *t)
     return t->nbuf;
 }
 
-static ecl_buf_thread *register_thread(void)
+/* Registers the calling thread, or (name != NULL) a location that is no
+ * thread: named name, system thread id tid, its records starting at base. */
+static ecl_buf_thread *register_stream(const char *name, uint64_t tid, uint64_t base)
 {
     ecl_buf_thread *t = calloc(1, sizeof *t);
     if (t == NULL) {
@@ -201,7 +206,8 @@ static ecl_buf_thread *register_thread(void)
         report_no_memory(ecl_sys_thread_id(), "the trace state", ENOMEM);
         return NULL;
     }
-    t->tid = ecl_sys_thread_id();
+    t->tid = name != NULL ? tid : ecl_sys_thread_id();
+    t->virt = name != NULL;
     t->alive = 1;
     t->cur = -1;
     alloc_buffers(t);
@@ -218,8 +224,8 @@ static ecl_buf_thread *register_thread(void)
     }
     t->stream = ++ecl_T.next_stream;
     uint64_t now = ecl_sys_clock_now();
-    t->hot.last = now;
-    thread_name_record(t, now);
+    t->hot.last = name != NULL && base < now ? base : now;
+    thread_name_record(t, now, name);
     ecl_buf_thread *head = __atomic_load_n(&ecl_T.threads, __ATOMIC_ACQUIRE);
     do {
         t->next = head;
@@ -227,11 +233,47 @@ static ecl_buf_thread *register_thread(void)
                                           __ATOMIC_ACQUIRE));
     pthread_mutex_unlock(&ecl_T.def_lock);
 
+    if (name != NULL) {
+        take_free(t);
+        return t;
+    }
     if (ecl_T.thread_key_ok)
         pthread_setspecific(ecl_T.thread_key, t);
     take_free(t);
     ecl_buf_self = &t->hot;
     return t;
+}
+
+static ecl_buf_thread *register_thread(void)
+{
+    return register_stream(NULL, 0, 0);
+}
+
+ecl_buf_location *ecl_buf_location_open(const char *name, uint64_t tid, uint64_t base)
+{
+    if (name == NULL || trace_state() != ECL_T_OPEN)
+        return NULL;
+    ecl_buf_in_tool++;
+    ecl_buf_thread *t = register_stream(name, tid, base);
+    ecl_buf_in_tool--;
+    return (ecl_buf_location *)t;
+}
+
+ecl_buf_hot *ecl_buf_location_enter(ecl_buf_location *loc)
+{
+    ecl_buf_hot *prev = ecl_buf_self;
+    ecl_buf_self = &((ecl_buf_thread *)loc)->hot;
+    return prev;
+}
+
+void ecl_buf_location_leave(ecl_buf_hot *prev)
+{
+    ecl_buf_self = prev;
+}
+
+uint32_t ecl_buf_location_stream(const ecl_buf_location *loc)
+{
+    return ((const ecl_buf_thread *)loc)->stream;
 }
 
 /* ---------------- hand-over ---------------- */
@@ -307,7 +349,7 @@ static void put_pending(ecl_buf_thread *t)
         t->flush_pending = 0;
     }
     if (t->lost > 0) {
-        put_u2(t, ECL_REC_LOST, ecl_sys_clock_now(), t->lost, 0, 1);
+        put_u2(t, ECL_REC_LOST, t->virt ? t->hot.last : ecl_sys_clock_now(), t->lost, 0, 1);
         t->lost = 0;
     }
 }
@@ -368,7 +410,9 @@ ecl_buf_hot *ecl_buf_slow(size_t need)
         t->flush_bytes = (uint64_t)(t->hot.pos - filling_start(t));
         handoff(t, 0);
         ecl_trace_wake_writer();
-        t->flush_pending = 1;
+        /* A location's records carry times of the past: a flush record at
+         * now would push the next ones to now. */
+        t->flush_pending = !t->virt;
         t->flush_t1 = 0;
     }
     if (!acquire(t)) {

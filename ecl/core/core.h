@@ -290,6 +290,46 @@ static inline void ecl_buf_record_u(uint32_t type, uint64_t v)
     ecl_buf_commit(t, p, now);
 }
 
+/* The same at a given time (a location's records, ecl_buf_location_*): a
+ * time before the stream's last one is raised to it. */
+static inline uint8_t *ecl_buf_begin_at(uint32_t type, size_t need, uint64_t tnow,
+                                        ecl_buf_hot **tp, uint64_t *now)
+{
+    ecl_buf_hot *t = ecl_buf_self;
+    if (ECL_UNLIKELY((size_t)(t->end - t->pos) < need)) {
+        t = ecl_buf_slow(need);
+        if (t == NULL)
+            return NULL;
+    }
+    if (ECL_UNLIKELY(tnow < t->last))
+        tnow = t->last;
+    uint8_t *p = t->pos;
+    if (ECL_LIKELY(type < 0x80))
+        *p++ = (uint8_t)type;
+    else
+        p = ecl_buf_put_uleb(p, type);
+    p = ecl_buf_put_uleb(p, tnow - t->last);
+    *tp = t;
+    *now = tnow;
+    return p;
+}
+
+/* ---------------- locations that are no thread ----------------
+ * A GPU stream, an SM: a stream of its own in the trace (a thread_def names
+ * it, with tid as its system thread id), whose records carry given times
+ * (ecl_buf_begin_at). Its records are written by whichever thread holds it:
+ * ecl_buf_location_enter makes it the calling thread's stream until
+ * ecl_buf_location_leave(the value it returned); one thread at a time (the
+ * caller serialises). Its records start at base (clock ticks): earlier times
+ * are raised to it. NULL when the trace is not open or out of memory. Never
+ * freed; written at close like every thread's. */
+typedef struct ecl_buf_location ecl_buf_location;
+ecl_buf_location *ecl_buf_location_open(const char *name, uint64_t tid, uint64_t base);
+ecl_buf_hot *ecl_buf_location_enter(ecl_buf_location *loc);
+void ecl_buf_location_leave(ecl_buf_hot *prev);
+/* The location's stream id (its thread_def's). */
+uint32_t ecl_buf_location_stream(const ecl_buf_location *loc);
+
 /* Hands the calling thread's buffer to the writer and waits until it is in
  * the file; records a flush record for the time spent. */
 ecl_core_status ecl_buf_flush(void);

@@ -39,6 +39,8 @@ typedef struct ecl_buf_thread {
     uint64_t tid;
     int busy;                    /* held by the owner's slow path or a foreign flush */
     int alive;                   /* 0 after the thread exited */
+    int virt;                    /* a location that is no thread (ecl_buf_location_open):
+                                    records at given times, no flush records */
     int cur;                     /* index of the FILLING buffer, -1 if none */
     unsigned nbuf;
     ecl_buf bufs[ECL_BUF_COUNT_MAX];
