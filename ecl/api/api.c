@@ -8,6 +8,7 @@
 #include "ecl/api/config.h"
 #include "ecl/auto/auto.h"
 #include "ecl/core/core.h"
+#include "ecl/gpu/gpu.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -106,6 +107,8 @@ static ecl_status init_locked(void)
         st = api_init_status = ECL_ECONFIG;
         goto out;
     }
+    /* GPUs (ecl/gpu): never fails, at most a note */
+    ecl_gpu_init();
     st = ECL_OK;
 out:
     pthread_mutex_unlock(&api_lock);
@@ -117,6 +120,7 @@ ECL_API ecl_status ecl_finalize(void)
     pthread_mutex_lock(&api_lock);
     ecl_status st = ECL_OK;
     if (api_state == API_ON) {
+        ecl_gpu_fini();
         ecl_auto_fini();
         st = from_core(ecl_trace_close());
     }

@@ -31,8 +31,9 @@ check() {
 EXEC='execve execvpe execv execvp fexecve execl execlp execle'
 EXEC_RE='\(execve\|execvpe\|execv\|execvp\|fexecve\|execl\|execlp\|execle\)$'
 # and the automatic instrumentation's entry points and wrappers (ecl/auto,
-# doc/instrumentation.md): compiler hooks, OMPT, pthread and POSIX I/O
-AUTO='ompt_start_tool pthread_create pthread_join pthread_mutex_lock pthread_cond_wait
+# doc/instrumentation.md): compiler hooks, OMPT, pthread and POSIX I/O; the
+# CUDA driver's injection entry InitializeInjection (ecl/gpu, doc/gpu.md)
+AUTO='InitializeInjection ompt_start_tool pthread_create pthread_join pthread_mutex_lock pthread_cond_wait
 pthread_cond_timedwait pthread_barrier_wait open open64 openat openat64 creat close read write
 pread pread64 pwrite pwrite64 fsync fdatasync'
 EXEC_RE="\\($(echo $EXEC $AUTO | sed 's/ /\\|/g')\\)\$"
