@@ -1,0 +1,150 @@
+#!/bin/bash
+# device-check.sh -- the GPU checks of issue 23 in one run, for a machine
+# with an NVIDIA GPU, CUDA (nvcc, CUPTI, NVML), gcc and make, and no bison,
+# flex, autotools, Check, libdw or libotf2.
+#
+#   bash tests/gpu/device-check.sh OUTDIR
+#
+# run from the root of a copy of the source tree that holds a `make dist`
+# tarball (ecl-*.tar.gz; ECL_TARBALL=path names another), or from an
+# unpacked tarball / a tree with ./configure. It
+#   1. configures and builds ECL (--with-cuda, no MPI/Python/OTF2/libdw/PAPI)
+#      with make -j$(nproc) and the tests/gpu programs (nvcc);
+#   2. runs tests/gpu/unit.sh (synthetic CUPTI records) and
+#      tests/gpu/programs.sh (the programs traced, traces checked exactly);
+#   3. measures (min / median of interleaved runs):
+#      - ECL's cost per activity record on top of CUPTI's (its buffer
+#        callback's time per record, ECL_GPU_STATS) and the launch cost of
+#        an empty kernel untraced, under CUPTI+ECL;
+#      - the stored bytes per kernel (a trace of 20000 empty kernels minus
+#        one of 10000, per kernel: its gpu_kernel and gpu_api records), and
+#        the encoder's gpu_kernel record alone (unit test);
+#      - the NVML sampler's CPU time at the default 100 Hz, in % of a core;
+#      - R = 100 (T2 - T1) / T1 of in-kernel stamps on saxpy (1 M elements)
+#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each).
+# Prints "PASS"/"FAIL" per check and the figures, a last line
+# "device-check: PASS" or "device-check: FAIL (N checks)"; writes every log
+# to OUTDIR. Exit 0 when every check passed. About 3 to 5 minutes.
+set -u
+out=${1:?usage: device-check.sh OUTDIR}
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+start=$(date +%s)
+jobs=$(nproc 2>/dev/null || echo 16)
+fails=0
+say() { echo "$*" | tee -a "$out/summary.txt"; }
+check() {   # check NAME COMMAND...: PASS/FAIL line
+    local name=$1
+    shift
+    if "$@"; then say "PASS $name"; else say "FAIL $name"; fails=$((fails + 1)); fi
+}
+: >"$out/summary.txt"
+say "device-check: $(date -u +%FT%TZ) on $(hostname), $jobs cores"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 |
+    sed 's/^/gpu: /' | tee -a "$out/summary.txt"
+command -v nvcc >/dev/null || PATH=$PATH:/usr/local/cuda/bin
+say "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
+
+# ---- 1. source and build ----
+src=""
+tarball=${ECL_TARBALL:-$(ls ecl-*.tar.gz 2>/dev/null | tail -n 1)}
+if [ -n "$tarball" ] && [ -f "$tarball" ]; then
+    rm -rf "$out/src" && mkdir -p "$out/src"
+    tar xzf "$tarball" -C "$out/src" || { say "FAIL unpack $tarball"; exit 1; }
+    src=$(ls -d "$out"/src/ecl-*/ | head -n 1)
+    say "source: $tarball"
+elif [ -x ./configure ]; then
+    src=$(pwd)
+    say "source: $(pwd) (configure present)"
+else
+    say "FAIL no ecl-*.tar.gz and no ./configure here (make dist on a machine with autotools)"
+    exit 1
+fi
+cd "$src" || exit 1
+cuda=${CUDA_HOME:-$(dirname "$(dirname "$(command -v nvcc)")")}
+if ./configure --with-cuda="$cuda" --without-mpi --without-python --without-otf2 \
+        --without-libdw --without-papi >"$out/configure.log" 2>&1; then
+    say "PASS configure (--with-cuda=$cuda)"
+    sed -n '/ECL .* configured/,$p' "$out/configure.log" >"$out/configure-summary.txt"
+else
+    say "FAIL configure: tail of $out/configure.log:"
+    tail -n 15 "$out/configure.log"
+    exit 1
+fi
+G="tests/gpu/gpucheck tests/gpu/unit_map tests/gpu/empty tests/gpu/saxpy tests/gpu/copies
+   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead"
+if make -j"$jobs" >"$out/make.log" 2>&1 && make -j"$jobs" $G >>"$out/make.log" 2>&1; then
+    say "PASS build ($(( $(date +%s) - start )) s since start)"
+else
+    say "FAIL build: tail of $out/make.log:"
+    tail -n 25 "$out/make.log"
+    exit 1
+fi
+export top_builddir=$src top_srcdir=$src
+
+# ---- 2. checks ----
+bash tests/gpu/unit.sh >"$out/unit.log" 2>&1
+check "unit: mapping and clock correlation of synthetic CUPTI records" test $? -eq 0
+bash tests/gpu/programs.sh >"$out/programs.log" 2>&1
+rc=$?
+grep -E "^(ok|FAIL|SKIP)" "$out/programs.log" | sed 's/^/    /' | tee -a "$out/summary.txt"
+check "programs: traced GPU programs, traces read back (exit $rc)" test $rc -eq 0
+
+# ---- 3. measurements ----
+med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "min=%s median=%s n=%d", v[1], v[int((NR + 1) / 2)], NR }'; }
+LIBECL=$src/ecl/.libs/libecl.so
+M=$out/measure
+mkdir -p "$M"
+# 3a. launches: untraced vs CUPTI+ECL, interleaved; ECL's own time per record
+: >"$M/launch_plain" ; : >"$M/launch_traced" ; : >"$M/map_ns"
+for i in 1 2 3 4 5 6 7; do
+    tests/gpu/empty 20000 2>>"$M/empty.err" | sed -n 's/.*launch_us=//p' >>"$M/launch_plain"
+    rm -rf "$M/t" && mkdir -p "$M/t"
+    ECL_DIR="$M/t" ECL_GPU_STATS=1 ECL_RUN_LIBRARY=$LIBECL ecl/tools/ecl-run tests/gpu/empty 20000 \
+        >"$M/empty.out" 2>"$M/empty.err"
+    sed -n 's/.*launch_us=//p' "$M/empty.out" >>"$M/launch_traced"
+    sed -n 's/.*map_ns_per_record=\([0-9.]*\).*/\1/p' "$M/empty.err" >>"$M/map_ns"
+done
+say "figure: ECL time per activity record in CUPTI's buffer callback (ns): $(med <"$M/map_ns")"
+say "figure: empty-kernel launch, untraced (us): $(med <"$M/launch_plain")"
+say "figure: empty-kernel launch, CUPTI+ECL (us): $(med <"$M/launch_traced")"
+mapmed=$(med <"$M/map_ns" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+check "target: ECL cost per activity record <= 100 ns (median ${mapmed:-?})" \
+    awk -v m="${mapmed:-1e9}" 'BEGIN { exit !(m <= 100) }'
+# 3b. stored bytes per kernel launch (uncompressed trace)
+size_of() {
+    rm -rf "$M/s" && mkdir -p "$M/s"
+    ECL_DIR="$M/s" ECL_COMPRESS=none ECL_GPU_METRICS_HZ=0 \
+        ECL_RUN_LIBRARY=$LIBECL ecl/tools/ecl-run tests/gpu/empty "$1" >/dev/null 2>&1
+    stat -c %s "$M"/s/*.ecl | awk '{ s += $1 } END { print s }'
+}
+s1=$(size_of 10000)
+s2=$(size_of 20000)
+perk=$(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%.1f", (b - a) / 10000 }')
+unitk=$(sed -n 's/^kernel_record_bytes=//p' "$out/unit.log")
+say "figure: trace bytes per launched kernel (gpu_kernel + gpu_api records): $perk"
+say "figure: stored gpu_kernel record (encoder, unit test): ${unitk:-?} bytes"
+check "target: stored kernel record <= 24 B (${unitk:-?})" \
+    awk -v m="${unitk:-1e9}" 'BEGIN { exit !(m <= 24) }'
+# 3c. NVML sampler CPU time at the default rate (runs of ~1 s)
+: >"$M/nvml"
+for i in 1 2 3 4 5 6 7; do
+    rm -rf "$M/n" && mkdir -p "$M/n"
+    ECL_DIR="$M/n" ECL_GPU_STATS=1 tests/gpu/streams 250 >/dev/null 2>"$M/nvml.err"
+    sed -n 's/.*nvml_samples=\([0-9]*\) nvml_cpu_percent=\([0-9.]*\).*/\2/p' "$M/nvml.err" >>"$M/nvml"
+done
+say "figure: NVML sampler at 100 Hz, % of one core: $(med <"$M/nvml") ($(sed -n 's/.*\(nvml_samples=[0-9]*\).*/\1/p' "$M/nvml.err") in the last run)"
+nv=$(med <"$M/nvml" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+check "target: NVML sampling <= 0.1 % of a core (median ${nv:-?})" \
+    awk -v m="${nv:-1e9}" 'BEGIN { exit !(m <= 0.1) }'
+# 3d. in-kernel stamps: R on saxpy 1 M and a matrix multiply
+ECL_DIR="$M" ECL_GPU=off tests/gpu/overhead 9 1024 >"$M/overhead.out" 2>&1
+sed 's/^/figure: R /' "$M/overhead.out" | tee -a "$out/summary.txt"
+for k in saxpy_1M matmul; do
+    r=$(sed -n "s/^$k .*R_pair_median=\\([0-9.-]*\\).*/\\1/p" "$M/overhead.out")
+    check "target: in-kernel stamps R <= 2 % on $k (median of pairs ${r:-?})" \
+        awk -v m="${r:-1e9}" 'BEGIN { exit !(m <= 2) }'
+done
+say "device-check: $(( $(date +%s) - start )) s; logs in $out"
+if [ $fails -eq 0 ]; then say "device-check: PASS"; else say "device-check: FAIL ($fails checks)"; fi
+exit $((fails != 0))

@@ -1,0 +1,149 @@
+/* overhead.cu -- the cost of in-kernel stamps, R = 100 (T2 - T1) / T1
+ * (seed 004): T1 a kernel as written, T2 the same with ECL_GPU_ENTER /
+ * ECL_GPU_LEAVE / ECL_GPU_END, for saxpy on 1 M elements and a tiled
+ * matrix multiply (N x N, default 1024). Each run times a batch of launches
+ * with CUDA events; plain and stamped runs alternate (RUNS each, default 9,
+ * at least 7). Prints min and median T1, T2 and R per kernel. */
+#include "common.cuh"
+#include "ecl_cuda.h"
+
+__global__ void saxpy_plain(int n, float a, const float *x, float *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+}
+
+__global__ void saxpy_stamped(int n, float a, const float *x, float *y, unsigned region)
+{
+    ECL_GPU_BEGIN();
+    ECL_GPU_ENTER(region);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+    ECL_GPU_LEAVE(region);
+    ECL_GPU_END();
+}
+
+#define T 16
+__device__ __forceinline__ void mm_body(int n, const float *a, const float *b, float *c)
+{
+    __shared__ float as[T][T], bs[T][T];
+    int row = blockIdx.y * T + threadIdx.y, col = blockIdx.x * T + threadIdx.x;
+    float acc = 0;
+    for (int k0 = 0; k0 < n; k0 += T) {
+        as[threadIdx.y][threadIdx.x] = a[row * n + k0 + threadIdx.x];
+        bs[threadIdx.y][threadIdx.x] = b[(k0 + threadIdx.y) * n + col];
+        __syncthreads();
+        for (int k = 0; k < T; k++)
+            acc += as[threadIdx.y][k] * bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    c[row * n + col] = acc;
+}
+
+__global__ void mm_plain(int n, const float *a, const float *b, float *c)
+{
+    mm_body(n, a, b, c);
+}
+
+__global__ void mm_stamped(int n, const float *a, const float *b, float *c, unsigned region)
+{
+    ECL_GPU_BEGIN();
+    ECL_GPU_ENTER(region);
+    mm_body(n, a, b, c);
+    ECL_GPU_LEAVE(region);
+    ECL_GPU_END();
+}
+
+typedef struct result {
+    double t1[64], t2[64];
+} result;
+
+static void report(const char *name, result *r, int runs)
+{
+    double r_pairs[64];
+    for (int i = 0; i < runs; i++)
+        r_pairs[i] = 100.0 * (r->t2[i] - r->t1[i]) / r->t1[i];
+    qsort(r->t1, runs, sizeof(double), cmp_double);
+    qsort(r->t2, runs, sizeof(double), cmp_double);
+    qsort(r_pairs, runs, sizeof(double), cmp_double);
+    double m1 = r->t1[runs / 2], m2 = r->t2[runs / 2];
+    printf("%s runs=%d T1_min_us=%.3f T1_median_us=%.3f T2_min_us=%.3f T2_median_us=%.3f "
+           "R_of_mins=%.2f R_of_medians=%.2f R_pair_min=%.2f R_pair_median=%.2f\n",
+           name, runs, r->t1[0], m1, r->t2[0], m2, 100.0 * (r->t2[0] - r->t1[0]) / r->t1[0],
+           100.0 * (m2 - m1) / m1, r_pairs[0], r_pairs[runs / 2]);
+}
+
+int main(int argc, char **argv)
+{
+    need_gpu("overhead");
+    int runs = argc > 1 ? atoi(argv[1]) : 9;
+    int mn = argc > 2 ? atoi(argv[2]) : 1024;
+    if (runs < 7)
+        runs = 7;
+    if (runs > 64)
+        runs = 64;
+    const int n = 1 << 20, batch = 200, mbatch = 10;
+    float *x, *y, *a, *b, *c;
+    CK(cudaMalloc(&x, n * sizeof(float)));
+    CK(cudaMalloc(&y, n * sizeof(float)));
+    CK(cudaMemset(x, 0, n * sizeof(float)));
+    CK(cudaMemset(y, 0, n * sizeof(float)));
+    size_t mb = (size_t)mn * mn * sizeof(float);
+    CK(cudaMalloc(&a, mb));
+    CK(cudaMalloc(&b, mb));
+    CK(cudaMalloc(&c, mb));
+    CK(cudaMemset(a, 0, mb));
+    CK(cudaMemset(b, 0, mb));
+    unsigned rs = ecl_region_define("saxpy body"), rm = ecl_region_define("matmul body");
+    int sblocks = (n + 255) / 256;
+    dim3 mgrid(mn / T, mn / T), mblock(T, T);
+    ecl_cuda_stamps st;
+    CK(ecl_cuda_stamps_open(&st, (size_t)mgrid.x * mgrid.y > (size_t)sblocks
+                                     ? (size_t)mgrid.x * mgrid.y : (size_t)sblocks, 0));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    result rsx, rmm;
+    /* warm-up: each kernel once */
+    saxpy_plain<<<sblocks, 256>>>(n, 2.0f, x, y);
+    saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
+    mm_plain<<<mgrid, mblock>>>(mn, a, b, c);
+    mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm);
+    CK(cudaDeviceSynchronize());
+    for (int r = 0; r < runs; r++) {
+        for (int v = 0; v < 2; v++) {
+            int stamped = (v + r) % 2;     /* alternate which goes first */
+            float ms;
+            CK(cudaEventRecord(e0));
+            for (int i = 0; i < batch; i++)
+                if (stamped)
+                    saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
+                else
+                    saxpy_plain<<<sblocks, 256>>>(n, 2.0f, x, y);
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            (stamped ? rsx.t2 : rsx.t1)[r] = ms * 1000.0 / batch;
+            CK(cudaEventRecord(e0));
+            for (int i = 0; i < mbatch; i++)
+                if (stamped)
+                    mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm);
+                else
+                    mm_plain<<<mgrid, mblock>>>(mn, a, b, c);
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            (stamped ? rmm.t2 : rmm.t1)[r] = ms * 1000.0 / mbatch;
+        }
+    }
+    CK(cudaGetLastError());
+    size_t got = 0;
+    CK(ecl_cuda_stamps_record(&st, &got));   /* the last matmul's regions */
+    ecl_cuda_stamps_close(&st);
+    report("saxpy_1M", &rsx, runs);
+    report("matmul", &rmm, runs);
+    printf("stamps_recorded=%zu expected=%u\n", got, mgrid.x * mgrid.y);
+    return 0;
+}

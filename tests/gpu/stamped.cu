@@ -1,0 +1,46 @@
+/* stamped.cu -- a kernel with in-kernel regions (ecl_cuda.h): saxpy on N
+ * elements (default 1 M) in blocks of 256, each block stamping the region
+ * "saxpy body" around its work; K launches (default 3), each recorded
+ * after it ran. Prints the regions recorded (stamps=). Linked with ECL. */
+#include "common.cuh"
+#include "ecl_cuda.h"
+
+__global__ void saxpy_stamped(int n, float a, const float *x, float *y, unsigned region)
+{
+    ECL_GPU_BEGIN();
+    ECL_GPU_ENTER(region);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+    ECL_GPU_LEAVE(region);
+    ECL_GPU_END();
+}
+
+int main(int argc, char **argv)
+{
+    ecl_init();
+    need_gpu("stamped");
+    int n = argc > 1 ? atoi(argv[1]) : 1 << 20;
+    int k = argc > 2 ? atoi(argv[2]) : 3;
+    int blocks = (n + 255) / 256;
+    float *dx, *dy;
+    CK(cudaMalloc(&dx, n * sizeof(float)));
+    CK(cudaMalloc(&dy, n * sizeof(float)));
+    CK(cudaMemset(dx, 0, n * sizeof(float)));
+    CK(cudaMemset(dy, 0, n * sizeof(float)));
+    unsigned region = ecl_region_define("saxpy body");
+    ecl_cuda_stamps st;
+    CK(ecl_cuda_stamps_open(&st, blocks, 0));
+    size_t total = 0;
+    for (int j = 0; j < k; j++) {
+        saxpy_stamped<<<blocks, 256>>>(n, 2.0f, dx, dy, region);
+        size_t got = 0;
+        CK(ecl_cuda_stamps_record(&st, &got));
+        total += got;
+    }
+    ecl_cuda_stamps_close(&st);
+    printf("blocks=%d launches=%d stamps=%zu\n", blocks, k, total);
+    CK(cudaFree(dx));
+    CK(cudaFree(dy));
+    return total == (size_t)blocks * k ? 0 : 1;
+}
