@@ -6,24 +6,7 @@
  * at least 7). Prints min and median T1, T2 and R per kernel. */
 #include "common.cuh"
 #include "ecl_cuda.h"
-
-__global__ void saxpy_plain(int n, float a, const float *x, float *y)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        y[i] = a * x[i] + y[i];
-}
-
-__global__ void saxpy_stamped(int n, float a, const float *x, float *y, unsigned region)
-{
-    ECL_GPU_BEGIN();
-    ECL_GPU_ENTER(region);
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        y[i] = a * x[i] + y[i];
-    ECL_GPU_LEAVE(region);
-    ECL_GPU_END();
-}
+#include "saxpy.cuh"
 
 #define T 16
 __device__ __forceinline__ void mm_body(int n, const float *a, const float *b, float *c)
@@ -107,7 +90,7 @@ int main(int argc, char **argv)
     CK(cudaEventCreate(&e1));
     result rsx, rmm;
     /* warm-up: each kernel once */
-    saxpy_plain<<<sblocks, 256>>>(n, 2.0f, x, y);
+    saxpy<<<sblocks, 256>>>(n, 2.0f, x, y);
     saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
     mm_plain<<<mgrid, mblock>>>(mn, a, b, c);
     mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm);
@@ -121,7 +104,7 @@ int main(int argc, char **argv)
                 if (stamped)
                     saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
                 else
-                    saxpy_plain<<<sblocks, 256>>>(n, 2.0f, x, y);
+                    saxpy<<<sblocks, 256>>>(n, 2.0f, x, y);
             CK(cudaEventRecord(e1));
             CK(cudaEventSynchronize(e1));
             CK(cudaEventElapsedTime(&ms, e0, e1));

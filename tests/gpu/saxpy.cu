@@ -2,13 +2,7 @@
  * 10), linked with ECL (ecl_init at the start); checks the result. */
 #include "common.cuh"
 #include "ecl.h"
-
-__global__ void saxpy(int n, float a, const float *x, float *y)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        y[i] = a * x[i] + y[i];
-}
+#include "saxpy.cuh"
 
 int main(int argc, char **argv)
 {

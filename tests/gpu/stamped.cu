@@ -4,17 +4,7 @@
  * after it ran. Prints the regions recorded (stamps=). Linked with ECL. */
 #include "common.cuh"
 #include "ecl_cuda.h"
-
-__global__ void saxpy_stamped(int n, float a, const float *x, float *y, unsigned region)
-{
-    ECL_GPU_BEGIN();
-    ECL_GPU_ENTER(region);
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        y[i] = a * x[i] + y[i];
-    ECL_GPU_LEAVE(region);
-    ECL_GPU_END();
-}
+#include "saxpy.cuh"
 
 int main(int argc, char **argv)
 {
