@@ -431,6 +431,25 @@ static uint32_t api_region(CUpti_CallbackId cbid, const char *name)
     return r;
 }
 
+/* The runtime calls that launch a kernel (their symbolName names it; in
+ * other callbacks it is not valid). */
+static int is_launch(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                   const void *data)
 {
@@ -448,7 +467,7 @@ static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti
     if (d->callbackSite == CUPTI_API_ENTER) {
         /* a launch names its kernel now, before it runs: the kernel's
          * region is defined before any record of it */
-        if (d->symbolName != NULL)
+        if (is_launch(cbid) && d->symbolName != NULL)
             ecl_gpu_cupti_kernel(d->symbolName);
         *d->correlationData = ecl_sys_clock_now();
         return;

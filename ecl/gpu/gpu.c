@@ -419,6 +419,7 @@ out:
 /* ---------------- start and stop ---------------- */
 
 static int gpu_mode = -1;            /* 0 off, 1 on, 2 auto */
+static int env_set;                  /* this process set CUDA_INJECTION64_PATH */
 static int gpu_stats;
 static double metrics_hz = 100;
 static int cupti_running;
@@ -497,7 +498,7 @@ void ecl_gpu_init(void)
     if (dladdr((void *)ecl_gpu_init, &info) != 0 && info.dli_fname != NULL &&
         info.dli_fname[0] == '/') {
         if (have == NULL || *have == '\0')
-            setenv("CUDA_INJECTION64_PATH", info.dli_fname, 1);
+            env_set = setenv("CUDA_INJECTION64_PATH", info.dli_fname, 1) == 0;
         else if (strcmp(have, info.dli_fname) != 0)
             fprintf(stderr, "ecl: CUDA_INJECTION64_PATH is set to '%s' (another tool): CUDA "
                     "activity is recorded only if the program uses CUDA before ECL starts, "
@@ -510,6 +511,12 @@ void ecl_gpu_init(void)
  * cuInit, before the program's first CUDA work. */
 ECL_API int InitializeInjection(void)
 {
+    /* read once, at this cuInit: a child process started from here on is
+     * not given ECL by it (ecl-run's own setting is the user's choice) */
+    if (env_set) {
+        unsetenv("CUDA_INJECTION64_PATH");
+        env_set = 0;
+    }
     read_env();
     if (gpu_mode == 0)
         return 1;
@@ -521,6 +528,10 @@ ECL_API int InitializeInjection(void)
 
 void ecl_gpu_fini(void)
 {
+    if (env_set) {
+        unsetenv("CUDA_INJECTION64_PATH");
+        env_set = 0;
+    }
 #ifdef HAVE_CUDA
     if (cupti_running) {
         ecl_gpu_nvml_stop();
