@@ -554,15 +554,26 @@ int ecl_gpu_cupti_start(void)
         { CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronisation" },
     };
     int on = 0;
+    char off[256] = "";
+    CUptiResult first = CUPTI_SUCCESS;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         r = cu.enable(kinds[i].kind);
-        if (r == CUPTI_SUCCESS)
+        if (r == CUPTI_SUCCESS) {
             on++;
-        else
-            fprintf(stderr, "ecl: CUPTI cannot record %s (%s); left out\n", kinds[i].what, why(r));
+            continue;
+        }
+        if (first == CUPTI_SUCCESS)
+            first = r;
+        size_t k = strlen(off);
+        snprintf(off + k, sizeof off - k, "%s%s", k ? ", " : "", kinds[i].what);
     }
-    if (on == 0)
+    if (on == 0) {             /* one note: no GPU, no driver, another profiler */
+        fprintf(stderr, "ecl: CUPTI records no GPU activity here (%s): GPU activity not "
+                "recorded\n", why(first));
         goto fail;
+    }
+    if (off[0] != '\0')
+        fprintf(stderr, "ecl: CUPTI cannot record %s (%s); left out\n", off, why(first));
     r = cu.subscribe(&subscriber, api_callback, NULL);
     if (r == CUPTI_SUCCESS) {
         subscribed = 1;

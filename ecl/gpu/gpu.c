@@ -422,7 +422,7 @@ static int gpu_mode = -1;            /* 0 off, 1 on, 2 auto */
 static int env_set;                  /* this process set CUDA_INJECTION64_PATH */
 static int gpu_stats;
 static double metrics_hz = 100;
-static int cupti_running;
+static int cupti_state;           /* 0 not tried, 1 running, -1 failed: said once */
 
 static int env_mode(void)
 {
@@ -461,13 +461,14 @@ static void start_now(void)
 {
 #ifdef HAVE_CUDA
     pthread_mutex_lock(&ecl_gpu_lock);
-    int already = cupti_running;
-    cupti_running = 1;
+    int tried = cupti_state;
+    if (tried == 0)
+        cupti_state = 1;
     pthread_mutex_unlock(&ecl_gpu_lock);
-    if (already)
+    if (tried != 0)
         return;
     if (ecl_gpu_define_types() != 0 || ecl_gpu_cupti_start() != 0) {
-        cupti_running = 0;
+        cupti_state = -1;
         return;
     }
     if (metrics_hz > 0)
@@ -533,10 +534,10 @@ void ecl_gpu_fini(void)
         env_set = 0;
     }
 #ifdef HAVE_CUDA
-    if (cupti_running) {
+    if (cupti_state == 1) {
         ecl_gpu_nvml_stop();
         ecl_gpu_cupti_stop();
-        cupti_running = 0;
+        cupti_state = -1;
     }
 #endif
     if (gpu_stats)

@@ -27,4 +27,21 @@ want "stamps=12"
 want "gpu_locations=4"
 want "sm_locations=4"
 if [ $fail -ne 0 ]; then cat "$TMP/check.out"; fi
+
+# GPU capture forced on where there may be no GPU or driver: the program
+# goes on, its trace is whole, and what is missing is said at most once
+mkdir -p "$TMP/start"
+if "$b/tests/gpu/unit_map" --start "$TMP/start" 2>"$TMP/start.err"; then
+    echo "ok: ECL_GPU=on starts and stops"
+else
+    echo "FAIL: ECL_GPU=on: unit_map --start failed"; cat "$TMP/start.err"; fail=1
+fi
+notes=$(grep -c '^ecl: ' "$TMP/start.err")
+if [ "$notes" -le 1 ]; then
+    echo "ok: $notes note(s) about GPU capture$(sed -n '1s/^/: /p' "$TMP/start.err")"
+else
+    echo "FAIL: $notes notes, want at most 1:"; cat "$TMP/start.err"; fail=1
+fi
+"$b/pal/pal-dump" --info "$TMP"/start/start.*.ecl >"$TMP/start.info" 2>&1 ||
+    { echo "FAIL: the trace of ECL_GPU=on does not read"; cat "$TMP/start.info"; fail=1; }
 exit $fail
