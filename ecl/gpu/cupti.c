@@ -394,6 +394,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
                                       size_t valid)
 {
     (void)size;
+    if (buffer == NULL)
+        return;
     pthread_mutex_lock(&ecl_gpu_lock);
     if (ecl_trace_is_open() && ecl_buf_is_active()) {
         clock_pair(0);
