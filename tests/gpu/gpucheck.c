@@ -160,9 +160,14 @@ int main(int argc, char **argv)
     int64_t tol = (int64_t)(tps > 0 ? (double)max_err_ticks / tps * 1e9 : 0) + 1000;
     uint64_t linked = 0, bad = 0;
     int64_t worst = 0;
+    int said = 0;
     for (size_t i = 0; i < kn; i++) {
-        if (ks[i].corr >= acap || !apis[ks[i].corr].set)
+        if (ks[i].corr >= acap || !apis[ks[i].corr].set) {
+            if (!said++)   /* what a kernel that names no CUDA call looks like */
+                printf("unlinked_example=kernel correlation %u at %" PRId64 " ns\n", ks[i].corr,
+                       ks[i].start);
             continue;
+        }
         linked++;
         int64_t early = apis[ks[i].corr].start - ks[i].start;
         if (early > worst)
