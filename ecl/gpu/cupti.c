@@ -433,6 +433,20 @@ static uint32_t api_region(CUpti_CallbackId cbid, const char *name)
     return r;
 }
 
+void ecl_gpu_cupti_api(uint32_t region, uint64_t t0, uint32_t correlation)
+{
+    ecl_buf_hot *t;
+    uint64_t now;
+    uint8_t *p = ecl_buf_begin(ECL_REC_GPU_API, ECL_BUF_HEADER_MAX + 3 * 10, &t, &now);
+    if (p == NULL)
+        return;
+    p = ecl_buf_put_uleb(p, region);
+    p = ecl_buf_put_uleb(p, now > t0 && t0 != 0 ? now - t0 : 0);
+    p = ecl_buf_put_uleb(p, correlation);
+    ecl_buf_commit(t, p, now);
+    __atomic_fetch_add(&ecl_gpu_st.apis, 1, __ATOMIC_RELAXED);
+}
+
 /* The runtime calls that launch a kernel (their symbolName names it; in
  * other callbacks it is not valid). */
 static int is_launch(CUpti_CallbackId cbid)
@@ -474,18 +488,7 @@ static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti
         *d->correlationData = ecl_sys_clock_now();
         return;
     }
-    uint64_t t0 = *d->correlationData;
-    uint32_t region = api_region(cbid, d->functionName);
-    ecl_buf_hot *t;
-    uint64_t now;
-    uint8_t *p = ecl_buf_begin(ECL_REC_GPU_API, ECL_BUF_HEADER_MAX + 3 * 10, &t, &now);
-    if (p == NULL)
-        return;
-    p = ecl_buf_put_uleb(p, region);
-    p = ecl_buf_put_uleb(p, now > t0 && t0 != 0 ? now - t0 : 0);
-    p = ecl_buf_put_uleb(p, d->correlationId);
-    ecl_buf_commit(t, p, now);
-    __atomic_fetch_add(&ecl_gpu_st.apis, 1, __ATOMIC_RELAXED);
+    ecl_gpu_cupti_api(api_region(cbid, d->functionName), *d->correlationData, d->correlationId);
 }
 
 /* ---- start, stop ---- */

@@ -116,6 +116,9 @@ void ecl_gpu_cupti_map(const void *record, const ecl_gpu_clock *clock);
  * its thread, before the kernel runs). */
 void ecl_gpu_cupti_define_names(void);
 uint32_t ecl_gpu_cupti_kernel(const char *name);
+/* Records a CUDA runtime call (gpu_api) on the calling thread: entered at
+ * t0 (ticks), returning now. */
+void ecl_gpu_cupti_api(uint32_t region, uint64_t t0, uint32_t correlation);
 /* The CUPTI clock model (tests set pairs on it). */
 extern ecl_gpu_clock ecl_gpu_cupti_clock;
 /* nvml.c: the background sampler at hz samples per second. */

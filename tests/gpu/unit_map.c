@@ -129,6 +129,12 @@ int main(int argc, char **argv)
     ecl_gpu_cupti_kernel(saxpy);
     ecl_gpu_cupti_kernel(empty);
 
+    /* the CUDA calls that launch the 20 kernels below (correlations 100 ..
+     * 119), on this thread, before the kernels run */
+    uint32_t launch = ecl_region_define("cudaLaunchKernel");
+    for (uint32_t c = 100; c < 120; c++)
+        ecl_gpu_cupti_api(launch, ecl_sys_clock_now(), c);
+
     /* the clock: CUPTI ns 1e12 is ECL's now */
     gpu0 = 1000000000000ull;
     memset(&clk, 0, sizeof clk);
@@ -181,7 +187,15 @@ int main(int argc, char **argv)
     y.streamId = UINT32_MAX;
     y.correlationId = corr++;
     map(&y);
-    CHECK(ecl_gpu_st.kernels == 20 && ecl_gpu_st.copies == 3 && ecl_gpu_st.memsets == 1 &&
+    /* a launch call that begins 20 us after its kernel began (on a stream
+     * of its own, so that its time is not raised): out of its window */
+    kernel(&k, saxpy, 15, 100, 1000, 900000);
+    map(&k);
+    uint64_t late = clk.ticks0 + (uint64_t)(20e-6 * ecl_sys_clock_ticks_per_second());
+    while (ecl_sys_clock_now() < late)
+        ;
+    ecl_gpu_cupti_api(launch, ecl_sys_clock_now(), 900000);
+    CHECK(ecl_gpu_st.kernels == 21 && ecl_gpu_st.copies == 3 && ecl_gpu_st.memsets == 1 &&
               ecl_gpu_st.syncs == 1,
           "mapped %llu kernels, %llu copies", (unsigned long long)ecl_gpu_st.kernels,
           (unsigned long long)ecl_gpu_st.copies);
