@@ -23,8 +23,10 @@
 #      - R = 100 (T2 - T1) / T1 of in-kernel stamps on saxpy (1 M elements)
 #        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each).
 # Prints "PASS"/"FAIL" per check and the figures, a last line
-# "device-check: PASS" or "device-check: FAIL (N checks)"; writes every log
-# to OUTDIR. Exit 0 when every check passed. About 3 to 5 minutes.
+# "device-check: PASS" or "device-check: FAIL (N checks)"; writes the logs
+# (and nothing big: no build, no trace) to OUTDIR, so that OUTDIR can be
+# carried back; builds and traces in ECL_WORK (default a new directory in
+# /tmp). Exit 0 when every check passed. About 3 to 5 minutes.
 set -u
 out=${1:?usage: device-check.sh OUTDIR}
 mkdir -p "$out" || exit 1
@@ -39,6 +41,8 @@ check() {   # check NAME COMMAND...: PASS/FAIL line
     if "$@"; then say "PASS $name"; else say "FAIL $name"; fails=$((fails + 1)); fi
 }
 : >"$out/summary.txt"
+work=${ECL_WORK:-$(mktemp -d /tmp/ecl-device-check.XXXXXX)}
+mkdir -p "$work" || exit 1
 say "device-check: $(date -u +%FT%TZ) on $(hostname), $jobs cores"
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 |
@@ -53,9 +57,9 @@ say "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
 src=""
 tarball=${ECL_TARBALL:-$(ls ecl-*.tar.gz 2>/dev/null | tail -n 1)}
 if [ -n "$tarball" ] && [ -f "$tarball" ]; then
-    rm -rf "$out/src" && mkdir -p "$out/src"
-    tar xzf "$tarball" -C "$out/src" || { say "FAIL unpack $tarball"; exit 1; }
-    src=$(ls -d "$out"/src/ecl-*/ | head -n 1)
+    rm -rf "$work/src" && mkdir -p "$work/src"
+    tar xzf "$tarball" -C "$work/src" || { say "FAIL unpack $tarball"; exit 1; }
+    src=$(ls -d "$work"/src/ecl-*/ | head -n 1)
     say "source: $tarball"
 elif [ -x ./configure ]; then
     src=$(pwd)
@@ -101,7 +105,7 @@ fi
 # ---- 3. measurements ----
 med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "min=%s median=%s n=%d", v[1], v[int((NR + 1) / 2)], NR }'; }
 LIBECL=$src/ecl/.libs/libecl.so
-M=$out/measure
+M=$work/measure
 mkdir -p "$M"
 # 3a. launches: untraced vs CUPTI+ECL, interleaved; ECL's own time per record
 : >"$M/launch_plain" ; : >"$M/launch_traced" ; : >"$M/map_ns"
@@ -148,13 +152,16 @@ nv=$(med <"$M/nvml" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
 check "target: NVML sampling <= 0.1 % of a core (median ${nv:-?})" \
     awk -v m="${nv:-1e9}" 'BEGIN { exit !(m <= 0.1) }'
 # 3d. in-kernel stamps: R on saxpy 1 M and a matrix multiply
-ECL_DIR="$M" ECL_GPU=off tests/gpu/overhead 9 1024 >"$M/overhead.out" 2>&1
-sed 's/^/figure: R /' "$M/overhead.out" | tee -a "$out/summary.txt"
+ECL_DIR="$M" ECL_GPU=off tests/gpu/overhead 9 1024 >"$out/overhead.out" 2>&1
+sed 's/^/figure: R /' "$out/overhead.out" | tee -a "$out/summary.txt"
 for k in saxpy_1M matmul; do
-    r=$(sed -n "s/^$k .*R_pair_median=\\([0-9.-]*\\).*/\\1/p" "$M/overhead.out")
+    r=$(sed -n "s/^$k .*R_pair_median=\\([0-9.-]*\\).*/\\1/p" "$out/overhead.out")
     check "target: in-kernel stamps R <= 2 % on $k (median of pairs ${r:-?})" \
         awk -v m="${r:-1e9}" 'BEGIN { exit !(m <= 2) }'
 done
-say "device-check: $(( $(date +%s) - start )) s; logs in $out"
+for f in launch_plain launch_traced map_ns nvml; do cp "$M/$f" "$out/runs-$f.txt" 2>/dev/null; done
+cp "$M/empty.err" "$out/empty-traced.err" 2>/dev/null
+cp "$M/nvml.err" "$out/nvml-last.err" 2>/dev/null
+say "device-check: $(( $(date +%s) - start )) s; logs in $out, build and traces in $work"
 if [ $fails -eq 0 ]; then say "device-check: PASS"; else say "device-check: FAIL ($fails checks)"; fi
 exit $((fails != 0))
