@@ -60,6 +60,10 @@ uint64_t ecl_gpu_host_ticks(void);
 void ecl_gpu_stamps_clock(int device, uint64_t globaltimer_ns, uint64_t ticks_before,
                           uint64_t ticks_after);
 size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n);
+/* Bracket ECL's own CUDA calls below: their GPU work is left out of the
+ * trace (counted in ECL_GPU_STATS' tool=). */
+void ecl_gpu_tool_enter(void);
+void ecl_gpu_tool_leave(void);
 
 #ifdef __cplusplus
 }
@@ -166,9 +170,12 @@ static inline cudaError_t ecl_cuda_stamps_calibrate(int tries)
     int device = 0;
     cudaGetDevice(&device);
     unsigned long long *d = 0, h = 0;
+    ecl_gpu_tool_enter();
     cudaError_t e = cudaMalloc((void **)&d, sizeof *d);
-    if (e != cudaSuccess)
+    if (e != cudaSuccess) {
+        ecl_gpu_tool_leave();
         return e;
+    }
     uint64_t best = UINT64_MAX, b0 = 0, b1 = 0, g = 0;
     for (int i = 0; i < tries + 1; i++) {
         uint64_t t0 = ecl_gpu_host_ticks();
@@ -186,6 +193,7 @@ static inline cudaError_t ecl_cuda_stamps_calibrate(int tries)
         }
     }
     cudaFree(d);
+    ecl_gpu_tool_leave();
     if (e == cudaSuccess && best != UINT64_MAX)
         ecl_gpu_stamps_clock(device, g, b0, b1);
     return e;
@@ -204,14 +212,16 @@ static inline cudaError_t ecl_cuda_stamps_open(ecl_cuda_stamps *st, size_t block
     st->host = 0;
     cudaGetDevice(&st->device);
     size_t bytes = blocks * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp);
-    cudaError_t e = cudaMalloc((void **)&st->dev, bytes);
-    if (e != cudaSuccess)
-        return e;
     st->host = (ecl_gpu_stamp *)malloc(bytes);
     if (st->host == 0)
         return cudaErrorMemoryAllocation;
-    cudaMemset(st->dev, 0, bytes);
-    e = cudaMemcpyToSymbol(ecl_gpu_log_, &st->dev, sizeof st->dev);
+    ecl_gpu_tool_enter();
+    cudaError_t e = cudaMalloc((void **)&st->dev, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemset(st->dev, 0, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemcpyToSymbol(ecl_gpu_log_, &st->dev, sizeof st->dev);
+    ecl_gpu_tool_leave();
     if (e == cudaSuccess && st->device >= 0 && st->device < 64 && !calibrated[st->device]) {
         e = ecl_cuda_stamps_calibrate(9);
         calibrated[st->device] = e == cudaSuccess;
@@ -225,6 +235,7 @@ static inline cudaError_t ecl_cuda_stamps_open(ecl_cuda_stamps *st, size_t block
 static inline cudaError_t ecl_cuda_stamps_record(ecl_cuda_stamps *st, size_t *recorded)
 {
     size_t bytes = st->blocks * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp);
+    ecl_gpu_tool_enter();
     cudaError_t e = cudaStreamSynchronize(st->stream);
     if (e == cudaSuccess)
         e = cudaMemcpy(st->host, st->dev, bytes, cudaMemcpyDeviceToHost);
@@ -233,6 +244,7 @@ static inline cudaError_t ecl_cuda_stamps_record(ecl_cuda_stamps *st, size_t *re
         n = ecl_gpu_stamps_record(st->device, st->host, st->blocks * ECL_GPU_MAX_STAMPS);
         e = cudaMemset(st->dev, 0, bytes);
     }
+    ecl_gpu_tool_leave();
     if (recorded != 0)
         *recorded = n;
     return e;
@@ -241,8 +253,10 @@ static inline cudaError_t ecl_cuda_stamps_record(ecl_cuda_stamps *st, size_t *re
 static inline void ecl_cuda_stamps_close(ecl_cuda_stamps *st)
 {
     ecl_gpu_stamp *none = 0;
+    ecl_gpu_tool_enter();
     cudaMemcpyToSymbol(ecl_gpu_log_, &none, sizeof none);
     cudaFree(st->dev);
+    ecl_gpu_tool_leave();
     free(st->host);
     st->dev = 0;
     st->host = 0;

@@ -30,7 +30,6 @@ static struct {
     CUptiResult (*register_callbacks)(CUpti_BuffersCallbackRequestFunc,
                                       CUpti_BuffersCallbackCompleteFunc);
     CUptiResult (*enable)(CUpti_ActivityKind);
-    CUptiResult (*disable)(CUpti_ActivityKind);
     CUptiResult (*flush_all)(uint32_t);
     CUptiResult (*next_record)(uint8_t *, size_t, CUpti_Activity **);
     CUptiResult (*dropped)(CUcontext, uint32_t, size_t *);
@@ -303,9 +302,57 @@ void ecl_gpu_cupti_define_names(void)
     }                                                                                       \
     ecl_buf_location_leave(prev_);
 
+/* ECL's own CUDA work (ecl_cuda.h's calibration and stamp copies, between
+ * ecl_gpu_tool_enter and _leave) is not the program's: the correlation ids
+ * of its runtime calls go into a small direct-mapped table, and activity
+ * records that carry one are counted (ECL_GPU_STATS "tool=") and left out.
+ * A slot is overwritten only by an id 4096 calls later, long after CUPTI
+ * has delivered the record it marks. */
+#define TOOL_SLOTS 4096u
+static uint32_t tool_ids[TOOL_SLOTS];
+static int tool_any;
+
+static void tool_mark(uint32_t corr)
+{
+    if (corr == 0)
+        return;
+    __atomic_store_n(&tool_ids[corr % TOOL_SLOTS], corr, __ATOMIC_RELAXED);
+    __atomic_store_n(&tool_any, 1, __ATOMIC_RELEASE);
+}
+
+static int tool_work(uint32_t corr)
+{
+    return corr != 0 && __atomic_load_n(&tool_any, __ATOMIC_ACQUIRE) &&
+           __atomic_load_n(&tool_ids[corr % TOOL_SLOTS], __ATOMIC_RELAXED) == corr;
+}
+
+/* The runtime correlation id of an activity record (0 if it has none). */
+static uint32_t activity_correlation(const CUpti_Activity *a)
+{
+    switch (a->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        return ((const CUpti_ActivityKernel10 *)a)->correlationId;
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)a;
+        return m->runtimeCorrelationId ? m->runtimeCorrelationId : m->correlationId;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+        return ((const CUpti_ActivityMemset4 *)a)->correlationId;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+        return ((const CUpti_ActivitySynchronization2 *)a)->correlationId;
+    default:
+        return 0;
+    }
+}
+
 void ecl_gpu_cupti_map(const void *record, const ecl_gpu_clock *clock)
 {
     const CUpti_Activity *a = record;
+    if (tool_work(activity_correlation(a))) {
+        ecl_gpu_st.tool++;
+        return;
+    }
     switch (a->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
@@ -480,6 +527,11 @@ static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !ecl_buf_is_active())
         return;
     const CUpti_CallbackData *d = data;
+    if (ecl_gpu_in_tool) {
+        if (d->callbackSite == CUPTI_API_ENTER)
+            tool_mark(d->correlationId);
+        return;
+    }
     if (d->callbackSite == CUPTI_API_ENTER) {
         /* a launch names its kernel now, before it runs: the kernel's
          * region is defined before any record of it */
@@ -514,7 +566,6 @@ int ecl_gpu_cupti_start(void)
     LOAD(get_result_string, "cuptiGetResultString");
     LOAD(register_callbacks, "cuptiActivityRegisterCallbacks");
     LOAD(enable, "cuptiActivityEnable");
-    LOAD(disable, "cuptiActivityDisable");
     LOAD(flush_all, "cuptiActivityFlushAll");
     LOAD(next_record, "cuptiActivityGetNextRecord");
     LOAD(dropped, "cuptiActivityGetNumDroppedRecords");
@@ -607,11 +658,10 @@ void ecl_gpu_cupti_stop(void)
     }
     /* every record still in CUPTI's buffers, now (completed or not) */
     cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                   CUPTI_ACTIVITY_KIND_MEMSET,
-                                   CUPTI_ACTIVITY_KIND_SYNCHRONIZATION };
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        cu.disable(kinds[i]);
+    /* No cuptiActivityDisable: at exit, after the CUDA runtime's own
+     * teardown, it crashes inside CUPTI (seen on an H100, driver 580, CUDA
+     * 13.0); records that CUPTI completes after this flush find the trace
+     * closed and are not written (buffer_completed). */
     pthread_mutex_lock(&ecl_gpu_lock);
     clock_pair(1);
     pthread_mutex_unlock(&ecl_gpu_lock);

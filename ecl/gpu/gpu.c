@@ -17,6 +17,20 @@
 pthread_mutex_t ecl_gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 uint64_t ecl_gpu_t0;
 ecl_gpu_stats ecl_gpu_st;
+__thread int ecl_gpu_in_tool;
+
+/* ecl_cuda.h brackets its own CUDA calls with these (cupti.c leaves their
+ * work out of the trace). */
+ECL_API void ecl_gpu_tool_enter(void)
+{
+    ecl_gpu_in_tool++;
+}
+
+ECL_API void ecl_gpu_tool_leave(void)
+{
+    if (ecl_gpu_in_tool > 0)
+        ecl_gpu_in_tool--;
+}
 
 #define U8 EDL_UINT8, EDL_ENC_ULEB
 #define U32 EDL_UINT32, EDL_ENC_ULEB
@@ -554,10 +568,11 @@ void ecl_gpu_print_stats(void)
     fprintf(stderr,
             "ecl: gpu stats: records=%llu kernels=%llu copies=%llu memsets=%llu syncs=%llu "
             "api_calls=%llu stamps=%llu copy_bytes=%llu dropped=%llu map_ns_per_record=%.1f "
-            "nvml_samples=%llu nvml_cpu_percent=%.4f\n",
+            "nvml_samples=%llu nvml_cpu_percent=%.4f nvml_first_sample_us=%.1f tool=%llu\n",
             (unsigned long long)s.records, (unsigned long long)s.kernels,
             (unsigned long long)s.copies, (unsigned long long)s.memsets,
             (unsigned long long)s.syncs, (unsigned long long)s.apis,
             (unsigned long long)s.stamps, (unsigned long long)s.copy_bytes,
-            (unsigned long long)s.dropped, per, (unsigned long long)s.samples, cpu);
+            (unsigned long long)s.dropped, per, (unsigned long long)s.samples, cpu,
+            (double)s.sampler_first_ns / 1e3, (unsigned long long)s.tool);
 }

@@ -80,6 +80,9 @@ uint64_t ecl_gpu_host_ticks(void);
 void ecl_gpu_stamps_clock(int device, uint64_t globaltimer_ns, uint64_t ticks_before,
                           uint64_t ticks_after);
 size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n);
+/* ecl_cuda.h brackets its own CUDA calls (their GPU work is left out). */
+void ecl_gpu_tool_enter(void);
+void ecl_gpu_tool_leave(void);
 int InitializeInjection(void);
 /* One in-kernel region of one block, as ecl_cuda.h's ecl_gpu_stamp. */
 typedef struct ecl_gpu_stamp_t {
@@ -97,11 +100,15 @@ typedef struct ecl_gpu_stats {
     uint64_t kernels, copies, memsets, syncs, apis, stamps;
     uint64_t copy_bytes;
     uint64_t dropped;              /* records CUPTI dropped */
+    uint64_t tool;                 /* records of ECL's own CUDA work, left out */
+    uint64_t sampler_first_ns;     /* CPU time of the first NVML sample round */
     uint64_t samples;              /* NVML sample rounds */
     uint64_t sampler_cpu_ns;       /* CPU time of the sampler thread */
     uint64_t sampler_wall_ns;      /* its life time */
 } ecl_gpu_stats;
 extern ecl_gpu_stats ecl_gpu_st;
+/* Inside ecl_gpu_tool_enter/_leave: the CUDA calls are ECL's own. */
+extern __thread int ecl_gpu_in_tool;
 void ecl_gpu_print_stats(void);
 
 #ifdef HAVE_CUDA
