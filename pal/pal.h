@@ -420,6 +420,147 @@ PAL_API pal_status pal_names_process(const pal_names *n, const pal_record *rec, 
  * field); returns the length it needed, like snprintf. */
 PAL_API size_t pal_record_format(const pal_record *rec, size_t i, char *buf, size_t size);
 
+/* ---------------- Vocabulary: collective operations and one-sided kinds ---------------- */
+/* One table each, expanded wherever a layer needs the list (EDL's OPERATION
+ * IS, the OTF2 import and export, the event layer): X(ID, "name", OTF2
+ * collective op, OTF2 region role) in the order of doc/edl.md, "Collective
+ * operations"; the OTF2 columns are the suffixes of OTF2_COLLECTIVE_OP_ and
+ * OTF2_REGION_ROLE_. */
+#define PAL_COLLECTIVE_OPS(X)                                                   \
+    X(BARRIER, "barrier", BARRIER, BARRIER)                                     \
+    X(BCAST, "bcast", BCAST, COLL_ONE2ALL)                                      \
+    X(GATHER, "gather", GATHER, COLL_ALL2ONE)                                   \
+    X(GATHERV, "gatherv", GATHERV, COLL_ALL2ONE)                                \
+    X(SCATTER, "scatter", SCATTER, COLL_ONE2ALL)                                \
+    X(SCATTERV, "scatterv", SCATTERV, COLL_ONE2ALL)                             \
+    X(ALLGATHER, "allgather", ALLGATHER, COLL_ALL2ALL)                          \
+    X(ALLGATHERV, "allgatherv", ALLGATHERV, COLL_ALL2ALL)                       \
+    X(ALLTOALL, "alltoall", ALLTOALL, COLL_ALL2ALL)                             \
+    X(ALLTOALLV, "alltoallv", ALLTOALLV, COLL_ALL2ALL)                          \
+    X(ALLTOALLW, "alltoallw", ALLTOALLW, COLL_ALL2ALL)                          \
+    X(ALLREDUCE, "allreduce", ALLREDUCE, COLL_ALL2ALL)                          \
+    X(REDUCE, "reduce", REDUCE, COLL_ALL2ONE)                                   \
+    X(REDUCE_SCATTER, "reduce_scatter", REDUCE_SCATTER, COLL_ALL2ALL)           \
+    X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", REDUCE_SCATTER_BLOCK,       \
+      COLL_ALL2ALL)                                                             \
+    X(SCAN, "scan", SCAN, COLL_ALL2ALL)                                         \
+    X(EXSCAN, "exscan", EXSCAN, COLL_ALL2ALL)
+
+/* X(ID, "name", record role suffix, OTF2 RMA event) */
+#define PAL_RMA_KINDS(X)                                                        \
+    X(PUT, "put", RMA_PUT, RmaPut)                                              \
+    X(GET, "get", RMA_GET, RmaGet)                                              \
+    X(ATOMIC, "atomic", RMA_ATOMIC, RmaAtomic)                                  \
+    X(WIN_CREATE, "win_create", RMA_WIN_CREATE, RmaWinCreate)                   \
+    X(WIN_FREE, "win_free", RMA_WIN_FREE, RmaWinDestroy)                        \
+    X(SYNC, "sync", RMA_SYNC, RmaSync)                                          \
+    X(LOCK, "lock", RMA_LOCK, RmaRequestLock)                                   \
+    X(UNLOCK, "unlock", RMA_UNLOCK, RmaReleaseLock)
+
+typedef enum pal_coll_op {
+    PAL_COLL_OP_NONE = -1,
+#define PAL_X_(id, name, otf2_op, otf2_role) PAL_COLL_##id,
+    PAL_COLLECTIVE_OPS(PAL_X_)
+#undef PAL_X_
+    PAL_COLL_OP_COUNT
+} pal_coll_op;
+
+typedef enum pal_rma_kind {
+    PAL_RMA_KIND_NONE = -1,
+#define PAL_X_(id, name, role, otf2) PAL_RMA_##id,
+    PAL_RMA_KINDS(PAL_X_)
+#undef PAL_X_
+    PAL_RMA_KIND_COUNT
+} pal_rma_kind;
+
+/* "allreduce" for PAL_COLL_ALLREDUCE; NULL out of range. From a name (as
+ * pal_recdesc_operation gives it): PAL_COLL_OP_NONE when unknown. */
+PAL_API const char *pal_coll_op_name(pal_coll_op op);
+PAL_API pal_coll_op pal_coll_op_by_name(const char *name);
+/* "put" for PAL_RMA_PUT and its record role (PAL_ROLE_RMA_PUT); the kind of
+ * a record role (PAL_RMA_KIND_NONE for a role of no one-sided kind). */
+PAL_API const char *pal_rma_kind_name(pal_rma_kind k);
+PAL_API pal_record_role pal_rma_kind_role(pal_rma_kind k);
+PAL_API pal_rma_kind pal_rma_kind_of_role(pal_record_role role);
+
+/* ---------------- Messages: the matcher ---------------- */
+/* One message matcher for every consumer (views, exports, the merge's check,
+ * Python); its key is documented in doc/pal.md, "Messages: the matcher":
+ * (source world rank, destination world rank, tag, communicator context),
+ * first sent first received in each key (MPI's non-overtaking order). The
+ * context of a communicator with a definition is a hash of its members'
+ * world ranks in communicator-rank order (of both groups for an
+ * intercommunicator), equal on every member whatever id each gave it; an id
+ * without a definition is its own context, compared as is between the two
+ * ends (ECL's agreed ids, PICL's absent 0). Ids are per process unless
+ * global (PAL_MATCH_GLOBAL_COMM: OTF2's), whose definitions are looked up
+ * in one namespace (the first definition of each id). */
+typedef struct pal_matcher pal_matcher;
+
+#define PAL_MATCH_SEND 0
+#define PAL_MATCH_RECV 1
+#define PAL_MATCH_GLOBAL_COMM 1u        /* the communicator id is the same on every process */
+#define PAL_MATCH_MAX_MEMBERS (1 << 24) /* members of one communicator */
+
+/* One end of a message: the caller's, handed back as the partner's. */
+typedef struct pal_msg_end {
+    uint32_t process;             /* world rank of this end */
+    uint32_t stream;              /* its thread */
+    double time;                  /* in the caller's unit */
+    uint64_t bytes;
+    uint64_t user;                /* anything: an index of the caller's */
+} pal_msg_end;
+
+/* The key a message end is matched by (pal_matcher_key). */
+typedef struct pal_msg_key {
+    uint32_t src, dst;            /* world ranks */
+    int64_t tag;                  /* a negative tag (unknown) is 0 */
+    uint64_t context;
+} pal_msg_key;
+
+PAL_API pal_status pal_matcher_create(pal_matcher **out);
+PAL_API void pal_matcher_destroy(pal_matcher *m);
+/* Communicator id of process has these members (world ranks, in
+ * communicator-rank order) and, for an intercommunicator, this remote
+ * group. A later definition of the same id replaces it. PAL_EINVAL for no
+ * members or a negative id. */
+PAL_API pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int64_t id,
+                                           const uint32_t *members, size_t n,
+                                           const uint32_t *remote, size_t nremote);
+/* The same from a definition record's fields: size, and the members as
+ * text ("0-3 8 10-11": world ranks and ranges, field role members; the
+ * remote group's, field role remote_members, "" for none). A list that does
+ * not parse to size ranks is compared as text. */
+PAL_API pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id,
+                                           int64_t size, const char *members, size_t len,
+                                           const char *remote, size_t rlen);
+/* The context of communicator id as process uses it, and its size (0 when
+ * undefined); collectives group their instances by it too. PAL_OK;
+ * PAL_EUNDEF: no definition (the id is the context). */
+PAL_API pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
+                                       unsigned flags, uint64_t *context, uint32_t *size);
+/* The key of an end: side PAL_MATCH_SEND (process sends to peer) or
+ * PAL_MATCH_RECV (process receives from peer). PAL_EINVAL for a peer that
+ * is no rank (negative: an unresolved wildcard). */
+PAL_API pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t process, int64_t peer,
+                                   int64_t tag, int64_t comm_id, unsigned flags,
+                                   pal_msg_key *key);
+/* Posts one end (end->process is its rank): PAL_OK when it completes a
+ * message (the other end, posted earlier, is in *partner), PAL_END when it
+ * waits for its partner; PAL_EINVAL, PAL_ENOMEM. A receive whose completion
+ * was not seen (a receive freed while active) is posted too, so that later
+ * receives take the right sends. */
+PAL_API pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
+                                    int64_t comm_id, unsigned flags, const pal_msg_end *end,
+                                    pal_msg_end *partner);
+/* Ends still waiting for their partner. */
+PAL_API void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs);
+/* Parses a member list as text ("0-3 8") into out (at most max ranks):
+ * PAL_OK and *n; PAL_EFORMAT when it is not one; PAL_ERANGE when more than
+ * max. out NULL: counts only. */
+PAL_API pal_status pal_members_parse(const char *s, size_t len, uint32_t *out, size_t max,
+                                     size_t *n);
+
 #ifdef __cplusplus
 }
 #endif
