@@ -561,6 +561,105 @@ PAL_API void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t
 PAL_API pal_status pal_members_parse(const char *s, size_t len, uint32_t *out, size_t max,
                                      size_t *n);
 
+/* ---------------- Events: what records mean, typed ---------------- */
+/* The semantic layer under every analysis (doc/pal.md, "Events"): each
+ * record type is classified once from its roles, and records come out as
+ * typed events with names and peers resolved and messages matched (the one
+ * matcher above). Nothing above this layer reads roles. X(ID, "name"). */
+#define PAL_EVENT_KINDS(X)                                                      \
+    X(NONE, "none")                                                             \
+    X(ENTER, "enter")                 /* a region entered (a call's start) */   \
+    X(LEAVE, "leave")                 /* a region left: start, arguments */     \
+    X(SEND, "send")                   /* a message leaves: peer, tag, comm, bytes */ \
+    X(RECV, "recv")                   /* a message arrives: peer is its source */ \
+    X(MESSAGE, "message")             /* a send and its receive matched */      \
+    X(COLLECTIVE, "collective")       /* one member's part of a collective */   \
+    X(COLL_INSTANCE, "coll_instance") /* a collective's instance, all members */ \
+    X(RMA, "rma")                     /* a one-sided operation or sync */       \
+    X(COUNTER, "counter")             /* a sample: name, value */               \
+    X(MARKER, "marker")               /* name is its text */                    \
+    X(OVERHEAD, "overhead")           /* the tool's own [time, time + duration] */ \
+    X(LOST, "lost")                   /* count records dropped */               \
+    X(DEFINITION, "definition")       /* names defined (resolved from now on) */ \
+    X(THREAD_BEGIN, "thread_begin")                                             \
+    X(THREAD_END, "thread_end")                                                 \
+    X(PROCESS_BEGIN, "process_begin") /* an instant; with a duration: a region */ \
+    X(PROCESS_END, "process_end")                                               \
+    X(PAUSE, "pause")                                                           \
+    X(RESUME, "resume")
+
+typedef enum pal_event_kind {
+#define PAL_X_(id, name) PAL_EV_##id,
+    PAL_EVENT_KINDS(PAL_X_)
+#undef PAL_X_
+    PAL_EV_LIMIT
+} pal_event_kind;
+
+/* Event flags */
+#define PAL_EVF_COMMUNICATION 1u  /* the region is communication (an MPI function) */
+#define PAL_EVF_IDLE 2u           /* time inside the region is waiting */
+#define PAL_EVF_COLLECTIVE 4u     /* the region is a collective's */
+#define PAL_EVF_SETUP 8u          /* the region is the process's start or end (MPI_Init) */
+#define PAL_EVF_UNMATCHED 16u     /* a leave without its enter, or one no record made (a
+                                   * frame left with an outer one, or open at the end) */
+
+/* A collective instance: the k-th call of a collective by each member of a
+ * communicator (its context, pal_matcher_context) is its k-th instance. */
+typedef struct pal_coll_instance {
+    uint32_t members;             /* members seen (size when complete) */
+    uint32_t size;                /* the communicator's size, 0 unknown */
+    uint32_t lo, hi, late;        /* lowest and highest rank, the last to enter */
+    int64_t comm;                 /* the first member's communicator id */
+    int64_t root;                 /* world rank, -1 none */
+    uint64_t bytes;               /* summed over the members */
+    pal_coll_op op;
+    int64_t min_start, max_start, max_end;   /* ns */
+} pal_coll_instance;
+
+typedef struct pal_event {
+    pal_event_kind kind;
+    unsigned flags;               /* PAL_EVF_* */
+    uint32_t process, stream;     /* rank and thread (COLL_INSTANCE: the late rank) */
+    int64_t time;                 /* ns, as pal_record_time_ns */
+    const pal_record *record;     /* the record it comes from; NULL at the end */
+    const char *name;             /* region, counter, marker text (not NUL-terminated */
+    size_t name_len;              /* for counters and markers); NULL: none */
+    unsigned depth;               /* ENTER, LEAVE: frames open below it */
+    int64_t start;                /* LEAVE, COLLECTIVE: the region's enter */
+    int64_t duration;             /* OVERHEAD: ns */
+    int64_t peer;                 /* SEND: destination, RECV: source, RMA: target (world
+                                   * ranks); MESSAGE: the other end's; -1 none */
+    int64_t tag, comm;            /* as recorded (comm: the id, see comm_flags) */
+    unsigned comm_flags;          /* PAL_MATCH_GLOBAL_COMM */
+    uint64_t bytes;
+    int64_t root;                 /* COLLECTIVE, COLL_INSTANCE, LEAVE: -1 none */
+    pal_coll_op op;               /* COLLECTIVE, COLL_INSTANCE, LEAVE: OPERATION IS */
+    pal_rma_kind rma;             /* RMA */
+    int64_t window;               /* RMA: -1 none */
+    double value;                 /* COUNTER */
+    uint64_t count;               /* LOST */
+    pal_msg_end send, recv;       /* MESSAGE: the two ends (time in ns) */
+    pal_coll_instance coll;       /* COLL_INSTANCE */
+} pal_event;
+
+typedef struct pal_events pal_events;
+
+/* Events of the records of r (a trace or a run), read in r's order. r stays
+ * the caller's (close it after pal_events_destroy). PAL_OK, PAL_EINVAL,
+ * PAL_ENOMEM. */
+PAL_API pal_status pal_events_create(pal_reader *r, pal_events **out);
+PAL_API void pal_events_destroy(pal_events *e);
+/* The next event; PAL_END after the last (frames still open and collective
+ * instances not complete come out at the end). An event and its strings
+ * stay valid until the next call (region names until pal_events_destroy).
+ * A reader's error status is passed on (pal_reader_error says why). */
+PAL_API pal_status pal_events_next(pal_events *e, const pal_event **out);
+/* The names the definitions so far defined, and the matcher (contexts). */
+PAL_API const pal_names *pal_events_names(const pal_events *e);
+PAL_API const pal_matcher *pal_events_matcher(const pal_events *e);
+/* "enter" for PAL_EV_ENTER; NULL out of range. */
+PAL_API const char *pal_event_kind_name(pal_event_kind k);
+
 #ifdef __cplusplus
 }
 #endif
