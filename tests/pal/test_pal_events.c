@@ -6,7 +6,11 @@
  * collective's members and its instance (completed at the end: toymp has no
  * communicator sizes), a counter named through its definition, a marker,
  * an unmatched leave, and the instants. Usage: test_pal_events [TOYMP.EDL]
- * (default: $top_srcdir/edl/formats/toymp.edl). */
+ * (default: $top_srcdir/edl/formats/toymp.edl).
+ *
+ * test_pal_events --count [-d DICT] TRACE... prints what the events of a
+ * trace or run count, in the words of pal-view's profile, for
+ * tests/pal/events.sh to hold against pal-view. */
 #include <config.h>
 
 #include <stdio.h>
@@ -102,8 +106,61 @@ static const want wants[] = {
     {PAL_EV_COLL_INSTANCE, 0, 21, "barrier", 0, -1, 0, 0, 0},
 };
 
+/* --count: the events of a trace or run, counted as pal-view counts */
+static int count(int argc, char **argv)
+{
+    const char *dict = NULL;
+    int i = 0;
+    if (argc >= 2 && strcmp(argv[0], "-d") == 0) {
+        dict = argv[1];
+        i = 2;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "usage: test_pal_events --count [-d DICT] TRACE...\n");
+        return 2;
+    }
+    pal_reader *r = NULL;
+    pal_events *ev = NULL;
+    if (pal_reader_open_run((const char *const *)argv + i, (size_t)(argc - i), dict, 0, &r) !=
+            PAL_OK ||
+        pal_events_create(r, &ev) != PAL_OK) {
+        fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
+        pal_reader_close(r);
+        return 2;
+    }
+    uint64_t n[PAL_EV_LIMIT] = {0}, unmatched = 0, open = 0, lost = 0, complete = 0;
+    const pal_event *e;
+    pal_status st;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        n[e->kind]++;
+        if (e->kind == PAL_EV_LEAVE && (e->flags & PAL_EVF_UNMATCHED))
+            *(e->record ? &unmatched : &open) += 1;
+        if (e->kind == PAL_EV_LOST)
+            lost += e->count;
+        if (e->kind == PAL_EV_COLL_INSTANCE && e->coll.members == e->coll.size)
+            complete++;
+    }
+    if (st != PAL_END)
+        fprintf(stderr, "test_pal_events: %s\n", pal_reader_error(r));
+    printf("markers %llu, counter samples %llu, lost %llu, unmatched leaves %llu, open at end "
+           "%llu\n",
+           (unsigned long long)n[PAL_EV_MARKER], (unsigned long long)n[PAL_EV_COUNTER],
+           (unsigned long long)lost, (unsigned long long)unmatched, (unsigned long long)open);
+    printf("Messages: %llu sends, %llu receives, %llu matched\n",
+           (unsigned long long)n[PAL_EV_SEND], (unsigned long long)n[PAL_EV_RECV],
+           (unsigned long long)n[PAL_EV_MESSAGE]);
+    printf("instances %llu (%llu complete), enters %llu, leaves %llu\n",
+           (unsigned long long)n[PAL_EV_COLL_INSTANCE], (unsigned long long)complete,
+           (unsigned long long)n[PAL_EV_ENTER], (unsigned long long)n[PAL_EV_LEAVE]);
+    pal_events_destroy(ev);
+    pal_reader_close(r);
+    return st == PAL_END ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "--count") == 0)
+        return count(argc - 2, argv + 2);
     char edl[4096];
     const char *top = getenv("top_srcdir");
     snprintf(edl, sizeof edl, "%s/edl/formats/toymp.edl", top ? top : ".");
