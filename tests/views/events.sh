@@ -4,7 +4,8 @@
 # its EDL), the PICL excerpt (unbalanced regions, wildcard receives), the
 # ECL trace of tests/views/vwprog (threads, unbalanced regions, markers)
 # and, with MPI, runs of examples/mpi (ring, split communicators,
-# intercommunicators; merged and per-rank files): markers, counter
+# intercommunicators; merged, per-rank files and, with OTF2, exported as
+# an archive whose communicator ids are global): markers, counter
 # samples, lost records, unmatched leaves, regions open at the end, sends,
 # receives, matched messages and collective instances must be equal.
 set -u
@@ -76,6 +77,13 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
             >"$tmp/$ex.out" 2>&1 || { cat "$tmp/$ex.out"; echo "mpirun $ex failed"; exit 99; }
         same "$ex (merged)" "$tmp/$ex/trace.ecl"
         same "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
+        # an OTF2 archive: a foreign format whose communicator ids are
+        # global and say nothing of the members
+        if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
+            "$pv" --export otf2 -o "$tmp/$ex.otf2" "$tmp/$ex/trace.ecl" >/dev/null 2>&1 ||
+                { bad "$ex: pal-view --export otf2"; continue; }
+            same "$ex (OTF2 archive)" "$tmp/$ex.otf2/traces.otf2"
+        fi
     done
 else
     echo "note: ECL was configured without MPI: no MPI runs compared"
