@@ -548,8 +548,8 @@ PAL_API pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t proc
 /* Posts one end (end->process is its rank): PAL_OK when it completes a
  * message (the other end, posted earlier, is in *partner), PAL_END when it
  * waits for its partner; PAL_EINVAL, PAL_ENOMEM. A receive whose completion
- * was not seen (a receive freed while active) is posted too, so that later
- * receives take the right sends. */
+ * was not seen (freed while active) may be posted too, so that later
+ * receives of its key take later sends (doc/pal.md). */
 PAL_API pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
                                     int64_t comm_id, unsigned flags, const pal_msg_end *end,
                                     pal_msg_end *partner);
