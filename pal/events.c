@@ -415,7 +415,10 @@ typedef struct rkind {
     const char *idname;         /* the region field's name, for ids without a name */
     int has_ref;                /* its region field refers to a definition */
     pal_coll_op op;
+    int any_rma;
     int rma_how[PAL_RMA_KIND_COUNT];
+    const char *iregion;        /* region, interned */
+    uint32_t index;             /* the record type's */
 } rkind;
 
 enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
@@ -485,6 +488,7 @@ struct pal_events {
     size_t nk;
     lane *lanes;                /* hash by (process, stream) */
     size_t lcap, nlanes;
+    lane *lastlane;             /* the last one found (records come in runs of a thread) */
     cqueue *cqs;                /* hash by (context, name) */
     size_t cqcap, ncqs;
     seqent *seq;
@@ -493,6 +497,12 @@ struct pal_events {
     size_t nstrs, strcap;
     char **istr;                /* intern table of strs */
     size_t icap;
+    struct idname {             /* (record type, process, id) -> region name, since the */
+        uint32_t type, process; /* last definition */
+        int64_t id;
+        const char *name;
+    } *idc;
+    size_t idcap, nid;
     pal_event *out;             /* the events of the current record */
     size_t nout, outcap, next;
     int ended;
@@ -600,7 +610,8 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
         k->flags |= PAL_EVF_COLLECTIVE;
     k->op = pal_coll_op_by_name(pal_recdesc_operation(d));
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
-        k->rma_how[r] = pal_recdesc_has_role(d, pal_rma_kind_role((pal_rma_kind)r));
+        k->any_rma |= k->rma_how[r] = pal_recdesc_has_role(d, pal_rma_kind_role((pal_rma_kind)r));
+    k->index = (uint32_t)i;
     /* a type new to the reader may have roles no earlier type had */
     for (int h = 0; h < H_N; h++)
         if (e->h[h] == NULL)
@@ -631,6 +642,10 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
         k->comm_def = 1;
     if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
         k->prim = PAL_ROLE_NONE;
+    if (k->region && (k->iregion = intern(e, k->region, strlen(k->region))) == NULL) {
+        k->known = 0;
+        return NULL;
+    }
     return k;
 }
 
@@ -638,17 +653,50 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
  * field, by an id resolved through its reference, else FIELD#ID. */
 static const char *region_of(pal_events *e, const rkind *k, const pal_record *rec)
 {
-    if (k->region)
-        return intern(e, k->region, strlen(k->region));
+    if (k->iregion)
+        return k->iregion;
     const char *s;
     size_t len;
     if (pal_record_str(rec, e->h[H_REGION], &s, &len) == PAL_OK)
         return intern(e, s, len);
-    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, &len) == PAL_OK)
-        return intern(e, s, len);
-    int n = snprintf(e->idbuf, sizeof e->idbuf, "%.40s#%lld", k->idname ? k->idname : "region",
-                     (long long)geti(rec, e->h[H_REGION], -1));
-    return intern(e, e->idbuf, (size_t)n);
+    /* an id: resolved once per (type, process, id) until the next definition */
+    int64_t id = geti(rec, e->h[H_REGION], -1);
+    uint32_t process = pal_record_process(rec);
+    if ((e->nid + 1) * 2 > e->idcap) {
+        size_t ncap = e->idcap ? e->idcap * 2 : 256;
+        struct idname *t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return NULL;
+        for (size_t i = 0; i < e->idcap; i++)
+            if (e->idc[i].name) {
+                const struct idname *o = &e->idc[i];
+                size_t j = mix((uint64_t)o->type << 32 ^ o->process ^ mix((uint64_t)o->id)) &
+                           (ncap - 1);
+                while (t[j].name)
+                    j = (j + 1) & (ncap - 1);
+                t[j] = *o;
+            }
+        free(e->idc);
+        e->idc = t;
+        e->idcap = ncap;
+    }
+    size_t j = mix((uint64_t)k->index << 32 ^ process ^ mix((uint64_t)id)) & (e->idcap - 1);
+    for (; e->idc[j].name; j = (j + 1) & (e->idcap - 1))
+        if (e->idc[j].type == k->index && e->idc[j].process == process && e->idc[j].id == id)
+            return e->idc[j].name;
+    const char *name;
+    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, &len) == PAL_OK) {
+        name = intern(e, s, len);
+    } else {
+        int n = snprintf(e->idbuf, sizeof e->idbuf, "%.40s#%lld",
+                         k->idname ? k->idname : "region", (long long)id);
+        name = intern(e, e->idbuf, (size_t)n);
+    }
+    if (name) {
+        e->idc[j] = (struct idname){k->index, process, id, name};
+        e->nid++;
+    }
+    return name;
 }
 
 static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
@@ -677,6 +725,8 @@ static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec
 
 static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
 {
+    if (e->lastlane && e->lastlane->process == process && e->lastlane->stream == stream)
+        return e->lastlane;
     uint64_t key = (uint64_t)process << 32 | stream;
     if ((e->nlanes + 1) * 2 > e->lcap) {
         size_t ncap = e->lcap ? e->lcap * 2 : 64;
@@ -698,8 +748,8 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
     size_t j = mix(key) & (e->lcap - 1);
     for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
         if (e->lanes[j].process == process && e->lanes[j].stream == stream)
-            return &e->lanes[j];
-    lane *l = &e->lanes[j];
+            return e->lastlane = &e->lanes[j];
+    lane *l = e->lastlane = &e->lanes[j];
     memset(l, 0, sizeof *l);
     l->used = 1;
     l->process = process;
@@ -1018,6 +1068,8 @@ static void frame_args(const pal_events *e, const rkind *k, const pal_record *re
 static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                       int64_t t)
 {
+    if (!k->any_rma)
+        return 0;
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         if (on(rec, k->rma_how[r], pal_rma_kind_role((pal_rma_kind)r))) {
             pal_event *v = emit(e, PAL_EV_RMA, rec, l, t);
@@ -1046,9 +1098,14 @@ static int feed(pal_events *e, const pal_record *rec)
     int rc = 0;
     pal_event *v;
     if (k->prim == PAL_ROLE_DEFINITION) {
-        /* only definitions define names (a reference's target is one) */
+        /* only definitions define names (a reference's target is one); an
+         * id may have its name now */
         if (pal_names_add(e->names, rec) != PAL_OK)
             return -1;
+        if (e->nid) {
+            memset(e->idc, 0, e->idcap * sizeof *e->idc);
+            e->nid = 0;
+        }
         if (k->comm_def && pal_record_str(rec, e->h[H_MEMBERS], &s, &len) == PAL_OK) {
             const char *rs = "";
             size_t rl = 0;
@@ -1294,6 +1351,7 @@ void pal_events_destroy(pal_events *e)
     for (size_t i = 0; i < e->icap; i++)
         free(e->istr[i]);
     free(e->istr);
+    free(e->idc);
     free(e->k);
     free(e->out);
     pal_names_destroy(e->names);
