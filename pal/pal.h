@@ -248,6 +248,15 @@ PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
  * 'bytes': expected int64, got 'x'" (file:line:column), counted in
  * pal_reader_stats.damaged and skipped, or, in strict mode, ends reading. */
 PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
+/* Restricts r, before its first pal_reader_next, to share k of n of its
+ * streams, for n readers that read one trace or run in parallel (pal-view
+ * -j N): by file when r has at least n files (file i is share i % n), else
+ * by the rank of each (process, stream) in their order (rank i is share
+ * i % n); a trace of one stream (ascii, raw, OTF2) is share 0's. The
+ * share's records still come in time order; the other streams' chunks are
+ * never decoded. PAL_OK; PAL_EINVAL for k >= n, n 0, or a reader already
+ * read. */
+PAL_API pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
 PAL_API const char *pal_reader_error(const pal_reader *r);  /* last message, "" if none */
