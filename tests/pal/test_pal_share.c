@@ -3,8 +3,10 @@
  * every record of the whole read exactly once (as (process, stream, time,
  * type, chunk) tuples), each share's records come in time order, no
  * (process, stream) is in two shares, and share 0 of 1 reads exactly the
- * whole sequence. Prints how many shares held records (a merged trace is
- * one stream: one share). Also the
+ * whole sequence; the event layer over the shares gives as many region
+ * enters and leaves (and of each flag) as over the whole, the lanes'
+ * regions being their own. Prints how many shares held records (a merged
+ * trace is one stream: one share). Also the
  * refusals (k >= n, n 0, after the first read). Usage: test_pal_share
  * TRACE... */
 #include <config.h>
@@ -88,6 +90,27 @@ static size_t read_share(char **paths, size_t np, unsigned k, unsigned n, tup **
     return t ? cnt : (size_t)-1;
 }
 
+/* Enters and leaves of the event layer over share k of n (n 0: the whole),
+ * with the unmatched ones apart; -1 when it cannot be read. */
+static int region_events(char **paths, size_t np, unsigned k, unsigned n, uint64_t c[4])
+{
+    pal_reader *r = NULL;
+    pal_events *ev = NULL;
+    if (pal_reader_open_run((const char *const *)paths, np, NULL, 0, &r) != PAL_OK ||
+        (n && pal_reader_set_share(r, k, n) != PAL_OK) || pal_events_create(r, &ev) != PAL_OK) {
+        pal_reader_close(r);
+        return -1;
+    }
+    const pal_event *e;
+    pal_status st;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK)
+        if (e->kind == PAL_EV_ENTER || e->kind == PAL_EV_LEAVE)
+            c[(e->kind == PAL_EV_LEAVE) * 2 + ((e->flags & PAL_EVF_UNMATCHED) != 0)]++;
+    pal_events_destroy(ev);
+    pal_reader_close(r);
+    return st == PAL_END ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -154,6 +177,18 @@ int main(int argc, char **argv)
         printf("%u shares: %zu records, %zu shares not empty\n", n, got, nonempty);
         free(u);
     }
+    /* the event layer over shares: regions are per lane */
+    uint64_t wc[4] = {0}, parts[4] = {0};
+    CHECK(region_events(paths, np, 0, 0, wc) == 0, "events of the whole");
+    for (unsigned k = 0; k < 3; k++)
+        CHECK(region_events(paths, np, k, 3, parts) == 0, "events of share %u of 3", k);
+    CHECK(memcmp(wc, parts, sizeof wc) == 0,
+          "enters %llu+%llu, leaves %llu+%llu over 3 shares; the whole: %llu+%llu, %llu+%llu",
+          (unsigned long long)parts[0], (unsigned long long)parts[1],
+          (unsigned long long)parts[2], (unsigned long long)parts[3],
+          (unsigned long long)wc[0], (unsigned long long)wc[1],
+          (unsigned long long)wc[2], (unsigned long long)wc[3]);
+    CHECK(wc[0] > 0, "the trace enters regions");
     /* refusals */
     pal_reader *r = NULL;
     if (pal_reader_open_run((const char *const *)paths, np, NULL, 0, &r) == PAL_OK) {
