@@ -2,7 +2,8 @@
 # share.sh -- pal_reader_set_share (tests/pal/test_pal_share) on a trace of
 # several threads (tests/views/vwprog's, one file: shares by stream) and,
 # with MPI, on a 4-rank run of examples/mpi/ring read as per-rank files (by
-# file for up to 4 shares, by stream beyond) and as its merged trace.
+# file for up to 4 shares, by stream beyond), as its merged trace and, with
+# OTF2, as an archive (one stream).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -28,6 +29,12 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$ring" ]; then
         >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "mpirun failed"; exit 99; }
     "$t" "$tmp/ring"/trace.[0-9]*.ecl || fail=1
     "$t" "$tmp/ring/trace.ecl" || fail=1
+    # a trace of one stream (an OTF2 archive): share 0 holds it all
+    if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
+        "$top_builddir/views/pal-view" --export otf2 -o "$tmp/ring.otf2" "$tmp/ring/trace.ecl" \
+            >/dev/null 2>&1 || { echo "FAIL: pal-view --export otf2"; fail=1; }
+        "$t" "$tmp/ring.otf2/traces.otf2" || fail=1
+    fi
 else
     echo "note: ECL was configured without MPI: no run read in shares"
 fi
