@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "edl/roles.h"
+#include "pal/pal.h"   /* the vocabulary: PAL_COLLECTIVE_OPS, PAL_RMA_KINDS */
 
 /* Record roles, by code; "" for a code with no role. */
 static const char *const record_roles[EDL_ROLE_LIMIT] = {
@@ -37,22 +38,20 @@ static const char *const record_roles[EDL_ROLE_LIMIT] = {
     [EDL_ROLE_COMMUNICATION] = "communication",
     [EDL_ROLE_IDLE] = "idle",
     [EDL_ROLE_UNTIMED] = "untimed",
-    [EDL_ROLE_RMA_PUT] = "rma_put",
-    [EDL_ROLE_RMA_GET] = "rma_get",
-    [EDL_ROLE_RMA_ATOMIC] = "rma_atomic",
-    [EDL_ROLE_RMA_WIN_CREATE] = "rma_win_create",
-    [EDL_ROLE_RMA_WIN_FREE] = "rma_win_free",
-    [EDL_ROLE_RMA_SYNC] = "rma_sync",
-    [EDL_ROLE_RMA_LOCK] = "rma_lock",
-    [EDL_ROLE_RMA_UNLOCK] = "rma_unlock",
+#define X(id, name, role, otf2) [EDL_ROLE_##role] = "rma_" name,
+    PAL_RMA_KINDS(X)
+#undef X
 };
 
 const char *const edl_record_role_names[] = {
     "enter", "leave", "call", "overhead", "marker", "counter", "definition", "metadata", "lost",
     "process_begin", "process_end", "thread_begin", "thread_end", "state", "pause", "resume",
     "request_complete", "request_start", "message", "send", "recv", "collective", "communication", "idle",
-    "untimed", "rma_put", "rma_get", "rma_atomic", "rma_win_create", "rma_win_free", "rma_sync",
-    "rma_lock", "rma_unlock", NULL};
+    "untimed",
+#define X(id, name, role, otf2) "rma_" name,
+    PAL_RMA_KINDS(X)
+#undef X
+    NULL};
 
 const char *const edl_field_role_names[] = {
     "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
@@ -61,11 +60,12 @@ const char *const edl_field_role_names[] = {
     "window", NULL};
 
 /* The operations of OPERATION IS: OTF2's collective operations, by the names
- * MPI gives them. */
+ * MPI gives them (the one table, pal.h). */
 static const char *const operations[] = {
-    "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
-    "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce", "reduce_scatter",
-    "reduce_scatter_block", "scan", "exscan", NULL};
+#define X(id, name, otf2_op, otf2_role) name,
+    PAL_COLLECTIVE_OPS(X)
+#undef X
+    NULL};
 
 const char *edl_collective_operation(size_t i)
 {

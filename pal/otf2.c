@@ -366,31 +366,12 @@ static const char otf2_edl[] =
     "    FIELD thread IS int64;\n"
     "END;\n"
     "\n"
-    COLL_LEAVE_OP("barrier")
-    COLL_LEAVE_OP("bcast")
-    COLL_LEAVE_OP("gather")
-    COLL_LEAVE_OP("gatherv")
-    COLL_LEAVE_OP("scatter")
-    COLL_LEAVE_OP("scatterv")
-    COLL_LEAVE_OP("allgather")
-    COLL_LEAVE_OP("allgatherv")
-    COLL_LEAVE_OP("alltoall")
-    COLL_LEAVE_OP("alltoallv")
-    COLL_LEAVE_OP("alltoallw")
-    COLL_LEAVE_OP("allreduce")
-    COLL_LEAVE_OP("reduce")
-    COLL_LEAVE_OP("reduce_scatter")
-    COLL_LEAVE_OP("scan")
-    COLL_LEAVE_OP("exscan")
-    COLL_LEAVE_OP("reduce_scatter_block")
-    RMA_LEAVE("put")
-    RMA_LEAVE("get")
-    RMA_LEAVE("atomic")
-    RMA_LEAVE("win_create")
-    RMA_LEAVE("win_free")
-    RMA_LEAVE("sync")
-    RMA_LEAVE("lock")
-    RMA_LEAVE("unlock")
+#define X(id, name, otf2_op, otf2_role) COLL_LEAVE_OP(name)
+    PAL_COLLECTIVE_OPS(X)
+#undef X
+#define X(id, name, role, otf2) RMA_LEAVE(name)
+    PAL_RMA_KINDS(X)
+#undef X
     "BIND IS\n"
     "KEYFIELD INDEX IS 0;\n"
     "BEGIN\n"
@@ -420,31 +401,12 @@ static const char otf2_edl[] =
     "    \"parameter_int\" IS \"parameter_int\";\n"
     "    \"pause\" IS \"pause\";\n"
     "    \"resume\" IS \"resume\";\n"
-    BIND_SELF("coll_leave_barrier")
-    BIND_SELF("coll_leave_bcast")
-    BIND_SELF("coll_leave_gather")
-    BIND_SELF("coll_leave_gatherv")
-    BIND_SELF("coll_leave_scatter")
-    BIND_SELF("coll_leave_scatterv")
-    BIND_SELF("coll_leave_allgather")
-    BIND_SELF("coll_leave_allgatherv")
-    BIND_SELF("coll_leave_alltoall")
-    BIND_SELF("coll_leave_alltoallv")
-    BIND_SELF("coll_leave_alltoallw")
-    BIND_SELF("coll_leave_allreduce")
-    BIND_SELF("coll_leave_reduce")
-    BIND_SELF("coll_leave_reduce_scatter")
-    BIND_SELF("coll_leave_scan")
-    BIND_SELF("coll_leave_exscan")
-    BIND_SELF("coll_leave_reduce_scatter_block")
-    BIND_SELF("rma_put_leave")
-    BIND_SELF("rma_get_leave")
-    BIND_SELF("rma_atomic_leave")
-    BIND_SELF("rma_win_create_leave")
-    BIND_SELF("rma_win_free_leave")
-    BIND_SELF("rma_sync_leave")
-    BIND_SELF("rma_lock_leave")
-    BIND_SELF("rma_unlock_leave")
+#define X(id, name, otf2_op, otf2_role) BIND_SELF("coll_leave_" name)
+    PAL_COLLECTIVE_OPS(X)
+#undef X
+#define X(id, name, role, otf2) BIND_SELF("rma_" name "_leave")
+    PAL_RMA_KINDS(X)
+#undef X
     "END;\n";
 
 /* The records, in the order of the EDL above. */
@@ -453,18 +415,22 @@ enum {
     R_MPI_LEAVE, R_COLL_ENTER, R_COLL_LEAVE, R_SEND, R_ISEND, R_ISEND_COMPLETE, R_IRECV_REQUEST,
     R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
     R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME,
-    R_COLL_OP,                  /* coll_leave_<op>, in OTF2_CollectiveOp order */
-    R_RMA = R_COLL_OP + 17,     /* rma_<kind>_leave, in the order of enum rma_kind */
-    R_COUNT = R_RMA + 8
+    R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
+    R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
+    R_COUNT = R_RMA + PAL_RMA_KIND_COUNT
 };
-enum rma_kind { K_PUT, K_GET, K_ATOMIC, K_WIN_CREATE, K_WIN_FREE, K_SYNC, K_LOCK, K_UNLOCK };
 static const char *const rec_names[R_COUNT] = {
     "location", "region", "comm", "metric", "parameter", "enter", "leave", "mpi_enter",
     "mpi_leave", "coll_enter", "coll_leave", "send", "isend", "isend_complete", "irecv_request",
     "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
     "metric_float", "marker", "parameter_int", "pause", "resume",
-    "coll_leave_barrier", "coll_leave_bcast", "coll_leave_gather", "coll_leave_gatherv", "coll_leave_scatter", "coll_leave_scatterv", "coll_leave_allgather", "coll_leave_allgatherv", "coll_leave_alltoall", "coll_leave_alltoallv", "coll_leave_alltoallw", "coll_leave_allreduce", "coll_leave_reduce", "coll_leave_reduce_scatter", "coll_leave_scan", "coll_leave_exscan", "coll_leave_reduce_scatter_block",
-    "rma_put_leave", "rma_get_leave", "rma_atomic_leave", "rma_win_create_leave", "rma_win_free_leave", "rma_sync_leave", "rma_lock_leave", "rma_unlock_leave"};
+#define X(id, name, otf2_op, otf2_role) "coll_leave_" name,
+    PAL_COLLECTIVE_OPS(X)
+#undef X
+#define X(id, name, role, otf2) "rma_" name "_leave",
+    PAL_RMA_KINDS(X)
+#undef X
+};
 
 #define MAXF 12
 
@@ -483,7 +449,7 @@ typedef struct oloc {
     uint64_t events;
     /* the last MpiCollectiveEnd, for the Leave that follows it */
     int coll_pending;
-    OTF2_CollectiveOp coll_op;
+    pal_coll_op coll_op;        /* PAL_COLL_OP_NONE: an operation EDL does not know */
     uint64_t coll_comm, coll_sent, coll_recv;
     int64_t coll_root;
     /* the last Rma event (rma_pending: its kind + 1), for the next Leave */
@@ -846,15 +812,31 @@ static const char *paradigm_name(OTF2_Paradigm p)
     }
 }
 
+/* The operation of the vocabulary (pal.h), PAL_COLL_OP_NONE for OTF2's others. */
+static pal_coll_op coll_of_otf2(OTF2_CollectiveOp op)
+{
+    switch (op) {
+#define X(id, name, otf2_op, otf2_role) case OTF2_COLLECTIVE_OP_##otf2_op: return PAL_COLL_##id;
+    PAL_COLLECTIVE_OPS(X)
+#undef X
+    default: return PAL_COLL_OP_NONE;
+    }
+}
+
 static const char *op_name(OTF2_CollectiveOp op)
 {
-    static const char *const n[] = {
-        "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
-        "allgatherv", "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce",
-        "reduce_scatter", "scan", "exscan", "reduce_scatter_block", "create_handle",
-        "destroy_handle", "allocate", "deallocate", "create_handle_and_allocate",
-        "destroy_handle_and_deallocate"};
-    return op < sizeof n / sizeof n[0] ? n[op] : "other";
+    pal_coll_op c = coll_of_otf2(op);
+    if (c != PAL_COLL_OP_NONE)
+        return pal_coll_op_name(c);
+    switch (op) {   /* OTF2's operations beyond MPI's */
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE: return "create_handle";
+    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE: return "destroy_handle";
+    case OTF2_COLLECTIVE_OP_ALLOCATE: return "allocate";
+    case OTF2_COLLECTIVE_OP_DEALLOCATE: return "deallocate";
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE: return "create_handle_and_allocate";
+    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE: return "destroy_handle_and_deallocate";
+    default: return "other";
+    }
 }
 
 static int collective_role(OTF2_RegionRole r)
@@ -898,7 +880,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
 {
     const oloc *pl = loc_find(ud, lid);
     int type = region_type(ud, r, 1);
-    if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op < R_RMA - R_COLL_OP)
+    if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op != PAL_COLL_OP_NONE)
         type = R_COLL_OP + (int)pl->coll_op;
     else if (type != R_COLL_LEAVE && pl && pl->rma_pending)
         type = R_RMA + pl->rma_pending - 1;
@@ -1000,7 +982,7 @@ static OTF2_CallbackCode e_coll_end(EV_HEAD, OTF2_CollectiveOp op, OTF2_CommRef 
     set_u(e, 8, recvd);
     if (l) {
         l->coll_pending = 1;
-        l->coll_op = op;
+        l->coll_op = coll_of_otf2(op);
         l->coll_comm = comm;
         l->coll_root = wr;
         l->coll_sent = sent;
@@ -1032,14 +1014,14 @@ static OTF2_CallbackCode e_rma_put(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, u
                                    uint64_t mid)
 {
     (void)mid;
-    return rma(lid, t, ud, al, K_PUT, w, remote, bytes);
+    return rma(lid, t, ud, al, PAL_RMA_PUT, w, remote, bytes);
 }
 
 static OTF2_CallbackCode e_rma_get(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
                                    uint64_t mid)
 {
     (void)mid;
-    return rma(lid, t, ud, al, K_GET, w, remote, bytes);
+    return rma(lid, t, ud, al, PAL_RMA_GET, w, remote, bytes);
 }
 
 static OTF2_CallbackCode e_rma_atomic(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote,
@@ -1047,44 +1029,44 @@ static OTF2_CallbackCode e_rma_atomic(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote
                                       uint64_t mid)
 {
     (void)type, (void)recvd, (void)mid;
-    return rma(lid, t, ud, al, K_ATOMIC, w, remote, sent);
+    return rma(lid, t, ud, al, PAL_RMA_ATOMIC, w, remote, sent);
 }
 
 static OTF2_CallbackCode e_rma_wcreate(EV_HEAD, OTF2_RmaWinRef w)
 {
-    return rma(lid, t, ud, al, K_WIN_CREATE, w, OTF2_UNDEFINED_UINT32, 0);
+    return rma(lid, t, ud, al, PAL_RMA_WIN_CREATE, w, OTF2_UNDEFINED_UINT32, 0);
 }
 
 static OTF2_CallbackCode e_rma_wdestroy(EV_HEAD, OTF2_RmaWinRef w)
 {
-    return rma(lid, t, ud, al, K_WIN_FREE, w, OTF2_UNDEFINED_UINT32, 0);
+    return rma(lid, t, ud, al, PAL_RMA_WIN_FREE, w, OTF2_UNDEFINED_UINT32, 0);
 }
 
 static OTF2_CallbackCode e_rma_sync(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote,
                                     OTF2_RmaSyncType type)
 {
     (void)type;
-    return rma(lid, t, ud, al, K_SYNC, w, remote, 0);
+    return rma(lid, t, ud, al, PAL_RMA_SYNC, w, remote, 0);
 }
 
 static OTF2_CallbackCode e_rma_gsync(EV_HEAD, OTF2_RmaSyncLevel level, OTF2_RmaWinRef w,
                                      OTF2_GroupRef g)
 {
     (void)level, (void)g;
-    return rma(lid, t, ud, al, K_SYNC, w, OTF2_UNDEFINED_UINT32, 0);
+    return rma(lid, t, ud, al, PAL_RMA_SYNC, w, OTF2_UNDEFINED_UINT32, 0);
 }
 
 static OTF2_CallbackCode e_rma_lock(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t id,
                                     OTF2_LockType type)
 {
     (void)id, (void)type;
-    return rma(lid, t, ud, al, K_LOCK, w, remote, 0);
+    return rma(lid, t, ud, al, PAL_RMA_LOCK, w, remote, 0);
 }
 
 static OTF2_CallbackCode e_rma_unlock(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote, uint64_t id)
 {
     (void)id;
-    return rma(lid, t, ud, al, K_UNLOCK, w, remote, 0);
+    return rma(lid, t, ud, al, PAL_RMA_UNLOCK, w, remote, 0);
 }
 
 static OTF2_CallbackCode e_rma_done(EV_HEAD, OTF2_RmaWinRef w, uint64_t mid)

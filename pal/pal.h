@@ -248,6 +248,15 @@ PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
  * 'bytes': expected int64, got 'x'" (file:line:column), counted in
  * pal_reader_stats.damaged and skipped, or, in strict mode, ends reading. */
 PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
+/* Restricts r, before its first pal_reader_next, to share k of n of its
+ * streams, for n readers that read one trace or run in parallel (pal-view
+ * -j N): by file when r has at least n files (file i is share i % n), else
+ * by the rank of each (process, stream) in their order (rank i is share
+ * i % n); a trace of one stream (ascii, raw, OTF2) is share 0's. The
+ * share's records still come in time order; the other streams' chunks are
+ * never decoded. PAL_OK; PAL_EINVAL for k >= n, n 0, or a reader already
+ * read. */
+PAL_API pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
 PAL_API const char *pal_reader_error(const pal_reader *r);  /* last message, "" if none */
@@ -419,6 +428,246 @@ PAL_API pal_status pal_names_process(const pal_names *n, const pal_record *rec, 
  * items of several components "[(-22,7.2e-05),(3,1.5)]"; "" for an absent
  * field); returns the length it needed, like snprintf. */
 PAL_API size_t pal_record_format(const pal_record *rec, size_t i, char *buf, size_t size);
+
+/* ---------------- Vocabulary: collective operations and one-sided kinds ---------------- */
+/* One table each, expanded wherever a layer needs the list (EDL's OPERATION
+ * IS, the OTF2 import and export, the event layer): X(ID, "name", OTF2
+ * collective op, OTF2 region role) in the order of doc/edl.md, "Collective
+ * operations"; the OTF2 columns are the suffixes of OTF2_COLLECTIVE_OP_ and
+ * OTF2_REGION_ROLE_. */
+#define PAL_COLLECTIVE_OPS(X)                                                   \
+    X(BARRIER, "barrier", BARRIER, BARRIER)                                     \
+    X(BCAST, "bcast", BCAST, COLL_ONE2ALL)                                      \
+    X(GATHER, "gather", GATHER, COLL_ALL2ONE)                                   \
+    X(GATHERV, "gatherv", GATHERV, COLL_ALL2ONE)                                \
+    X(SCATTER, "scatter", SCATTER, COLL_ONE2ALL)                                \
+    X(SCATTERV, "scatterv", SCATTERV, COLL_ONE2ALL)                             \
+    X(ALLGATHER, "allgather", ALLGATHER, COLL_ALL2ALL)                          \
+    X(ALLGATHERV, "allgatherv", ALLGATHERV, COLL_ALL2ALL)                       \
+    X(ALLTOALL, "alltoall", ALLTOALL, COLL_ALL2ALL)                             \
+    X(ALLTOALLV, "alltoallv", ALLTOALLV, COLL_ALL2ALL)                          \
+    X(ALLTOALLW, "alltoallw", ALLTOALLW, COLL_ALL2ALL)                          \
+    X(ALLREDUCE, "allreduce", ALLREDUCE, COLL_ALL2ALL)                          \
+    X(REDUCE, "reduce", REDUCE, COLL_ALL2ONE)                                   \
+    X(REDUCE_SCATTER, "reduce_scatter", REDUCE_SCATTER, COLL_ALL2ALL)           \
+    X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", REDUCE_SCATTER_BLOCK,       \
+      COLL_ALL2ALL)                                                             \
+    X(SCAN, "scan", SCAN, COLL_ALL2ALL)                                         \
+    X(EXSCAN, "exscan", EXSCAN, COLL_ALL2ALL)
+
+/* X(ID, "name", record role suffix, OTF2 RMA event) */
+#define PAL_RMA_KINDS(X)                                                        \
+    X(PUT, "put", RMA_PUT, RmaPut)                                              \
+    X(GET, "get", RMA_GET, RmaGet)                                              \
+    X(ATOMIC, "atomic", RMA_ATOMIC, RmaAtomic)                                  \
+    X(WIN_CREATE, "win_create", RMA_WIN_CREATE, RmaWinCreate)                   \
+    X(WIN_FREE, "win_free", RMA_WIN_FREE, RmaWinDestroy)                        \
+    X(SYNC, "sync", RMA_SYNC, RmaSync)                                          \
+    X(LOCK, "lock", RMA_LOCK, RmaRequestLock)                                   \
+    X(UNLOCK, "unlock", RMA_UNLOCK, RmaReleaseLock)
+
+typedef enum pal_coll_op {
+    PAL_COLL_OP_NONE = -1,
+#define PAL_X_(id, name, otf2_op, otf2_role) PAL_COLL_##id,
+    PAL_COLLECTIVE_OPS(PAL_X_)
+#undef PAL_X_
+    PAL_COLL_OP_COUNT
+} pal_coll_op;
+
+typedef enum pal_rma_kind {
+    PAL_RMA_KIND_NONE = -1,
+#define PAL_X_(id, name, role, otf2) PAL_RMA_##id,
+    PAL_RMA_KINDS(PAL_X_)
+#undef PAL_X_
+    PAL_RMA_KIND_COUNT
+} pal_rma_kind;
+
+/* "allreduce" for PAL_COLL_ALLREDUCE; NULL out of range. From a name (as
+ * pal_recdesc_operation gives it): PAL_COLL_OP_NONE when unknown. */
+PAL_API const char *pal_coll_op_name(pal_coll_op op);
+PAL_API pal_coll_op pal_coll_op_by_name(const char *name);
+/* "put" for PAL_RMA_PUT and its record role (PAL_ROLE_RMA_PUT); the kind of
+ * a record role (PAL_RMA_KIND_NONE for a role of no one-sided kind). */
+PAL_API const char *pal_rma_kind_name(pal_rma_kind k);
+PAL_API pal_record_role pal_rma_kind_role(pal_rma_kind k);
+PAL_API pal_rma_kind pal_rma_kind_of_role(pal_record_role role);
+
+/* ---------------- Messages: the matcher ---------------- */
+/* One message matcher for every consumer (views, exports, the merge's check,
+ * Python); its key is documented in doc/pal.md, "Messages: the matcher":
+ * (source world rank, destination world rank, tag, communicator context),
+ * first sent first received in each key (MPI's non-overtaking order). The
+ * context of a communicator with a definition is a hash of its members'
+ * world ranks in communicator-rank order (of both groups for an
+ * intercommunicator), equal on every member whatever id each gave it; an id
+ * without a definition is its own context, compared as is between the two
+ * ends (ECL's agreed ids, PICL's absent 0). Ids are per process unless
+ * global (PAL_MATCH_GLOBAL_COMM: OTF2's), whose definitions are looked up
+ * in one namespace (the first definition of each id). */
+typedef struct pal_matcher pal_matcher;
+
+#define PAL_MATCH_SEND 0
+#define PAL_MATCH_RECV 1
+#define PAL_MATCH_GLOBAL_COMM 1u        /* the communicator id is the same on every process */
+#define PAL_MATCH_MAX_MEMBERS (1 << 24) /* members of one communicator */
+
+/* One end of a message: the caller's, handed back as the partner's. */
+typedef struct pal_msg_end {
+    uint32_t process;             /* world rank of this end */
+    uint32_t stream;              /* its thread */
+    double time;                  /* in the caller's unit */
+    uint64_t bytes;
+    uint64_t user;                /* anything: an index of the caller's */
+} pal_msg_end;
+
+/* The key a message end is matched by (pal_matcher_key). */
+typedef struct pal_msg_key {
+    uint32_t src, dst;            /* world ranks */
+    int64_t tag;                  /* a negative tag (unknown) is 0 */
+    uint64_t context;
+} pal_msg_key;
+
+PAL_API pal_status pal_matcher_create(pal_matcher **out);
+PAL_API void pal_matcher_destroy(pal_matcher *m);
+/* Communicator id of process has these members (world ranks, in
+ * communicator-rank order) and, for an intercommunicator, this remote
+ * group. A later definition of the same id replaces it. PAL_EINVAL for no
+ * members or a negative id. */
+PAL_API pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int64_t id,
+                                           const uint32_t *members, size_t n,
+                                           const uint32_t *remote, size_t nremote);
+/* The same from a definition record's fields: size, and the members as
+ * text ("0-3 8 10-11": world ranks and ranges, field role members; the
+ * remote group's, field role remote_members, "" for none). A list that does
+ * not parse to size ranks is compared as text. */
+PAL_API pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id,
+                                           int64_t size, const char *members, size_t len,
+                                           const char *remote, size_t rlen);
+/* The context of communicator id as process uses it, and its size (0 when
+ * undefined); collectives group their instances by it too. PAL_OK;
+ * PAL_EUNDEF: no definition (the id is the context). */
+PAL_API pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
+                                       unsigned flags, uint64_t *context, uint32_t *size);
+/* The key of an end: side PAL_MATCH_SEND (process sends to peer) or
+ * PAL_MATCH_RECV (process receives from peer). PAL_EINVAL for a peer that
+ * is no rank (negative: an unresolved wildcard). */
+PAL_API pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t process, int64_t peer,
+                                   int64_t tag, int64_t comm_id, unsigned flags,
+                                   pal_msg_key *key);
+/* Posts one end (end->process is its rank): PAL_OK when it completes a
+ * message (the other end, posted earlier, is in *partner), PAL_END when it
+ * waits for its partner; PAL_EINVAL, PAL_ENOMEM. A receive whose completion
+ * was not seen (freed while active) may be posted too, so that later
+ * receives of its key take later sends (doc/pal.md). */
+PAL_API pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
+                                    int64_t comm_id, unsigned flags, const pal_msg_end *end,
+                                    pal_msg_end *partner);
+/* Ends still waiting for their partner. */
+PAL_API void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs);
+/* Parses a member list as text ("0-3 8") into out (at most max ranks):
+ * PAL_OK and *n; PAL_EFORMAT when it is not one; PAL_ERANGE when more than
+ * max. out NULL: counts only. */
+PAL_API pal_status pal_members_parse(const char *s, size_t len, uint32_t *out, size_t max,
+                                     size_t *n);
+
+/* ---------------- Events: what records mean, typed ---------------- */
+/* The semantic layer under every analysis (doc/pal.md, "Events"): each
+ * record type is classified once from its roles, and records come out as
+ * typed events with names and peers resolved and messages matched (the one
+ * matcher above). Nothing above this layer reads roles. X(ID, "name"). */
+#define PAL_EVENT_KINDS(X)                                                      \
+    X(NONE, "none")                                                             \
+    X(ENTER, "enter")                 /* a region entered (a call's start) */   \
+    X(LEAVE, "leave")                 /* a region left: start, arguments */     \
+    X(SEND, "send")                   /* a message leaves: peer, tag, comm, bytes */ \
+    X(RECV, "recv")                   /* a message arrives: peer is its source */ \
+    X(MESSAGE, "message")             /* a send and its receive matched */      \
+    X(COLLECTIVE, "collective")       /* one member's part of a collective */   \
+    X(COLL_INSTANCE, "coll_instance") /* a collective's instance, all members */ \
+    X(RMA, "rma")                     /* a one-sided operation or sync */       \
+    X(COUNTER, "counter")             /* a sample: name, value */               \
+    X(MARKER, "marker")               /* name is its text */                    \
+    X(OVERHEAD, "overhead")           /* the tool's own [time, time + duration] */ \
+    X(LOST, "lost")                   /* count records dropped */               \
+    X(DEFINITION, "definition")       /* names defined (resolved from now on) */ \
+    X(THREAD_BEGIN, "thread_begin")                                             \
+    X(THREAD_END, "thread_end")                                                 \
+    X(PROCESS_BEGIN, "process_begin") /* an instant; with a duration: a region */ \
+    X(PROCESS_END, "process_end")                                               \
+    X(PAUSE, "pause")                                                           \
+    X(RESUME, "resume")
+
+typedef enum pal_event_kind {
+#define PAL_X_(id, name) PAL_EV_##id,
+    PAL_EVENT_KINDS(PAL_X_)
+#undef PAL_X_
+    PAL_EV_LIMIT
+} pal_event_kind;
+
+/* Event flags */
+#define PAL_EVF_COMMUNICATION 1u  /* the region is communication (an MPI function) */
+#define PAL_EVF_IDLE 2u           /* time inside the region is waiting */
+#define PAL_EVF_COLLECTIVE 4u     /* the region is a collective's */
+#define PAL_EVF_SETUP 8u          /* the region is the process's start or end (MPI_Init) */
+#define PAL_EVF_UNMATCHED 16u     /* a leave without its enter, or one no record made (a
+                                   * frame left with an outer one, or open at the end) */
+
+/* A collective instance: the k-th call of a collective by each member of a
+ * communicator (its context, pal_matcher_context) is its k-th instance. */
+typedef struct pal_coll_instance {
+    uint32_t members;             /* members seen (size when complete) */
+    uint32_t size;                /* the communicator's size, 0 unknown */
+    uint32_t lo, hi, late;        /* lowest and highest rank, the last to enter */
+    int64_t comm;                 /* the first member's communicator id */
+    int64_t root;                 /* world rank, -1 none */
+    uint64_t bytes;               /* summed over the members */
+    pal_coll_op op;
+    int64_t min_start, max_start, max_end;   /* ns */
+} pal_coll_instance;
+
+typedef struct pal_event {
+    pal_event_kind kind;
+    unsigned flags;               /* PAL_EVF_* */
+    uint32_t process, stream;     /* rank and thread (COLL_INSTANCE: the late rank) */
+    int64_t time;                 /* ns, as pal_record_time_ns */
+    const pal_record *record;     /* the record it comes from; NULL at the end */
+    const char *name;             /* region, counter, marker text (not NUL-terminated */
+    size_t name_len;              /* for counters and markers); NULL: none */
+    unsigned depth;               /* ENTER, LEAVE: frames open below it */
+    int64_t start;                /* LEAVE, COLLECTIVE: the region's enter */
+    int64_t duration;             /* OVERHEAD: ns */
+    int64_t peer;                 /* SEND: destination, RECV: source, RMA: target (world
+                                   * ranks); MESSAGE: the other end's; -1 none */
+    int64_t tag, comm;            /* as recorded (comm: the id, see comm_flags) */
+    unsigned comm_flags;          /* PAL_MATCH_GLOBAL_COMM */
+    uint64_t bytes;
+    int64_t root;                 /* COLLECTIVE, COLL_INSTANCE, LEAVE: -1 none */
+    pal_coll_op op;               /* COLLECTIVE, COLL_INSTANCE, LEAVE: OPERATION IS */
+    pal_rma_kind rma;             /* RMA */
+    int64_t window;               /* RMA: -1 none */
+    double value;                 /* COUNTER */
+    uint64_t count;               /* LOST */
+    pal_msg_end send, recv;       /* MESSAGE: the two ends (time in ns) */
+    pal_coll_instance coll;       /* COLL_INSTANCE */
+} pal_event;
+
+typedef struct pal_events pal_events;
+
+/* Events of the records of r (a trace or a run), read in r's order. r stays
+ * the caller's (close it after pal_events_destroy). PAL_OK, PAL_EINVAL,
+ * PAL_ENOMEM. */
+PAL_API pal_status pal_events_create(pal_reader *r, pal_events **out);
+PAL_API void pal_events_destroy(pal_events *e);
+/* The next event; PAL_END after the last (frames still open and collective
+ * instances not complete come out at the end). An event and its strings
+ * stay valid until the next call (region names until pal_events_destroy).
+ * A reader's error status is passed on (pal_reader_error says why). */
+PAL_API pal_status pal_events_next(pal_events *e, const pal_event **out);
+/* The names the definitions so far defined, and the matcher (contexts). */
+PAL_API const pal_names *pal_events_names(const pal_events *e);
+PAL_API const pal_matcher *pal_events_matcher(const pal_events *e);
+/* "enter" for PAL_EV_ENTER; NULL out of range. */
+PAL_API const char *pal_event_kind_name(pal_event_kind k);
 
 #ifdef __cplusplus
 }

@@ -139,6 +139,7 @@ struct pal_reader {
     pal_diag_fn diag;
     void *diag_ctx;
     int strict;
+    unsigned share_k, share_n;       /* pal_reader_set_share: its streams of share k of n */
     int state;
     int started;
     pal_status failed;

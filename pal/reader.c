@@ -1244,8 +1244,33 @@ static pal_stream *heap_pop(pal_reader *r)
     return top;
 }
 
+/* pal_reader_set_share: whether stream s is of the reader's share. By file
+ * when the reader has at least n files, else by the stream's rank in the
+ * order of (process, stream). */
+static int in_share(const pal_reader *r, const pal_stream *s)
+{
+    if (r->share_n <= 1)
+        return 1;
+    if (r->nsrcs >= r->share_n)
+        return (size_t)(s->src - r->srcs) % r->share_n == r->share_k;
+    size_t rank = 0;
+    for (size_t i = 0; i < r->nstreams; i++)
+        rank += r->streams[i]->key < s->key || (r->streams[i]->key == s->key && r->streams[i] < s);
+    return rank % r->share_n == r->share_k;
+}
+
+pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n)
+{
+    PAL_REQUIRE(r, PAL_EINVAL);
+    if (n == 0 || k >= n || r->started)
+        return PAL_EINVAL;
+    r->share_k = k;
+    r->share_n = n;
+    return PAL_OK;
+}
+
 /* The first read: what opening found is said, every stream's first batch
- * is decoded and the heap built. */
+ * (of the reader's share) is decoded and the heap built. */
 static pal_status start(pal_reader *r)
 {
     r->started = 1;
@@ -1267,6 +1292,8 @@ static pal_status start(pal_reader *r)
         return PAL_OK;
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
+        if (!in_share(r, s))
+            continue;   /* never decoded */
         pal_status st = stream_fill(r, s);
         if (st == PAL_OK)
             heap_push(r, s);
@@ -1286,6 +1313,8 @@ static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
         if (st != PAL_OK)
             return st;
     }
+    if (r->share_k > 0 && r->srcs[0].framing != FRAMING_ECL)
+        return PAL_END;   /* one stream: share 0's */
     if (r->srcs[0].framing == FRAMING_LINES)
         return lines_next(r, out);
     if (r->srcs[0].framing == FRAMING_OTF2)

@@ -1596,6 +1596,185 @@ out:
     return df;
 }
 
+/* ---------------- events: Trace.events() ---------------- */
+typedef struct {
+    PyObject_HEAD
+    TraceObject *trace;
+    pal_reader *r;
+    pal_events *ev;
+} EventIterObject;
+
+static PyTypeObject EventIterType;
+
+static void eviter_dealloc(EventIterObject *it)
+{
+    pal_events_destroy(it->ev);
+    pal_reader_close(it->r);
+    Py_XDECREF(it->trace);
+    Py_TYPE(it)->tp_free((PyObject *)it);
+}
+
+static PyObject *trace_events(TraceObject *t, PyObject *unused)
+{
+    (void)unused;
+    if (trace_check(t) < 0)
+        return NULL;
+    EventIterObject *it = PyObject_New(EventIterObject, &EventIterType);
+    if (!it)
+        return NULL;
+    it->trace = t;
+    Py_INCREF(t);
+    it->ev = NULL;
+    if (!(it->r = trace_open_reader(t))) {
+        Py_DECREF(it);
+        return NULL;
+    }
+    if (pal_events_create(it->r, &it->ev) != PAL_OK) {
+        Py_DECREF(it);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)it;
+}
+
+/* d[key] = v, v's reference taken; -1 with an exception set */
+static int set_new(PyObject *d, const char *key, PyObject *v)
+{
+    if (!v)
+        return -1;
+    int rc = PyDict_SetItemString(d, key, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static PyObject *event_dict(EventIterObject *it, const pal_event *e)
+{
+    double t0 = (double)it->trace->start_ns;
+#define SECS(ns) PyFloat_FromDouble(((double)(ns) - t0) / 1e9)
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    int rc = set_new(d, "kind", PyUnicode_FromString(pal_event_kind_name(e->kind))) |
+             set_new(d, "time", SECS(e->time)) |
+             set_new(d, "process", PyLong_FromUnsignedLong(e->process)) |
+             set_new(d, "stream", PyLong_FromUnsignedLong(e->stream));
+    if (e->name)
+        rc |= set_new(d, "name", decode_str(e->name, e->name_len));
+    if (e->flags) {
+        static const char *const fl[] = {"communication", "idle", "collective", "setup",
+                                         "unmatched"};
+        PyObject *f = PyTuple_New(0);
+        for (unsigned b = 0; f && b < sizeof fl / sizeof fl[0]; b++)
+            if (e->flags & (1u << b)) {
+                PyObject *one = Py_BuildValue("(s)", fl[b]);
+                PyObject *g = one ? PySequence_Concat(f, one) : NULL;
+                Py_XDECREF(one);
+                Py_DECREF(f);
+                f = g;
+            }
+        rc |= set_new(d, "flags", f);
+    }
+    switch (e->kind) {
+    case PAL_EV_ENTER:
+        rc |= set_new(d, "depth", PyLong_FromUnsignedLong(e->depth));
+        break;
+    case PAL_EV_LEAVE:
+        if (!e->record)   /* open at the end of the trace */
+            rc |= set_new(d, "at_end", PyBool_FromLong(1));
+        rc |= set_new(d, "depth", PyLong_FromUnsignedLong(e->depth)) |
+              set_new(d, "start", SECS(e->start)) |
+              set_new(d, "bytes", PyLong_FromUnsignedLongLong(e->bytes));
+        break;
+    case PAL_EV_SEND:
+    case PAL_EV_RECV:
+        rc |= set_new(d, "peer", PyLong_FromLongLong(e->peer)) |
+              set_new(d, "tag", PyLong_FromLongLong(e->tag)) |
+              set_new(d, "comm", PyLong_FromLongLong(e->comm)) |
+              set_new(d, "bytes", PyLong_FromUnsignedLongLong(e->bytes));
+        break;
+    case PAL_EV_MESSAGE:
+        rc |= set_new(d, "send", Py_BuildValue("(kkN)", (unsigned long)e->send.process,
+                                               (unsigned long)e->send.stream,
+                                               SECS(e->send.time))) |
+              set_new(d, "recv", Py_BuildValue("(kkN)", (unsigned long)e->recv.process,
+                                               (unsigned long)e->recv.stream,
+                                               SECS(e->recv.time))) |
+              set_new(d, "tag", PyLong_FromLongLong(e->tag)) |
+              set_new(d, "comm", PyLong_FromLongLong(e->comm)) |
+              set_new(d, "bytes", PyLong_FromUnsignedLongLong(e->bytes));
+        break;
+    case PAL_EV_COLLECTIVE:
+        rc |= set_new(d, "start", SECS(e->start)) |
+              set_new(d, "comm", PyLong_FromLongLong(e->comm)) |
+              set_new(d, "root", PyLong_FromLongLong(e->root)) |
+              set_new(d, "bytes", PyLong_FromUnsignedLongLong(e->bytes)) |
+              set_new(d, "op", str_or_none(pal_coll_op_name(e->op)));
+        break;
+    case PAL_EV_COLL_INSTANCE:
+        rc |= set_new(d, "members", PyLong_FromUnsignedLong(e->coll.members)) |
+              set_new(d, "size", PyLong_FromUnsignedLong(e->coll.size)) |
+              set_new(d, "ranks", Py_BuildValue("(kk)", (unsigned long)e->coll.lo,
+                                                (unsigned long)e->coll.hi)) |
+              set_new(d, "late", PyLong_FromUnsignedLong(e->coll.late)) |
+              set_new(d, "root", PyLong_FromLongLong(e->coll.root)) |
+              set_new(d, "bytes", PyLong_FromUnsignedLongLong(e->coll.bytes)) |
+              set_new(d, "op", str_or_none(pal_coll_op_name(e->coll.op))) |
+              set_new(d, "first_start", SECS(e->coll.min_start)) |
+              set_new(d, "last_start", SECS(e->coll.max_start)) |
+              set_new(d, "last_end", SECS(e->coll.max_end));
+        break;
+    case PAL_EV_RMA:
+        rc |= set_new(d, "rma", str_or_none(pal_rma_kind_name(e->rma))) |
+              set_new(d, "window", PyLong_FromLongLong(e->window)) |
+              set_new(d, "peer", PyLong_FromLongLong(e->peer)) |
+              set_new(d, "bytes", PyLong_FromUnsignedLongLong(e->bytes));
+        break;
+    case PAL_EV_COUNTER:
+        rc |= set_new(d, "value", PyFloat_FromDouble(e->value));
+        break;
+    case PAL_EV_OVERHEAD:
+        rc |= set_new(d, "duration", PyFloat_FromDouble((double)e->duration / 1e9));
+        break;
+    case PAL_EV_LOST:
+        rc |= set_new(d, "count", PyLong_FromUnsignedLongLong(e->count));
+        break;
+    default:
+        break;
+    }
+#undef SECS
+    if (rc) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
+static PyObject *eviter_next(EventIterObject *it)
+{
+    if (!it->ev)
+        return NULL;
+    const pal_event *e;
+    pal_status st = pal_events_next(it->ev, &e);
+    if (st != PAL_OK) {
+        trace_end_pass(it->trace, it->r, st);   /* StopIteration, or the error */
+        pal_events_destroy(it->ev);
+        pal_reader_close(it->r);
+        it->ev = NULL;
+        it->r = NULL;
+        return NULL;
+    }
+    return event_dict(it, e);
+}
+
+static PyTypeObject EventIterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pal.EventIterator",
+    .tp_basicsize = sizeof(EventIterObject),
+    .tp_dealloc = (destructor)eviter_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)eviter_next,
+};
+
 static PyMethodDef trace_methods[] = {
     {"types", (PyCFunction)(void (*)(void))trace_types, METH_VARARGS | METH_KEYWORDS,
      "types(role=None): the record type names of the dictionary; with a record role "
@@ -1613,6 +1792,9 @@ static PyMethodDef trace_methods[] = {
      "columns(type, resolve=False): {column: numpy array} of every record of a type"},
     {"to_pandas", (PyCFunction)(void (*)(void))trace_to_pandas, METH_VARARGS | METH_KEYWORDS,
      "to_pandas(type, resolve=True): a DataFrame, one row per record of a type"},
+    {"events", (PyCFunction)trace_events, METH_NOARGS,
+     "events(): the trace's typed events (pal_events: enter, leave, send, recv, matched "
+     "message, collective and its instance, rma, counter, marker, ...), one dict each"},
     {"close", (PyCFunction)trace_close, METH_NOARGS, "close(): release the trace"},
     {"__enter__", (PyCFunction)trace_enter, METH_NOARGS, NULL},
     {"__exit__", (PyCFunction)trace_exit, METH_VARARGS, NULL},
@@ -1678,7 +1860,7 @@ PyMODINIT_FUNC PyInit_pal(void)
 {
     import_array();
     if (PyType_Ready(&TraceType) < 0 || PyType_Ready(&RecordType) < 0 ||
-        PyType_Ready(&IterType) < 0)
+        PyType_Ready(&IterType) < 0 || PyType_Ready(&EventIterType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&pal_module);
     if (!m)

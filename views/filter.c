@@ -190,25 +190,6 @@ typedef struct lane {
     unsigned name_gen;  /* definitions seen when its name was last looked up */
 } lane;
 
-typedef struct pending {  /* an unmatched send or receive */
-    double t;
-    uint64_t bytes;
-    size_t lane;
-} pending;
-
-typedef struct queue {
-    uint64_t k1, k2;      /* (src,dst) and (tag,comm) */
-    int side;             /* 0: sends waiting, 1: receives waiting */
-    pending *q;
-    size_t head, n, cap;
-} queue;
-
-typedef struct comminfo {   /* a communicator of one process */
-    uint64_t group;         /* hash of its world ranks: equal on every member */
-    uint32_t size;
-    uint32_t *world;        /* communicator rank -> world rank, NULL if unknown */
-} comminfo;
-
 typedef struct cinst {      /* one collective instance being assembled */
     uint32_t seen;
     double min_start, max_start, max_end;
@@ -228,9 +209,7 @@ typedef struct cqueue {     /* the pending instances of one collective on one gr
 
 struct vw_run {
     vw_facts f;
-    comminfo *comms;
-    size_t ncomms, commcap;
-    hmap comm_by_id;        /* (process<<32|comm) -> comms index */
+    pal_matcher *match;     /* messages, and the contexts of communicators */
     cqueue *cqs;
     size_t ncqs, cqcap;
     hmap cq_of, coll_seq;
@@ -250,9 +229,6 @@ struct vw_run {
     vw_node *nodes;
     size_t nnodes, nodecap;
     hmap node_by_key;
-    queue *queues;
-    size_t nqueues, qcap;
-    hmap queue_of;
     hmap comm_of;         /* (src<<32|dst) -> index */
     uint64_t *c_count;
     double *c_bytes;
@@ -420,72 +396,19 @@ static vw_stat *lane_rstat(lane *l, long region)
 
 /* ---------------- communicators and collectives ---------------- */
 /* Communicator ids are per process (ECL's), unless the reference of the
- * field that uses them is GLOBAL (OTF2's): such a use carries COMM_GLOBAL
- * and is looked up under COMM_GLOBAL_PROCESS, where the first definition of
- * each id is kept too. */
+ * field that uses them is GLOBAL (OTF2's): such a use carries COMM_GLOBAL,
+ * and the matcher looks it up among global ids (PAL_MATCH_GLOBAL_COMM). */
 #define COMM_GLOBAL (UINT64_C(1) << 62)
-#define COMM_GLOBAL_PROCESS UINT32_MAX
 
-static void comm_def(vw_run *r, uint32_t process, int64_t comm, int64_t size, const char *s,
-                     size_t len)
+/* A communicator's id as the matcher takes it. */
+static unsigned comm_flags(int64_t comm)
 {
-    if (comm < 0 || size <= 0 || size > (1 << 24))
-        return;
-    if (GROW(r->comms, r->ncomms, r->commcap))
-        return;
-    comminfo *c = &r->comms[r->ncomms];
-    c->group = strhash(s, len) ^ (uint64_t)size;
-    c->size = (uint32_t)size;
-    c->world = malloc((size_t)size * sizeof *c->world);
-    size_t n = 0;
-    const char *p = s, *end = s + len;
-    while (c->world && p < end) {
-        while (p < end && *p == ' ')
-            p++;
-        if (p >= end)
-            break;
-        unsigned long a = 0, b;
-        int digits = 0;
-        while (p < end && *p >= '0' && *p <= '9')
-            a = a * 10 + (unsigned long)(*p++ - '0'), digits++;
-        b = a;
-        if (p < end && *p == '-') {
-            p++;
-            b = 0;
-            while (p < end && *p >= '0' && *p <= '9')
-                b = b * 10 + (unsigned long)(*p++ - '0'), digits++;
-        }
-        if (!digits || b < a || (p < end && *p != ' ')) {
-            n = 0;
-            break;
-        }
-        for (unsigned long k = a; k <= b && n < (size_t)size; k++)
-            c->world[n++] = (uint32_t)k;
-    }
-    if (n != (size_t)size) {
-        free(c->world);
-        c->world = NULL;
-    }
-    if (hput(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm, (long)r->ncomms)) {
-        free(c->world);
-        return;
-    }
-    /* the first definition of an id also answers for uses whose ids are
-     * global (comm_of); a failed insert leaves those uses unresolved */
-    uint64_t gkey = (uint64_t)COMM_GLOBAL_PROCESS << 32 | (uint32_t)comm;
-    if (hget(&r->comm_by_id, gkey) < 0)
-        (void)hput(&r->comm_by_id, gkey, (long)r->ncomms);
-    r->ncomms++;
+    return comm >= 0 && ((uint64_t)comm & COMM_GLOBAL) ? PAL_MATCH_GLOBAL_COMM : 0;
 }
 
-static const comminfo *comm_find(const vw_run *r, uint32_t process, int64_t comm)
+static int64_t comm_id(int64_t comm)
 {
-    if (comm < 0)
-        return NULL;
-    if ((uint64_t)comm & COMM_GLOBAL)
-        process = COMM_GLOBAL_PROCESS;
-    long i = hget(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm);
-    return i >= 0 ? &r->comms[i] : NULL;
+    return comm >= 0 ? (int64_t)((uint64_t)comm & ~COMM_GLOBAL) : comm;
 }
 
 static void coll_done(vw_run *r, long region, const cinst *c, uint32_t size)
@@ -510,8 +433,11 @@ static void coll_add(vw_run *r, uint32_t process, const frame *fr, double end)
     int64_t comm = fr->comm;
     long region = fr->region;
     double start = fr->start;
-    const comminfo *ci = comm_find(r, process, comm);
-    uint64_t group = ci ? ci->group : mix((uint64_t)comm + 1);
+    uint64_t group = 0;
+    uint32_t size = 0;
+    if (pal_matcher_context(r->match, process, comm_id(comm), comm_flags(comm), &group, &size) !=
+        PAL_OK)
+        group = mix((uint64_t)comm + 1);
     uint64_t key = group ^ mix((uint64_t)region + 7);
     uint64_t skey = mix(key) ^ process;
     long seq = hget(&r->coll_seq, skey);
@@ -538,7 +464,7 @@ static void coll_add(vw_run *r, uint32_t process, const frame *fr, double end)
         memset(q, 0, sizeof *q);
         q->key = key;
         q->region = region;
-        q->size = ci ? ci->size : 0;
+        q->size = size;
         if (hput(&r->cq_of, h, (long)r->ncqs))
             return;
         r->ncqs++;
@@ -620,29 +546,6 @@ static void comm_add(vw_run *r, uint32_t src, uint32_t dst, uint64_t bytes)
     r->c_bytes[i] += (double)bytes;
 }
 
-static queue *queue_get(vw_run *r, uint32_t src, uint32_t dst, int64_t tag, int64_t comm)
-{
-    uint64_t k1 = (uint64_t)src << 32 | dst, k2 = (uint64_t)tag << 32 ^ (uint64_t)comm;
-    uint64_t h = mix(k1) ^ k2;
-    for (;; h++) {
-        long i = hget(&r->queue_of, h);
-        if (i < 0)
-            break;
-        if (r->queues[i].k1 == k1 && r->queues[i].k2 == k2)
-            return &r->queues[i];
-    }
-    if (GROW(r->queues, r->nqueues, r->qcap))
-        return NULL;
-    queue *q = &r->queues[r->nqueues];
-    memset(q, 0, sizeof *q);
-    q->k1 = k1;
-    q->k2 = k2;
-    if (hput(&r->queue_of, h, (long)r->nqueues))
-        return NULL;
-    r->nqueues++;
-    return q;
-}
-
 static void matched(vw_run *r, size_t slane, double ts, size_t dlane, double tr, uint64_t bytes)
 {
     vw_msg m = {0, 0, slane, dlane, ts, tr, bytes};
@@ -666,7 +569,8 @@ static void matched(vw_run *r, size_t slane, double ts, size_t dlane, double tr,
     }
 }
 
-/* side 0: a send from lane's process to peer; side 1: a receive from peer. */
+/* side 0: a send from lane's process to peer; side 1: a receive from peer.
+ * The one matcher pairs them (doc/pal.md, "Messages: the matcher"). */
 static void message(vw_run *r, size_t li, int side, int64_t peer, int64_t tag, int64_t comm,
                     double t, uint64_t bytes)
 {
@@ -674,44 +578,20 @@ static void message(vw_run *r, size_t li, int side, int64_t peer, int64_t tag, i
         return;
     r->f.has_messages = 1;
     uint32_t me = r->lanes[li].pub.process;
-    /* peers are world ranks (doc/mpi.md); communicator ids are per process, so
-     * the matching key uses the communicator's group, equal on both sides */
-    const comminfo *ci = comm_find(r, me, comm);
-    if (ci)
-        comm = (int64_t)(ci->group & 0x7fffffffffffffffULL);
-    uint32_t src = side == 0 ? me : (uint32_t)peer, dst = side == 0 ? (uint32_t)peer : me;
     if (side == 0) {
         r->f.sends++;
-        comm_add(r, src, dst, bytes);
+        comm_add(r, me, (uint32_t)peer, bytes);
     } else {
         r->f.recvs++;
     }
-    queue *q = queue_get(r, src, dst, tag < 0 ? 0 : tag, comm);
-    if (q == NULL)
+    pal_msg_end end = {me, r->lanes[li].pub.stream, t, bytes, li}, p;
+    if (pal_matcher_post(r->match, side ? PAL_MATCH_RECV : PAL_MATCH_SEND, peer, tag,
+                         comm_id(comm), comm_flags(comm), &end, &p) != PAL_OK)
         return;
-    if (q->n > q->head && q->side != side) {
-        pending p = q->q[q->head++];
-        if (side == 0)
-            matched(r, li, t, p.lane, p.t, bytes);
-        else
-            matched(r, p.lane, p.t, li, t, p.bytes);
-        if (q->head == q->n)
-            q->head = q->n = 0;
-        return;
-    }
-    if (q->n == q->head)
-        q->head = q->n = 0;
-    q->side = side;
-    if (q->head > 0 && q->head * 2 >= q->n) {
-        memmove(q->q, q->q + q->head, (q->n - q->head) * sizeof *q->q);
-        q->n -= q->head;
-        q->head = 0;
-    }
-    if (GROW(q->q, q->n, q->cap)) {
-        q->n = q->head = q->cap = 0;
-        return;
-    }
-    q->q[q->n++] = (pending){t, bytes, li};
+    if (side == 0)
+        matched(r, li, t, (size_t)p.user, p.time, bytes);
+    else
+        matched(r, (size_t)p.user, p.time, li, t, p.bytes);
 }
 
 /* ---------------- frames ---------------- */
@@ -1287,15 +1167,14 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         hfree(&r->cnt_by_id);
         memset(&r->cnt_by_id, 0, sizeof r->cnt_by_id);
         if (k->comm_def && pal_record_str(rec, M->h[H_MEMBERS], &s, &len) == PAL_OK) {
-            int64_t comm = geti(rec, M->h[H_COMM], -1);
-            comm_def(r, process, comm, geti(rec, M->h[H_SIZE], 0), s, len);
-            const char *rs;
-            size_t rl;
-            /* an intercommunicator: the same key on both sides (local ^ remote) */
-            if (M->h[H_REMOTE] && pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) == PAL_OK && rl > 0 &&
-                hget(&r->comm_by_id, (uint64_t)process << 32 | (uint32_t)comm) ==
-                    (long)r->ncomms - 1)
-                r->comms[r->ncomms - 1].group = strhash(s, len) ^ strhash(rs, rl);
+            const char *rs = "";
+            size_t rl = 0;
+            if (M->h[H_REMOTE] && pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) != PAL_OK)
+                rs = "", rl = 0;
+            /* a definition the matcher refuses (no members) leaves the id undefined */
+            if (pal_matcher_define_text(r->match, process, geti(rec, M->h[H_COMM], -1),
+                                        geti(rec, M->h[H_SIZE], 0), s, len, rs, rl) == PAL_ENOMEM)
+                return -1;
         }
         return 0;
     case PAL_ROLE_METADATA:
@@ -1717,7 +1596,7 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
     r->rng = 42;
     r->util = calloc(NBINS * VW_NSTATES, sizeof *r->util);
     r->msgs = malloc(MSG_SAMPLE * sizeof *r->msgs);
-    if (!r->util || !r->msgs)
+    if (!r->util || !r->msgs || pal_matcher_create(&r->match) != PAL_OK)
         return -1;
     /* the root of the call tree */
     if (node_get(r, -1, -1) != 0)
@@ -1816,14 +1695,10 @@ void vw_run_free(vw_run *r)
     free(r->names);
     free(r->regions);
     free(r->nodes);
-    for (size_t i = 0; i < r->nqueues; i++)
-        free(r->queues[i].q);
-    free(r->queues);
     hfree(&r->lane_of);
     hfree(&r->region_by_name);
     hfree(&r->region_by_id);
     hfree(&r->node_by_key);
-    hfree(&r->queue_of);
     hfree(&r->comm_of);
     free(r->c_count);
     free(r->c_bytes);
@@ -1835,10 +1710,7 @@ void vw_run_free(vw_run *r)
     free(r->mbytes);
     free(r->rwait);
     free(r->util);
-    for (size_t i = 0; i < r->ncomms; i++)
-        free(r->comms[i].world);
-    free(r->comms);
-    hfree(&r->comm_by_id);
+    pal_matcher_destroy(r->match);
     for (size_t i = 0; i < r->ncqs; i++)
         free(r->cqs[i].q);
     free(r->cqs);

@@ -434,45 +434,25 @@ static uint32_t named(xp *x, const pal_record *rec, pal_field_role role, const c
  * gives none: BARRIER, in a region of role COLL_OTHER (OTF2 needs one). */
 static OTF2_CollectiveOp coll_op(const pal_recdesc *rd, OTF2_RegionRole *role)
 {
-    static const struct { const char *name; OTF2_CollectiveOp op; OTF2_RegionRole role; } ops[] = {
-        {"barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER},
-        {"bcast", OTF2_COLLECTIVE_OP_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL},
-        {"gather", OTF2_COLLECTIVE_OP_GATHER, OTF2_REGION_ROLE_COLL_ALL2ONE},
-        {"gatherv", OTF2_COLLECTIVE_OP_GATHERV, OTF2_REGION_ROLE_COLL_ALL2ONE},
-        {"scatter", OTF2_COLLECTIVE_OP_SCATTER, OTF2_REGION_ROLE_COLL_ONE2ALL},
-        {"scatterv", OTF2_COLLECTIVE_OP_SCATTERV, OTF2_REGION_ROLE_COLL_ONE2ALL},
-        {"allgather", OTF2_COLLECTIVE_OP_ALLGATHER, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"alltoall", OTF2_COLLECTIVE_OP_ALLTOALL, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"reduce", OTF2_COLLECTIVE_OP_REDUCE, OTF2_REGION_ROLE_COLL_ALL2ONE},
-        {"reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
-         OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"scan", OTF2_COLLECTIVE_OP_SCAN, OTF2_REGION_ROLE_COLL_ALL2ALL},
-        {"exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_ALL2ALL},
+    static const struct { OTF2_CollectiveOp op; OTF2_RegionRole role; } ops[] = {
+#define X(id, name, otf2_op, otf2_role) {OTF2_COLLECTIVE_OP_##otf2_op, OTF2_REGION_ROLE_##otf2_role},
+        PAL_COLLECTIVE_OPS(X)
+#undef X
     };
-    const char *op = pal_recdesc_operation(rd);
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(op, ops[i].name) == 0) {
-            *role = ops[i].role;
-            return ops[i].op;
-        }
+    pal_coll_op op = pal_coll_op_by_name(pal_recdesc_operation(rd));
+    if (op != PAL_COLL_OP_NONE) {
+        *role = ops[op].role;
+        return ops[op].op;
+    }
     *role = OTF2_REGION_ROLE_COLL_OTHER;
     return OTF2_COLLECTIVE_OP_BARRIER;
 }
 
 /* Whether rec has a role of one-sided communication. */
-static const pal_record_role rma_roles[] = {
-    PAL_ROLE_RMA_PUT, PAL_ROLE_RMA_GET, PAL_ROLE_RMA_ATOMIC, PAL_ROLE_RMA_WIN_CREATE,
-    PAL_ROLE_RMA_WIN_FREE, PAL_ROLE_RMA_SYNC, PAL_ROLE_RMA_LOCK, PAL_ROLE_RMA_UNLOCK};
-
 static int is_rma(const pal_record *rec)
 {
-    for (size_t i = 0; i < sizeof rma_roles / sizeof rma_roles[0]; i++)
-        if (pal_record_has_role(rec, rma_roles[i]))
+    for (int k = 0; k < PAL_RMA_KIND_COUNT; k++)
+        if (pal_record_has_role(rec, pal_rma_kind_role((pal_rma_kind)k)))
             return 1;
     return 0;
 }

@@ -1,0 +1,1407 @@
+/* events.c -- the semantic layer under every analysis: the vocabulary of
+ * collective operations and one-sided kinds (one X-macro table, pal.h), the
+ * member lists of communicators, and the one message matcher with its one
+ * key (doc/pal.md, "Messages: the matcher"). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pal/pal.h"
+
+/* ---------------- vocabulary ---------------- */
+static const char *const coll_names[] = {
+#define X(id, name, otf2_op, otf2_role) name,
+    PAL_COLLECTIVE_OPS(X)
+#undef X
+};
+
+const char *pal_coll_op_name(pal_coll_op op)
+{
+    return (unsigned)op < PAL_COLL_OP_COUNT ? coll_names[op] : NULL;
+}
+
+pal_coll_op pal_coll_op_by_name(const char *name)
+{
+    for (unsigned i = 0; name && i < PAL_COLL_OP_COUNT; i++)
+        if (strcmp(coll_names[i], name) == 0)
+            return (pal_coll_op)i;
+    return PAL_COLL_OP_NONE;
+}
+
+static const char *const rma_names[] = {
+#define X(id, name, role, otf2) name,
+    PAL_RMA_KINDS(X)
+#undef X
+};
+static const pal_record_role rma_roles[] = {
+#define X(id, name, role, otf2) PAL_ROLE_##role,
+    PAL_RMA_KINDS(X)
+#undef X
+};
+
+const char *pal_rma_kind_name(pal_rma_kind k)
+{
+    return (unsigned)k < PAL_RMA_KIND_COUNT ? rma_names[k] : NULL;
+}
+
+pal_record_role pal_rma_kind_role(pal_rma_kind k)
+{
+    return (unsigned)k < PAL_RMA_KIND_COUNT ? rma_roles[k] : PAL_ROLE_NONE;
+}
+
+pal_rma_kind pal_rma_kind_of_role(pal_record_role role)
+{
+    for (unsigned i = 0; i < PAL_RMA_KIND_COUNT; i++)
+        if (rma_roles[i] == role)
+            return (pal_rma_kind)i;
+    return PAL_RMA_KIND_NONE;
+}
+
+/* ---------------- member lists ---------------- */
+pal_status pal_members_parse(const char *s, size_t len, uint32_t *out, size_t max, size_t *n)
+{
+    if ((s == NULL && len) || n == NULL)
+        return PAL_EINVAL;
+    size_t k = 0;
+    const char *p = s, *end = s + len;
+    *n = 0;
+    while (p < end) {
+        while (p < end && *p == ' ')
+            p++;
+        if (p >= end)
+            break;
+        uint64_t a = 0, b;
+        int digits = 0;
+        while (p < end && *p >= '0' && *p <= '9' && a <= UINT32_MAX)
+            a = a * 10 + (uint64_t)(*p++ - '0'), digits++;
+        b = a;
+        if (digits && p < end && *p == '-') {
+            p++;
+            b = 0;
+            digits = 0;
+            while (p < end && *p >= '0' && *p <= '9' && b <= UINT32_MAX)
+                b = b * 10 + (uint64_t)(*p++ - '0'), digits++;
+        }
+        if (!digits || b < a || b > UINT32_MAX || (p < end && *p != ' '))
+            return PAL_EFORMAT;
+        if (out == NULL) {   /* counting only */
+            k += (size_t)(b - a + 1);
+            continue;
+        }
+        for (uint64_t r = a; r <= b; r++) {
+            if (k >= max)
+                return PAL_ERANGE;
+            out[k++] = (uint32_t)r;
+        }
+    }
+    *n = k;
+    return PAL_OK;
+}
+
+/* ---------------- hashing ---------------- */
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+/* the hash of a group: its world ranks in communicator-rank order */
+static uint64_t group_hash(const uint32_t *w, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL ^ mix(n + 1);
+    for (size_t i = 0; i < n; i++)
+        h = mix(h ^ w[i]) + 0x9e3779b97f4a7c15ULL;
+    return h;
+}
+
+/* ---------------- communicators ---------------- */
+typedef struct commdef {
+    uint64_t key;           /* (process << 32 | id), process PAL_MATCH_ANY_PROCESS: global */
+    uint64_t context;       /* equal on every member */
+    uint32_t size;
+    int used;
+} commdef;
+
+/* ---------------- queues ---------------- */
+typedef struct mkey {
+    uint32_t src, dst;
+    int64_t tag;
+    uint64_t context;
+} mkey;
+
+typedef struct mqueue {
+    mkey k;
+    int used;
+    int side;               /* of the ends waiting */
+    pal_msg_end *q;
+    size_t head, n, cap;
+} mqueue;
+
+struct pal_matcher {
+    commdef *comms;
+    size_t ccap, ncomms;
+    mqueue *qs;
+    size_t qcap, nqs;
+    uint64_t waiting[2];
+};
+
+#define GLOBAL_PROCESS UINT32_MAX
+
+pal_status pal_matcher_create(pal_matcher **out)
+{
+    if (out == NULL)
+        return PAL_EINVAL;
+    *out = calloc(1, sizeof **out);
+    return *out ? PAL_OK : PAL_ENOMEM;
+}
+
+void pal_matcher_destroy(pal_matcher *m)
+{
+    if (m == NULL)
+        return;
+    for (size_t i = 0; i < m->qcap; i++)
+        free(m->qs[i].q);
+    free(m->qs);
+    free(m->comms);
+    free(m);
+}
+
+static commdef *comm_slot(commdef *t, size_t cap, uint64_t key)
+{
+    for (size_t i = mix(key) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (!t[i].used || t[i].key == key)
+            return &t[i];
+}
+
+static int comm_grow(pal_matcher *m)
+{
+    if ((m->ncomms + 1) * 2 <= m->ccap)
+        return 0;
+    size_t ncap = m->ccap ? m->ccap * 2 : 64;
+    commdef *t = calloc(ncap, sizeof *t);
+    if (t == NULL)
+        return -1;
+    for (size_t i = 0; i < m->ccap; i++)
+        if (m->comms[i].used)
+            *comm_slot(t, ncap, m->comms[i].key) = m->comms[i];
+    free(m->comms);
+    m->comms = t;
+    m->ccap = ncap;
+    return 0;
+}
+
+static pal_status comm_put(pal_matcher *m, uint64_t key, uint64_t context, uint32_t size,
+                           int keep)
+{
+    if (comm_grow(m))
+        return PAL_ENOMEM;
+    commdef *c = comm_slot(m->comms, m->ccap, key);
+    if (c->used && keep)
+        return PAL_OK;
+    if (!c->used)
+        m->ncomms++;
+    *c = (commdef){key, context, size, 1};
+    return PAL_OK;
+}
+
+static pal_status define_group(pal_matcher *m, uint32_t process, int64_t id, uint64_t group,
+                               uint32_t size)
+{
+    if (m == NULL || id < 0 || size == 0)
+        return PAL_EINVAL;
+    /* bit 63 tells a defined communicator's context from an undefined id */
+    uint64_t context = group | UINT64_C(1) << 63;
+    pal_status st = comm_put(m, (uint64_t)process << 32 | (uint32_t)id, context, size, 0);
+    /* the first definition of an id also answers for uses whose ids are
+     * the same on every process (PAL_MATCH_GLOBAL_COMM) */
+    if (st == PAL_OK)
+        st = comm_put(m, (uint64_t)GLOBAL_PROCESS << 32 | (uint32_t)id, context, size, 1);
+    return st;
+}
+
+pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int64_t id,
+                                   const uint32_t *members, size_t n, const uint32_t *remote,
+                                   size_t nremote)
+{
+    if (m == NULL || (members == NULL && n) || (remote == NULL && nremote) || n == 0 ||
+        n > UINT32_MAX)
+        return PAL_EINVAL;
+    uint64_t g = group_hash(members, n);
+    if (nremote)   /* an intercommunicator: the same on both sides */
+        g ^= group_hash(remote, nremote);
+    return define_group(m, process, id, g, (uint32_t)n);
+}
+
+/* the group of a member list as text: its world ranks when they parse to
+ * size of them, else the text itself */
+static uint64_t text_group(const char *s, size_t len, size_t size)
+{
+    uint32_t *w = malloc((size ? size : 1) * sizeof *w);
+    size_t n = 0;
+    uint64_t g;
+    if (w && pal_members_parse(s, len, w, size, &n) == PAL_OK && n == size) {
+        g = group_hash(w, n);
+    } else {
+        g = 1469598103934665603ULL;
+        for (size_t i = 0; i < len; i++)
+            g = (g ^ (unsigned char)s[i]) * 1099511628211ULL;
+        g = mix(g ^ size);
+    }
+    free(w);
+    return g;
+}
+
+pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id, int64_t size,
+                                   const char *members, size_t len, const char *remote,
+                                   size_t rlen)
+{
+    if (m == NULL || (members == NULL && len) || (remote == NULL && rlen) || id < 0 ||
+        size <= 0 || size > PAL_MATCH_MAX_MEMBERS)
+        return PAL_EINVAL;
+    uint64_t g = text_group(members, len, (size_t)size);
+    if (rlen) {   /* an intercommunicator: the same on both sides */
+        size_t rn = 0;
+        if (pal_members_parse(remote, rlen, NULL, 0, &rn) != PAL_OK || rn > PAL_MATCH_MAX_MEMBERS)
+            rn = 0;
+        g ^= text_group(remote, rlen, rn);
+    }
+    return define_group(m, process, id, g, (uint32_t)size);
+}
+
+pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
+                               unsigned flags, uint64_t *context, uint32_t *size)
+{
+    if (m == NULL || context == NULL)
+        return PAL_EINVAL;
+    if (flags & PAL_MATCH_GLOBAL_COMM)
+        process = GLOBAL_PROCESS;
+    if (id >= 0 && m->ccap) {
+        const commdef *c = comm_slot(m->comms, m->ccap, (uint64_t)process << 32 | (uint32_t)id);
+        if (c->used) {
+            *context = c->context;
+            if (size)
+                *size = c->size;
+            return PAL_OK;
+        }
+    }
+    /* undefined: the id itself, in the namespace of its process unless
+     * global ids; ids of one process match only that process's (an id the
+     * sender and receiver share, as ECL's agreed ones and PICL's absent 0) */
+    *context = (uint64_t)(uint32_t)id | (flags & PAL_MATCH_GLOBAL_COMM ? UINT64_C(1) << 32 : 0);
+    if (size)
+        *size = 0;
+    return PAL_EUNDEF;
+}
+
+static uint64_t key_hash(const mkey *k)
+{
+    return mix((uint64_t)k->src << 32 ^ k->dst) ^ mix((uint64_t)k->tag ^ mix(k->context));
+}
+
+static mqueue *q_slot(mqueue *t, size_t cap, const mkey *k)
+{
+    for (size_t i = key_hash(k) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (!t[i].used || (t[i].k.src == k->src && t[i].k.dst == k->dst &&
+                           t[i].k.tag == k->tag && t[i].k.context == k->context))
+            return &t[i];
+}
+
+static mqueue *q_get(pal_matcher *m, const mkey *k)
+{
+    if ((m->nqs + 1) * 2 > m->qcap) {
+        size_t ncap = m->qcap ? m->qcap * 2 : 64;
+        mqueue *t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return NULL;
+        for (size_t i = 0; i < m->qcap; i++)
+            if (m->qs[i].used)
+                *q_slot(t, ncap, &m->qs[i].k) = m->qs[i];
+        free(m->qs);
+        m->qs = t;
+        m->qcap = ncap;
+    }
+    mqueue *q = q_slot(m->qs, m->qcap, k);
+    if (!q->used) {
+        memset(q, 0, sizeof *q);
+        q->k = *k;
+        q->used = 1;
+        m->nqs++;
+    }
+    return q;
+}
+
+pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t process, int64_t peer,
+                           int64_t tag, int64_t comm_id, unsigned flags, pal_msg_key *key)
+{
+    if (m == NULL || key == NULL || (side != PAL_MATCH_SEND && side != PAL_MATCH_RECV) ||
+        peer < 0 || peer > UINT32_MAX)
+        return PAL_EINVAL;
+    key->src = side == PAL_MATCH_SEND ? process : (uint32_t)peer;
+    key->dst = side == PAL_MATCH_SEND ? (uint32_t)peer : process;
+    key->tag = tag < 0 ? 0 : tag;
+    pal_status st = pal_matcher_context(m, process, comm_id, flags, &key->context, NULL);
+    return st == PAL_EUNDEF ? PAL_OK : st;
+}
+
+pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
+                            int64_t comm_id, unsigned flags, const pal_msg_end *end,
+                            pal_msg_end *partner)
+{
+    if (end == NULL || partner == NULL)
+        return PAL_EINVAL;
+    pal_msg_key key;
+    pal_status st = pal_matcher_key(m, side, end->process, peer, tag, comm_id, flags, &key);
+    if (st != PAL_OK)
+        return st;
+    mkey k = {key.src, key.dst, key.tag, key.context};
+    mqueue *q = q_get(m, &k);
+    if (q == NULL)
+        return PAL_ENOMEM;
+    if (q->n > q->head && q->side != side) {
+        *partner = q->q[q->head++];
+        m->waiting[q->side]--;
+        if (q->head == q->n)
+            q->head = q->n = 0;
+        return PAL_OK;
+    }
+    if (q->n == q->head)
+        q->head = q->n = 0;
+    if (q->head > 0 && q->head * 2 >= q->n) {
+        memmove(q->q, q->q + q->head, (q->n - q->head) * sizeof *q->q);
+        q->n -= q->head;
+        q->head = 0;
+    }
+    if (q->n == q->cap) {
+        size_t ncap = q->cap ? q->cap * 2 : 4;
+        pal_msg_end *nq = realloc(q->q, ncap * sizeof *nq);
+        if (nq == NULL)
+            return PAL_ENOMEM;
+        q->q = nq;
+        q->cap = ncap;
+    }
+    q->side = side;
+    q->q[q->n++] = *end;
+    m->waiting[side]++;
+    return PAL_END;
+}
+
+void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs)
+{
+    if (sends)
+        *sends = m ? m->waiting[PAL_MATCH_SEND] : 0;
+    if (recvs)
+        *recvs = m ? m->waiting[PAL_MATCH_RECV] : 0;
+}
+
+/* ---------------- typed events ---------------- */
+/* What a record type means, from its roles, computed once per type. send,
+ * recv, untimed, rma_how: 0 no, 1 every record, 2 the record's field says. */
+typedef struct rkind {
+    int known;
+    pal_record_role prim;
+    unsigned flags;             /* PAL_EVF_COMMUNICATION, _IDLE, _COLLECTIVE, _SETUP */
+    int send, recv, untimed;
+    int both;                   /* sends and receives: its receive's tag is recv_tag */
+    int bytes, args;            /* has a bytes role; has bytes, tag or communicator */
+    int comm_global;            /* its communicator ids are global (OTF2's) */
+    int comm_def;               /* defines a communicator and its members */
+    const char *region;         /* REGION IS, or the description of a setup span; NULL: a field */
+    const char *idname;         /* the region field's name, for ids without a name */
+    int has_ref;                /* its region field refers to a definition */
+    pal_coll_op op;
+    int any_rma;
+    int rma_how[PAL_RMA_KIND_COUNT];
+    const char *iregion;        /* region, interned */
+    uint32_t index;             /* the record type's */
+} rkind;
+
+enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
+       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
+       H_VALUE, H_ROOT, H_WINDOW, H_N };
+static const pal_field_role hrole[H_N] = {
+    PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
+    PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
+    PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
+    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE,
+    PAL_FROLE_ROOT, PAL_FROLE_WINDOW};
+
+static const pal_record_role primaries[] = {
+    PAL_ROLE_ENTER, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
+    PAL_ROLE_COUNTER, PAL_ROLE_DEFINITION, PAL_ROLE_METADATA, PAL_ROLE_LOST,
+    PAL_ROLE_PROCESS_BEGIN, PAL_ROLE_PROCESS_END, PAL_ROLE_THREAD_BEGIN, PAL_ROLE_THREAD_END,
+    PAL_ROLE_STATE, PAL_ROLE_PAUSE, PAL_ROLE_RESUME, PAL_ROLE_REQUEST_COMPLETE,
+    PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE};
+
+typedef struct frame {
+    const char *name;           /* owned by the names store */
+    size_t len;
+    unsigned flags;
+    int recv;                   /* receives when it closes */
+    int64_t start, peer, tag, comm, root;
+    unsigned comm_flags;
+    uint64_t bytes;
+    pal_coll_op op;
+} frame;
+
+typedef struct lane {
+    uint32_t process, stream;
+    int used;
+    frame *stk;
+    size_t depth, cap;
+    int64_t last;
+} lane;
+
+typedef struct cinst {          /* one collective instance being assembled */
+    pal_coll_instance c;
+} cinst;
+
+typedef struct cqueue {         /* the pending instances of one collective on one context */
+    uint64_t context;
+    const char *name;
+    size_t len;
+    uint32_t size;
+    int used;
+    uint64_t base;              /* sequence number of q[head] */
+    cinst *q;
+    size_t head, n, cap;
+} cqueue;
+
+typedef struct seqent {         /* calls of a collective by a process on a context */
+    uint64_t context, name_hash;
+    uint32_t process;
+    int used;
+    uint64_t n;
+} seqent;
+
+struct pal_events {
+    pal_reader *rd;
+    pal_names *names;
+    pal_matcher *m;
+    const pal_handle *h[H_N];
+    rkind *k;
+    size_t nk;
+    lane *lanes;                /* hash by (process, stream) */
+    size_t lcap, nlanes;
+    lane *lastlane;             /* the last one found (records come in runs of a thread) */
+    cqueue *cqs;                /* hash by (context, name) */
+    size_t cqcap, ncqs;
+    seqent *seq;
+    size_t seqcap, nseq;
+    char **strs;                /* owned names (regions), interned */
+    size_t nstrs, strcap;
+    char **istr;                /* intern table of strs */
+    size_t icap;
+    struct idname {             /* (record type, process, id) -> region name, since the */
+        uint32_t type, process; /* last definition */
+        int64_t id;
+        const char *name;
+    } *idc;
+    size_t idcap, nid;
+    pal_event *out;             /* the events of the current record */
+    size_t nout, outcap, next;
+    int ended;
+    char idbuf[96];
+};
+
+static uint64_t strhash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* An interned copy of a name: one pointer per distinct name, valid while
+ * the events object lives. */
+static const char *intern(pal_events *e, const char *s, size_t len)
+{
+    if ((e->nstrs + 1) * 2 > e->icap) {
+        size_t ncap = e->icap ? e->icap * 2 : 256;
+        char **t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return NULL;
+        for (size_t i = 0; i < e->icap; i++)
+            if (e->istr[i]) {
+                size_t j = strhash(e->istr[i], strlen(e->istr[i])) & (ncap - 1);
+                while (t[j])
+                    j = (j + 1) & (ncap - 1);
+                t[j] = e->istr[i];
+            }
+        free(e->istr);
+        e->istr = t;
+        e->icap = ncap;
+    }
+    size_t j = strhash(s, len) & (e->icap - 1);
+    for (; e->istr[j]; j = (j + 1) & (e->icap - 1))
+        if (strlen(e->istr[j]) == len && memcmp(e->istr[j], s, len) == 0)
+            return e->istr[j];
+    char *c = malloc(len + 1);
+    if (c == NULL)
+        return NULL;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    e->istr[j] = c;
+    e->nstrs++;
+    return c;
+}
+
+static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt)
+{
+    int64_t v;
+    return h && pal_record_i64(rec, h, &v) == PAL_OK ? v : dflt;
+}
+
+static uint64_t getbytes(const pal_record *rec, const pal_handle *h)
+{
+    int64_t v = geti(rec, h, 0);
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+static int on(const pal_record *rec, int how, pal_record_role role)
+{
+    return how == 1 || (how == 2 && pal_record_has_role(rec, role));
+}
+
+static const rkind *classify(pal_events *e, const pal_recdesc *d)
+{
+    size_t i = pal_recdesc_index(d);
+    if (i >= e->nk) {
+        size_t n = e->nk ? e->nk : 64;
+        while (n <= i)
+            n *= 2;
+        rkind *k = realloc(e->k, n * sizeof *k);
+        if (k == NULL)
+            return NULL;
+        memset(k + e->nk, 0, (n - e->nk) * sizeof *k);
+        e->k = k;
+        e->nk = n;
+    }
+    rkind *k = &e->k[i];
+    if (k->known)
+        return k;
+    k->known = 1;
+    for (size_t j = 0; j < sizeof primaries / sizeof primaries[0]; j++)
+        if (pal_recdesc_has_role(d, primaries[j])) {
+            k->prim = primaries[j];
+            break;
+        }
+    k->send = pal_recdesc_has_role(d, PAL_ROLE_SEND);
+    k->recv = pal_recdesc_has_role(d, PAL_ROLE_RECV);
+    k->untimed = pal_recdesc_has_role(d, PAL_ROLE_UNTIMED);
+    k->both = k->send == 1 && k->recv == 1;
+    k->bytes = pal_recdesc_role_field(d, PAL_FROLE_BYTES_SENT) ||
+               pal_recdesc_role_field(d, PAL_FROLE_BYTES_RECEIVED) ||
+               pal_recdesc_role_field(d, PAL_FROLE_BYTES);
+    const pal_fielddesc *cf = pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
+    k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) || cf;
+    int global = 0;
+    k->comm_global = cf && pal_field_reference(cf, NULL, NULL, &global) == PAL_OK && global;
+    if (pal_recdesc_has_role(d, PAL_ROLE_COMMUNICATION))
+        k->flags |= PAL_EVF_COMMUNICATION;
+    if (pal_recdesc_has_role(d, PAL_ROLE_IDLE))
+        k->flags |= PAL_EVF_IDLE;
+    if (pal_recdesc_has_role(d, PAL_ROLE_COLLECTIVE))
+        k->flags |= PAL_EVF_COLLECTIVE;
+    k->op = pal_coll_op_by_name(pal_recdesc_operation(d));
+    for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
+        k->any_rma |= k->rma_how[r] = pal_recdesc_has_role(d, pal_rma_kind_role((pal_rma_kind)r));
+    k->index = (uint32_t)i;
+    /* a type new to the reader may have roles no earlier type had */
+    for (int h = 0; h < H_N; h++)
+        if (e->h[h] == NULL)
+            pal_reader_role_handle(e->rd, hrole[h], &e->h[h]);
+    const pal_fielddesc *rf = pal_recdesc_role_field(d, PAL_FROLE_REGION);
+    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
+        pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
+        /* a process's start or end that takes time: a span named by what
+         * the description says of the record */
+        const char *nm = pal_recdesc_description(d);
+        k->region = nm && nm[0] ? nm : pal_recdesc_name(d);
+        k->flags = PAL_EVF_SETUP;
+    } else if (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE ||
+               k->prim == PAL_ROLE_CALL) {
+        const char *nm = pal_recdesc_region(d);
+        if (nm && nm[0])
+            k->region = nm;
+        else if (rf) {
+            k->has_ref = pal_field_reference(rf, NULL, NULL, NULL) == PAL_OK;
+            k->idname = pal_field_name(rf);
+        } else {
+            k->prim = PAL_ROLE_NONE;   /* no region: the model refuses it; be safe */
+        }
+        if (k->prim == PAL_ROLE_CALL && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
+            k->prim = PAL_ROLE_NONE;
+    }
+    if (k->prim == PAL_ROLE_DEFINITION && cf && pal_recdesc_role_field(d, PAL_FROLE_MEMBERS))
+        k->comm_def = 1;
+    if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
+        k->prim = PAL_ROLE_NONE;
+    if (k->region && (k->iregion = intern(e, k->region, strlen(k->region))) == NULL) {
+        k->known = 0;
+        return NULL;
+    }
+    return k;
+}
+
+/* The region an enter, leave or call record names: by text, by a name
+ * field, by an id resolved through its reference, else FIELD#ID. */
+static const char *region_of(pal_events *e, const rkind *k, const pal_record *rec)
+{
+    if (k->iregion)
+        return k->iregion;
+    const char *s;
+    size_t len;
+    if (pal_record_str(rec, e->h[H_REGION], &s, &len) == PAL_OK)
+        return intern(e, s, len);
+    /* an id: resolved once per (type, process, id) until the next definition */
+    int64_t id = geti(rec, e->h[H_REGION], -1);
+    uint32_t process = pal_record_process(rec);
+    if ((e->nid + 1) * 2 > e->idcap) {
+        size_t ncap = e->idcap ? e->idcap * 2 : 256;
+        struct idname *t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return NULL;
+        for (size_t i = 0; i < e->idcap; i++)
+            if (e->idc[i].name) {
+                const struct idname *o = &e->idc[i];
+                size_t j = mix((uint64_t)o->type << 32 ^ o->process ^ mix((uint64_t)o->id)) &
+                           (ncap - 1);
+                while (t[j].name)
+                    j = (j + 1) & (ncap - 1);
+                t[j] = *o;
+            }
+        free(e->idc);
+        e->idc = t;
+        e->idcap = ncap;
+    }
+    size_t j = mix((uint64_t)k->index << 32 ^ process ^ mix((uint64_t)id)) & (e->idcap - 1);
+    for (; e->idc[j].name; j = (j + 1) & (e->idcap - 1))
+        if (e->idc[j].type == k->index && e->idc[j].process == process && e->idc[j].id == id)
+            return e->idc[j].name;
+    const char *name;
+    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, &len) == PAL_OK) {
+        name = intern(e, s, len);
+    } else {
+        int n = snprintf(e->idbuf, sizeof e->idbuf, "%.40s#%lld",
+                         k->idname ? k->idname : "region", (long long)id);
+        name = intern(e, e->idbuf, (size_t)n);
+    }
+    if (name) {
+        e->idc[j] = (struct idname){k->index, process, id, name};
+        e->nid++;
+    }
+    return name;
+}
+
+static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
+                       const lane *l, int64_t t)
+{
+    if (e->nout == e->outcap) {
+        size_t ncap = e->outcap ? e->outcap * 2 : 16;
+        pal_event *o = realloc(e->out, ncap * sizeof *o);
+        if (o == NULL)
+            return NULL;
+        e->out = o;
+        e->outcap = ncap;
+    }
+    pal_event *v = &e->out[e->nout++];
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->record = rec;
+    v->process = l ? l->process : rec ? pal_record_process(rec) : 0;
+    v->stream = l ? l->stream : rec ? pal_record_stream(rec) : 0;
+    v->time = t;
+    v->peer = v->root = v->window = -1;
+    v->op = PAL_COLL_OP_NONE;
+    v->rma = PAL_RMA_KIND_NONE;
+    return v;
+}
+
+static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
+{
+    if (e->lastlane && e->lastlane->process == process && e->lastlane->stream == stream)
+        return e->lastlane;
+    uint64_t key = (uint64_t)process << 32 | stream;
+    if ((e->nlanes + 1) * 2 > e->lcap) {
+        size_t ncap = e->lcap ? e->lcap * 2 : 64;
+        lane *t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return NULL;
+        for (size_t i = 0; i < e->lcap; i++)
+            if (e->lanes[i].used) {
+                uint64_t k2 = (uint64_t)e->lanes[i].process << 32 | e->lanes[i].stream;
+                size_t j = mix(k2) & (ncap - 1);
+                while (t[j].used)
+                    j = (j + 1) & (ncap - 1);
+                t[j] = e->lanes[i];
+            }
+        free(e->lanes);
+        e->lanes = t;
+        e->lcap = ncap;
+    }
+    size_t j = mix(key) & (e->lcap - 1);
+    for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
+        if (e->lanes[j].process == process && e->lanes[j].stream == stream)
+            return e->lastlane = &e->lanes[j];
+    lane *l = e->lastlane = &e->lanes[j];
+    memset(l, 0, sizeof *l);
+    l->used = 1;
+    l->process = process;
+    l->stream = stream;
+    l->last = INT64_MIN;
+    e->nlanes++;
+    return l;
+}
+
+static int64_t peer_of(const pal_events *e, const pal_record *rec, int side)
+{
+    return geti(rec, e->h[side ? H_SOURCE : H_DEST], geti(rec, e->h[H_PEER], -1));
+}
+
+static int64_t tag_of(const pal_events *e, const rkind *k, const pal_record *rec, int side)
+{
+    if (side == PAL_MATCH_RECV && k->both)
+        return geti(rec, e->h[H_RECV_TAG], geti(rec, e->h[H_TAG], 0));
+    return geti(rec, e->h[H_TAG], 0);
+}
+
+static uint64_t bytes_of(const pal_events *e, const pal_record *rec, int side)
+{
+    const pal_handle *h = e->h[side ? H_BYTES_RECEIVED : H_BYTES_SENT];
+    int64_t v;
+    if (h && pal_record_i64(rec, h, &v) == PAL_OK)
+        return v > 0 ? (uint64_t)v : 0;
+    return getbytes(rec, e->h[H_BYTES]);
+}
+
+static uint64_t all_bytes(const pal_events *e, const pal_record *rec)
+{
+    return getbytes(rec, e->h[H_BYTES_SENT]) + getbytes(rec, e->h[H_BYTES_RECEIVED]) +
+           getbytes(rec, e->h[H_BYTES]);
+}
+
+/* A send or receive end at t: its event, and the message when the matcher
+ * pairs it. Unresolved peers (a wildcard never resolved) give no event. */
+static int message(pal_events *e, const pal_record *rec, const lane *l, int side, int64_t peer,
+                   int64_t tag, int64_t comm, unsigned cflags, int64_t t, uint64_t bytes)
+{
+    if (peer < 0)
+        return 0;
+    pal_event *v = emit(e, side == PAL_MATCH_SEND ? PAL_EV_SEND : PAL_EV_RECV, rec, l, t);
+    if (v == NULL)
+        return -1;
+    v->peer = peer;
+    v->tag = tag;
+    v->comm = comm;
+    v->comm_flags = cflags;
+    v->bytes = bytes;
+    pal_msg_end end = {l->process, l->stream, (double)t, bytes, 0}, p;
+    pal_status st = pal_matcher_post(e->m, side, peer, tag, comm, cflags, &end, &p);
+    if (st == PAL_ENOMEM)
+        return -1;
+    if (st != PAL_OK)
+        return 0;
+    v = emit(e, PAL_EV_MESSAGE, rec, l, t);
+    if (v == NULL)
+        return -1;
+    v->send = side == PAL_MATCH_SEND ? end : p;
+    v->recv = side == PAL_MATCH_SEND ? p : end;
+    v->peer = side == PAL_MATCH_SEND ? peer : (int64_t)p.process;
+    v->tag = tag;
+    v->comm = comm;
+    v->comm_flags = cflags;
+    v->bytes = v->send.bytes;
+    return 0;
+}
+
+static void record_message(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
+                           int side, int64_t t, int *rc)
+{
+    int64_t c = geti(rec, e->h[H_COMM], 0);
+    if (message(e, rec, l, side, peer_of(e, rec, side), tag_of(e, k, rec, side), c,
+                k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0, t, bytes_of(e, rec, side)))
+        *rc = -1;
+}
+
+/* ---------------- collective instances ---------------- */
+static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_t size)
+{
+    uint64_t key = context ^ mix((uint64_t)(uintptr_t)name);
+    if ((e->ncqs + 1) * 2 > e->cqcap) {
+        size_t ncap = e->cqcap ? e->cqcap * 2 : 64;
+        cqueue *t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return NULL;
+        for (size_t i = 0; i < e->cqcap; i++)
+            if (e->cqs[i].used) {
+                uint64_t k2 = e->cqs[i].context ^ mix((uint64_t)(uintptr_t)e->cqs[i].name);
+                size_t j = mix(k2) & (ncap - 1);
+                while (t[j].used)
+                    j = (j + 1) & (ncap - 1);
+                t[j] = e->cqs[i];
+            }
+        free(e->cqs);
+        e->cqs = t;
+        e->cqcap = ncap;
+    }
+    size_t j = mix(key) & (e->cqcap - 1);
+    for (; e->cqs[j].used; j = (j + 1) & (e->cqcap - 1))
+        if (e->cqs[j].context == context && e->cqs[j].name == name)
+            return &e->cqs[j];
+    cqueue *q = &e->cqs[j];
+    memset(q, 0, sizeof *q);
+    q->used = 1;
+    q->context = context;
+    q->name = name;
+    q->len = strlen(name);
+    q->size = size;
+    e->ncqs++;
+    return q;
+}
+
+/* the k-th call of a collective by a process on a context */
+static long seq_next(pal_events *e, uint64_t context, const char *name, uint32_t process)
+{
+    uint64_t nh = (uint64_t)(uintptr_t)name;
+    if ((e->nseq + 1) * 2 > e->seqcap) {
+        size_t ncap = e->seqcap ? e->seqcap * 2 : 64;
+        seqent *t = calloc(ncap, sizeof *t);
+        if (t == NULL)
+            return -1;
+        for (size_t i = 0; i < e->seqcap; i++)
+            if (e->seq[i].used) {
+                const seqent *s = &e->seq[i];
+                size_t j = mix(s->context ^ mix(s->name_hash) ^ s->process) & (ncap - 1);
+                while (t[j].used)
+                    j = (j + 1) & (ncap - 1);
+                t[j] = *s;
+            }
+        free(e->seq);
+        e->seq = t;
+        e->seqcap = ncap;
+    }
+    size_t j = mix(context ^ mix(nh) ^ process) & (e->seqcap - 1);
+    for (; e->seq[j].used; j = (j + 1) & (e->seqcap - 1))
+        if (e->seq[j].context == context && e->seq[j].name_hash == nh &&
+            e->seq[j].process == process)
+            return (long)e->seq[j].n++;
+    e->seq[j] = (seqent){context, nh, process, 1, 1};
+    e->nseq++;
+    return 0;
+}
+
+static int coll_done(pal_events *e, const cqueue *q, const pal_coll_instance *c, int64_t t)
+{
+    pal_event *v = emit(e, PAL_EV_COLL_INSTANCE, NULL, NULL, t);
+    if (v == NULL)
+        return -1;
+    v->process = c->late;
+    v->name = q->name;
+    v->name_len = q->len;
+    v->coll = *c;
+    v->coll.size = q->size;
+    v->op = c->op;
+    v->comm = c->comm;
+    v->root = c->root;
+    v->bytes = c->bytes;
+    return 0;
+}
+
+/* One member's part of a collective (a frame closing at end): its event,
+ * and the instance when its last member arrives. The k-th call of a
+ * collective by a process on a communicator is the k-th instance of it on
+ * that communicator's context. */
+static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const frame *fr,
+                    int64_t end)
+{
+    pal_event *v = emit(e, PAL_EV_COLLECTIVE, rec, l, end);
+    if (v == NULL)
+        return -1;
+    v->name = fr->name;
+    v->name_len = fr->len;
+    v->start = fr->start;
+    v->comm = fr->comm;
+    v->comm_flags = fr->comm_flags;
+    v->root = fr->root;
+    v->bytes = fr->bytes;
+    v->op = fr->op;
+    v->flags = fr->flags;
+    uint64_t context;
+    uint32_t size = 0;
+    pal_matcher_context(e->m, l->process, fr->comm, fr->comm_flags, &context, &size);
+    long seq = seq_next(e, context, fr->name, l->process);
+    cqueue *q = seq < 0 ? NULL : cq_get(e, context, fr->name, size);
+    if (q == NULL)
+        return -1;
+    if ((uint64_t)seq < q->base)
+        return 0;
+    size_t idx = q->head + (size_t)((uint64_t)seq - q->base);
+    while (q->n <= idx) {
+        if (q->head > 0 && q->head * 2 >= q->n) {
+            memmove(q->q, q->q + q->head, (q->n - q->head) * sizeof *q->q);
+            q->n -= q->head;
+            idx -= q->head;
+            q->head = 0;
+        }
+        if (q->n == q->cap) {
+            size_t ncap = q->cap ? q->cap * 2 : 8;
+            cinst *nq = realloc(q->q, ncap * sizeof *nq);
+            if (nq == NULL)
+                return -1;
+            q->q = nq;
+            q->cap = ncap;
+        }
+        memset(&q->q[q->n++], 0, sizeof *q->q);
+    }
+    pal_coll_instance *c = &q->q[idx].c;
+    if (c->members == 0) {
+        c->lo = c->hi = c->late = l->process;
+        c->comm = fr->comm;
+        c->root = -1;
+        c->op = fr->op;
+        c->min_start = c->max_start = fr->start;
+        c->max_end = end;
+    }
+    if (fr->start < c->min_start)
+        c->min_start = fr->start;
+    if (fr->start > c->max_start) {
+        c->max_start = fr->start;
+        c->late = l->process;
+    }
+    if (end > c->max_end)
+        c->max_end = end;
+    if (l->process < c->lo)
+        c->lo = l->process;
+    if (l->process > c->hi)
+        c->hi = l->process;
+    if (fr->root >= 0)
+        c->root = fr->root;
+    c->bytes += fr->bytes;
+    c->members++;
+    while (q->size && q->head < q->n && q->q[q->head].c.members >= q->size) {
+        if (coll_done(e, q, &q->q[q->head].c, end))
+            return -1;
+        q->head++;
+        q->base++;
+    }
+    if (q->head == q->n)
+        q->head = q->n = 0;
+    return 0;
+}
+
+/* ---------------- frames ---------------- */
+static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k,
+                   const char *name, int64_t start)
+{
+    if (l->depth == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 16;
+        frame *s = realloc(l->stk, ncap * sizeof *s);
+        if (s == NULL)
+            return NULL;
+        l->stk = s;
+        l->cap = ncap;
+    }
+    frame *fr = &l->stk[l->depth++];
+    memset(fr, 0, sizeof *fr);
+    fr->name = name;
+    fr->len = strlen(name);
+    fr->flags = k->flags;
+    fr->start = start;
+    fr->peer = fr->root = -1;
+    fr->op = k->op;
+    pal_event *v = emit(e, PAL_EV_ENTER, rec, l, start);
+    if (v == NULL)
+        return NULL;
+    v->name = fr->name;
+    v->name_len = fr->len;
+    v->flags = fr->flags;
+    v->depth = (unsigned)(l->depth - 1);
+    return fr;
+}
+
+/* the frame on top of l closes at end: its collective part, its receive,
+ * and its leave */
+static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsigned flags)
+{
+    frame fr = l->stk[--l->depth];
+    if ((fr.flags & PAL_EVF_COLLECTIVE) && coll_add(e, rec, l, &fr, end))
+        return -1;
+    if (fr.recv && message(e, rec, l, PAL_MATCH_RECV, fr.peer, fr.tag, fr.comm, fr.comm_flags,
+                           end, fr.bytes))
+        return -1;
+    pal_event *v = emit(e, PAL_EV_LEAVE, rec, l, end < fr.start ? fr.start : end);
+    if (v == NULL)
+        return -1;
+    v->name = fr.name;
+    v->name_len = fr.len;
+    v->flags = fr.flags | flags;
+    v->depth = (unsigned)l->depth;
+    v->start = fr.start;
+    v->peer = fr.peer;
+    v->tag = fr.tag;
+    v->comm = fr.comm;
+    v->comm_flags = fr.comm_flags;
+    v->root = fr.root;
+    v->bytes = fr.bytes;
+    v->op = fr.op;
+    return 0;
+}
+
+static void frame_args(const pal_events *e, const rkind *k, const pal_record *rec, frame *fr)
+{
+    if (k->flags & PAL_EVF_COLLECTIVE)
+        fr->root = geti(rec, e->h[H_ROOT], -1);
+    if (k->args) {
+        fr->tag = geti(rec, e->h[H_TAG], 0);
+        fr->comm = geti(rec, e->h[H_COMM], 0);
+        fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
+        fr->bytes = all_bytes(e, rec);
+    }
+}
+
+static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
+                      int64_t t)
+{
+    if (!k->any_rma)
+        return 0;
+    for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
+        if (on(rec, k->rma_how[r], pal_rma_kind_role((pal_rma_kind)r))) {
+            pal_event *v = emit(e, PAL_EV_RMA, rec, l, t);
+            if (v == NULL)
+                return -1;
+            v->rma = (pal_rma_kind)r;
+            v->window = geti(rec, e->h[H_WINDOW], -1);
+            v->peer = peer_of(e, rec, 0);
+            v->comm = geti(rec, e->h[H_COMM], -1);
+            v->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
+            v->bytes = all_bytes(e, rec);
+        }
+    return 0;
+}
+
+/* The events of one record, in e->out. */
+static int feed(pal_events *e, const pal_record *rec)
+{
+    const rkind *k = classify(e, pal_record_desc(rec));
+    if (k == NULL)
+        return -1;
+    int64_t t = pal_record_time_ns(rec);
+    uint32_t process = pal_record_process(rec);
+    const char *s;
+    size_t len;
+    int rc = 0;
+    pal_event *v;
+    if (k->prim == PAL_ROLE_DEFINITION) {
+        /* only definitions define names (a reference's target is one); an
+         * id may have its name now */
+        if (pal_names_add(e->names, rec) != PAL_OK)
+            return -1;
+        if (e->nid) {
+            memset(e->idc, 0, e->idcap * sizeof *e->idc);
+            e->nid = 0;
+        }
+        if (k->comm_def && pal_record_str(rec, e->h[H_MEMBERS], &s, &len) == PAL_OK) {
+            const char *rs = "";
+            size_t rl = 0;
+            if (e->h[H_REMOTE] && pal_record_str(rec, e->h[H_REMOTE], &rs, &rl) != PAL_OK)
+                rs = "", rl = 0;
+            if (pal_matcher_define_text(e->m, process, geti(rec, e->h[H_COMM], -1),
+                                        geti(rec, e->h[H_SIZE], 0), s, len, rs, rl) ==
+                PAL_ENOMEM)
+                return -1;
+        }
+        return emit(e, PAL_EV_DEFINITION, rec, NULL, t) ? 0 : -1;
+    }
+    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_METADATA || k->prim == PAL_ROLE_STATE)
+        return 0;
+    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) && !k->region)
+        return emit(e, k->prim == PAL_ROLE_PROCESS_BEGIN ? PAL_EV_PROCESS_BEGIN
+                                                         : PAL_EV_PROCESS_END,
+                    rec, NULL, t)
+                   ? 0
+                   : -1;
+    lane *l = lane_get(e, process, pal_record_stream(rec));
+    if (l == NULL)
+        return -1;
+    if (t > l->last)
+        l->last = t;
+    switch (k->prim) {
+    case PAL_ROLE_ENTER: {
+        const char *name = region_of(e, k, rec);
+        frame *fr = name ? push(e, rec, l, k, name, t) : NULL;
+        if (fr == NULL)
+            return -1;
+        frame_args(e, k, rec, fr);
+        if (on(rec, k->send, PAL_ROLE_SEND))
+            record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+            /* received when the frame closes; the leave may say from whom */
+            l->stk[l->depth - 1].recv = 1;
+            l->stk[l->depth - 1].peer = peer_of(e, rec, PAL_MATCH_RECV);
+            l->stk[l->depth - 1].tag = tag_of(e, k, rec, PAL_MATCH_RECV);
+        }
+        if (rma_events(e, k, rec, l, t))
+            return -1;
+        break;
+    }
+    case PAL_ROLE_LEAVE: {
+        const char *name = region_of(e, k, rec);
+        if (name == NULL)
+            return -1;
+        size_t dp = l->depth;
+        while (dp > 0 && l->stk[dp - 1].name != name)
+            dp--;
+        if (dp == 0) {   /* a leave without its enter */
+            v = emit(e, PAL_EV_LEAVE, rec, l, t);
+            if (v == NULL)
+                return -1;
+            v->name = name;
+            v->name_len = strlen(name);
+            v->flags = k->flags | PAL_EVF_UNMATCHED;
+            v->start = t;
+            break;
+        }
+        frame *fr = &l->stk[dp - 1];
+        if (fr->flags & PAL_EVF_COLLECTIVE) {   /* the exit may say the root */
+            int64_t root = geti(rec, e->h[H_ROOT], -1);
+            if (root >= 0)
+                fr->root = root;
+        }
+        if (k->bytes)
+            fr->bytes = all_bytes(e, rec);   /* the exit may carry the data */
+        if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
+            int64_t c = geti(rec, e->h[H_COMM], -1);
+            if (c >= 0) {
+                fr->comm = c;
+                fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
+            }
+        }
+        if (fr->op == PAL_COLL_OP_NONE)
+            fr->op = k->op;
+        if (fr->recv) {   /* any source: the actual one may come with the exit */
+            int64_t p = peer_of(e, rec, PAL_MATCH_RECV);
+            if (p >= 0)
+                fr->peer = p;
+            int64_t tag = geti(rec, e->h[H_TAG], -1);
+            if (tag >= 0)
+                fr->tag = tag;
+        }
+        if (on(rec, k->send, PAL_ROLE_SEND))
+            record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !fr->recv && !on(rec, k->untimed, PAL_ROLE_UNTIMED))
+            record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
+        if (rma_events(e, k, rec, l, t))
+            return -1;
+        while (l->depth >= dp)   /* frames above the match left without a leave */
+            if (pop(e, rec, l, t, l->depth > dp ? PAL_EVF_UNMATCHED : 0))
+                return -1;
+        break;
+    }
+    case PAL_ROLE_CALL:
+    case PAL_ROLE_PROCESS_BEGIN:
+    case PAL_ROLE_PROCESS_END: {
+        int64_t ns = 0;
+        pal_record_duration_ns(rec, &ns);
+        int64_t start = t - ns;
+        const char *name = region_of(e, k, rec);
+        frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
+        if (fr == NULL)
+            return -1;
+        frame_args(e, k, rec, fr);
+        int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
+        if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
+            record_message(e, k, rec, l, PAL_MATCH_SEND, start, &rc);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
+            record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
+        if (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0))
+            return -1;
+        break;
+    }
+    case PAL_ROLE_OVERHEAD: {
+        int64_t ns = 0;
+        pal_record_duration_ns(rec, &ns);
+        if ((v = emit(e, PAL_EV_OVERHEAD, rec, l, t)) == NULL)
+            return -1;
+        v->duration = ns;
+        if (t + ns > l->last)
+            l->last = t + ns;
+        break;
+    }
+    case PAL_ROLE_REQUEST_COMPLETE:
+    case PAL_ROLE_REQUEST_START:
+    case PAL_ROLE_MESSAGE:
+        /* a message sent or received at this instant; one whose completion
+         * was not seen (untimed) is left out */
+        if (on(rec, k->untimed, PAL_ROLE_UNTIMED))
+            break;
+        if (on(rec, k->send, PAL_ROLE_SEND))
+            record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
+        if (on(rec, k->recv, PAL_ROLE_RECV))
+            record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
+        break;
+    case PAL_ROLE_MARKER:
+        if ((v = emit(e, PAL_EV_MARKER, rec, l, t)) == NULL)
+            return -1;
+        if (e->h[H_TEXT] && pal_record_str(rec, e->h[H_TEXT], &s, &len) == PAL_OK) {
+            v->name = s;
+            v->name_len = len;
+        }
+        break;
+    case PAL_ROLE_COUNTER: {
+        double val;
+        if (e->h[H_VALUE] == NULL || pal_record_f64(rec, e->h[H_VALUE], &val) != PAL_OK)
+            break;
+        if ((v = emit(e, PAL_EV_COUNTER, rec, l, t)) == NULL)
+            return -1;
+        v->value = val;
+        if (e->h[H_COUNTER] == NULL) {
+            v->name = "counter";
+            v->name_len = 7;
+        } else if (pal_record_str(rec, e->h[H_COUNTER], &s, &len) == PAL_OK ||
+                   pal_names_handle(e->names, rec, e->h[H_COUNTER], &s, &len) == PAL_OK) {
+            v->name = s;
+            v->name_len = len;
+        } else {
+            int n = snprintf(e->idbuf, sizeof e->idbuf, "counter#%lld",
+                             (long long)geti(rec, e->h[H_COUNTER], -1));
+            v->name = e->idbuf;
+            v->name_len = (size_t)n;
+        }
+        break;
+    }
+    case PAL_ROLE_LOST:
+        if ((v = emit(e, PAL_EV_LOST, rec, l, t)) == NULL)
+            return -1;
+        v->count = (uint64_t)geti(rec, e->h[H_COUNT], 1);
+        break;
+    case PAL_ROLE_THREAD_BEGIN:
+    case PAL_ROLE_THREAD_END:
+    case PAL_ROLE_PAUSE:
+    case PAL_ROLE_RESUME:
+        if (!emit(e, k->prim == PAL_ROLE_THREAD_BEGIN ? PAL_EV_THREAD_BEGIN
+                     : k->prim == PAL_ROLE_THREAD_END ? PAL_EV_THREAD_END
+                     : k->prim == PAL_ROLE_PAUSE      ? PAL_EV_PAUSE
+                                                      : PAL_EV_RESUME,
+                  rec, l, t))
+            return -1;
+        break;
+    default:
+        break;
+    }
+    return rc;
+}
+
+/* The end of the trace: frames still open close at their lane's last time;
+ * collective instances not complete come out with the members seen. */
+static int finish(pal_events *e)
+{
+    for (size_t i = 0; i < e->lcap; i++) {
+        lane *l = &e->lanes[i];
+        while (l->used && l->depth)
+            if (pop(e, NULL, l, l->last, PAL_EVF_UNMATCHED))
+                return -1;
+    }
+    for (size_t i = 0; i < e->cqcap; i++) {
+        cqueue *q = &e->cqs[i];
+        for (size_t j = q->used ? q->head : q->n; j < q->n; j++)
+            if (q->q[j].c.members && coll_done(e, q, &q->q[j].c, q->q[j].c.max_end))
+                return -1;
+        q->head = q->n = 0;
+    }
+    return 0;
+}
+
+pal_status pal_events_create(pal_reader *r, pal_events **out)
+{
+    if (out == NULL)
+        return PAL_EINVAL;
+    *out = NULL;
+    if (r == NULL)
+        return PAL_EINVAL;
+    pal_events *e = calloc(1, sizeof *e);
+    if (e == NULL || pal_names_create(&e->names) != PAL_OK ||
+        pal_matcher_create(&e->m) != PAL_OK) {
+        pal_events_destroy(e);
+        return PAL_ENOMEM;
+    }
+    e->rd = r;
+    for (int h = 0; h < H_N; h++)
+        pal_reader_role_handle(r, hrole[h], &e->h[h]);
+    *out = e;
+    return PAL_OK;
+}
+
+void pal_events_destroy(pal_events *e)
+{
+    if (e == NULL)
+        return;
+    for (size_t i = 0; i < e->lcap; i++)
+        free(e->lanes[i].stk);
+    free(e->lanes);
+    for (size_t i = 0; i < e->cqcap; i++)
+        free(e->cqs[i].q);
+    free(e->cqs);
+    free(e->seq);
+    for (size_t i = 0; i < e->icap; i++)
+        free(e->istr[i]);
+    free(e->istr);
+    free(e->idc);
+    free(e->k);
+    free(e->out);
+    pal_names_destroy(e->names);
+    pal_matcher_destroy(e->m);
+    free(e);
+}
+
+pal_status pal_events_next(pal_events *e, const pal_event **out)
+{
+    if (e == NULL || out == NULL)
+        return PAL_EINVAL;
+    while (e->next >= e->nout) {
+        e->nout = e->next = 0;
+        if (e->ended)
+            return PAL_END;
+        const pal_record *rec;
+        pal_status st = pal_reader_next(e->rd, &rec);
+        if (st == PAL_END) {
+            e->ended = 1;
+            if (finish(e))
+                return PAL_ENOMEM;
+            continue;
+        }
+        if (st != PAL_OK)
+            return st;
+        if (feed(e, rec)) {
+            e->nout = 0;
+            return PAL_ENOMEM;
+        }
+    }
+    *out = &e->out[e->next++];
+    return PAL_OK;
+}
+
+const pal_names *pal_events_names(const pal_events *e)
+{
+    return e ? e->names : NULL;
+}
+
+const pal_matcher *pal_events_matcher(const pal_events *e)
+{
+    return e ? e->m : NULL;
+}
+
+const char *pal_event_kind_name(pal_event_kind k)
+{
+    static const char *const n[] = {
+#define X(id, name) name,
+        PAL_EVENT_KINDS(X)
+#undef X
+    };
+    return (unsigned)k < sizeof n / sizeof n[0] ? n[k] : NULL;
+}
