@@ -1,0 +1,97 @@
+#!/bin/sh
+# waits.sh -- pal-view --waits on MPI programs with injected waits
+# (tests/diag/lateness.c, 4 ranks under a real mpirun, traced by ECL): for
+# every pattern (Late Sender on MPI_Recv and on MPI_Wait, Late Receiver on
+# MPI_Ssend, Wait at Barrier, Wait at NxN on MPI_Allreduce, MPI_Allgather
+# and MPI_Alltoall, Late Broadcast on MPI_Bcast and MPI_Scatter, Early Reduce
+# on MPI_Reduce and MPI_Gather) the seconds pal-view finds per pattern and
+# call equal the waits the program injected, within 2 % plus an absolute
+# slack of SLACK_MS (1 ms) per wait, for what the MPI library itself takes
+# between the program's clock reading and the call's (a message's latency,
+# a barrier's exit skew). The injected waits are measured by the program
+# (a loaded machine oversleeps: see lateness.c) and computed by
+# expect-waits.awk from the definitions; each is also at least 0.8 of the
+# nominal delay (the waits are the injected ones, not noise). Patterns a
+# mode does not inject are 0 where the program makes them impossible (no
+# Late Receiver when every receive is posted first, no Late Sender when
+# every send is). CSV, JSON and the text table give the same numbers.
+. "$top_srcdir/tests/mpi/common.sh"
+
+pv=$top_builddir/views/pal-view
+prog=$top_builddir/tests/diag/lateness
+awkf=$top_srcdir/tests/diag/expect-waits.awk
+D=${LATENESS_MS:-25}
+SLACK_MS=${SLACK_MS:-1}
+
+# got PATTERN CALL: seconds in the CSV for that pattern and innermost call
+got() {
+    awk -F, -v p="$1" -v c="$2" 'NR > 1 && $1 == p { n = split($4, a, "/"); if (a[n] == c) s += $5 }
+        END { printf "%.9f\n", s + 0 }' "$tmp/waits.csv"
+}
+
+# mode MODE "PATTERN CALL NOMINAL_UNITS"... [-- ZERO_PATTERN...]
+mode() {
+    m=$1
+    shift
+    rm -f "$tmp"/*.ecl "$tmp"/lateness.*.times
+    run 4 "$prog" "$m" "$D"
+    cat "$tmp"/lateness.*.times | awk -f "$awkf" > "$tmp/expect" || fail "expect-waits.awk"
+    "$pv" --waits=csv "$tmp/trace.ecl" > "$tmp/waits.csv" || fail "pal-view --waits=csv ($m)"
+    echo "== $m: expected (pattern call seconds waits)"
+    cat "$tmp/expect"
+    echo "== $m: pal-view --waits=csv"
+    cat "$tmp/waits.csv"
+    zero=0
+    for spec in "$@"; do
+        if [ "$spec" = -- ]; then
+            zero=1
+            continue
+        fi
+        if [ $zero = 1 ]; then
+            g=$(awk -F, -v p="$spec" 'NR > 1 && $1 == p { s += $5 } END { printf "%.9f\n", s + 0 }' \
+                "$tmp/waits.csv")
+            awk -v g="$g" -v s="$SLACK_MS" 'BEGIN { exit !(g <= s / 1000) }' ||
+                fail "$m: $spec is $g s, expected 0"
+            continue
+        fi
+        set -- $spec
+        line=$(awk -v p="$1" -v c="$2" '$1 == p && $2 == c' "$tmp/expect")
+        [ -n "$line" ] || fail "$m: the program injected no $1 on $2"
+        e=$(echo "$line" | awk '{ print $3 }')
+        k=$(echo "$line" | awk '{ print $4 }')
+        g=$(got "$1" "$2")
+        echo "$m: $1 $2: pal-view $g s, injected $e s in $k waits, nominal $3 x $D ms"
+        awk -v g="$g" -v e="$e" -v k="$k" -v s="$SLACK_MS" -v nom="$3" -v d="$D" 'BEGIN {
+                d1 = g - e; if (d1 < 0) d1 = -d1
+                if (d1 > 0.02 * e + k * s / 1000) exit 1
+                if (e < 0.8 * nom * d / 1000) exit 2
+            }' || fail "$m: $1 on $2: pal-view found $g s, the program injected $e s (nominal $3 x $D ms)"
+        shift 3
+    done
+}
+
+mode late-sender "late_sender MPI_Recv 6" "late_sender MPI_Wait 6" -- late_receiver
+# every Late Sender wait is rank 0's (thread 1: the MPI layer's main thread)
+awk -F, 'NR > 1 && $1 == "late_sender" && $2 != 0 { bad = 1 } END { exit bad }' "$tmp/waits.csv" ||
+    fail "a Late Sender wait on a rank other than 0"
+# the text table and JSON say the same as the CSV
+"$pv" --waits "$tmp/trace.ecl" > "$tmp/waits.txt" || fail "pal-view --waits"
+cat "$tmp/waits.txt"
+t=$(awk '$1 == "late_sender" && NF == 3 { print $2; exit }' "$tmp/waits.txt")
+c=$(awk -F, 'NR > 1 && $1 == "late_sender" { s += $5 } END { printf "%.6f\n", s }' "$tmp/waits.csv")
+[ "$t" = "$c" ] || fail "text total $t, CSV total $c"
+"$pv" --waits=json "$tmp/trace.ecl" > "$tmp/waits.json" || fail "pal-view --waits=json"
+if command -v python3 >/dev/null; then
+    j=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.6f" % sum(w["seconds"] for w in d["waits"] if w["pattern"]=="late_sender"))' "$tmp/waits.json") ||
+        fail "the JSON does not parse"
+    [ "$j" = "$c" ] || fail "JSON total $j, CSV total $c"
+fi
+"$pv" --waits=xml "$tmp/trace.ecl" 2>"$tmp/err" && fail "--waits=xml accepted"
+grep -q "pal-view: --waits: expected text, csv or json, got 'xml'" "$tmp/err" || fail "no message for --waits=xml"
+
+mode late-receiver "late_receiver MPI_Ssend 3" -- late_sender
+mode barrier "wait_barrier MPI_Barrier 6"
+mode nxn "wait_nxn MPI_Allreduce 6" "wait_nxn MPI_Allgather 6" "wait_nxn MPI_Alltoall 6"
+mode bcast "late_broadcast MPI_Bcast 3" "late_broadcast MPI_Scatter 6"
+mode reduce "early_reduce MPI_Reduce 1" "early_reduce MPI_Gather 1"
+echo "PASS"
