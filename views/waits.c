@@ -37,6 +37,10 @@ static const char *const pattern_title[P_COUNT] = {"Late Sender",    "Late Recei
                                                    "Late Broadcast", "Early Reduce"};
 
 #define NO_PATH UINT32_MAX
+#define NO_CAUSE (UINT32_MAX - 1)   /* a wait with no direct delay found */
+#define FR_COMM 0x80000000u         /* a frame of the stack is a call of MPI (or set-up) */
+#define FR_PATH(x) ((x) == NO_PATH ? NO_PATH : (x) & ~FR_COMM)
+#define CALL_FLAGS (PAL_EVF_COMMUNICATION | PAL_EVF_IDLE | PAL_EVF_COLLECTIVE | PAL_EVF_SETUP)
 
 /* a call path: its innermost region's name under its parent */
 typedef struct {
@@ -51,14 +55,27 @@ typedef struct {
     uint32_t path;
     unsigned flags;
     int64_t ls, lr;      /* its Late Sender and Late Receiver wait (the longest) */
+    size_t ls_lane, lr_lane;   /* ... and the late side of it: lane and its start */
+    int64_t ls_late, lr_late;
 } call;
+
+/* time of one lane outside calls of MPI, by innermost region (NO_PATH:
+ * outside every region) */
+typedef struct {
+    int64_t t0, t1;
+    uint32_t path;
+} seg;
 
 typedef struct {
     uint32_t process, stream;
-    uint32_t *stack;     /* call path of each open frame */
+    uint32_t *stack;     /* call path of each open frame (| FR_COMM) */
     size_t depth, scap;
     call *c;
     size_t n, cap;
+    seg *sg;
+    size_t nsg, sgcap;
+    int64_t t;           /* the last enter or leave */
+    int have_t;
 } lane;
 
 typedef struct {
@@ -74,8 +91,11 @@ typedef struct {
     pal_coll_op op;
 } part;
 
-/* one (pattern, call path, rank, thread) wait */
+/* one (pattern, call path, rank, thread) wait (table 0) or cause of
+ * waits: call path of the late side's extra time, late rank and thread
+ * (table 1) */
 typedef struct {
+    int table;
     int pattern;
     uint32_t path, process, stream;
     double seconds;
@@ -105,6 +125,15 @@ typedef struct {
     size_t nseq, seqcap;
     wait *w;
     size_t nw, wcap;
+    double *acc;         /* per path + 1: a delay being summed */
+    unsigned char *mark; /* per path + 1: in touched */
+    uint32_t *touched;
+    size_t ntouched;
+    struct imbalance {
+        uint32_t path, max_rank;
+        double mean, max;
+    } *imb;
+    size_t nimb;
 } state;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -233,37 +262,59 @@ static int next_seq(state *s, uint32_t process, uint64_t ctx, uint64_t *out)
     return 0;
 }
 
+/* the time since l's last enter or leave belongs to its innermost frame */
+static int seg_close(lane *l, int64_t t)
+{
+    if (l->have_t && t > l->t) {
+        uint32_t top = l->depth ? l->stack[l->depth - 1] : NO_PATH;
+        if (top == NO_PATH || !(top & FR_COMM)) {
+            uint32_t p = FR_PATH(top);
+            if (l->nsg && l->sg[l->nsg - 1].path == p && l->sg[l->nsg - 1].t1 == l->t) {
+                l->sg[l->nsg - 1].t1 = t;
+            } else {
+                if (grow((void **)&l->sg, &l->sgcap, l->nsg + 1, sizeof *l->sg))
+                    return -1;
+                l->sg[l->nsg++] = (seg){l->t, t, p};
+            }
+        }
+    }
+    if (!l->have_t || t > l->t)
+        l->t = t;
+    l->have_t = 1;
+    return 0;
+}
+
 static int on_event(state *s, pal_events *ev, const pal_event *e)
 {
     lane *l;
     switch (e->kind) {
     case PAL_EV_ENTER:
-        if ((l = lane_get(s, e->process, e->stream)) == NULL)
+        if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
             return -1;
         if (l->depth > e->depth)
             l->depth = e->depth;
         {
-            uint32_t parent = l->depth ? l->stack[l->depth - 1] : NO_PATH;
+            uint32_t parent = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
             uint32_t p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
             if (p == NO_PATH || grow((void **)&l->stack, &l->scap, l->depth + 1, sizeof *l->stack))
                 return -1;
-            l->stack[l->depth++] = p;
+            l->stack[l->depth++] = p | (e->flags & CALL_FLAGS ? FR_COMM : 0);
         }
         return 0;
     case PAL_EV_LEAVE:
-        if ((l = lane_get(s, e->process, e->stream)) == NULL)
+        if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
             return -1;
-        if (e->flags & (PAL_EVF_COMMUNICATION | PAL_EVF_IDLE | PAL_EVF_COLLECTIVE)) {
-            uint32_t p = e->depth < l->depth ? l->stack[e->depth] : NO_PATH;
+        if (e->flags & CALL_FLAGS) {
+            uint32_t p = e->depth < l->depth ? FR_PATH(l->stack[e->depth]) : NO_PATH;
             if (p == NO_PATH) {
-                uint32_t parent = l->depth ? l->stack[l->depth - 1] : NO_PATH;
+                uint32_t parent = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
                 p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
                 if (p == NO_PATH)
                     return -1;
             }
             if (grow((void **)&l->c, &l->cap, l->n + 1, sizeof *l->c))
                 return -1;
-            l->c[l->n++] = (call){e->start, e->time, p, e->flags, 0, 0};
+            l->c[l->n++] = (call){e->start, e->time, p, e->flags, 0, 0, 0, 0, 0, 0};
         }
         if (l->depth > e->depth)
             l->depth = e->depth;
@@ -286,7 +337,7 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         if (next_seq(s, e->process, ctx, &seq) ||
             grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof *s->c))
             return -1;
-        uint32_t p = l->depth ? l->stack[l->depth - 1] : NO_PATH;
+        uint32_t p = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
         if (p == NO_PATH && (p = path_get(s, NO_PATH, e->name ? e->name : "?",
                                           e->name ? e->name_len : 1)) == NO_PATH)
             return -1;
@@ -329,8 +380,82 @@ static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint3
         return 0;
     if (grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w))
         return -1;
-    s->w[s->nw++] = (wait){pattern, pth, process, stream, (double)ns * 1e-9, 1};
+    s->w[s->nw++] = (wait){0, pattern, pth, process, stream, (double)ns * 1e-9, 1};
     return 0;
+}
+
+/* the end of l's last call that ended at or before t (the last
+ * synchronisation), else l's first time */
+static int64_t sync_before(const lane *l, int64_t t)
+{
+    call *c = call_at((lane *)l, t);
+    while (c && c >= l->c && c->end > t)
+        c = c > l->c ? c - 1 : NULL;
+    if (c)
+        return c->end;
+    return l->nsg ? l->sg[0].t0 : t;
+}
+
+/* adds sign x the time l spent per call path in [a, b) to s->acc */
+static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
+{
+    size_t lo = 0, hi = l->nsg;   /* the first segment ending after a */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->sg[mid].t1 <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < l->nsg && l->sg[i].t0 < b; i++) {
+        int64_t t0 = l->sg[i].t0 > a ? l->sg[i].t0 : a, t1 = l->sg[i].t1 < b ? l->sg[i].t1 : b;
+        if (t1 <= t0)
+            continue;
+        size_t k = l->sg[i].path == NO_PATH ? 0 : (size_t)l->sg[i].path + 1;
+        if (!s->mark[k]) {
+            s->mark[k] = 1;
+            s->touched[s->ntouched++] = (uint32_t)k;
+        }
+        s->acc[k] += sign * (double)(t1 - t0);
+    }
+}
+
+/* Direct causes of a wait of w ns that the waiting lane started at ws for
+ * the late lane's start at lt: the call paths in which the late lane spent
+ * more time since its last synchronisation than the waiting lane did since
+ * its own, each given its share of w (Scalasca's delay costs, direct only). */
+static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const lane *ll, int64_t lt,
+                     int64_t w)
+{
+    if (w <= 0 || wl == NULL || ll == NULL)
+        return 0;
+    s->ntouched = 0;
+    tally(s, ll, sync_before(ll, lt), lt, 1);
+    tally(s, wl, sync_before(wl, ws), ws, -1);
+    double sum = 0;
+    for (size_t i = 0; i < s->ntouched; i++)
+        if (s->acc[s->touched[i]] > 0)
+            sum += s->acc[s->touched[i]];
+    int rc = 0;
+    for (size_t i = 0; i < s->ntouched; i++) {
+        uint32_t k = s->touched[i];
+        double x = s->acc[k];
+        s->acc[k] = 0;
+        s->mark[k] = 0;
+        if (x > 0 && rc == 0) {
+            rc = grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w);
+            if (rc == 0)
+                s->w[s->nw++] = (wait){1, pattern, k ? k - 1 : NO_PATH, ll->process, ll->stream,
+                                       (double)w * 1e-9 * x / sum, 1};
+        }
+    }
+    if (sum == 0 && rc == 0) {
+        rc = grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w);
+        if (rc == 0)
+            s->w[s->nw++] = (wait){1, pattern, NO_CAUSE, ll->process, ll->stream,
+                                   (double)w * 1e-9, 1};
+    }
+    return rc;
 }
 
 static int by_instance(const void *a, const void *b)
@@ -366,14 +491,19 @@ static int collective_waits(state *s, const part *g, size_t n)
     default: return 0;   /* scan, exscan: no pattern (each waits for its lower ranks) */
     }
     if (pattern == P_WAIT_BARRIER || pattern == P_WAIT_NXN) {
-        int64_t last = g[0].start;
+        size_t late = 0;
         for (size_t i = 1; i < n; i++)
-            if (g[i].start > last)
-                last = g[i].start;
-        for (size_t i = 0; i < n; i++)
-            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream,
-                         min64(last, g[i].end) - g[i].start))
+            if (g[i].start > g[late].start)
+                late = i;
+        int64_t last = g[late].start;
+        const lane *ll = lane_find(s, g[late].process, g[late].stream);
+        for (size_t i = 0; i < n; i++) {
+            int64_t w = min64(last, g[i].end) - g[i].start;
+            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
+                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].start, ll,
+                          last, w))
                 return -1;
+        }
         return 0;
     }
     const part *root = NULL;
@@ -382,35 +512,110 @@ static int collective_waits(state *s, const part *g, size_t n)
             root = &g[i];
     if (root == NULL || n < 2)
         return 0;
+    const lane *rl = lane_find(s, root->process, root->stream);
     if (pattern == P_LATE_BCAST) {
-        for (size_t i = 0; i < n; i++)
-            if (&g[i] != root &&
-                add_wait(s, pattern, g[i].path, g[i].process, g[i].stream,
-                         min64(root->start, g[i].end) - g[i].start))
+        for (size_t i = 0; i < n; i++) {
+            if (&g[i] == root)
+                continue;
+            int64_t w = min64(root->start, g[i].end) - g[i].start;
+            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
+                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].start, rl,
+                          root->start, w))
                 return -1;
+        }
         return 0;
     }
-    int64_t first = INT64_MAX;
+    const part *first = NULL;
     for (size_t i = 0; i < n; i++)
-        if (&g[i] != root && g[i].start < first)
-            first = g[i].start;
-    return add_wait(s, pattern, root->path, root->process, root->stream,
-                    min64(first, root->end) - root->start);
+        if (&g[i] != root && (first == NULL || g[i].start < first->start))
+            first = &g[i];
+    int64_t w = min64(first->start, root->end) - root->start;
+    if (add_wait(s, pattern, root->path, root->process, root->stream, w))
+        return -1;
+    return add_cause(s, pattern, rl, root->start, lane_find(s, first->process, first->stream),
+                     first->start, w);
+}
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Load imbalance per call path: the time each rank (its threads together)
+ * spent in the path outside MPI, its mean over the ranks (a rank that never
+ * entered it counts 0) and its maximum */
+static int imbalance(state *s)
+{
+    uint32_t *ranks = malloc((s->nl + 1) * sizeof *ranks);
+    size_t nr = 0;
+    if (ranks == NULL)
+        return -1;
+    for (size_t i = 0; i < s->nl; i++)
+        ranks[nr++] = s->l[i].process;
+    qsort(ranks, nr, sizeof *ranks, by_u32);
+    size_t u = 0;
+    for (size_t i = 0; i < nr; i++)
+        if (u == 0 || ranks[u - 1] != ranks[i])
+            ranks[u++] = ranks[i];
+    nr = u;
+    double *per = calloc((s->np + 1) * (nr ? nr : 1), sizeof *per);
+    s->imb = calloc(s->np + 1, sizeof *s->imb);
+    if (per == NULL || s->imb == NULL) {
+        free(ranks);
+        free(per);
+        return -1;
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        uint32_t *r = bsearch(&l->process, ranks, nr, sizeof *ranks, by_u32);
+        size_t ri = (size_t)(r - ranks);
+        for (size_t k = 0; k < l->nsg; k++) {
+            size_t pk = l->sg[k].path == NO_PATH ? 0 : (size_t)l->sg[k].path + 1;
+            per[pk * nr + ri] += (double)(l->sg[k].t1 - l->sg[k].t0) * 1e-9;
+        }
+    }
+    for (size_t pk = 0; pk <= s->np; pk++) {
+        double sum = 0, mx = -1;
+        uint32_t at = 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            sum += per[pk * nr + ri];
+            if (per[pk * nr + ri] > mx) {
+                mx = per[pk * nr + ri];
+                at = ranks[ri];
+            }
+        }
+        if (sum > 0)
+            s->imb[s->nimb++] = (struct imbalance){pk ? (uint32_t)pk - 1 : NO_PATH, at,
+                                                   sum / (double)nr, mx};
+    }
+    free(per);
+    free(ranks);
+    return 0;
 }
 
 static int analyse(state *s)
 {
+    s->acc = calloc(s->np + 1, sizeof *s->acc);
+    s->mark = calloc(s->np + 1, 1);
+    s->touched = malloc((s->np + 1) * sizeof *s->touched);
+    if (s->acc == NULL || s->mark == NULL || s->touched == NULL)
+        return -1;
     for (size_t i = 0; i < s->nl; i++)
         qsort(s->l[i].c, s->l[i].n, sizeof *s->l[i].c, by_start);
     for (size_t i = 0; i < s->nm; i++) {
         const msg *m = &s->m[i];
-        call *r = call_at(lane_find(s, m->rp, m->rs), m->rt);
-        call *snd = call_at(lane_find(s, m->sp, m->ss), m->st);
+        lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
+        call *r = call_at(rl, m->rt);
+        call *snd = call_at(sl, m->st);
         /* Late Sender: the receive waited for the send to start */
         if (r && (r->flags & PAL_EVF_IDLE) && r->start < m->st) {
             int64_t w = min64(m->st, r->end) - r->start;
-            if (w > r->ls)
+            if (w > r->ls) {
                 r->ls = w;
+                r->ls_lane = (size_t)(sl - s->l);
+                r->ls_late = m->st;
+            }
         }
         /* Late Receiver: a blocking send (its call starts the message) that
          * ends only after the blocking receive (which the message ends)
@@ -418,16 +623,25 @@ static int analyse(state *s)
         if (snd && r && snd->start == m->st && m->rt <= r->end && r->start > m->st &&
             snd->end > r->start) {
             int64_t w = r->start - m->st;
-            if (w > snd->lr)
+            if (w > snd->lr) {
                 snd->lr = w;
+                snd->lr_lane = (size_t)(rl - s->l);
+                snd->lr_late = r->start;
+            }
         }
     }
     for (size_t i = 0; i < s->nl; i++) {
         lane *l = &s->l[i];
-        for (size_t k = 0; k < l->n; k++)
-            if (add_wait(s, P_LATE_SENDER, l->c[k].path, l->process, l->stream, l->c[k].ls) ||
-                add_wait(s, P_LATE_RECEIVER, l->c[k].path, l->process, l->stream, l->c[k].lr))
+        for (size_t k = 0; k < l->n; k++) {
+            const call *c = &l->c[k];
+            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, c->ls) ||
+                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, c->lr) ||
+                (c->ls > 0 &&
+                 add_cause(s, P_LATE_SENDER, l, c->start, &s->l[c->ls_lane], c->ls_late, c->ls)) ||
+                (c->lr > 0 &&
+                 add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[c->lr_lane], c->lr_late, c->lr)))
                 return -1;
+        }
     }
     qsort(s->c, s->nc, sizeof *s->c, by_instance);
     for (size_t i = 0, j; i < s->nc; i = j) {
@@ -436,15 +650,25 @@ static int analyse(state *s)
         if (collective_waits(s, &s->c[i], j - i))
             return -1;
     }
-    return 0;
+    return imbalance(s);
 }
 
 static const state *sort_state;
 
-/* a path's text, outermost first, "/" between the regions */
+/* a path's text, outermost first, "/" between the regions; "(outside
+ * regions)" for none, "(no direct delay)" for NO_CAUSE */
+static size_t path_text(const state *s, uint32_t p, char *buf, size_t size);
+static void path_label(const state *s, uint32_t p, char *buf, size_t size)
+{
+    if (p == NO_PATH || p == NO_CAUSE)
+        snprintf(buf, size, "%s", p == NO_PATH ? "(outside regions)" : "(no direct delay)");
+    else
+        path_text(s, p, buf, size);
+}
+
 static size_t path_text(const state *s, uint32_t p, char *buf, size_t size)
 {
-    if (p == NO_PATH) {
+    if (p == NO_PATH || p == NO_CAUSE) {
         if (size)
             buf[0] = 0;
         return 0;
@@ -462,12 +686,14 @@ static size_t path_text(const state *s, uint32_t p, char *buf, size_t size)
 static int by_key(const void *a, const void *b)
 {
     const wait *x = a, *y = b;
+    if (x->table != y->table)
+        return x->table - y->table;
     if (x->pattern != y->pattern)
         return x->pattern - y->pattern;
     if (x->path != y->path) {
         char px[1024], py[1024];
-        path_text(sort_state, x->path, px, sizeof px);
-        path_text(sort_state, y->path, py, sizeof py);
+        path_label(sort_state, x->path, px, sizeof px);
+        path_label(sort_state, y->path, py, sizeof py);
         int c = strcmp(px, py);
         if (c)
             return c;
@@ -485,7 +711,8 @@ static void merge_waits(state *s)
     qsort(s->w, s->nw, sizeof *s->w, by_key);
     size_t o = 0;
     for (size_t i = 0; i < s->nw; i++) {
-        if (o && s->w[o - 1].pattern == s->w[i].pattern && s->w[o - 1].path == s->w[i].path &&
+        if (o && s->w[o - 1].table == s->w[i].table && s->w[o - 1].pattern == s->w[i].pattern &&
+            s->w[o - 1].path == s->w[i].path &&
             s->w[o - 1].process == s->w[i].process && s->w[o - 1].stream == s->w[i].stream) {
             s->w[o - 1].seconds += s->w[i].seconds;
             s->w[o - 1].n += s->w[i].n;
@@ -496,29 +723,52 @@ static void merge_waits(state *s)
     s->nw = o;
 }
 
+static int by_imbalance(const void *a, const void *b)
+{
+    const struct imbalance *x = a, *y = b;
+    double dx = x->max - x->mean, dy = y->max - y->mean;
+    if (dx != dy)
+        return dx < dy ? 1 : -1;
+    return (x->path > y->path) - (x->path < y->path);
+}
+
 static void write_text(const state *s, FILE *out)
 {
     double tot[P_COUNT] = {0};
     uint64_t cnt[P_COUNT] = {0};
-    for (size_t i = 0; i < s->nw; i++) {
-        tot[s->w[i].pattern] += s->w[i].seconds;
-        cnt[s->w[i].pattern] += s->w[i].n;
-    }
+    char buf[1024];
+    for (size_t i = 0; i < s->nw; i++)
+        if (s->w[i].table == 0) {
+            tot[s->w[i].pattern] += s->w[i].seconds;
+            cnt[s->w[i].pattern] += s->w[i].n;
+        }
     fputs("Wait states (seconds of waiting, by pattern)\n", out);
     fprintf(out, "  %-16s %14s %10s\n", "pattern", "seconds", "instances");
     for (int p = 0; p < P_COUNT; p++)
         fprintf(out, "  %-16s %14.6f %10llu\n", pattern_id[p], tot[p], (unsigned long long)cnt[p]);
-    fputs("\nWait states per call path, rank and thread\n", out);
-    fprintf(out, "  %-16s %6s %6s %14s %10s  %s\n", "pattern", "rank", "thread", "seconds",
-            "instances", "call path");
-    for (size_t i = 0; i < s->nw; i++) {
-        char buf[1024];
-        path_text(s, s->w[i].path, buf, sizeof buf);
-        fprintf(out, "  %-16s %6u %6u %14.6f %10llu  ", pattern_id[s->w[i].pattern],
-                s->w[i].process, s->w[i].stream, s->w[i].seconds,
-                (unsigned long long)s->w[i].n);
-        fputs(buf, out);
-        fputc('\n', out);
+    for (int t = 0; t < 2; t++) {
+        fputs(t == 0 ? "\nWait states per call path, rank and thread\n"
+                     : "\nCauses: the late side's extra time since its last synchronisation "
+                       "(direct delays), per call path, late rank and thread\n",
+              out);
+        fprintf(out, "  %-16s %6s %6s %14s %10s  %s\n", "pattern", t ? "late" : "rank", "thread",
+                "seconds", "instances", "call path");
+        for (size_t i = 0; i < s->nw; i++) {
+            if (s->w[i].table != t)
+                continue;
+            path_label(s, s->w[i].path, buf, sizeof buf);
+            fprintf(out, "  %-16s %6u %6u %14.6f %10llu  %s\n", pattern_id[s->w[i].pattern],
+                    s->w[i].process, s->w[i].stream, s->w[i].seconds,
+                    (unsigned long long)s->w[i].n, buf);
+        }
+    }
+    fputs("\nLoad imbalance per call path (seconds outside MPI per rank)\n", out);
+    fprintf(out, "  %14s %14s %8s %14s  %s\n", "mean", "max", "max rank", "max - mean",
+            "call path");
+    for (size_t i = 0; i < s->nimb; i++) {
+        path_label(s, s->imb[i].path, buf, sizeof buf);
+        fprintf(out, "  %14.6f %14.6f %8u %14.6f  %s\n", s->imb[i].mean, s->imb[i].max,
+                s->imb[i].max_rank, s->imb[i].max - s->imb[i].mean, buf);
     }
     fputs("\npatterns: ", out);
     for (int p = 0; p < P_COUNT; p++)
@@ -528,27 +778,51 @@ static void write_text(const state *s, FILE *out)
 
 static void write_csv(const state *s, FILE *out)
 {
-    fputs("pattern,rank,thread,call_path,seconds,instances\n", out);
+    char buf[1024];
+    fputs("table,pattern,rank,thread,call_path,seconds,instances,mean_s,max_s\n", out);
     for (size_t i = 0; i < s->nw; i++) {
-        char buf[1024];
-        path_text(s, s->w[i].path, buf, sizeof buf);
-        fprintf(out, "%s,%u,%u,", pattern_id[s->w[i].pattern], s->w[i].process, s->w[i].stream);
+        path_label(s, s->w[i].path, buf, sizeof buf);
+        fprintf(out, "%s,%s,%u,%u,", s->w[i].table ? "cause" : "wait",
+                pattern_id[s->w[i].pattern], s->w[i].process, s->w[i].stream);
         vw_csv_name(out, buf);
-        fprintf(out, ",%.9f,%llu\n", s->w[i].seconds, (unsigned long long)s->w[i].n);
+        fprintf(out, ",%.9f,%llu,,\n", s->w[i].seconds, (unsigned long long)s->w[i].n);
+    }
+    for (size_t i = 0; i < s->nimb; i++) {
+        path_label(s, s->imb[i].path, buf, sizeof buf);
+        fprintf(out, "imbalance,,%u,,", s->imb[i].max_rank);
+        vw_csv_name(out, buf);
+        fprintf(out, ",%.9f,,%.9f,%.9f\n", s->imb[i].max - s->imb[i].mean, s->imb[i].mean,
+                s->imb[i].max);
     }
 }
 
 static void write_json(const state *s, FILE *out)
 {
-    fputs("{\"waits\":[", out);
-    for (size_t i = 0; i < s->nw; i++) {
-        char buf[1024];
-        path_text(s, s->w[i].path, buf, sizeof buf);
-        fprintf(out, "%s\n{\"pattern\":\"%s\",\"rank\":%u,\"thread\":%u,\"call_path\":",
-                i ? "," : "", pattern_id[s->w[i].pattern], s->w[i].process, s->w[i].stream);
+    char buf[1024];
+    for (int t = 0; t < 2; t++) {
+        fputs(t ? "],\n\"causes\":[" : "{\"waits\":[", out);
+        int first = 1;
+        for (size_t i = 0; i < s->nw; i++) {
+            if (s->w[i].table != t)
+                continue;
+            path_label(s, s->w[i].path, buf, sizeof buf);
+            fprintf(out, "%s\n{\"pattern\":\"%s\",\"rank\":%u,\"thread\":%u,\"call_path\":",
+                    first ? "" : ",", pattern_id[s->w[i].pattern], s->w[i].process,
+                    s->w[i].stream);
+            vw_json_string(out, buf);
+            fprintf(out, ",\"seconds\":%.9f,\"instances\":%llu}", s->w[i].seconds,
+                    (unsigned long long)s->w[i].n);
+            first = 0;
+        }
+    }
+    fputs("],\n\"imbalance\":[", out);
+    for (size_t i = 0; i < s->nimb; i++) {
+        path_label(s, s->imb[i].path, buf, sizeof buf);
+        fprintf(out, "%s\n{\"call_path\":", i ? "," : "");
         vw_json_string(out, buf);
-        fprintf(out, ",\"seconds\":%.9f,\"instances\":%llu}", s->w[i].seconds,
-                (unsigned long long)s->w[i].n);
+        fprintf(out, ",\"mean\":%.9f,\"max\":%.9f,\"max_rank\":%u,\"imbalance\":%.9f}",
+                s->imb[i].mean, s->imb[i].max, s->imb[i].max_rank,
+                s->imb[i].max - s->imb[i].mean);
     }
     fputs("]}\n", out);
 }
@@ -560,7 +834,12 @@ static void state_free(state *s)
     for (size_t i = 0; i < s->nl; i++) {
         free(s->l[i].stack);
         free(s->l[i].c);
+        free(s->l[i].sg);
     }
+    free(s->acc);
+    free(s->mark);
+    free(s->touched);
+    free(s->imb);
     free(s->p);
     free(s->phash);
     free(s->l);
@@ -597,6 +876,7 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
     }
     if (rc == 0 && (rc = analyse(&s)) == 0) {
         merge_waits(&s);
+        qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
         if (form == VW_WAITS_CSV)
             write_csv(&s, out);
         else if (form == VW_WAITS_JSON)

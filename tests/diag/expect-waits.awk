@@ -8,7 +8,11 @@
 #   late_broadcast per member other than the root: root - member
 #   early_reduce   on the root: first member - root
 # Prints "PATTERN CALL SECONDS WAITS" per pattern and call (CALL without
-# the #INSTANCE), WAITS being the number of positive waits summed.
+# the #INSTANCE), WAITS being the number of positive waits summed; and from
+# the "slept" lines (the region "delay" of each rank) "imbalance delay
+# MAX-MEAN RANK-OF-MAX" over the ranks that noted anything.
+{ rank[$4] = 1 }
+$3 == "slept" { slept[$4] += $5; next }
 {
     key = $1 SUBSEP $2
     pat[key] = $1
@@ -40,4 +44,7 @@ END {
         }
     }
     for (x in sum) printf "%s %.9f %d\n", x, sum[x], cnt[x] + 0
+    nr = 0; tot = 0; mx = -1
+    for (r in rank) { nr++; tot += slept[r]; if (slept[r] > mx) { mx = slept[r]; at = r } }
+    if (tot > 0) printf "imbalance delay %.9f %d\n", mx - tot / nr, at
 }

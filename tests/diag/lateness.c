@@ -28,33 +28,45 @@
  * "PATTERN CALL#INSTANCE ROLE RANK SECONDS" (ROLE: send or recv for
  * messages, root or member for collectives; SECONDS: CLOCK_REALTIME), from
  * which tests/diag/waits.sh computes the waits that the program really
- * injected, independently of the trace. */
+ * injected, independently of the trace. Every delay is slept inside the
+ * ECL region "delay" (the direct cause of each wait), and its measured
+ * length noted as "delay delay#0 slept RANK SECONDS" (the load imbalance). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "ecl.h"
+
 static double unit_ms = 20;
 
 static FILE *times;
 static int me;
 
-/* notes that this rank enters call (pattern, call#instance) in role now */
-static void mark(const char *pattern, const char *call, int instance, const char *role)
+static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
-    fprintf(times, "%s %s#%d %s %d %.9f\n", pattern, call, instance, role, me,
-            (double)t.tv_sec + (double)t.tv_nsec * 1e-9);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* notes that this rank enters call (pattern, call#instance) in role now */
+static void mark(const char *pattern, const char *call, int instance, const char *role)
+{
+    fprintf(times, "%s %s#%d %s %d %.9f\n", pattern, call, instance, role, me, now());
 }
 
 static void sleep_units(double units)
 {
     double ns = units * unit_ms * 1e6;
     struct timespec ts = {(time_t)(ns / 1e9), (long)(ns - (double)(time_t)(ns / 1e9) * 1e9)};
+    ecl_enter_name("delay");
+    double t0 = now();
     while (nanosleep(&ts, &ts) != 0)
         ;
+    fprintf(times, "delay delay#0 slept %d %.9f\n", me, now() - t0);
+    ecl_leave_name("delay");
 }
 
 int main(int argc, char **argv)

@@ -14,7 +14,12 @@
 # nominal delay (the waits are the injected ones, not noise). Patterns a
 # mode does not inject are 0 where the program makes them impossible (no
 # Late Receiver when every receive is posted first, no Late Sender when
-# every send is). CSV, JSON and the text table give the same numbers.
+# every send is). Causes: every delay is slept in the region "delay", so
+# the direct delays found for each pattern are on "delay", on the late
+# ranks, and add up to the pattern's waits (2 % plus the slack); the load
+# imbalance of "delay" (max - mean over the ranks) is the program's own
+# measure of its sleeps, on the rank that slept most. CSV, JSON and the
+# text table give the same numbers.
 . "$top_srcdir/tests/mpi/common.sh"
 
 pv=$top_builddir/views/pal-view
@@ -25,8 +30,15 @@ SLACK_MS=${SLACK_MS:-1}
 
 # got PATTERN CALL: seconds in the CSV for that pattern and innermost call
 got() {
-    awk -F, -v p="$1" -v c="$2" 'NR > 1 && $1 == p { n = split($4, a, "/"); if (a[n] == c) s += $5 }
+    awk -F, -v t="${3:-wait}" -v p="$1" -v c="$2" 'NR > 1 && $1 == t && $2 == p {
+            n = split($5, a, "/"); if (a[n] == c) s += $6 }
         END { printf "%.9f\n", s + 0 }' "$tmp/waits.csv"
+}
+
+# near GOT WANT WAITS: |GOT - WANT| <= 2 % of WANT + WAITS x SLACK_MS
+near() {
+    awk -v g="$1" -v e="$2" -v k="$3" -v s="$SLACK_MS" 'BEGIN {
+        d = g - e; if (d < 0) d = -d; exit !(d <= 0.02 * e + k * s / 1000) }'
 }
 
 # mode MODE "PATTERN CALL NOMINAL_UNITS"... [-- ZERO_PATTERN...]
@@ -48,7 +60,8 @@ mode() {
             continue
         fi
         if [ $zero = 1 ]; then
-            g=$(awk -F, -v p="$spec" 'NR > 1 && $1 == p { s += $5 } END { printf "%.9f\n", s + 0 }' \
+            g=$(awk -F, -v p="$spec" 'NR > 1 && $1 == "wait" && $2 == p { s += $6 }
+                END { printf "%.9f\n", s + 0 }' \
                 "$tmp/waits.csv")
             awk -v g="$g" -v s="$SLACK_MS" 'BEGIN { exit !(g <= s / 1000) }' ||
                 fail "$m: $spec is $g s, expected 0"
@@ -66,19 +79,38 @@ mode() {
                 if (d1 > 0.02 * e + k * s / 1000) exit 1
                 if (e < 0.8 * nom * d / 1000) exit 2
             }' || fail "$m: $1 on $2: pal-view found $g s, the program injected $e s (nominal $3 x $D ms)"
+        # the direct causes of the pattern's waits: the late ranks' "delay"
+        w=$(awk -F, -v p="$1" 'NR > 1 && $1 == "wait" && $2 == p { s += $6 } END { printf "%.9f\n", s }' \
+            "$tmp/waits.csv")
+        c=$(got "$1" delay cause)
+        echo "$m: $1: waits $w s, caused by delay $c s"
+        near "$c" "$w" "$k" || fail "$m: $1: causes on 'delay' $c s, waits $w s"
         shift 3
     done
+    # the load imbalance of "delay": max - mean over the ranks, and where
+    line=$(awk '$1 == "imbalance" && $2 == "delay"' "$tmp/expect")
+    e=$(echo "$line" | awk '{ print $3 }')
+    er=$(echo "$line" | awk '{ print $4 }')
+    g=$(awk -F, '$1 == "imbalance" && $5 == "delay" { print $6 }' "$tmp/waits.csv")
+    gr=$(awk -F, '$1 == "imbalance" && $5 == "delay" { print $3 }' "$tmp/waits.csv")
+    echo "$m: imbalance of delay: pal-view $g s on rank $gr, slept $e s on rank $er"
+    [ -n "$g" ] && near "$g" "$e" 1 || fail "$m: imbalance of delay $g s, the program slept $e s"
+    [ "$gr" = "$er" ] || fail "$m: the most delayed rank is $er, pal-view says $gr"
 }
 
 mode late-sender "late_sender MPI_Recv 6" "late_sender MPI_Wait 6" -- late_receiver
 # every Late Sender wait is rank 0's (thread 1: the MPI layer's main thread)
-awk -F, 'NR > 1 && $1 == "late_sender" && $2 != 0 { bad = 1 } END { exit bad }' "$tmp/waits.csv" ||
-    fail "a Late Sender wait on a rank other than 0"
+awk -F, 'NR > 1 && $1 == "wait" && $2 == "late_sender" && $3 != 0 { bad = 1 } END { exit bad }' \
+    "$tmp/waits.csv" || fail "a Late Sender wait on a rank other than 0"
+# ... and caused by the senders, never by rank 0
+awk -F, 'NR > 1 && $1 == "cause" && $2 == "late_sender" && $3 == 0 { bad = 1 } END { exit bad }' \
+    "$tmp/waits.csv" || fail "a Late Sender wait caused by rank 0"
 # the text table and JSON say the same as the CSV
 "$pv" --waits "$tmp/trace.ecl" > "$tmp/waits.txt" || fail "pal-view --waits"
 cat "$tmp/waits.txt"
 t=$(awk '$1 == "late_sender" && NF == 3 { print $2; exit }' "$tmp/waits.txt")
-c=$(awk -F, 'NR > 1 && $1 == "late_sender" { s += $5 } END { printf "%.6f\n", s }' "$tmp/waits.csv")
+c=$(awk -F, 'NR > 1 && $1 == "wait" && $2 == "late_sender" { s += $6 } END { printf "%.6f\n", s }' \
+    "$tmp/waits.csv")
 [ "$t" = "$c" ] || fail "text total $t, CSV total $c"
 "$pv" --waits=json "$tmp/trace.ecl" > "$tmp/waits.json" || fail "pal-view --waits=json"
 if command -v python3 >/dev/null; then
