@@ -57,6 +57,9 @@ typedef struct {
     int64_t ls, lr;      /* its Late Sender and Late Receiver wait (the longest) */
     size_t ls_lane, lr_lane;   /* ... and the late side of it: lane and its start */
     int64_t ls_late, lr_late;
+    int64_t cw;          /* its longest wait of any pattern, and that wait's late side */
+    size_t clane;
+    int64_t ct;
 } call;
 
 /* time of one lane outside calls of MPI, by innermost region (NO_PATH:
@@ -129,6 +132,9 @@ typedef struct {
     unsigned char *mark; /* per path + 1: in touched */
     uint32_t *touched;
     size_t ntouched;
+    double cp_len;       /* the critical path: seconds, per path + 1, per lane */
+    double *cp_path, *cp_lane;
+    int64_t cp_from, cp_to;
     struct imbalance {
         uint32_t path, max_rank;
         double mean, max;
@@ -314,7 +320,11 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
             }
             if (grow((void **)&l->c, &l->cap, l->n + 1, sizeof *l->c))
                 return -1;
-            l->c[l->n++] = (call){e->start, e->time, p, e->flags, 0, 0, 0, 0, 0, 0};
+            memset(&l->c[l->n], 0, sizeof *l->c);
+            l->c[l->n].start = e->start;
+            l->c[l->n].end = e->time;
+            l->c[l->n].path = p;
+            l->c[l->n++].flags = e->flags;
         }
         if (l->depth > e->depth)
             l->depth = e->depth;
@@ -420,6 +430,18 @@ static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
     }
 }
 
+/* The critical path goes from the waiting call (wl's call that starts at
+ * ws) to the late side (ll at lt) after a wait of w ns: its longest. */
+static void set_jump(state *s, const lane *wl, int64_t ws, const lane *ll, int64_t lt, int64_t w)
+{
+    call *wc = call_at((lane *)wl, ws);
+    if (wc && wc->start == ws && w > wc->cw) {
+        wc->cw = w;
+        wc->clane = (size_t)(ll - s->l);
+        wc->ct = lt;
+    }
+}
+
 /* Direct causes of a wait of w ns that the waiting lane started at ws for
  * the late lane's start at lt: the call paths in which the late lane spent
  * more time since its last synchronisation than the waiting lane did since
@@ -429,6 +451,7 @@ static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const la
 {
     if (w <= 0 || wl == NULL || ll == NULL)
         return 0;
+    set_jump(s, wl, ws, ll, lt, w);
     s->ntouched = 0;
     tally(s, ll, sync_before(ll, lt), lt, 1);
     tally(s, wl, sync_before(wl, ws), ws, -1);
@@ -525,15 +548,26 @@ static int collective_waits(state *s, const part *g, size_t n)
         }
         return 0;
     }
-    const part *first = NULL;
+    const part *first = NULL, *last = NULL;
     for (size_t i = 0; i < n; i++)
-        if (&g[i] != root && (first == NULL || g[i].start < first->start))
-            first = &g[i];
+        if (&g[i] != root) {
+            if (first == NULL || g[i].start < first->start)
+                first = &g[i];
+            if (last == NULL || g[i].start > last->start)
+                last = &g[i];
+        }
     int64_t w = min64(first->start, root->end) - root->start;
-    if (add_wait(s, pattern, root->path, root->process, root->stream, w))
+    if (add_wait(s, pattern, root->path, root->process, root->stream, w) ||
+        add_cause(s, pattern, rl, root->start, lane_find(s, first->process, first->stream),
+                  first->start, w))
         return -1;
-    return add_cause(s, pattern, rl, root->start, lane_find(s, first->process, first->stream),
-                     first->start, w);
+    /* the root's result depends on every member: the critical path goes
+     * to the last one */
+    const lane *late = lane_find(s, last->process, last->stream);
+    if (late)
+        set_jump(s, rl, root->start, late, last->start,
+                 min64(last->start, root->end) - root->start);
+    return 0;
 }
 
 static int by_u32(const void *a, const void *b)
@@ -594,6 +628,83 @@ static int imbalance(state *s)
     return 0;
 }
 
+/* adds l's time outside MPI in [a, b) per path to the critical path */
+static void cp_segments(state *s, const lane *l, int64_t a, int64_t b)
+{
+    if (b <= a)
+        return;
+    s->ntouched = 0;
+    tally(s, l, a, b, 1);
+    for (size_t i = 0; i < s->ntouched; i++) {
+        uint32_t k = s->touched[i];
+        s->cp_path[k] += s->acc[k] * 1e-9;
+        s->cp_lane[l - s->l] += s->acc[k] * 1e-9;
+        s->acc[k] = 0;
+        s->mark[k] = 0;
+    }
+}
+
+/* The critical path, replayed backwards from the end of the lane that ends
+ * last (Scalasca's): time outside MPI and in MPI calls belongs to it until a
+ * call that waited, whose part after the wait does too; from there it goes
+ * on at the start of the late side's call on the late lane, to the start
+ * of a lane with no call before it. */
+static int critical_path(state *s)
+{
+    s->cp_path = calloc(s->np + 1, sizeof *s->cp_path);
+    s->cp_lane = calloc(s->nl + 1, sizeof *s->cp_lane);
+    if (s->cp_path == NULL || s->cp_lane == NULL)
+        return -1;
+    lane *l = NULL;
+    int64_t t = INT64_MIN;
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *x = &s->l[i];
+        int64_t end = x->n ? x->c[x->n - 1].end : INT64_MIN;
+        if (x->nsg && x->sg[x->nsg - 1].t1 > end)
+            end = x->sg[x->nsg - 1].t1;
+        if (end > t) {
+            t = end;
+            l = &s->l[i];
+        }
+    }
+    if (l == NULL)
+        return 0;
+    s->cp_to = t;
+    size_t steps = 0, limit = 4;
+    for (size_t i = 0; i < s->nl; i++)
+        limit += 2 * (s->l[i].n + 1);
+    while (steps++ < limit) {
+        call *c = call_at(l, t - 1);
+        while (c && c->start >= t)
+            c = c > l->c ? c - 1 : NULL;
+        if (c == NULL) {
+            int64_t first = l->nsg && l->sg[0].t0 < t ? l->sg[0].t0 : t;
+            cp_segments(s, l, first, t);
+            t = first;
+            break;
+        }
+        if (c->end < t) {
+            cp_segments(s, l, c->end, t);
+            t = c->end;
+        }
+        size_t pk = c->path == NO_PATH ? 0 : (size_t)c->path + 1;
+        int64_t after = c->start + c->cw;   /* the wait ends here */
+        if (c->cw > 0 && after <= t && c->ct <= t && c->ct > c->start) {
+            s->cp_path[pk] += (double)(t - after) * 1e-9;
+            s->cp_lane[l - s->l] += (double)(t - after) * 1e-9;
+            l = &s->l[c->clane];
+            t = c->ct < after ? c->ct : after;
+        } else {
+            s->cp_path[pk] += (double)(t - c->start) * 1e-9;
+            s->cp_lane[l - s->l] += (double)(t - c->start) * 1e-9;
+            t = c->start;
+        }
+    }
+    s->cp_from = t;
+    s->cp_len = (double)(s->cp_to - s->cp_from) * 1e-9;
+    return 0;
+}
+
 static int analyse(state *s)
 {
     s->acc = calloc(s->np + 1, sizeof *s->acc);
@@ -650,7 +761,7 @@ static int analyse(state *s)
         if (collective_waits(s, &s->c[i], j - i))
             return -1;
     }
-    return imbalance(s);
+    return imbalance(s) || critical_path(s) ? -1 : 0;
 }
 
 static const state *sort_state;
@@ -732,6 +843,34 @@ static int by_imbalance(const void *a, const void *b)
     return (x->path > y->path) - (x->path < y->path);
 }
 
+/* the critical path's call paths, longest first */
+static const state *cp_state;
+static int by_cp(const void *a, const void *b)
+{
+    double x = cp_state->cp_path[*(const uint32_t *)a], y = cp_state->cp_path[*(const uint32_t *)b];
+    if (x != y)
+        return x < y ? 1 : -1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* the indices (path + 1) with time on the critical path, longest first;
+ * NULL without memory */
+static uint32_t *cp_order(const state *s, size_t *n)
+{
+    uint32_t *o = malloc((s->np + 1) * sizeof *o);
+    *n = 0;
+    if (o == NULL || s->cp_path == NULL)
+        return o;
+    for (size_t k = 0; k <= s->np; k++)
+        if (s->cp_path[k] > 0)
+            o[(*n)++] = (uint32_t)k;
+    cp_state = s;
+    qsort(o, *n, sizeof *o, by_cp);
+    return o;
+}
+
+static uint32_t cp_pathid(uint32_t k) { return k ? k - 1 : NO_PATH; }
+
 static void write_text(const state *s, FILE *out)
 {
     double tot[P_COUNT] = {0};
@@ -770,6 +909,22 @@ static void write_text(const state *s, FILE *out)
         fprintf(out, "  %14.6f %14.6f %8u %14.6f  %s\n", s->imb[i].mean, s->imb[i].max,
                 s->imb[i].max_rank, s->imb[i].max - s->imb[i].mean, buf);
     }
+    size_t no = 0;
+    uint32_t *o = cp_order(s, &no);
+    double len = s->cp_len > 0 ? s->cp_len : 1;
+    fprintf(out, "\nCritical path: %.6f s (%.6f to %.6f s of the run's clock)\n", s->cp_len,
+            (double)s->cp_from * 1e-9, (double)s->cp_to * 1e-9);
+    fprintf(out, "  %14s %8s  %s\n", "seconds", "share", "call path");
+    for (size_t i = 0; o && i < no; i++) {
+        path_label(s, cp_pathid(o[i]), buf, sizeof buf);
+        fprintf(out, "  %14.6f %7.2f%%  %s\n", s->cp_path[o[i]], 100 * s->cp_path[o[i]] / len, buf);
+    }
+    free(o);
+    fprintf(out, "  %14s %8s  %s\n", "seconds", "share", "rank, thread");
+    for (size_t i = 0; s->cp_lane && i < s->nl; i++)
+        if (s->cp_lane[i] > 0)
+            fprintf(out, "  %14.6f %7.2f%%  %u, %u\n", s->cp_lane[i], 100 * s->cp_lane[i] / len,
+                    s->l[i].process, s->l[i].stream);
     fputs("\npatterns: ", out);
     for (int p = 0; p < P_COUNT; p++)
         fprintf(out, "%s%s = %s", p ? ", " : "", pattern_id[p], pattern_title[p]);
@@ -794,6 +949,20 @@ static void write_csv(const state *s, FILE *out)
         fprintf(out, ",%.9f,,%.9f,%.9f\n", s->imb[i].max - s->imb[i].mean, s->imb[i].mean,
                 s->imb[i].max);
     }
+    fprintf(out, "critical_length,,,,,%.9f,,,\n", s->cp_len);
+    size_t no = 0;
+    uint32_t *o = cp_order(s, &no);
+    for (size_t i = 0; o && i < no; i++) {
+        path_label(s, cp_pathid(o[i]), buf, sizeof buf);
+        fputs("critical_path,,,,", out);
+        vw_csv_name(out, buf);
+        fprintf(out, ",%.9f,,,\n", s->cp_path[o[i]]);
+    }
+    free(o);
+    for (size_t i = 0; s->cp_lane && i < s->nl; i++)
+        if (s->cp_lane[i] > 0)
+            fprintf(out, "critical_rank,,%u,%u,,%.9f,,,\n", s->l[i].process, s->l[i].stream,
+                    s->cp_lane[i]);
 }
 
 static void write_json(const state *s, FILE *out)
@@ -824,7 +993,25 @@ static void write_json(const state *s, FILE *out)
                 s->imb[i].mean, s->imb[i].max, s->imb[i].max_rank,
                 s->imb[i].max - s->imb[i].mean);
     }
-    fputs("]}\n", out);
+    fprintf(out, "],\n\"critical_path\":{\"length\":%.9f,\"paths\":[", s->cp_len);
+    size_t no = 0;
+    uint32_t *o = cp_order(s, &no);
+    for (size_t i = 0; o && i < no; i++) {
+        path_label(s, cp_pathid(o[i]), buf, sizeof buf);
+        fprintf(out, "%s\n{\"call_path\":", i ? "," : "");
+        vw_json_string(out, buf);
+        fprintf(out, ",\"seconds\":%.9f}", s->cp_path[o[i]]);
+    }
+    free(o);
+    fputs("],\"ranks\":[", out);
+    int first = 1;
+    for (size_t i = 0; s->cp_lane && i < s->nl; i++)
+        if (s->cp_lane[i] > 0) {
+            fprintf(out, "%s\n{\"rank\":%u,\"thread\":%u,\"seconds\":%.9f}", first ? "" : ",",
+                    s->l[i].process, s->l[i].stream, s->cp_lane[i]);
+            first = 0;
+        }
+    fputs("]}}\n", out);
 }
 
 static void state_free(state *s)
@@ -840,6 +1027,8 @@ static void state_free(state *s)
     free(s->mark);
     free(s->touched);
     free(s->imb);
+    free(s->cp_path);
+    free(s->cp_lane);
     free(s->p);
     free(s->phash);
     free(s->l);

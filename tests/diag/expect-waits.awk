@@ -9,10 +9,11 @@
 #   early_reduce   on the root: first member - root
 # Prints "PATTERN CALL SECONDS WAITS" per pattern and call (CALL without
 # the #INSTANCE), WAITS being the number of positive waits summed; and from
-# the "slept" lines (the region "delay" of each rank) "imbalance delay
-# MAX-MEAN RANK-OF-MAX" over the ranks that noted anything.
+# the "slept" lines (REGION REGION#0 slept RANK SECONDS) per region
+# "imbalance REGION MAX-MEAN RANK-OF-MAX" over the ranks that noted anything
+# and "slept REGION TOTAL".
 { rank[$4] = 1 }
-$3 == "slept" { slept[$4] += $5; next }
+$3 == "slept" { slept[$1, $4] += $5; region[$1] = 1; next }
 {
     key = $1 SUBSEP $2
     pat[key] = $1
@@ -44,7 +45,13 @@ END {
         }
     }
     for (x in sum) printf "%s %.9f %d\n", x, sum[x], cnt[x] + 0
-    nr = 0; tot = 0; mx = -1
-    for (r in rank) { nr++; tot += slept[r]; if (slept[r] > mx) { mx = slept[r]; at = r } }
-    if (tot > 0) printf "imbalance delay %.9f %d\n", mx - tot / nr, at
+    for (g in region) {
+        nr = 0; tot = 0; mx = -1
+        for (r in rank) {
+            nr++; tot += slept[g, r]
+            if (slept[g, r] > mx) { mx = slept[g, r]; at = r }
+        }
+        printf "imbalance %s %.9f %d\n", g, mx - tot / nr, at
+        printf "slept %s %.9f\n", g, tot
+    }
 }

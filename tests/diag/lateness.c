@@ -20,6 +20,11 @@
  *   reduce         root 0 enters MPI_Reduce at once, rank r > 0 sleeps r*D:
  *                  Early Reduce = 1 (the first sender); root n-1 of
  *                  MPI_Gather, rank r < n-1 sleeps (r+1)*D: 1 more
+ *   chain          a dependency chain: rank 0 works 2D in region "crit" and
+ *                  sends to rank 1, which meanwhile worked D in region
+ *                  "side", receives, works 2D in "crit", sends to rank 2,
+ *                  ...; then a barrier: the critical path runs through every
+ *                  rank's "crit" (2nD) and no "side"
  * Phases are separated by a collective of another pattern (MPI_Barrier,
  * or MPI_Allreduce in the barrier mode), whose waits are not the mode's.
  *
@@ -30,7 +35,8 @@
  * which tests/diag/waits.sh computes the waits that the program really
  * injected, independently of the trace. Every delay is slept inside the
  * ECL region "delay" (the direct cause of each wait), and its measured
- * length noted as "delay delay#0 slept RANK SECONDS" (the load imbalance). */
+ * length noted as "delay delay#0 slept RANK SECONDS" (the load imbalance;
+ * the chain's regions "crit" and "side" likewise). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,16 +63,21 @@ static void mark(const char *pattern, const char *call, int instance, const char
     fprintf(times, "%s %s#%d %s %d %.9f\n", pattern, call, instance, role, me, now());
 }
 
-static void sleep_units(double units)
+static void sleep_in(const char *region, double units)
 {
     double ns = units * unit_ms * 1e6;
     struct timespec ts = {(time_t)(ns / 1e9), (long)(ns - (double)(time_t)(ns / 1e9) * 1e9)};
-    ecl_enter_name("delay");
+    ecl_enter_name(region);
     double t0 = now();
     while (nanosleep(&ts, &ts) != 0)
         ;
-    fprintf(times, "delay delay#0 slept %d %.9f\n", me, now() - t0);
-    ecl_leave_name("delay");
+    fprintf(times, "%s %s#0 slept %d %.9f\n", region, region, me, now() - t0);
+    ecl_leave_name(region);
+}
+
+static void sleep_units(double units)
+{
+    sleep_in("delay", units);
 }
 
 int main(int argc, char **argv)
@@ -166,6 +177,16 @@ int main(int argc, char **argv)
             sleep_units(rank + 1);
         mark("early_reduce", "MPI_Gather", 0, rank == n - 1 ? "root" : "member");
         MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, n - 1, w);
+    } else if (strcmp(mode, "chain") == 0) {
+        MPI_Barrier(w);
+        if (rank > 0) {
+            sleep_in("side", 1);
+            MPI_Recv(&y, 1, MPI_INT, rank - 1, 3, w, MPI_STATUS_IGNORE);
+        }
+        sleep_in("crit", 2);
+        if (rank < n - 1)
+            MPI_Send(&x, 1, MPI_INT, rank + 1, 3, w);
+        MPI_Barrier(w);
     } else {
         if (rank == 0)
             fprintf(stderr, "lateness: unknown mode '%s'\n", mode);

@@ -126,4 +126,39 @@ mode barrier "wait_barrier MPI_Barrier 6"
 mode nxn "wait_nxn MPI_Allreduce 6" "wait_nxn MPI_Allgather 6" "wait_nxn MPI_Alltoall 6"
 mode bcast "late_broadcast MPI_Bcast 3" "late_broadcast MPI_Scatter 6"
 mode reduce "early_reduce MPI_Reduce 1" "early_reduce MPI_Gather 1"
+# the root's result needs every member: the critical path leaves the root's
+# call for the last member, so the call itself is (almost) not on it
+for c in MPI_Reduce MPI_Gather; do
+    g=$(awk -F, -v c=$c '$1 == "critical_path" && $5 == c { s += $6 } END { printf "%.9f\n", s }' \
+        "$tmp/waits.csv")
+    near "$g" 0 2 || fail "reduce: $c has $g s of the critical path"
+done
+
+# The critical path of the dependency chain: every rank's "crit" (2 x D
+# each, as the program measured its sleeps) and none of the "side" work
+# that the waiting hides; each rank's share at least its own "crit"; the
+# whole path no shorter than the chain.
+rm -f "$tmp"/*.ecl "$tmp"/lateness.*.times
+run 4 "$prog" chain "$D"
+cat "$tmp"/lateness.*.times | awk -f "$awkf" > "$tmp/expect" || fail "expect-waits.awk"
+"$pv" --waits=csv "$tmp/trace.ecl" > "$tmp/waits.csv" || fail "pal-view --waits=csv (chain)"
+grep '^critical' "$tmp/waits.csv"
+cat "$tmp/expect"
+e=$(awk '$1 == "slept" && $2 == "crit" { print $3 }' "$tmp/expect")
+g=$(awk -F, '$1 == "critical_path" && $5 == "crit" { print $6 }' "$tmp/waits.csv")
+echo "chain: crit on the critical path: pal-view ${g:-none} s, slept $e s"
+[ -n "$g" ] && near "$g" "$e" 4 || fail "chain: crit on the critical path ${g:-none} s, slept $e s"
+g=$(awk -F, '$1 == "critical_path" && $5 == "side" { s += $6 } END { printf "%.9f\n", s }' "$tmp/waits.csv")
+near "$g" 0 1 || fail "chain: side on the critical path: $g s"
+len=$(awk -F, '$1 == "critical_length" { print $6 }' "$tmp/waits.csv")
+awk -v l="$len" -v e="$e" 'BEGIN { exit !(l >= e) }' || fail "chain: critical path $len s < crit $e s"
+sum=$(awk -F, '$1 == "critical_path" { s += $6 } END { printf "%.9f\n", s }' "$tmp/waits.csv")
+near "$sum" "$len" 1 || fail "chain: the call paths' shares add up to $sum s, the path is $len s"
+for r in 0 1 2 3; do
+    own=$(awk -v r=$r '$3 == "slept" && $1 == "crit" && $4 == r { print $5 }' "$tmp"/lateness.$r.times)
+    got=$(awk -F, -v r=$r '$1 == "critical_rank" && $3 == r { s += $6 } END { printf "%.9f\n", s }' \
+        "$tmp/waits.csv")
+    awk -v g="$got" -v o="$own" -v s="$SLACK_MS" 'BEGIN { exit !(g >= 0.98 * o - s / 1000) }' ||
+        fail "chain: rank $r has $got s on the critical path, less than its crit $own s"
+done
 echo "PASS"
