@@ -37,6 +37,7 @@ static const char *const pattern_title[P_COUNT] = {"Late Sender",    "Late Recei
                                                    "Late Broadcast", "Early Reduce"};
 
 #define NO_PATH UINT32_MAX
+#define PATH_CACHE 1024
 #define NO_CAUSE (UINT32_MAX - 1)   /* a wait with no direct delay found */
 #define FR_COMM 0x80000000u         /* a frame of the stack is a call of MPI (or set-up) */
 #define FR_PATH(x) ((x) == NO_PATH ? NO_PATH : (x) & ~FR_COMM)
@@ -77,6 +78,7 @@ typedef struct {
     size_t n, cap;
     seg *sg;
     size_t nsg, sgcap;
+    size_t hint;         /* call_at's last answer */
     int64_t t;           /* the last enter or leave */
     int have_t;
 } lane;
@@ -128,10 +130,17 @@ typedef struct {
     size_t nseq, seqcap;
     wait *w;
     size_t nw, wcap;
+    uint32_t *whash;     /* wait index + 1, 0 empty */
+    size_t whcap;
     double *acc;         /* per path + 1: a delay being summed */
     unsigned char *mark; /* per path + 1: in touched */
     uint32_t *touched;
     size_t ntouched;
+    struct path_cache {
+        const char *name;
+        size_t len;
+        uint32_t parent, path;
+    } pcache[PATH_CACHE];
     double cp_len;       /* the critical path: seconds, per path + 1, per lane */
     double *cp_path, *cp_lane;
     int64_t cp_from, cp_to;
@@ -171,7 +180,7 @@ static uint64_t path_hash(uint32_t parent, const char *name, size_t len)
 }
 
 /* the call path of name under parent, added when new; NO_PATH without memory */
-static uint32_t path_get(state *s, uint32_t parent, const char *name, size_t len)
+static uint32_t path_find(state *s, uint32_t parent, const char *name, size_t len)
 {
     if (s->np * 2 >= s->phcap) {
         size_t nc = s->phcap ? s->phcap * 2 : 256;
@@ -269,6 +278,23 @@ static int next_seq(state *s, uint32_t process, uint64_t ctx, uint64_t *out)
 }
 
 /* the time since l's last enter or leave belongs to its innermost frame */
+/* path_find through a cache by the name's address: the event layer keeps
+ * one string per region until the next definition, so an address seen
+ * again is most often the same region (the text is still compared) */
+static uint32_t path_get(state *s, uint32_t parent, const char *name, size_t len)
+{
+    uintptr_t a = (uintptr_t)name;
+    size_t k = (size_t)((a >> 3) ^ (a >> 13) ^ parent * 2654435761u) & (PATH_CACHE - 1);
+    struct path_cache *c = &s->pcache[k];
+    if (c->name == name && c->len == len && c->parent == parent && c->path < s->np &&
+        s->p[c->path].parent == parent && memcmp(s->p[c->path].name, name, len) == 0)
+        return c->path;
+    uint32_t p = path_find(s, parent, name, len);
+    if (p != NO_PATH)
+        *c = (struct path_cache){name, len, parent, p};
+    return p;
+}
+
 static int seg_close(lane *l, int64_t t)
 {
     if (l->have_t && t > l->t) {
@@ -372,7 +398,25 @@ static call *call_at(lane *l, int64_t t)
 {
     if (l == NULL || l->n == 0 || l->c[0].start > t)
         return NULL;
+    /* the lookups come mostly in time order: gallop from the last answer */
     size_t lo = 0, hi = l->n;   /* the last start <= t is in [lo, hi) */
+    size_t h = l->hint < l->n ? l->hint : 0, step = 1;
+    if (l->c[h].start <= t) {
+        lo = h;
+        while (lo + step < l->n && l->c[lo + step].start <= t) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step < hi)
+            hi = lo + step;
+    } else {
+        hi = h;
+        while (hi >= step && l->c[hi - step].start > t) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi >= step ? hi - step : 0;
+    }
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (l->c[mid].start <= t)
@@ -380,18 +424,59 @@ static call *call_at(lane *l, int64_t t)
         else
             hi = mid;
     }
+    l->hint = lo;
     return &l->c[lo];
+}
+
+static size_t wait_hash(int table, int pattern, uint32_t pth, uint32_t process,
+                        uint32_t stream)
+{
+    uint32_t k[5] = {(uint32_t)table, (uint32_t)pattern, pth, process, stream};
+    return (size_t)hash_bytes(14695981039346656037ull, k, sizeof k);
+}
+
+/* adds seconds to the row (table, pattern, path, rank, thread), one more
+ * waiting call */
+static int wait_add(state *s, int table, int pattern, uint32_t pth, uint32_t process,
+                    uint32_t stream, double seconds)
+{
+    if (s->nw * 2 >= s->whcap) {
+        size_t nc = s->whcap ? s->whcap * 2 : 256;
+        uint32_t *h = calloc(nc, sizeof *h);
+        if (h == NULL)
+            return -1;
+        for (size_t i = 0; i < s->nw; i++) {
+            const wait *x = &s->w[i];
+            size_t k = wait_hash(x->table, x->pattern, x->path, x->process, x->stream) & (nc - 1);
+            while (h[k])
+                k = (k + 1) & (nc - 1);
+            h[k] = (uint32_t)i + 1;
+        }
+        free(s->whash);
+        s->whash = h;
+        s->whcap = nc;
+    }
+    size_t k = wait_hash(table, pattern, pth, process, stream) & (s->whcap - 1);
+    for (; s->whash[k]; k = (k + 1) & (s->whcap - 1)) {
+        wait *x = &s->w[s->whash[k] - 1];
+        if (x->table == table && x->pattern == pattern && x->path == pth &&
+            x->process == process && x->stream == stream) {
+            x->seconds += seconds;
+            x->n++;
+            return 0;
+        }
+    }
+    if (grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w))
+        return -1;
+    s->w[s->nw] = (wait){table, pattern, pth, process, stream, seconds, 1};
+    s->whash[k] = (uint32_t)++s->nw;
+    return 0;
 }
 
 static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint32_t stream,
                     int64_t ns)
 {
-    if (ns <= 0)
-        return 0;
-    if (grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w))
-        return -1;
-    s->w[s->nw++] = (wait){0, pattern, pth, process, stream, (double)ns * 1e-9, 1};
-    return 0;
+    return ns > 0 ? wait_add(s, 0, pattern, pth, process, stream, (double)ns * 1e-9) : 0;
 }
 
 /* the end of l's last call that ended at or before t (the last
@@ -465,19 +550,12 @@ static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const la
         double x = s->acc[k];
         s->acc[k] = 0;
         s->mark[k] = 0;
-        if (x > 0 && rc == 0) {
-            rc = grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w);
-            if (rc == 0)
-                s->w[s->nw++] = (wait){1, pattern, k ? k - 1 : NO_PATH, ll->process, ll->stream,
-                                       (double)w * 1e-9 * x / sum, 1};
-        }
+        if (x > 0 && rc == 0)
+            rc = wait_add(s, 1, pattern, k ? k - 1 : NO_PATH, ll->process, ll->stream,
+                          (double)w * 1e-9 * x / sum);
     }
-    if (sum == 0 && rc == 0) {
-        rc = grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w);
-        if (rc == 0)
-            s->w[s->nw++] = (wait){1, pattern, NO_CAUSE, ll->process, ll->stream,
-                                   (double)w * 1e-9, 1};
-    }
+    if (sum == 0 && rc == 0)
+        rc = wait_add(s, 1, pattern, NO_CAUSE, ll->process, ll->stream, (double)w * 1e-9);
     return rc;
 }
 
@@ -712,8 +790,13 @@ static int analyse(state *s)
     s->touched = malloc((s->np + 1) * sizeof *s->touched);
     if (s->acc == NULL || s->mark == NULL || s->touched == NULL)
         return -1;
-    for (size_t i = 0; i < s->nl; i++)
-        qsort(s->l[i].c, s->l[i].n, sizeof *s->l[i].c, by_start);
+    for (size_t i = 0; i < s->nl; i++) {
+        size_t k = 1;
+        while (k < s->l[i].n && by_start(&s->l[i].c[k - 1], &s->l[i].c[k]) <= 0)
+            k++;
+        if (k < s->l[i].n)   /* nested calls leave before their outer one */
+            qsort(s->l[i].c, s->l[i].n, sizeof *s->l[i].c, by_start);
+    }
     for (size_t i = 0; i < s->nm; i++) {
         const msg *m = &s->m[i];
         lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
@@ -1023,6 +1106,7 @@ static void state_free(state *s)
         free(s->l[i].c);
         free(s->l[i].sg);
     }
+    free(s->whash);
     free(s->acc);
     free(s->mark);
     free(s->touched);
