@@ -294,7 +294,7 @@ int main(int argc, char **argv)
                                waits, stdout);
         if (fflush(stdout))
             wrc = -1;
-        return wrc ? 1 : 0;
+        return wrc < 0 ? 1 : wrc ? 2 : 0;
     }
     if (export && strcmp(export, "otf2") == 0) {
         vw_config_free(&cfg);

@@ -1122,6 +1122,13 @@ static void state_free(state *s)
     free(s->w);
 }
 
+/* the reader's reports of damage, prefixed like the profile's (views/filter.c) */
+static void waits_diag(void *ctx, const char *text)
+{
+    (void)ctx;
+    fprintf(stderr, "pal-view: %s\n", text);   /* the message names its file */
+}
+
 int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form, FILE *out)
 {
     pal_reader *rd = NULL;
@@ -1129,6 +1136,7 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return -1;
     }
+    pal_reader_set_diag(rd, waits_diag, NULL);
     pal_events *ev = NULL;
     if (pal_events_create(rd, &ev) != PAL_OK) {
         fprintf(stderr, "pal-view: --waits: out of memory\n");
@@ -1160,6 +1168,12 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
         if (st == PAL_OK || st == PAL_END)
             fprintf(stderr, "pal-view: --waits: out of memory\n");
     }
+    /* damage, or a partial trace: the tables are written, the status says it */
+    pal_reader_stats rs;
+    pal_reader_get_stats(rd, &rs);
+    if (rc == 0 && (rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
+                    rs.chunks_missing || rs.ranks_missing))
+        rc = 1;
     pal_events_destroy(ev);
     pal_reader_close(rd);
     state_free(&s);

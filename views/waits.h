@@ -11,8 +11,9 @@ enum { VW_WAITS_TEXT, VW_WAITS_CSV, VW_WAITS_JSON };
 
 /* Reads the trace or the per-rank traces of one run (as pal-view reads
  * them), finds the wait states and writes them to out in the given form.
- * 0 on success; -1 after a message on stderr (an unreadable trace, no
- * memory, a write error). */
+ * 0 on success; 1 when written but the traces are damaged or partial (the
+ * reader's messages on stderr); -1 after a message on stderr (an
+ * unreadable trace, no memory). */
 int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form, FILE *out);
 
 #endif
