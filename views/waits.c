@@ -837,7 +837,8 @@ static int analyse(state *s)
                 return -1;
         }
     }
-    qsort(s->c, s->nc, sizeof *s->c, by_instance);
+    if (s->nc > 1)
+        qsort(s->c, s->nc, sizeof *s->c, by_instance);
     for (size_t i = 0, j; i < s->nc; i = j) {
         for (j = i + 1; j < s->nc && s->c[j].ctx == s->c[i].ctx && s->c[j].seq == s->c[i].seq; j++)
             ;
@@ -902,7 +903,8 @@ static int by_key(const void *a, const void *b)
 static void merge_waits(state *s)
 {
     sort_state = s;
-    qsort(s->w, s->nw, sizeof *s->w, by_key);
+    if (s->nw > 1)
+        qsort(s->w, s->nw, sizeof *s->w, by_key);
     size_t o = 0;
     for (size_t i = 0; i < s->nw; i++) {
         if (o && s->w[o - 1].table == s->w[i].table && s->w[o - 1].pattern == s->w[i].pattern &&
@@ -1157,7 +1159,8 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
     }
     if (rc == 0 && (rc = analyse(&s)) == 0) {
         merge_waits(&s);
-        qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
+        if (s.nimb > 1)
+            qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
         if (form == VW_WAITS_CSV)
             write_csv(&s, out);
         else if (form == VW_WAITS_JSON)
