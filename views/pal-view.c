@@ -15,6 +15,7 @@
  *     --from T, --to T the Chrome export's time window, seconds from the start
  *     --export otf2 -o DIR  write an OTF2 archive DIR/traces.otf2 (views/otf2.c)
  *     --waits [text|csv|json]  the wait states (views/waits.c) instead of the profile
+ *     --what-if SPEC   the run re-timed under a model (views/waits.c)
  *     --html FILE      write one self-contained HTML report with an animator
  */
 #include <config.h>
@@ -43,6 +44,7 @@ static void usage(FILE *out)
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
+          "       pal-view [-d DICT] --what-if ideal|scale:REGION=F[,...] TRACE...\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
           "--from/--to: the Chrome export's window, in seconds from the start.\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
@@ -182,9 +184,10 @@ int main(int argc, char **argv)
     const char *output = NULL;
     int gzip = 0;
     double from = 0, to = -1;
-    int waits = -1;
+    int waits = -1, have_what_if = 0;
+    vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
-           O_TO, O_WAITS };
+           O_TO, O_WAITS, O_WHAT_IF };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
         {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
@@ -193,6 +196,7 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},           {"gzip", no_argument, NULL, O_GZIP},
         {"from", required_argument, NULL, O_FROM},     {"to", required_argument, NULL, O_TO},
         {"waits", optional_argument, NULL, O_WAITS},
+        {"what-if", required_argument, NULL, O_WHAT_IF},
         {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
@@ -222,6 +226,13 @@ int main(int argc, char **argv)
         case O_HTML: html = optarg; break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
         case 'o': output = optarg; break;
+        case O_WHAT_IF:
+            if (vw_what_if_parse(optarg, &what_if))
+                return 1;
+            have_what_if = 1;
+            if (waits < 0)
+                waits = VW_WAITS_TEXT;
+            break;
         case O_WAITS:
             if (optarg == NULL || strcmp(optarg, "text") == 0)
                 waits = VW_WAITS_TEXT;
@@ -291,7 +302,7 @@ int main(int argc, char **argv)
             return 1;
         }
         int wrc = vw_waits_run((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                               waits, stdout);
+                               waits, have_what_if ? &what_if : NULL, stdout);
         if (fflush(stdout))
             wrc = -1;
         return wrc < 0 ? 1 : wrc ? 2 : 0;

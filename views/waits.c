@@ -1124,6 +1124,201 @@ static void state_free(state *s)
     free(s->w);
 }
 
+/* ---- what-if replay ---- */
+
+int vw_what_if_parse(const char *spec, vw_what_if *m)
+{
+    memset(m, 0, sizeof *m);
+    m->spec = spec;
+    const char *p = spec;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len == 5 && strncmp(p, "ideal", 5) == 0) {
+            m->ideal = 1;
+        } else if (len > 6 && strncmp(p, "scale:", 6) == 0) {
+            const char *eq = memchr(p + 6, '=', len - 6);
+            char num[64], *end;
+            size_t rl = eq ? (size_t)(eq - p - 6) : 0, nl = eq ? len - 7 - rl : 0;
+            if (eq == NULL || rl == 0 || rl >= sizeof m->scale[0].region || nl == 0 ||
+                nl >= sizeof num || m->nscale == VW_WHAT_IF_MAX) {
+                fprintf(stderr, "pal-view: --what-if: bad item '%.*s' (scale:REGION=FACTOR)\n",
+                        (int)len, p);
+                return -1;
+            }
+            memcpy(num, eq + 1, nl);
+            num[nl] = 0;
+            double f = strtod(num, &end);
+            if (*end || !(f >= 0)) {
+                fprintf(stderr, "pal-view: --what-if: bad factor '%s' in '%.*s'\n", num, (int)len,
+                        p);
+                return -1;
+            }
+            memcpy(m->scale[m->nscale].region, p + 6, rl);
+            m->scale[m->nscale].region[rl] = 0;
+            m->scale[m->nscale++].factor = f;
+        } else {
+            fprintf(stderr, "pal-view: --what-if: unknown item '%.*s' (ideal, scale:REGION=F)\n",
+                    (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* does path p have a region named name (of len bytes) in it? */
+static int path_has(const state *s, uint32_t p, const char *name, size_t len)
+{
+    for (; p != NO_PATH && p != NO_CAUSE; p = s->p[p].parent)
+        if (s->p[p].len == len && memcmp(s->p[p].name, name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Re-times the run under the model m: each lane's time outside MPI between
+ * its calls (scaled per call path), each call's own time (its duration less
+ * its longest wait; 0 for MPI calls with m->ideal) and each wait's
+ * dependency (the late side's call: the call ends at max(its start, the
+ * late call's start) + its own time), lane by lane as far as the
+ * dependencies are known. end[i]: lane i's predicted end; 0, or -1 without
+ * memory. */
+static int replay(state *s, const vw_what_if *m, double *start, double *end)
+{
+    double *factor = malloc((s->np + 1) * sizeof *factor);
+    double **ns = calloc(s->nl + 1, sizeof *ns);       /* predicted start of each call */
+    size_t *cur = calloc(s->nl + 1, sizeof *cur), *sgi = calloc(s->nl + 1, sizeof *sgi);
+    double *clock = calloc(s->nl + 1, sizeof *clock);
+    int rc = -1;
+    if (!factor || !ns || !cur || !sgi || !clock)
+        goto out;
+    for (size_t k = 0; k <= s->np; k++) {
+        factor[k] = 1;
+        for (size_t j = 0; j < m->nscale; j++)
+            if (k && path_has(s, (uint32_t)k - 1, m->scale[j].region, strlen(m->scale[j].region)))
+                factor[k] = m->scale[j].factor;
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        if ((ns[i] = malloc((l->n + 1) * sizeof **ns)) == NULL)
+            goto out;
+        int64_t t0 = l->n ? l->c[0].start : 0;
+        if (l->nsg && (l->n == 0 || l->sg[0].t0 < t0))
+            t0 = l->sg[0].t0;
+        start[i] = clock[i] = (double)t0;
+    }
+    /* time outside MPI of lane l from segment *si up to t, scaled */
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (size_t i = 0; i < s->nl; i++) {
+            lane *l = &s->l[i];
+            while (cur[i] <= l->n) {
+                int64_t upto = cur[i] < l->n ? l->c[cur[i]].start : INT64_MAX;
+                const call *c = cur[i] < l->n ? &l->c[cur[i]] : NULL;
+                /* the call's dependency must be known first */
+                double dep = -1;
+                int has_dep = 0;
+                if (c && c->cw > 0) {
+                    lane *ll = &s->l[c->clane];
+                    call *lc = call_at(ll, c->ct);
+                    if (lc && lc->start == c->ct) {
+                        size_t li = (size_t)(lc - ll->c);
+                        if (c->clane != i && cur[c->clane] <= li)
+                            break;   /* not yet replayed */
+                        if (cur[c->clane] > li) {
+                            dep = ns[c->clane][li];
+                            has_dep = 1;
+                        }
+                    }
+                }
+                double t = clock[i];
+                while (sgi[i] < l->nsg && l->sg[sgi[i]].t0 < upto) {
+                    const seg *g = &l->sg[sgi[i]++];
+                    int64_t t1 = g->t1 < upto ? g->t1 : upto;
+                    size_t k = g->path == NO_PATH ? 0 : (size_t)g->path + 1;
+                    t += (double)(t1 - g->t0) * factor[k];
+                }
+                if (c == NULL) {
+                    clock[i] = t;
+                    cur[i]++;
+                    progress = 1;
+                    break;
+                }
+                ns[i][cur[i]] = t;
+                /* a wait whose late call is not known stays as recorded */
+                double own = (double)(c->end - c->start - (has_dep ? c->cw : 0));
+                if (m->ideal && (c->flags & (PAL_EVF_COMMUNICATION | PAL_EVF_COLLECTIVE)))
+                    own = has_dep ? 0 : (double)c->cw;   /* no transfer, unknown waits kept */
+                clock[i] = (dep > t ? dep : t) + own;
+                cur[i]++;
+                progress = 1;
+            }
+        }
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        if (cur[i] <= s->l[i].n)   /* a cycle of dependencies: the rest as recorded */
+            clock[i] += (double)((s->l[i].n ? s->l[i].c[s->l[i].n - 1].end : 0) -
+                                 (cur[i] < s->l[i].n ? s->l[i].c[cur[i]].start : 0));
+        end[i] = clock[i];
+    }
+    rc = 0;
+out:
+    for (size_t i = 0; ns && i < s->nl; i++)
+        free(ns[i]);
+    free(ns);
+    free(factor);
+    free(cur);
+    free(sgi);
+    free(clock);
+    return rc;
+}
+
+static int write_what_if(state *s, const vw_what_if *m, FILE *out)
+{
+    double *st = calloc(s->nl + 1, sizeof *st), *en = calloc(s->nl + 1, sizeof *en);
+    double *ost = calloc(s->nl + 1, sizeof *ost), *oen = calloc(s->nl + 1, sizeof *oen);
+    vw_what_if none;
+    memset(&none, 0, sizeof none);
+    int rc = -1;
+    if (!st || !en || !ost || !oen || replay(s, m, st, en) || replay(s, &none, ost, oen))
+        goto out;
+    double t0 = 0, mend = 0, pend = 0;
+    for (size_t i = 0; i < s->nl; i++) {
+        if (i == 0 || st[i] < t0)
+            t0 = st[i];
+        if (i == 0 || oen[i] > mend)
+            mend = oen[i];
+        if (i == 0 || en[i] > pend)
+            pend = en[i];
+    }
+    double rec = 0;   /* the run as measured: its lanes' last end */
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        double e = l->n ? (double)l->c[l->n - 1].end : 0;
+        if (l->nsg && (double)l->sg[l->nsg - 1].t1 > e)
+            e = (double)l->sg[l->nsg - 1].t1;
+        if (e > rec)
+            rec = e;
+    }
+    fprintf(out, "What-if replay (%s)\n", m->spec);
+    fprintf(out, "  %-28s %14.6f s\n", "measured", (rec - t0) * 1e-9);
+    fprintf(out, "  %-28s %14.6f s\n", "replayed as recorded", (mend - t0) * 1e-9);
+    fprintf(out, "  %-28s %14.6f s\n", "predicted", (pend - t0) * 1e-9);
+    fprintf(out, "  %-28s %14.6f s\n", "gain", (mend - pend) * 1e-9);
+    fprintf(out, "  %6s %6s %14s %14s\n", "rank", "thread", "recorded", "predicted");
+    for (size_t i = 0; i < s->nl; i++)
+        fprintf(out, "  %6u %6u %14.6f %14.6f\n", s->l[i].process, s->l[i].stream,
+                (oen[i] - st[i]) * 1e-9, (en[i] - st[i]) * 1e-9);
+    rc = 0;
+out:
+    free(st);
+    free(en);
+    free(ost);
+    free(oen);
+    return rc;
+}
+
 /* the reader's reports of damage, prefixed like the profile's (views/filter.c) */
 static void waits_diag(void *ctx, const char *text)
 {
@@ -1131,7 +1326,8 @@ static void waits_diag(void *ctx, const char *text)
     fprintf(stderr, "pal-view: %s\n", text);   /* the message names its file */
 }
 
-int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form, FILE *out)
+int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
+                 const vw_what_if *what_if, FILE *out)
 {
     pal_reader *rd = NULL;
     if (pal_reader_open_run(paths, n, dict_path, 0, &rd) != PAL_OK) {
@@ -1161,7 +1357,9 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
         merge_waits(&s);
         if (s.nimb > 1)
             qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
-        if (form == VW_WAITS_CSV)
+        if (what_if)
+            rc = write_what_if(&s, what_if, out);
+        else if (form == VW_WAITS_CSV)
             write_csv(&s, out);
         else if (form == VW_WAITS_JSON)
             write_json(&s, out);

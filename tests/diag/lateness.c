@@ -21,7 +21,7 @@
  *                  Early Reduce = 1 (the first sender); root n-1 of
  *                  MPI_Gather, rank r < n-1 sleeps (r+1)*D: 1 more
  *   chain          a dependency chain: rank 0 works 2D in region "crit" and
- *                  sends to rank 1, which meanwhile worked D in region
+ *                  sends to rank 1, which meanwhile worked D/2 in region
  *                  "side", receives, works 2D in "crit", sends to rank 2,
  *                  ...; then a barrier: the critical path runs through every
  *                  rank's "crit" (2nD) and no "side"
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "chain") == 0) {
         MPI_Barrier(w);
         if (rank > 0) {
-            sleep_in("side", 1);
+            sleep_in("side", 0.5);
             MPI_Recv(&y, 1, MPI_INT, rank - 1, 3, w, MPI_STATUS_IGNORE);
         }
         sleep_in("crit", 2);

@@ -188,4 +188,31 @@ for r in 0 1 2 3; do
     awk -v g="$got" -v o="$own" -v s="$SLACK_MS" 'BEGIN { exit !(g >= 0.98 * o - s / 1000) }' ||
         fail "chain: rank $r has $got s on the critical path, less than its crit $own s"
 done
+# What-if replay of the chain: replayed as recorded it is the measured run
+# (within 1 %); "ideal" MPI is never longer; halving "crit" gains half of
+# every rank's crit, as the program measured it (the chain waits for each
+# crit in turn, and the side work, D/2, stays hidden behind the halved
+# crit of D)
+whatif() {
+    "$pv" --what-if "$1" "$tmp/trace.ecl" > "$tmp/whatif.txt" || fail "pal-view --what-if $1"
+    cat "$tmp/whatif.txt"
+}
+field() { awk -v f="$1" '$0 ~ "^  " f " " { print $(NF - 1); exit }' "$tmp/whatif.txt"; }
+whatif scale:crit=1
+meas=$(field measured)
+rec=$(field "replayed as recorded")
+pred=$(field predicted)
+near "$rec" "$meas" 0 || awk -v a="$rec" -v b="$meas" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01 * b) }' ||
+    fail "what-if: replayed as recorded $rec s, measured $meas s"
+[ "$pred" = "$rec" ] || fail "what-if scale:crit=1 predicts $pred s, not the replayed $rec s"
+whatif ideal
+pred=$(field predicted)
+awk -v p="$pred" -v r="$rec" 'BEGIN { exit !(p <= r) }' || fail "what-if ideal: $pred s > $rec s"
+whatif scale:crit=0.5
+gain=$(field gain)
+half=$(awk '$1 == "slept" && $2 == "crit" { printf "%.9f\n", $3 / 2 }' "$tmp/expect")
+echo "what-if scale:crit=0.5: gain $gain s, half of crit $half s"
+near "$gain" "$half" 4 || fail "what-if scale:crit=0.5 gains $gain s, half of crit is $half s"
+"$pv" --what-if scale:crit "$tmp/trace.ecl" 2>"$tmp/err" && fail "--what-if scale:crit accepted"
+grep -q "pal-view: --what-if: bad item 'scale:crit'" "$tmp/err" || fail "no message for a bad --what-if"
 echo "PASS"
