@@ -122,6 +122,8 @@ typedef struct {
     size_t phcap;
     lane *l;
     size_t nl, lcap, last_lane;
+    size_t *lhash;       /* lane index + 1, 0 empty */
+    size_t lhcap;
     msg *m;
     size_t nm, mcap;
     part *c;
@@ -216,28 +218,59 @@ static uint32_t path_find(state *s, uint32_t parent, const char *name, size_t le
 }
 
 /* the lane of (process, stream); lanes are few (ranks x threads) */
+static size_t lane_hash(uint32_t process, uint32_t stream)
+{
+    return (size_t)(((uint64_t)process * 2654435761u) ^ ((uint64_t)stream * 40503u));
+}
+
+/* the index + 1 of the lane of (process, stream) in the hash, or the slot
+ * where it would go */
+static size_t *lane_slot(const state *s, uint32_t process, uint32_t stream)
+{
+    size_t k = lane_hash(process, stream) & (s->lhcap - 1);
+    for (; s->lhash[k]; k = (k + 1) & (s->lhcap - 1)) {
+        const lane *l = &s->l[s->lhash[k] - 1];
+        if (l->process == process && l->stream == stream)
+            break;
+    }
+    return &s->lhash[k];
+}
+
+/* the lane of (process, stream), made when new */
 static lane *lane_get(state *s, uint32_t process, uint32_t stream)
 {
     size_t last = s->last_lane;
     if (last < s->nl && s->l[last].process == process && s->l[last].stream == stream)
         return &s->l[last];
-    for (size_t i = 0; i < s->nl; i++)
-        if (s->l[i].process == process && s->l[i].stream == stream)
-            return &s->l[s->last_lane = i];
+    if (s->nl * 2 >= s->lhcap) {
+        size_t nc = s->lhcap ? s->lhcap * 2 : 64;
+        size_t *h = calloc(nc, sizeof *h);
+        if (h == NULL)
+            return NULL;
+        free(s->lhash);
+        s->lhash = h;
+        s->lhcap = nc;
+        for (size_t i = 0; i < s->nl; i++)
+            *lane_slot(s, s->l[i].process, s->l[i].stream) = i + 1;
+    }
+    size_t *slot = lane_slot(s, process, stream);
+    if (*slot)
+        return &s->l[s->last_lane = *slot - 1];
     if (grow((void **)&s->l, &s->lcap, s->nl + 1, sizeof *s->l))
         return NULL;
     memset(&s->l[s->nl], 0, sizeof *s->l);
     s->l[s->nl].process = process;
     s->l[s->nl].stream = stream;
+    *slot = s->nl + 1;
     return &s->l[s->last_lane = s->nl++];
 }
 
 static lane *lane_find(state *s, uint32_t process, uint32_t stream)
 {
-    for (size_t i = 0; i < s->nl; i++)
-        if (s->l[i].process == process && s->l[i].stream == stream)
-            return &s->l[i];
-    return NULL;
+    if (s->lhcap == 0)
+        return NULL;
+    size_t *slot = lane_slot(s, process, stream);
+    return *slot ? &s->l[*slot - 1] : NULL;
 }
 
 static size_t seq_hash(uint64_t ctx, uint32_t process)
@@ -1109,6 +1142,7 @@ static void state_free(state *s)
         free(s->l[i].sg);
     }
     free(s->whash);
+    free(s->lhash);
     free(s->acc);
     free(s->mark);
     free(s->touched);
