@@ -349,6 +349,23 @@ static int seg_close(lane *l, int64_t t)
     return 0;
 }
 
+/* A collective whose description gives no OPERATION IS: its operation
+ * from its region's name ("MPI_Allreduce", "allreduce") */
+static pal_coll_op op_of_name(const pal_event *e)
+{
+    char buf[64];
+    const char *n = e->name;
+    size_t len = e->name ? e->name_len : 0;
+    if (len > 4 && (strncmp(n, "MPI_", 4) == 0 || strncmp(n, "mpi_", 4) == 0))
+        n += 4, len -= 4;
+    if (len == 0 || len >= sizeof buf)
+        return PAL_COLL_OP_NONE;
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (char)(n[i] >= 'A' && n[i] <= 'Z' ? n[i] - 'A' + 'a' : n[i]);
+    buf[len] = 0;
+    return pal_coll_op_by_name(buf);
+}
+
 static int on_event(state *s, pal_events *ev, const pal_event *e)
 {
     lane *l;
@@ -411,7 +428,7 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
                                           e->name ? e->name_len : 1)) == NO_PATH)
             return -1;
         s->c[s->nc++] = (part){ctx, seq, e->process, e->stream, size, p,
-                               e->start, e->time, e->root, e->op};
+                               e->start, e->time, e->root, e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op};
         return 0;
     }
     default:
