@@ -36,4 +36,10 @@ int vw_what_if_parse(const char *spec, vw_what_if *m);
 int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
                  const vw_what_if *what_if, FILE *out);
 
+/* pal-view --predict NP RUN...: the runs (one trace or run directory each,
+ * of one program at different process counts) -> per region calls per rank
+ * and mean exclusive time per call modelled in p and predicted at np; 0,
+ * or -1 after a message. (views/predict.c) */
+int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, FILE *out);
+
 #endif
