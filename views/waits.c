@@ -1325,7 +1325,7 @@ out:
     return rc;
 }
 
-static int write_what_if(state *s, const vw_what_if *m, FILE *out)
+static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)
 {
     double *st = calloc(s->nl + 1, sizeof *st), *en = calloc(s->nl + 1, sizeof *en);
     double *ost = calloc(s->nl + 1, sizeof *ost), *oen = calloc(s->nl + 1, sizeof *oen);
@@ -1351,6 +1351,28 @@ static int write_what_if(state *s, const vw_what_if *m, FILE *out)
             e = (double)l->sg[l->nsg - 1].t1;
         if (e > rec)
             rec = e;
+    }
+    if (form == VW_WAITS_CSV || form == VW_WAITS_JSON) {
+        int csv = form == VW_WAITS_CSV;
+        fputs(csv ? "table,rank,thread,recorded_s,predicted_s\n" : "{\"spec\":", out);
+        if (csv)
+            fprintf(out, "run,,,%.9f,%.9f\nreplayed,,,%.9f,%.9f\n", (rec - t0) * 1e-9,
+                    (pend - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9);
+        else {
+            vw_json_string(out, m->spec);
+            fprintf(out, ",\"measured\":%.9f,\"replayed\":%.9f,\"predicted\":%.9f,\"lanes\":[",
+                    (rec - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9);
+        }
+        for (size_t i = 0; i < s->nl; i++)
+            fprintf(out,
+                    csv ? "%slane,%u,%u,%.9f,%.9f\n"
+                        : "%s\n{\"rank\":%u,\"thread\":%u,\"recorded\":%.9f,\"predicted\":%.9f}",
+                    csv ? "" : i ? "," : "", s->l[i].process, s->l[i].stream,
+                    (oen[i] - st[i]) * 1e-9, (en[i] - st[i]) * 1e-9);
+        if (!csv)
+            fputs("]}\n", out);
+        rc = 0;
+        goto out;
     }
     fprintf(out, "What-if replay (%s)\n", m->spec);
     fprintf(out, "  %-28s %14.6f s\n", "measured", (rec - t0) * 1e-9);
@@ -1409,7 +1431,7 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
         if (s.nimb > 1)
             qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
         if (what_if)
-            rc = write_what_if(&s, what_if, out);
+            rc = write_what_if(&s, what_if, form, out);
         else if (form == VW_WAITS_CSV)
             write_csv(&s, out);
         else if (form == VW_WAITS_JSON)

@@ -56,4 +56,17 @@ cat "$tmp/whatif.txt" | head -5
 m=$(awk '/^  measured / { print $2 }' "$tmp/whatif.txt")
 r=$(awk '/^  replayed as recorded / { print $4 }' "$tmp/whatif.txt")
 [ -n "$m" ] && [ "$m" = "$r" ] || fail "replayed as recorded $r s, measured $m s"
+# the same in CSV and JSON (--what-if with --waits=csv|json)
+"$pv" -d "$top_srcdir/tests/views/many-ranks.edl" --what-if scale:work=1 --waits=csv "$tmp/run.trace" \
+    > "$tmp/whatif.csv" || fail "pal-view --what-if --waits=csv"
+c=$(awk -F, '$1 == "run" { printf "%.6f\n", $4 }' "$tmp/whatif.csv")
+[ "$c" = "$m" ] || fail "--what-if CSV: measured $c s, text $m s"
+[ "$(grep -c '^lane,' "$tmp/whatif.csv")" = 110 ] || fail "--what-if CSV: not one row per rank and thread (110)"
+if command -v python3 >/dev/null; then
+    "$pv" -d "$top_srcdir/tests/views/many-ranks.edl" --what-if scale:work=1 --waits=json "$tmp/run.trace" \
+        > "$tmp/whatif.json" || fail "pal-view --what-if --waits=json"
+    j=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.6f %d" % (d["measured"], len(d["lanes"])))' \
+        "$tmp/whatif.json") || fail "--what-if JSON does not parse"
+    [ "$j" = "$m 110" ] || fail "--what-if JSON: $j, expected $m 110"
+fi
 echo "PASS"
