@@ -16,7 +16,12 @@
  *                   for the members other than the root
  *   Early Reduce    (N to one: reduce, gather) first non-root member's
  *                   start - the root's start, on the root
- * Every wait is bounded by the call's own duration. */
+ * Every wait is bounded by the call's own duration. From the same replay:
+ * the direct causes of each wait (the late side's extra time per call path
+ * since its last synchronisation), the load imbalance per call path, the
+ * critical path (backwards from the end through each wait to its late
+ * side), and the what-if replay (forwards: each call's own time, each wait
+ * re-resolved against its late side under a model). */
 #include <config.h>
 
 #include <stdint.h>
