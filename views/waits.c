@@ -66,7 +66,13 @@ typedef struct {
     int64_t cw;          /* its longest wait of any pattern, and that wait's late side */
     size_t clane;
     int64_t ct;
+    size_t grp;          /* a barrier or N x N instance's: its index in groups + 1 */
 } call;
+
+/* a member of a barrier or N x N instance: lane and call index */
+typedef struct {
+    size_t lane, call;
+} member;
 
 /* time of one lane outside calls of MPI, by innermost region (NO_PATH:
  * outside every region) */
@@ -148,6 +154,10 @@ typedef struct {
         size_t len;
         uint32_t parent, path;
     } pcache[PATH_CACHE];
+    member *gm;          /* the members of each group, group after group */
+    size_t ngm, gmcap;
+    size_t *gfirst;      /* group g: members gm[gfirst[g] .. gfirst[g + 1]) */
+    size_t ng, gcap;
     double cp_len;       /* the critical path: seconds, per path + 1, per lane */
     double *cp_path, *cp_lane;
     int64_t cp_from, cp_to;
@@ -653,6 +663,27 @@ static int collective_waits(state *s, const part *g, size_t n)
                 late = i;
         int64_t last = g[late].start;
         const lane *ll = lane_find(s, g[late].process, g[late].stream);
+        /* the instance's members, for the replay (all wait for the last) */
+        if (grow((void **)&s->gfirst, &s->gcap, s->ng + 2, sizeof *s->gfirst) ||
+            grow((void **)&s->gm, &s->gmcap, s->ngm + n, sizeof *s->gm))
+            return -1;
+        ll = lane_find(s, g[late].process, g[late].stream);
+        size_t first = s->ngm;
+        for (size_t i = 0; i < n; i++) {
+            lane *ml = lane_find(s, g[i].process, g[i].stream);
+            call *mc = ml ? call_at(ml, g[i].start) : NULL;
+            if (mc && mc->start == g[i].start && mc->grp == 0)
+                s->gm[s->ngm++] = (member){(size_t)(ml - s->l), (size_t)(mc - ml->c)};
+        }
+        if (s->ngm - first == n) {
+            s->gfirst[s->ng] = first;
+            s->gfirst[s->ng + 1] = s->ngm;
+            s->ng++;
+            for (size_t i = first; i < s->ngm; i++)
+                s->l[s->gm[i].lane].c[s->gm[i].call].grp = s->ng;
+        } else {
+            s->ngm = first;   /* a member's call not found: no group */
+        }
         for (size_t i = 0; i < n; i++) {
             int64_t w = min64(last, g[i].end) - g[i].start;
             if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
@@ -1165,6 +1196,8 @@ static void state_free(state *s)
     }
     free(s->whash);
     free(s->lhash);
+    free(s->gm);
+    free(s->gfirst);
     free(s->acc);
     free(s->mark);
     free(s->touched);
@@ -1244,10 +1277,11 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
 {
     double *factor = malloc((s->np + 1) * sizeof *factor);
     double **ns = calloc(s->nl + 1, sizeof *ns);       /* predicted start of each call */
+    unsigned char **arr = calloc(s->nl + 1, sizeof *arr);   /* ... is known */
     size_t *cur = calloc(s->nl + 1, sizeof *cur), *sgi = calloc(s->nl + 1, sizeof *sgi);
     double *clock = calloc(s->nl + 1, sizeof *clock);
     int rc = -1;
-    if (!factor || !ns || !cur || !sgi || !clock)
+    if (!factor || !ns || !arr || !cur || !sgi || !clock)
         goto out;
     for (size_t k = 0; k <= s->np; k++) {
         factor[k] = 1;
@@ -1257,7 +1291,8 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
     }
     for (size_t i = 0; i < s->nl; i++) {
         const lane *l = &s->l[i];
-        if ((ns[i] = malloc((l->n + 1) * sizeof **ns)) == NULL)
+        if ((ns[i] = malloc((l->n + 1) * sizeof **ns)) == NULL ||
+            (arr[i] = calloc(l->n + 1, 1)) == NULL)
             goto out;
         int64_t t0 = l->n ? l->c[0].start : 0;
         if (l->nsg && (l->n == 0 || l->sg[0].t0 < t0))
@@ -1275,7 +1310,34 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                 /* the call's dependency must be known first */
                 double dep = -1;
                 int has_dep = 0;
-                if (c && c->cw > 0) {
+                if (c && c->grp) {
+                    /* a barrier or N x N: arrive, then wait for every member */
+                    if (!arr[i][cur[i]]) {
+                        double ta = clock[i];
+                        while (sgi[i] < l->nsg && l->sg[sgi[i]].t0 < upto) {
+                            const seg *g = &l->sg[sgi[i]++];
+                            int64_t t1 = g->t1 < upto ? g->t1 : upto;
+                            size_t k = g->path == NO_PATH ? 0 : (size_t)g->path + 1;
+                            ta += (double)(t1 - g->t0) * factor[k];
+                        }
+                        clock[i] = ns[i][cur[i]] = ta;
+                        arr[i][cur[i]] = 1;
+                        progress = 1;
+                    }
+                    int all = 1;
+                    for (size_t q = s->gfirst[c->grp - 1]; q < s->gfirst[c->grp]; q++) {
+                        const member *mb = &s->gm[q];
+                        if (!arr[mb->lane][mb->call]) {
+                            all = 0;
+                            break;
+                        }
+                        if (ns[mb->lane][mb->call] > dep)
+                            dep = ns[mb->lane][mb->call];
+                    }
+                    if (!all)
+                        break;
+                    has_dep = 1;
+                } else if (c && c->cw > 0) {
                     lane *ll = &s->l[c->clane];
                     call *lc = call_at(ll, c->ct);
                     if (lc && lc->start == c->ct) {
@@ -1302,6 +1364,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                     break;
                 }
                 ns[i][cur[i]] = t;
+                arr[i][cur[i]] = 1;
                 /* a wait whose late call is not known stays as recorded */
                 double own = (double)(c->end - c->start - (has_dep ? c->cw : 0));
                 if (m->ideal && (c->flags & (PAL_EVF_COMMUNICATION | PAL_EVF_COLLECTIVE)))
@@ -1322,7 +1385,10 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
 out:
     for (size_t i = 0; ns && i < s->nl; i++)
         free(ns[i]);
+    for (size_t i = 0; arr && i < s->nl; i++)
+        free(arr[i]);
     free(ns);
+    free(arr);
     free(factor);
     free(cur);
     free(sgi);

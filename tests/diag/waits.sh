@@ -147,6 +147,14 @@ grep -q "pal-view: --waits: expected text, csv or json, got 'xml'" "$tmp/err" ||
 
 mode late-receiver "late_receiver MPI_Ssend 3" -- late_sender
 mode barrier "wait_barrier MPI_Barrier 6"
+# what-if without the delays: the barrier waited for the most delayed rank,
+# so the run gains that rank's delay as the program measured it
+"$pv" --what-if scale:delay=0 "$tmp/trace.ecl" > "$tmp/whatif.txt" || fail "--what-if scale:delay=0"
+cat "$tmp/whatif.txt"
+gain=$(awk '/^  gain / { print $2 }' "$tmp/whatif.txt")
+most=$(cat "$tmp"/lateness.*.times | awk '$3 == "slept" { s[$4] += $5 } END { for (r in s) if (s[r] > m) m = s[r]; printf "%.9f\n", m }')
+echo "barrier: what-if scale:delay=0 gains $gain s, the most delayed rank slept $most s"
+near "$gain" "$most" 2 || fail "barrier: what-if scale:delay=0 gains $gain s, not $most s"
 mode nxn "wait_nxn MPI_Allreduce 6" "wait_nxn MPI_Allgather 6" "wait_nxn MPI_Alltoall 6"
 mode bcast "late_broadcast MPI_Bcast 3" "late_broadcast MPI_Scatter 6"
 mode reduce "early_reduce MPI_Reduce 1" "early_reduce MPI_Gather 1"
