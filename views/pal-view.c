@@ -14,6 +14,9 @@
  *     --gzip           compress the export (also on stdout)
  *     --from T, --to T the Chrome export's time window, seconds from the start
  *     --export otf2 -o DIR  write an OTF2 archive DIR/traces.otf2 (views/otf2.c)
+ *     --waits [text|csv|json]  the wait states (views/waits.c) instead of the profile
+ *     --what-if SPEC   the run re-timed under a model (views/waits.c)
+ *     --predict NP     per region models over runs at several process counts (views/predict.c)
  *     --html FILE      write one self-contained HTML report with an animator
  */
 #include <config.h>
@@ -30,6 +33,7 @@
 #include "views/progress.h"
 #include "views/timeline.h"
 #include "views/vw.h"
+#include "views/waits.h"
 #ifdef HAVE_OTF2
 #include "views/otf2.h"
 #endif
@@ -40,6 +44,9 @@ static void usage(FILE *out)
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] TRACE...\n"
+          "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
+          "       pal-view [-d DICT] --what-if ideal|scale:REGION=F[,...] TRACE...\n"
+          "       pal-view [-d DICT] --predict NP RUN RUN...\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
           "--from/--to: the Chrome export's window, in seconds from the start.\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
@@ -179,8 +186,11 @@ int main(int argc, char **argv)
     const char *output = NULL;
     int gzip = 0;
     double from = 0, to = -1;
+    int waits = -1, have_what_if = 0;
+    double predict = 0;
+    vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
-           O_TO };
+           O_TO, O_WAITS, O_WHAT_IF, O_PREDICT };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
         {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
@@ -188,6 +198,9 @@ int main(int argc, char **argv)
         {"through", no_argument, NULL, O_THROUGH},     {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},           {"gzip", no_argument, NULL, O_GZIP},
         {"from", required_argument, NULL, O_FROM},     {"to", required_argument, NULL, O_TO},
+        {"waits", optional_argument, NULL, O_WAITS},
+        {"what-if", required_argument, NULL, O_WHAT_IF},
+        {"predict", required_argument, NULL, O_PREDICT},
         {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
@@ -217,6 +230,36 @@ int main(int argc, char **argv)
         case O_HTML: html = optarg; break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
         case 'o': output = optarg; break;
+        case O_WHAT_IF:
+            if (vw_what_if_parse(optarg, &what_if))
+                return 1;
+            have_what_if = 1;
+            if (waits < 0)
+                waits = VW_WAITS_TEXT;
+            break;
+        case O_PREDICT: {
+            char *end;
+            predict = strtod(optarg, &end);
+            if (end == optarg || *end || !(predict >= 1)) {
+                fprintf(stderr, "pal-view: --predict: expected a process count, got '%s'\n",
+                        optarg);
+                return 1;
+            }
+            break;
+        }
+        case O_WAITS:
+            if (optarg == NULL || strcmp(optarg, "text") == 0)
+                waits = VW_WAITS_TEXT;
+            else if (strcmp(optarg, "csv") == 0)
+                waits = VW_WAITS_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                waits = VW_WAITS_JSON;
+            else {
+                fprintf(stderr, "pal-view: --waits: expected text, csv or json, got '%s'\n",
+                        optarg);
+                return 1;
+            }
+            break;
         case O_GZIP: gzip = 1; break;
         case O_FROM:
             if (seconds("--from", optarg, &from))
@@ -265,6 +308,30 @@ int main(int argc, char **argv)
         usage(stderr);
         vw_config_free(&cfg);
         return 1;
+    }
+    if (predict > 0) {
+        vw_config_free(&cfg);
+        if (waits >= 0 || export || html || svgdir || nsel || output) {
+            fprintf(stderr, "pal-view: --predict goes with no other output option\n");
+            return 1;
+        }
+        int prc = vw_predict_run(predict, (const char *const *)argv + optind,
+                                 (size_t)(argc - optind), dict, stdout);
+        if (fflush(stdout))
+            prc = -1;
+        return prc ? 1 : 0;
+    }
+    if (waits >= 0) {
+        vw_config_free(&cfg);
+        if (export || html || svgdir || nsel || output) {
+            fprintf(stderr, "pal-view: --waits goes with no --export, --html, --svg, --view or -o\n");
+            return 1;
+        }
+        int wrc = vw_waits_run((const char *const *)argv + optind, (size_t)(argc - optind), dict,
+                               waits, have_what_if ? &what_if : NULL, stdout);
+        if (fflush(stdout))
+            wrc = -1;
+        return wrc < 0 ? 1 : wrc ? 2 : 0;
     }
     if (export && strcmp(export, "otf2") == 0) {
         vw_config_free(&cfg);

@@ -214,7 +214,7 @@ const vw_view vw_view_profile = {VW_ABI_VERSION, "profile",
                                  "text profile: regions and MPI functions, pairs, waiters",
                                  profile_text, NULL};
 
-static void csv_name(FILE *out, const char *nm)
+void vw_csv_name(FILE *out, const char *nm)
 {
     if (strpbrk(nm, ",\"\n")) {
         fputc('"', out);
@@ -242,7 +242,7 @@ int vw_export_csv(const vw_facts *f, FILE *out)
             if (s->calls == 0)
                 continue;
             fprintf(out, "region,%u,%u,", l->process, l->stream);
-            csv_name(out, f->regions[g].name);
+            vw_csv_name(out, f->regions[g].name);
             fprintf(out, ",%s,%llu,%.9f,%.9f,%.9f,%.0f\n",
                     f->regions[g].kind == VW_REGION_MPI     ? "mpi"
                     : f->regions[g].kind == VW_REGION_SETUP ? "setup"
@@ -259,9 +259,9 @@ int vw_export_csv(const vw_facts *f, FILE *out)
         if (c->s.calls == 0)
             continue;
         fprintf(out, "counter,%u,%u,", f->lanes[c->lane].process, f->lanes[c->lane].stream);
-        csv_name(out, f->regions[c->region].name);
+        vw_csv_name(out, f->regions[c->region].name);
         fputc(',', out);
-        csv_name(out, f->counter_names[c->counter]);
+        vw_csv_name(out, f->counter_names[c->counter]);
         fprintf(out, ",%llu,%.15g,%.15g,,\n", (unsigned long long)c->s.calls, c->s.incl,
                 c->s.excl);
     }

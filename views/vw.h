@@ -105,6 +105,8 @@ int vw_chrome_end(vw_chrome *c, const vw_facts *f);
 /* A stream that gzip-compresses into fd (taken: closed by fclose). */
 FILE *vw_gzip_fdopen(int fd);
 int vw_export_csv(const vw_facts *f, FILE *out);
+/* A CSV field: quoted ("" for a quote) when it holds , " or a newline. */
+void vw_csv_name(FILE *out, const char *nm);
 int vw_html_report(const vw_facts *f, FILE *out);
 
 #endif /* VW_H */

@@ -1,0 +1,1526 @@
+/* waits.c -- wait states (pal-view --waits): the trace is replayed through
+ * the event layer (pal_events, one matcher), the communication calls of each
+ * rank and thread are kept with their call paths, and at the end every
+ * matched message and every complete collective instance is examined for
+ * the patterns below (doc/views.md, "Wait states"). Times are ns inside,
+ * seconds out.
+ *
+ *   Late Sender     a blocking receive (or a wait that completes a receive)
+ *                   entered before its message's send: send start - receive
+ *                   start (at most the receive's duration), the longest
+ *                   message per call (a Waitall or Sendrecv counts once)
+ *   Late Receiver   a blocking send that ends only after the receive was
+ *                   entered: receive start - send start
+ *   Wait at Barrier, Wait at NxN   last member's start - own start
+ *   Late Broadcast  (one to N: bcast, scatter) root's start - own start,
+ *                   for the members other than the root
+ *   Early Reduce    (N to one: reduce, gather) first non-root member's
+ *                   start - the root's start, on the root
+ * Every wait is bounded by the call's own duration. From the same replay:
+ * the direct causes of each wait (the late side's extra time per call path
+ * since its last synchronisation), the load imbalance per call path, the
+ * critical path (backwards from the end through each wait to its late
+ * side), and the what-if replay (forwards: each call's own time, each wait
+ * re-resolved against its late side under a model). */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/escape.h"
+#include "views/vw.h"
+#include "views/waits.h"
+
+enum { P_LATE_SENDER, P_LATE_RECEIVER, P_WAIT_BARRIER, P_WAIT_NXN, P_LATE_BCAST,
+       P_EARLY_REDUCE, P_COUNT };
+static const char *const pattern_id[P_COUNT] = {"late_sender",    "late_receiver",
+                                                "wait_barrier",   "wait_nxn",
+                                                "late_broadcast", "early_reduce"};
+static const char *const pattern_title[P_COUNT] = {"Late Sender",    "Late Receiver",
+                                                   "Wait at Barrier", "Wait at NxN",
+                                                   "Late Broadcast", "Early Reduce"};
+
+#define NO_PATH UINT32_MAX
+#define PATH_CACHE 1024
+#define NO_CAUSE (UINT32_MAX - 1)   /* a wait with no direct delay found */
+#define FR_COMM 0x80000000u         /* a frame of the stack is a call of MPI (or set-up) */
+#define FR_PATH(x) ((x) == NO_PATH ? NO_PATH : (x) & ~FR_COMM)
+#define CALL_FLAGS (PAL_EVF_COMMUNICATION | PAL_EVF_IDLE | PAL_EVF_COLLECTIVE | PAL_EVF_SETUP)
+
+/* a call path: its innermost region's name under its parent */
+typedef struct {
+    uint32_t parent;
+    char *name;
+    size_t len;
+} path;
+
+/* a communication call of one rank and thread */
+typedef struct {
+    int64_t start, end;
+    uint32_t path;
+    unsigned flags;
+    int64_t ls, lr;      /* its Late Sender and Late Receiver wait (the longest) */
+    size_t ls_lane, lr_lane;   /* ... and the late side of it: lane and its start */
+    int64_t ls_late, lr_late;
+    int64_t cw;          /* its longest wait of any pattern, and that wait's late side */
+    size_t clane;
+    int64_t ct;
+    size_t grp;          /* a barrier or N x N instance's: its index in groups + 1 */
+} call;
+
+/* a member of a barrier or N x N instance: lane and call index */
+typedef struct {
+    size_t lane, call;
+} member;
+
+/* time of one lane outside calls of MPI, by innermost region (NO_PATH:
+ * outside every region) */
+typedef struct {
+    int64_t t0, t1;
+    uint32_t path;
+} seg;
+
+typedef struct {
+    uint32_t process, stream;
+    uint32_t *stack;     /* call path of each open frame (| FR_COMM) */
+    size_t depth, scap;
+    call *c;
+    size_t n, cap;
+    seg *sg;
+    size_t nsg, sgcap;
+    size_t hint;         /* call_at's last answer */
+    int64_t t;           /* the last enter or leave */
+    int have_t;
+} lane;
+
+typedef struct {
+    uint32_t sp, ss, rp, rs;
+    int64_t st, rt;
+} msg;
+
+/* one member's part of a collective */
+typedef struct {
+    uint64_t ctx, seq;
+    uint32_t process, stream, size, path;
+    int64_t start, end, root;
+    pal_coll_op op;
+} part;
+
+/* one (pattern, call path, rank, thread) wait (table 0) or cause of
+ * waits: call path of the late side's extra time, late rank and thread
+ * (table 1) */
+typedef struct {
+    int table;
+    int pattern;
+    uint32_t path, process, stream;
+    double seconds;
+    uint64_t n;
+} wait;
+
+/* (process, context) -> collectives seen so far */
+typedef struct {
+    uint64_t key_ctx;
+    uint32_t process;
+    int used;
+    uint64_t count;
+} seqslot;
+
+typedef struct {
+    path *p;
+    size_t np, pcap;
+    uint32_t *phash;     /* path index + 1, 0 empty */
+    size_t phcap;
+    lane *l;
+    size_t nl, lcap, last_lane;
+    size_t *lhash;       /* lane index + 1, 0 empty */
+    size_t lhcap;
+    msg *m;
+    size_t nm, mcap;
+    part *c;
+    size_t nc, ccap;
+    seqslot *seq;
+    size_t nseq, seqcap;
+    wait *w;
+    size_t nw, wcap;
+    uint32_t *whash;     /* wait index + 1, 0 empty */
+    size_t whcap;
+    double *acc;         /* per path + 1: a delay being summed */
+    unsigned char *mark; /* per path + 1: in touched */
+    uint32_t *touched;
+    size_t ntouched;
+    struct path_cache {
+        const char *name;
+        size_t len;
+        uint32_t parent, path;
+    } pcache[PATH_CACHE];
+    member *gm;          /* the members of each group, group after group */
+    size_t ngm, gmcap;
+    size_t *gfirst;      /* group g: members gm[gfirst[g] .. gfirst[g + 1]) */
+    size_t ng, gcap;
+    double cp_len;       /* the critical path: seconds, per path + 1, per lane */
+    double *cp_path, *cp_lane;
+    int64_t cp_from, cp_to;
+    struct imbalance {
+        uint32_t path, max_rank;
+        double mean, max;
+    } *imb;
+    size_t nimb;
+} state;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 64;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * size);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *s, size_t n)
+{
+    const unsigned char *b = s;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t path_hash(uint32_t parent, const char *name, size_t len)
+{
+    return hash_bytes(hash_bytes(14695981039346656037ull, &parent, sizeof parent), name, len);
+}
+
+/* the call path of name under parent, added when new; NO_PATH without memory */
+static uint32_t path_find(state *s, uint32_t parent, const char *name, size_t len)
+{
+    if (s->np * 2 >= s->phcap) {
+        size_t nc = s->phcap ? s->phcap * 2 : 256;
+        uint32_t *h = calloc(nc, sizeof *h);
+        if (h == NULL)
+            return NO_PATH;
+        for (size_t i = 0; i < s->np; i++) {
+            size_t k = path_hash(s->p[i].parent, s->p[i].name, s->p[i].len) & (nc - 1);
+            while (h[k])
+                k = (k + 1) & (nc - 1);
+            h[k] = (uint32_t)i + 1;
+        }
+        free(s->phash);
+        s->phash = h;
+        s->phcap = nc;
+    }
+    size_t k = path_hash(parent, name, len) & (s->phcap - 1);
+    for (; s->phash[k]; k = (k + 1) & (s->phcap - 1)) {
+        path *p = &s->p[s->phash[k] - 1];
+        if (p->parent == parent && p->len == len && memcmp(p->name, name, len) == 0)
+            return s->phash[k] - 1;
+    }
+    if (grow((void **)&s->p, &s->pcap, s->np + 1, sizeof *s->p))
+        return NO_PATH;
+    char *copy = malloc(len + 1);
+    if (copy == NULL)
+        return NO_PATH;
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    s->p[s->np] = (path){parent, copy, len};
+    s->phash[k] = (uint32_t)s->np + 1;
+    return (uint32_t)s->np++;
+}
+
+/* the lane of (process, stream); lanes are few (ranks x threads) */
+static size_t lane_hash(uint32_t process, uint32_t stream)
+{
+    return (size_t)(((uint64_t)process * 2654435761u) ^ ((uint64_t)stream * 40503u));
+}
+
+/* the index + 1 of the lane of (process, stream) in the hash, or the slot
+ * where it would go */
+static size_t *lane_slot(const state *s, uint32_t process, uint32_t stream)
+{
+    size_t k = lane_hash(process, stream) & (s->lhcap - 1);
+    for (; s->lhash[k]; k = (k + 1) & (s->lhcap - 1)) {
+        const lane *l = &s->l[s->lhash[k] - 1];
+        if (l->process == process && l->stream == stream)
+            break;
+    }
+    return &s->lhash[k];
+}
+
+/* the lane of (process, stream), made when new */
+static lane *lane_get(state *s, uint32_t process, uint32_t stream)
+{
+    size_t last = s->last_lane;
+    if (last < s->nl && s->l[last].process == process && s->l[last].stream == stream)
+        return &s->l[last];
+    if (s->nl * 2 >= s->lhcap) {
+        size_t nc = s->lhcap ? s->lhcap * 2 : 64;
+        size_t *h = calloc(nc, sizeof *h);
+        if (h == NULL)
+            return NULL;
+        free(s->lhash);
+        s->lhash = h;
+        s->lhcap = nc;
+        for (size_t i = 0; i < s->nl; i++)
+            *lane_slot(s, s->l[i].process, s->l[i].stream) = i + 1;
+    }
+    size_t *slot = lane_slot(s, process, stream);
+    if (*slot)
+        return &s->l[s->last_lane = *slot - 1];
+    if (grow((void **)&s->l, &s->lcap, s->nl + 1, sizeof *s->l))
+        return NULL;
+    memset(&s->l[s->nl], 0, sizeof *s->l);
+    s->l[s->nl].process = process;
+    s->l[s->nl].stream = stream;
+    *slot = s->nl + 1;
+    return &s->l[s->last_lane = s->nl++];
+}
+
+static lane *lane_find(state *s, uint32_t process, uint32_t stream)
+{
+    if (s->lhcap == 0)
+        return NULL;
+    size_t *slot = lane_slot(s, process, stream);
+    return *slot ? &s->l[*slot - 1] : NULL;
+}
+
+static size_t seq_hash(uint64_t ctx, uint32_t process)
+{
+    return (size_t)hash_bytes(hash_bytes(14695981039346656037ull, &ctx, sizeof ctx), &process,
+                              sizeof process);
+}
+
+/* the sequence number of process's next collective on context ctx */
+static int next_seq(state *s, uint32_t process, uint64_t ctx, uint64_t *out)
+{
+    if (s->nseq * 2 >= s->seqcap) {
+        size_t nc = s->seqcap ? s->seqcap * 2 : 64;
+        seqslot *t = calloc(nc, sizeof *t);
+        if (t == NULL)
+            return -1;
+        for (size_t i = 0; i < s->seqcap; i++)
+            if (s->seq[i].used) {
+                size_t k = seq_hash(s->seq[i].key_ctx, s->seq[i].process) & (nc - 1);
+                while (t[k].used)
+                    k = (k + 1) & (nc - 1);
+                t[k] = s->seq[i];
+            }
+        free(s->seq);
+        s->seq = t;
+        s->seqcap = nc;
+    }
+    size_t k = seq_hash(ctx, process) & (s->seqcap - 1);
+    for (; s->seq[k].used; k = (k + 1) & (s->seqcap - 1))
+        if (s->seq[k].key_ctx == ctx && s->seq[k].process == process) {
+            *out = s->seq[k].count++;
+            return 0;
+        }
+    s->seq[k] = (seqslot){ctx, process, 1, 1};
+    s->nseq++;
+    *out = 0;
+    return 0;
+}
+
+/* the time since l's last enter or leave belongs to its innermost frame */
+/* path_find through a cache by the name's address: the event layer keeps
+ * one string per region until the next definition, so an address seen
+ * again is most often the same region (the text is still compared) */
+static uint32_t path_get(state *s, uint32_t parent, const char *name, size_t len)
+{
+    uintptr_t a = (uintptr_t)name;
+    size_t k = (size_t)((a >> 3) ^ (a >> 13) ^ parent * 2654435761u) & (PATH_CACHE - 1);
+    struct path_cache *c = &s->pcache[k];
+    if (c->name == name && c->len == len && c->parent == parent && c->path < s->np &&
+        s->p[c->path].parent == parent && memcmp(s->p[c->path].name, name, len) == 0)
+        return c->path;
+    uint32_t p = path_find(s, parent, name, len);
+    if (p != NO_PATH)
+        *c = (struct path_cache){name, len, parent, p};
+    return p;
+}
+
+static int seg_close(lane *l, int64_t t)
+{
+    if (l->have_t && t > l->t) {
+        uint32_t top = l->depth ? l->stack[l->depth - 1] : NO_PATH;
+        if (top == NO_PATH || !(top & FR_COMM)) {
+            uint32_t p = FR_PATH(top);
+            if (l->nsg && l->sg[l->nsg - 1].path == p && l->sg[l->nsg - 1].t1 == l->t) {
+                l->sg[l->nsg - 1].t1 = t;
+            } else {
+                if (grow((void **)&l->sg, &l->sgcap, l->nsg + 1, sizeof *l->sg))
+                    return -1;
+                l->sg[l->nsg++] = (seg){l->t, t, p};
+            }
+        }
+    }
+    if (!l->have_t || t > l->t)
+        l->t = t;
+    l->have_t = 1;
+    return 0;
+}
+
+/* A collective whose description gives no OPERATION IS: its operation
+ * from its region's name ("MPI_Allreduce", "allreduce") */
+static pal_coll_op op_of_name(const pal_event *e)
+{
+    char buf[64];
+    const char *n = e->name;
+    size_t len = e->name ? e->name_len : 0;
+    if (len > 4 && (strncmp(n, "MPI_", 4) == 0 || strncmp(n, "mpi_", 4) == 0))
+        n += 4, len -= 4;
+    if (len == 0 || len >= sizeof buf)
+        return PAL_COLL_OP_NONE;
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (char)(n[i] >= 'A' && n[i] <= 'Z' ? n[i] - 'A' + 'a' : n[i]);
+    buf[len] = 0;
+    return pal_coll_op_by_name(buf);
+}
+
+static int on_event(state *s, pal_events *ev, const pal_event *e)
+{
+    lane *l;
+    switch (e->kind) {
+    case PAL_EV_ENTER:
+        if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
+            return -1;
+        if (l->depth > e->depth)
+            l->depth = e->depth;
+        {
+            uint32_t parent = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
+            uint32_t p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
+            if (p == NO_PATH || grow((void **)&l->stack, &l->scap, l->depth + 1, sizeof *l->stack))
+                return -1;
+            l->stack[l->depth++] = p | (e->flags & CALL_FLAGS ? FR_COMM : 0);
+        }
+        return 0;
+    case PAL_EV_LEAVE:
+        if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
+            return -1;
+        if (e->flags & CALL_FLAGS) {
+            uint32_t p = e->depth < l->depth ? FR_PATH(l->stack[e->depth]) : NO_PATH;
+            if (p == NO_PATH) {
+                uint32_t parent = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
+                p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
+                if (p == NO_PATH)
+                    return -1;
+            }
+            if (grow((void **)&l->c, &l->cap, l->n + 1, sizeof *l->c))
+                return -1;
+            memset(&l->c[l->n], 0, sizeof *l->c);
+            l->c[l->n].start = e->start;
+            l->c[l->n].end = e->time;
+            l->c[l->n].path = p;
+            l->c[l->n++].flags = e->flags;
+        }
+        if (l->depth > e->depth)
+            l->depth = e->depth;
+        return 0;
+    case PAL_EV_MESSAGE:
+        if (grow((void **)&s->m, &s->mcap, s->nm + 1, sizeof *s->m))
+            return -1;
+        s->m[s->nm++] = (msg){e->send.process, e->send.stream, e->recv.process, e->recv.stream,
+                              (int64_t)e->send.time, (int64_t)e->recv.time};
+        return 0;
+    case PAL_EV_COLLECTIVE: {
+        if ((l = lane_get(s, e->process, e->stream)) == NULL)
+            return -1;
+        uint64_t ctx = (uint64_t)e->comm;
+        uint32_t size = 0;
+        if (pal_matcher_context(pal_events_matcher(ev), e->process, e->comm, e->comm_flags, &ctx,
+                                &size) != PAL_OK)
+            ctx = (uint64_t)e->comm, size = 0;
+        uint64_t seq;
+        if (next_seq(s, e->process, ctx, &seq) ||
+            grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof *s->c))
+            return -1;
+        uint32_t p = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
+        if (p == NO_PATH && (p = path_get(s, NO_PATH, e->name ? e->name : "?",
+                                          e->name ? e->name_len : 1)) == NO_PATH)
+            return -1;
+        s->c[s->nc++] = (part){ctx, seq, e->process, e->stream, size, p,
+                               e->start, e->time, e->root, e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op};
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const call *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->end > y->end) - (x->end < y->end);
+}
+
+/* the call of l that t falls in or, for a completion recorded right after
+ * its call, the last one that started at or before t */
+static call *call_at(lane *l, int64_t t)
+{
+    if (l == NULL || l->n == 0 || l->c[0].start > t)
+        return NULL;
+    /* the lookups come mostly in time order: gallop from the last answer */
+    size_t lo = 0, hi = l->n;   /* the last start <= t is in [lo, hi) */
+    size_t h = l->hint < l->n ? l->hint : 0, step = 1;
+    if (l->c[h].start <= t) {
+        lo = h;
+        while (lo + step < l->n && l->c[lo + step].start <= t) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step < hi)
+            hi = lo + step;
+    } else {
+        hi = h;
+        while (hi >= step && l->c[hi - step].start > t) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi >= step ? hi - step : 0;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->c[mid].start <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    l->hint = lo;
+    return &l->c[lo];
+}
+
+static size_t wait_hash(int table, int pattern, uint32_t pth, uint32_t process,
+                        uint32_t stream)
+{
+    uint32_t k[5] = {(uint32_t)table, (uint32_t)pattern, pth, process, stream};
+    return (size_t)hash_bytes(14695981039346656037ull, k, sizeof k);
+}
+
+/* adds seconds to the row (table, pattern, path, rank, thread), one more
+ * waiting call */
+static int wait_add(state *s, int table, int pattern, uint32_t pth, uint32_t process,
+                    uint32_t stream, double seconds)
+{
+    if (s->nw * 2 >= s->whcap) {
+        size_t nc = s->whcap ? s->whcap * 2 : 256;
+        uint32_t *h = calloc(nc, sizeof *h);
+        if (h == NULL)
+            return -1;
+        for (size_t i = 0; i < s->nw; i++) {
+            const wait *x = &s->w[i];
+            size_t k = wait_hash(x->table, x->pattern, x->path, x->process, x->stream) & (nc - 1);
+            while (h[k])
+                k = (k + 1) & (nc - 1);
+            h[k] = (uint32_t)i + 1;
+        }
+        free(s->whash);
+        s->whash = h;
+        s->whcap = nc;
+    }
+    size_t k = wait_hash(table, pattern, pth, process, stream) & (s->whcap - 1);
+    for (; s->whash[k]; k = (k + 1) & (s->whcap - 1)) {
+        wait *x = &s->w[s->whash[k] - 1];
+        if (x->table == table && x->pattern == pattern && x->path == pth &&
+            x->process == process && x->stream == stream) {
+            x->seconds += seconds;
+            x->n++;
+            return 0;
+        }
+    }
+    if (grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w))
+        return -1;
+    s->w[s->nw] = (wait){table, pattern, pth, process, stream, seconds, 1};
+    s->whash[k] = (uint32_t)++s->nw;
+    return 0;
+}
+
+static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint32_t stream,
+                    int64_t ns)
+{
+    return ns > 0 ? wait_add(s, 0, pattern, pth, process, stream, (double)ns * 1e-9) : 0;
+}
+
+/* the end of l's last call that ended at or before t (the last
+ * synchronisation), else l's first time */
+static int64_t sync_before(const lane *l, int64_t t)
+{
+    call *c = call_at((lane *)l, t);
+    while (c && c >= l->c && c->end > t)
+        c = c > l->c ? c - 1 : NULL;
+    if (c)
+        return c->end;
+    return l->nsg ? l->sg[0].t0 : t;
+}
+
+/* adds sign x the time l spent per call path in [a, b) to s->acc */
+static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
+{
+    size_t lo = 0, hi = l->nsg;   /* the first segment ending after a */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->sg[mid].t1 <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < l->nsg && l->sg[i].t0 < b; i++) {
+        int64_t t0 = l->sg[i].t0 > a ? l->sg[i].t0 : a, t1 = l->sg[i].t1 < b ? l->sg[i].t1 : b;
+        if (t1 <= t0)
+            continue;
+        size_t k = l->sg[i].path == NO_PATH ? 0 : (size_t)l->sg[i].path + 1;
+        if (!s->mark[k]) {
+            s->mark[k] = 1;
+            s->touched[s->ntouched++] = (uint32_t)k;
+        }
+        s->acc[k] += sign * (double)(t1 - t0);
+    }
+}
+
+/* The critical path goes from the waiting call (wl's call that starts at
+ * ws) to the late side (ll at lt) after a wait of w ns: its longest. */
+static void set_jump(state *s, const lane *wl, int64_t ws, const lane *ll, int64_t lt, int64_t w)
+{
+    call *wc = call_at((lane *)wl, ws);
+    if (wc && wc->start == ws && w > wc->cw) {
+        wc->cw = w;
+        wc->clane = (size_t)(ll - s->l);
+        wc->ct = lt;
+    }
+}
+
+/* Direct causes of a wait of w ns that the waiting lane started at ws for
+ * the late lane's start at lt: the call paths in which the late lane spent
+ * more time since its last synchronisation than the waiting lane did since
+ * its own, each given its share of w (Scalasca's delay costs, direct only). */
+static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const lane *ll, int64_t lt,
+                     int64_t w)
+{
+    if (w <= 0 || wl == NULL || ll == NULL)
+        return 0;
+    set_jump(s, wl, ws, ll, lt, w);
+    s->ntouched = 0;
+    tally(s, ll, sync_before(ll, lt), lt, 1);
+    tally(s, wl, sync_before(wl, ws), ws, -1);
+    double sum = 0;
+    for (size_t i = 0; i < s->ntouched; i++)
+        if (s->acc[s->touched[i]] > 0)
+            sum += s->acc[s->touched[i]];
+    int rc = 0;
+    for (size_t i = 0; i < s->ntouched; i++) {
+        uint32_t k = s->touched[i];
+        double x = s->acc[k];
+        s->acc[k] = 0;
+        s->mark[k] = 0;
+        if (x > 0 && rc == 0)
+            rc = wait_add(s, 1, pattern, k ? k - 1 : NO_PATH, ll->process, ll->stream,
+                          (double)w * 1e-9 * x / sum);
+    }
+    if (sum == 0 && rc == 0)
+        rc = wait_add(s, 1, pattern, NO_CAUSE, ll->process, ll->stream, (double)w * 1e-9);
+    return rc;
+}
+
+static int by_instance(const void *a, const void *b)
+{
+    const part *x = a, *y = b;
+    if (x->ctx != y->ctx)
+        return x->ctx < y->ctx ? -1 : 1;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    return (x->process > y->process) - (x->process < y->process);
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+static int collective_waits(state *s, const part *g, size_t n)
+{
+    if (g[0].size && n != g[0].size)
+        return 0;   /* an instance not complete (a run cut short) */
+    int pattern = -1;
+    switch (g[0].op) {
+    case PAL_COLL_BARRIER: pattern = P_WAIT_BARRIER; break;
+    case PAL_COLL_ALLGATHER: case PAL_COLL_ALLGATHERV: case PAL_COLL_ALLTOALL:
+    case PAL_COLL_ALLTOALLV: case PAL_COLL_ALLTOALLW: case PAL_COLL_ALLREDUCE:
+    case PAL_COLL_REDUCE_SCATTER: case PAL_COLL_REDUCE_SCATTER_BLOCK:
+        pattern = P_WAIT_NXN;
+        break;
+    case PAL_COLL_BCAST: case PAL_COLL_SCATTER: case PAL_COLL_SCATTERV:
+        pattern = P_LATE_BCAST;
+        break;
+    case PAL_COLL_REDUCE: case PAL_COLL_GATHER: case PAL_COLL_GATHERV:
+        pattern = P_EARLY_REDUCE;
+        break;
+    default: return 0;   /* scan, exscan: no pattern (each waits for its lower ranks) */
+    }
+    if (pattern == P_WAIT_BARRIER || pattern == P_WAIT_NXN) {
+        size_t late = 0;
+        for (size_t i = 1; i < n; i++)
+            if (g[i].start > g[late].start)
+                late = i;
+        int64_t last = g[late].start;
+        const lane *ll = lane_find(s, g[late].process, g[late].stream);
+        /* the instance's members, for the replay (all wait for the last) */
+        if (grow((void **)&s->gfirst, &s->gcap, s->ng + 2, sizeof *s->gfirst) ||
+            grow((void **)&s->gm, &s->gmcap, s->ngm + n, sizeof *s->gm))
+            return -1;
+        ll = lane_find(s, g[late].process, g[late].stream);
+        size_t first = s->ngm;
+        for (size_t i = 0; i < n; i++) {
+            lane *ml = lane_find(s, g[i].process, g[i].stream);
+            call *mc = ml ? call_at(ml, g[i].start) : NULL;
+            if (mc && mc->start == g[i].start && mc->grp == 0)
+                s->gm[s->ngm++] = (member){(size_t)(ml - s->l), (size_t)(mc - ml->c)};
+        }
+        if (s->ngm - first == n) {
+            s->gfirst[s->ng] = first;
+            s->gfirst[s->ng + 1] = s->ngm;
+            s->ng++;
+            for (size_t i = first; i < s->ngm; i++)
+                s->l[s->gm[i].lane].c[s->gm[i].call].grp = s->ng;
+        } else {
+            s->ngm = first;   /* a member's call not found: no group */
+        }
+        for (size_t i = 0; i < n; i++) {
+            int64_t w = min64(last, g[i].end) - g[i].start;
+            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
+                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].start, ll,
+                          last, w))
+                return -1;
+        }
+        return 0;
+    }
+    const part *root = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (g[i].root >= 0 && g[i].process == (uint32_t)g[i].root)
+            root = &g[i];
+    if (root == NULL || n < 2)
+        return 0;
+    const lane *rl = lane_find(s, root->process, root->stream);
+    if (pattern == P_LATE_BCAST) {
+        for (size_t i = 0; i < n; i++) {
+            if (&g[i] == root)
+                continue;
+            int64_t w = min64(root->start, g[i].end) - g[i].start;
+            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
+                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].start, rl,
+                          root->start, w))
+                return -1;
+        }
+        return 0;
+    }
+    const part *first = NULL, *last = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (&g[i] != root) {
+            if (first == NULL || g[i].start < first->start)
+                first = &g[i];
+            if (last == NULL || g[i].start > last->start)
+                last = &g[i];
+        }
+    int64_t w = min64(first->start, root->end) - root->start;
+    if (add_wait(s, pattern, root->path, root->process, root->stream, w) ||
+        add_cause(s, pattern, rl, root->start, lane_find(s, first->process, first->stream),
+                  first->start, w))
+        return -1;
+    /* the root's result depends on every member: the critical path goes
+     * to the last one */
+    const lane *late = lane_find(s, last->process, last->stream);
+    if (late)
+        set_jump(s, rl, root->start, late, last->start,
+                 min64(last->start, root->end) - root->start);
+    return 0;
+}
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Load imbalance per call path: the time each rank (its threads together)
+ * spent in the path outside MPI, its mean over the ranks (a rank that never
+ * entered it counts 0) and its maximum */
+static int imbalance(state *s)
+{
+    uint32_t *ranks = malloc((s->nl + 1) * sizeof *ranks);
+    size_t nr = 0;
+    if (ranks == NULL)
+        return -1;
+    for (size_t i = 0; i < s->nl; i++)
+        ranks[nr++] = s->l[i].process;
+    qsort(ranks, nr, sizeof *ranks, by_u32);
+    size_t u = 0;
+    for (size_t i = 0; i < nr; i++)
+        if (u == 0 || ranks[u - 1] != ranks[i])
+            ranks[u++] = ranks[i];
+    nr = u;
+    double *per = calloc((s->np + 1) * (nr ? nr : 1), sizeof *per);
+    s->imb = calloc(s->np + 1, sizeof *s->imb);
+    if (per == NULL || s->imb == NULL) {
+        free(ranks);
+        free(per);
+        return -1;
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        uint32_t *r = bsearch(&l->process, ranks, nr, sizeof *ranks, by_u32);
+        size_t ri = (size_t)(r - ranks);
+        for (size_t k = 0; k < l->nsg; k++) {
+            size_t pk = l->sg[k].path == NO_PATH ? 0 : (size_t)l->sg[k].path + 1;
+            per[pk * nr + ri] += (double)(l->sg[k].t1 - l->sg[k].t0) * 1e-9;
+        }
+    }
+    for (size_t pk = 0; pk <= s->np; pk++) {
+        double sum = 0, mx = -1;
+        uint32_t at = 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            sum += per[pk * nr + ri];
+            if (per[pk * nr + ri] > mx) {
+                mx = per[pk * nr + ri];
+                at = ranks[ri];
+            }
+        }
+        if (sum > 0)
+            s->imb[s->nimb++] = (struct imbalance){pk ? (uint32_t)pk - 1 : NO_PATH, at,
+                                                   sum / (double)nr, mx};
+    }
+    free(per);
+    free(ranks);
+    return 0;
+}
+
+/* adds l's time outside MPI in [a, b) per path to the critical path */
+static void cp_segments(state *s, const lane *l, int64_t a, int64_t b)
+{
+    if (b <= a)
+        return;
+    s->ntouched = 0;
+    tally(s, l, a, b, 1);
+    for (size_t i = 0; i < s->ntouched; i++) {
+        uint32_t k = s->touched[i];
+        s->cp_path[k] += s->acc[k] * 1e-9;
+        s->cp_lane[l - s->l] += s->acc[k] * 1e-9;
+        s->acc[k] = 0;
+        s->mark[k] = 0;
+    }
+}
+
+/* The critical path, replayed backwards from the end of the lane that ends
+ * last (Scalasca's): time outside MPI and in MPI calls belongs to it until a
+ * call that waited, whose part after the wait does too; from there it goes
+ * on at the start of the late side's call on the late lane, to the start
+ * of a lane with no call before it. */
+static int critical_path(state *s)
+{
+    s->cp_path = calloc(s->np + 1, sizeof *s->cp_path);
+    s->cp_lane = calloc(s->nl + 1, sizeof *s->cp_lane);
+    if (s->cp_path == NULL || s->cp_lane == NULL)
+        return -1;
+    lane *l = NULL;
+    int64_t t = INT64_MIN;
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *x = &s->l[i];
+        int64_t end = x->n ? x->c[x->n - 1].end : INT64_MIN;
+        if (x->nsg && x->sg[x->nsg - 1].t1 > end)
+            end = x->sg[x->nsg - 1].t1;
+        if (end > t) {
+            t = end;
+            l = &s->l[i];
+        }
+    }
+    if (l == NULL)
+        return 0;
+    s->cp_to = t;
+    size_t steps = 0, limit = 4;
+    for (size_t i = 0; i < s->nl; i++)
+        limit += 2 * (s->l[i].n + 1);
+    while (steps++ < limit) {
+        call *c = call_at(l, t - 1);
+        while (c && c->start >= t)
+            c = c > l->c ? c - 1 : NULL;
+        if (c == NULL) {
+            int64_t first = l->nsg && l->sg[0].t0 < t ? l->sg[0].t0 : t;
+            cp_segments(s, l, first, t);
+            t = first;
+            break;
+        }
+        if (c->end < t) {
+            cp_segments(s, l, c->end, t);
+            t = c->end;
+        }
+        size_t pk = c->path == NO_PATH ? 0 : (size_t)c->path + 1;
+        int64_t after = c->start + c->cw;   /* the wait ends here */
+        if (c->cw > 0 && after <= t && c->ct <= t && c->ct > c->start) {
+            s->cp_path[pk] += (double)(t - after) * 1e-9;
+            s->cp_lane[l - s->l] += (double)(t - after) * 1e-9;
+            l = &s->l[c->clane];
+            t = c->ct < after ? c->ct : after;
+        } else {
+            s->cp_path[pk] += (double)(t - c->start) * 1e-9;
+            s->cp_lane[l - s->l] += (double)(t - c->start) * 1e-9;
+            t = c->start;
+        }
+    }
+    s->cp_from = t;
+    s->cp_len = (double)(s->cp_to - s->cp_from) * 1e-9;
+    return 0;
+}
+
+static int analyse(state *s)
+{
+    s->acc = calloc(s->np + 1, sizeof *s->acc);
+    s->mark = calloc(s->np + 1, 1);
+    s->touched = malloc((s->np + 1) * sizeof *s->touched);
+    if (s->acc == NULL || s->mark == NULL || s->touched == NULL)
+        return -1;
+    for (size_t i = 0; i < s->nl; i++) {
+        size_t k = 1;
+        while (k < s->l[i].n && by_start(&s->l[i].c[k - 1], &s->l[i].c[k]) <= 0)
+            k++;
+        if (k < s->l[i].n)   /* nested calls leave before their outer one */
+            qsort(s->l[i].c, s->l[i].n, sizeof *s->l[i].c, by_start);
+    }
+    for (size_t i = 0; i < s->nm; i++) {
+        const msg *m = &s->m[i];
+        lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
+        call *r = call_at(rl, m->rt);
+        call *snd = call_at(sl, m->st);
+        /* Late Sender: the receive waited for the send to start */
+        if (r && (r->flags & PAL_EVF_IDLE) && r->start < m->st) {
+            int64_t w = min64(m->st, r->end) - r->start;
+            if (w > r->ls) {
+                r->ls = w;
+                r->ls_lane = (size_t)(sl - s->l);
+                r->ls_late = m->st;
+            }
+        }
+        /* Late Receiver: a blocking send (its call starts the message) that
+         * ends only after the blocking receive (which the message ends)
+         * was entered */
+        if (snd && r && snd->start == m->st && m->rt <= r->end && r->start > m->st &&
+            snd->end > r->start) {
+            int64_t w = r->start - m->st;
+            if (w > snd->lr) {
+                snd->lr = w;
+                snd->lr_lane = (size_t)(rl - s->l);
+                snd->lr_late = r->start;
+            }
+        }
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        lane *l = &s->l[i];
+        for (size_t k = 0; k < l->n; k++) {
+            const call *c = &l->c[k];
+            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, c->ls) ||
+                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, c->lr) ||
+                (c->ls > 0 &&
+                 add_cause(s, P_LATE_SENDER, l, c->start, &s->l[c->ls_lane], c->ls_late, c->ls)) ||
+                (c->lr > 0 &&
+                 add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[c->lr_lane], c->lr_late, c->lr)))
+                return -1;
+        }
+    }
+    if (s->nc > 1)
+        qsort(s->c, s->nc, sizeof *s->c, by_instance);
+    for (size_t i = 0, j; i < s->nc; i = j) {
+        for (j = i + 1; j < s->nc && s->c[j].ctx == s->c[i].ctx && s->c[j].seq == s->c[i].seq; j++)
+            ;
+        if (collective_waits(s, &s->c[i], j - i))
+            return -1;
+    }
+    return imbalance(s) || critical_path(s) ? -1 : 0;
+}
+
+static const state *sort_state;
+
+/* a path's text, outermost first, "/" between the regions; "(outside
+ * regions)" for none, "(no direct delay)" for NO_CAUSE */
+static size_t path_text(const state *s, uint32_t p, char *buf, size_t size);
+static void path_label(const state *s, uint32_t p, char *buf, size_t size)
+{
+    if (p == NO_PATH || p == NO_CAUSE)
+        snprintf(buf, size, "%s", p == NO_PATH ? "(outside regions)" : "(no direct delay)");
+    else
+        path_text(s, p, buf, size);
+}
+
+static size_t path_text(const state *s, uint32_t p, char *buf, size_t size)
+{
+    if (p == NO_PATH || p == NO_CAUSE) {
+        if (size)
+            buf[0] = 0;
+        return 0;
+    }
+    size_t n = path_text(s, s->p[p].parent, buf, size);
+    if (s->p[p].parent != NO_PATH && n + 1 < size)
+        buf[n++] = '/';
+    for (size_t i = 0; i < s->p[p].len && n + 1 < size; i++)
+        buf[n++] = s->p[p].name[i];
+    if (size)
+        buf[n < size ? n : size - 1] = 0;
+    return n;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const wait *x = a, *y = b;
+    if (x->table != y->table)
+        return x->table - y->table;
+    if (x->pattern != y->pattern)
+        return x->pattern - y->pattern;
+    if (x->path != y->path) {
+        char px[1024], py[1024];
+        path_label(sort_state, x->path, px, sizeof px);
+        path_label(sort_state, y->path, py, sizeof py);
+        int c = strcmp(px, py);
+        if (c)
+            return c;
+        return x->path < y->path ? -1 : 1;
+    }
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+/* sorts the waits and merges those of one (pattern, path, rank, thread) */
+static void merge_waits(state *s)
+{
+    sort_state = s;
+    if (s->nw > 1)
+        qsort(s->w, s->nw, sizeof *s->w, by_key);
+    size_t o = 0;
+    for (size_t i = 0; i < s->nw; i++) {
+        if (o && s->w[o - 1].table == s->w[i].table && s->w[o - 1].pattern == s->w[i].pattern &&
+            s->w[o - 1].path == s->w[i].path &&
+            s->w[o - 1].process == s->w[i].process && s->w[o - 1].stream == s->w[i].stream) {
+            s->w[o - 1].seconds += s->w[i].seconds;
+            s->w[o - 1].n += s->w[i].n;
+        } else {
+            s->w[o++] = s->w[i];
+        }
+    }
+    s->nw = o;
+}
+
+static int by_imbalance(const void *a, const void *b)
+{
+    const struct imbalance *x = a, *y = b;
+    double dx = x->max - x->mean, dy = y->max - y->mean;
+    if (dx != dy)
+        return dx < dy ? 1 : -1;
+    return (x->path > y->path) - (x->path < y->path);
+}
+
+/* the critical path's call paths, longest first */
+static const state *cp_state;
+static int by_cp(const void *a, const void *b)
+{
+    double x = cp_state->cp_path[*(const uint32_t *)a], y = cp_state->cp_path[*(const uint32_t *)b];
+    if (x != y)
+        return x < y ? 1 : -1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* the indices (path + 1) with time on the critical path, longest first;
+ * NULL without memory */
+static uint32_t *cp_order(const state *s, size_t *n)
+{
+    uint32_t *o = malloc((s->np + 1) * sizeof *o);
+    *n = 0;
+    if (o == NULL || s->cp_path == NULL)
+        return o;
+    for (size_t k = 0; k <= s->np; k++)
+        if (s->cp_path[k] > 0)
+            o[(*n)++] = (uint32_t)k;
+    cp_state = s;
+    qsort(o, *n, sizeof *o, by_cp);
+    return o;
+}
+
+static uint32_t cp_pathid(uint32_t k) { return k ? k - 1 : NO_PATH; }
+
+static void write_text(const state *s, FILE *out)
+{
+    double tot[P_COUNT] = {0};
+    uint64_t cnt[P_COUNT] = {0};
+    char buf[1024];
+    for (size_t i = 0; i < s->nw; i++)
+        if (s->w[i].table == 0) {
+            tot[s->w[i].pattern] += s->w[i].seconds;
+            cnt[s->w[i].pattern] += s->w[i].n;
+        }
+    fputs("Wait states (seconds of waiting, by pattern)\n", out);
+    fprintf(out, "  %-16s %14s %10s\n", "pattern", "seconds", "instances");
+    for (int p = 0; p < P_COUNT; p++)
+        fprintf(out, "  %-16s %14.6f %10llu\n", pattern_id[p], tot[p], (unsigned long long)cnt[p]);
+    for (int t = 0; t < 2; t++) {
+        fputs(t == 0 ? "\nWait states per call path, rank and thread\n"
+                     : "\nCauses: the late side's extra time since its last synchronisation "
+                       "(direct delays), per call path, late rank and thread\n",
+              out);
+        fprintf(out, "  %-16s %6s %6s %14s %10s  %s\n", "pattern", t ? "late" : "rank", "thread",
+                "seconds", "instances", "call path");
+        for (size_t i = 0; i < s->nw; i++) {
+            if (s->w[i].table != t)
+                continue;
+            path_label(s, s->w[i].path, buf, sizeof buf);
+            fprintf(out, "  %-16s %6u %6u %14.6f %10llu  %s\n", pattern_id[s->w[i].pattern],
+                    s->w[i].process, s->w[i].stream, s->w[i].seconds,
+                    (unsigned long long)s->w[i].n, buf);
+        }
+    }
+    fputs("\nLoad imbalance per call path (seconds outside MPI per rank)\n", out);
+    fprintf(out, "  %14s %14s %8s %14s  %s\n", "mean", "max", "max rank", "max - mean",
+            "call path");
+    for (size_t i = 0; i < s->nimb; i++) {
+        path_label(s, s->imb[i].path, buf, sizeof buf);
+        fprintf(out, "  %14.6f %14.6f %8u %14.6f  %s\n", s->imb[i].mean, s->imb[i].max,
+                s->imb[i].max_rank, s->imb[i].max - s->imb[i].mean, buf);
+    }
+    size_t no = 0;
+    uint32_t *o = cp_order(s, &no);
+    double len = s->cp_len > 0 ? s->cp_len : 1;
+    fprintf(out, "\nCritical path: %.6f s (%.6f to %.6f s of the run's clock)\n", s->cp_len,
+            (double)s->cp_from * 1e-9, (double)s->cp_to * 1e-9);
+    fprintf(out, "  %14s %8s  %s\n", "seconds", "share", "call path");
+    for (size_t i = 0; o && i < no; i++) {
+        path_label(s, cp_pathid(o[i]), buf, sizeof buf);
+        fprintf(out, "  %14.6f %7.2f%%  %s\n", s->cp_path[o[i]], 100 * s->cp_path[o[i]] / len, buf);
+    }
+    free(o);
+    fprintf(out, "  %14s %8s  %s\n", "seconds", "share", "rank, thread");
+    for (size_t i = 0; s->cp_lane && i < s->nl; i++)
+        if (s->cp_lane[i] > 0)
+            fprintf(out, "  %14.6f %7.2f%%  %u, %u\n", s->cp_lane[i], 100 * s->cp_lane[i] / len,
+                    s->l[i].process, s->l[i].stream);
+    fputs("\npatterns: ", out);
+    for (int p = 0; p < P_COUNT; p++)
+        fprintf(out, "%s%s = %s", p ? ", " : "", pattern_id[p], pattern_title[p]);
+    fputs(" (doc/views.md, \"Wait states\")\n", out);
+}
+
+static void write_csv(const state *s, FILE *out)
+{
+    char buf[1024];
+    fputs("table,pattern,rank,thread,call_path,seconds,instances,mean_s,max_s\n", out);
+    for (size_t i = 0; i < s->nw; i++) {
+        path_label(s, s->w[i].path, buf, sizeof buf);
+        fprintf(out, "%s,%s,%u,%u,", s->w[i].table ? "cause" : "wait",
+                pattern_id[s->w[i].pattern], s->w[i].process, s->w[i].stream);
+        vw_csv_name(out, buf);
+        fprintf(out, ",%.9f,%llu,,\n", s->w[i].seconds, (unsigned long long)s->w[i].n);
+    }
+    for (size_t i = 0; i < s->nimb; i++) {
+        path_label(s, s->imb[i].path, buf, sizeof buf);
+        fprintf(out, "imbalance,,%u,,", s->imb[i].max_rank);
+        vw_csv_name(out, buf);
+        fprintf(out, ",%.9f,,%.9f,%.9f\n", s->imb[i].max - s->imb[i].mean, s->imb[i].mean,
+                s->imb[i].max);
+    }
+    fprintf(out, "critical_length,,,,,%.9f,,,\n", s->cp_len);
+    size_t no = 0;
+    uint32_t *o = cp_order(s, &no);
+    for (size_t i = 0; o && i < no; i++) {
+        path_label(s, cp_pathid(o[i]), buf, sizeof buf);
+        fputs("critical_path,,,,", out);
+        vw_csv_name(out, buf);
+        fprintf(out, ",%.9f,,,\n", s->cp_path[o[i]]);
+    }
+    free(o);
+    for (size_t i = 0; s->cp_lane && i < s->nl; i++)
+        if (s->cp_lane[i] > 0)
+            fprintf(out, "critical_rank,,%u,%u,,%.9f,,,\n", s->l[i].process, s->l[i].stream,
+                    s->cp_lane[i]);
+}
+
+static void write_json(const state *s, FILE *out)
+{
+    char buf[1024];
+    for (int t = 0; t < 2; t++) {
+        fputs(t ? "],\n\"causes\":[" : "{\"waits\":[", out);
+        int first = 1;
+        for (size_t i = 0; i < s->nw; i++) {
+            if (s->w[i].table != t)
+                continue;
+            path_label(s, s->w[i].path, buf, sizeof buf);
+            fprintf(out, "%s\n{\"pattern\":\"%s\",\"rank\":%u,\"thread\":%u,\"call_path\":",
+                    first ? "" : ",", pattern_id[s->w[i].pattern], s->w[i].process,
+                    s->w[i].stream);
+            vw_json_string(out, buf);
+            fprintf(out, ",\"seconds\":%.9f,\"instances\":%llu}", s->w[i].seconds,
+                    (unsigned long long)s->w[i].n);
+            first = 0;
+        }
+    }
+    fputs("],\n\"imbalance\":[", out);
+    for (size_t i = 0; i < s->nimb; i++) {
+        path_label(s, s->imb[i].path, buf, sizeof buf);
+        fprintf(out, "%s\n{\"call_path\":", i ? "," : "");
+        vw_json_string(out, buf);
+        fprintf(out, ",\"mean\":%.9f,\"max\":%.9f,\"max_rank\":%u,\"imbalance\":%.9f}",
+                s->imb[i].mean, s->imb[i].max, s->imb[i].max_rank,
+                s->imb[i].max - s->imb[i].mean);
+    }
+    fprintf(out, "],\n\"critical_path\":{\"length\":%.9f,\"paths\":[", s->cp_len);
+    size_t no = 0;
+    uint32_t *o = cp_order(s, &no);
+    for (size_t i = 0; o && i < no; i++) {
+        path_label(s, cp_pathid(o[i]), buf, sizeof buf);
+        fprintf(out, "%s\n{\"call_path\":", i ? "," : "");
+        vw_json_string(out, buf);
+        fprintf(out, ",\"seconds\":%.9f}", s->cp_path[o[i]]);
+    }
+    free(o);
+    fputs("],\"ranks\":[", out);
+    int first = 1;
+    for (size_t i = 0; s->cp_lane && i < s->nl; i++)
+        if (s->cp_lane[i] > 0) {
+            fprintf(out, "%s\n{\"rank\":%u,\"thread\":%u,\"seconds\":%.9f}", first ? "" : ",",
+                    s->l[i].process, s->l[i].stream, s->cp_lane[i]);
+            first = 0;
+        }
+    fputs("]}}\n", out);
+}
+
+static void state_free(state *s)
+{
+    for (size_t i = 0; i < s->np; i++)
+        free(s->p[i].name);
+    for (size_t i = 0; i < s->nl; i++) {
+        free(s->l[i].stack);
+        free(s->l[i].c);
+        free(s->l[i].sg);
+    }
+    free(s->whash);
+    free(s->lhash);
+    free(s->gm);
+    free(s->gfirst);
+    free(s->acc);
+    free(s->mark);
+    free(s->touched);
+    free(s->imb);
+    free(s->cp_path);
+    free(s->cp_lane);
+    free(s->p);
+    free(s->phash);
+    free(s->l);
+    free(s->m);
+    free(s->c);
+    free(s->seq);
+    free(s->w);
+}
+
+/* ---- what-if replay ---- */
+
+int vw_what_if_parse(const char *spec, vw_what_if *m)
+{
+    memset(m, 0, sizeof *m);
+    m->spec = spec;
+    const char *p = spec;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len == 5 && strncmp(p, "ideal", 5) == 0) {
+            m->ideal = 1;
+        } else if (len > 6 && strncmp(p, "scale:", 6) == 0) {
+            const char *eq = memchr(p + 6, '=', len - 6);
+            char num[64], *end;
+            size_t rl = eq ? (size_t)(eq - p - 6) : 0, nl = eq ? len - 7 - rl : 0;
+            if (eq == NULL || rl == 0 || rl >= sizeof m->scale[0].region || nl == 0 ||
+                nl >= sizeof num || m->nscale == VW_WHAT_IF_MAX) {
+                fprintf(stderr, "pal-view: --what-if: bad item '%.*s' (scale:REGION=FACTOR)\n",
+                        (int)len, p);
+                return -1;
+            }
+            memcpy(num, eq + 1, nl);
+            num[nl] = 0;
+            double f = strtod(num, &end);
+            if (*end || !(f >= 0)) {
+                fprintf(stderr, "pal-view: --what-if: bad factor '%s' in '%.*s'\n", num, (int)len,
+                        p);
+                return -1;
+            }
+            memcpy(m->scale[m->nscale].region, p + 6, rl);
+            m->scale[m->nscale].region[rl] = 0;
+            m->scale[m->nscale++].factor = f;
+        } else {
+            fprintf(stderr, "pal-view: --what-if: unknown item '%.*s' (ideal, scale:REGION=F)\n",
+                    (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* does path p have a region named name (of len bytes) in it? */
+static int path_has(const state *s, uint32_t p, const char *name, size_t len)
+{
+    for (; p != NO_PATH && p != NO_CAUSE; p = s->p[p].parent)
+        if (s->p[p].len == len && memcmp(s->p[p].name, name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Re-times the run under the model m: each lane's time outside MPI between
+ * its calls (scaled per call path), each call's own time (its duration less
+ * its longest wait; 0 for MPI calls with m->ideal) and each wait's
+ * dependency (the late side's call: the call ends at max(its start, the
+ * late call's start) + its own time), lane by lane as far as the
+ * dependencies are known. end[i]: lane i's predicted end; 0, or -1 without
+ * memory. */
+static int replay(state *s, const vw_what_if *m, double *start, double *end)
+{
+    double *factor = malloc((s->np + 1) * sizeof *factor);
+    double **ns = calloc(s->nl + 1, sizeof *ns);       /* predicted start of each call */
+    unsigned char **arr = calloc(s->nl + 1, sizeof *arr);   /* ... is known */
+    size_t *cur = calloc(s->nl + 1, sizeof *cur), *sgi = calloc(s->nl + 1, sizeof *sgi);
+    double *clock = calloc(s->nl + 1, sizeof *clock);
+    int rc = -1;
+    if (!factor || !ns || !arr || !cur || !sgi || !clock)
+        goto out;
+    for (size_t k = 0; k <= s->np; k++) {
+        factor[k] = 1;
+        for (size_t j = 0; j < m->nscale; j++)
+            if (k && path_has(s, (uint32_t)k - 1, m->scale[j].region, strlen(m->scale[j].region)))
+                factor[k] = m->scale[j].factor;
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        if ((ns[i] = malloc((l->n + 1) * sizeof **ns)) == NULL ||
+            (arr[i] = calloc(l->n + 1, 1)) == NULL)
+            goto out;
+        int64_t t0 = l->n ? l->c[0].start : 0;
+        if (l->nsg && (l->n == 0 || l->sg[0].t0 < t0))
+            t0 = l->sg[0].t0;
+        start[i] = clock[i] = (double)t0;
+    }
+    /* time outside MPI of lane l from segment *si up to t, scaled */
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (size_t i = 0; i < s->nl; i++) {
+            lane *l = &s->l[i];
+            while (cur[i] <= l->n) {
+                int64_t upto = cur[i] < l->n ? l->c[cur[i]].start : INT64_MAX;
+                const call *c = cur[i] < l->n ? &l->c[cur[i]] : NULL;
+                /* the call's dependency must be known first */
+                double dep = -1;
+                int has_dep = 0;
+                if (c && c->grp) {
+                    /* a barrier or N x N: arrive, then wait for every member */
+                    if (!arr[i][cur[i]]) {
+                        double ta = clock[i];
+                        while (sgi[i] < l->nsg && l->sg[sgi[i]].t0 < upto) {
+                            const seg *g = &l->sg[sgi[i]++];
+                            int64_t t1 = g->t1 < upto ? g->t1 : upto;
+                            size_t k = g->path == NO_PATH ? 0 : (size_t)g->path + 1;
+                            ta += (double)(t1 - g->t0) * factor[k];
+                        }
+                        clock[i] = ns[i][cur[i]] = ta;
+                        arr[i][cur[i]] = 1;
+                        progress = 1;
+                    }
+                    int all = 1;
+                    for (size_t q = s->gfirst[c->grp - 1]; q < s->gfirst[c->grp]; q++) {
+                        const member *mb = &s->gm[q];
+                        if (!arr[mb->lane][mb->call]) {
+                            all = 0;
+                            break;
+                        }
+                        if (ns[mb->lane][mb->call] > dep)
+                            dep = ns[mb->lane][mb->call];
+                    }
+                    if (!all)
+                        break;
+                    has_dep = 1;
+                } else if (c && c->cw > 0) {
+                    lane *ll = &s->l[c->clane];
+                    call *lc = call_at(ll, c->ct);
+                    if (lc && lc->start == c->ct) {
+                        size_t li = (size_t)(lc - ll->c);
+                        if (c->clane != i && cur[c->clane] <= li)
+                            break;   /* not yet replayed */
+                        if (cur[c->clane] > li) {
+                            dep = ns[c->clane][li];
+                            has_dep = 1;
+                        }
+                    }
+                }
+                double t = clock[i];
+                while (sgi[i] < l->nsg && l->sg[sgi[i]].t0 < upto) {
+                    const seg *g = &l->sg[sgi[i]++];
+                    int64_t t1 = g->t1 < upto ? g->t1 : upto;
+                    size_t k = g->path == NO_PATH ? 0 : (size_t)g->path + 1;
+                    t += (double)(t1 - g->t0) * factor[k];
+                }
+                if (c == NULL) {
+                    clock[i] = t;
+                    cur[i]++;
+                    progress = 1;
+                    break;
+                }
+                ns[i][cur[i]] = t;
+                arr[i][cur[i]] = 1;
+                /* a wait whose late call is not known stays as recorded */
+                double own = (double)(c->end - c->start - (has_dep ? c->cw : 0));
+                if (m->ideal && (c->flags & (PAL_EVF_COMMUNICATION | PAL_EVF_COLLECTIVE)))
+                    own = has_dep ? 0 : (double)c->cw;   /* no transfer, unknown waits kept */
+                clock[i] = (dep > t ? dep : t) + own;
+                cur[i]++;
+                progress = 1;
+            }
+        }
+    }
+    for (size_t i = 0; i < s->nl; i++) {
+        if (cur[i] <= s->l[i].n)   /* a cycle of dependencies: the rest as recorded */
+            clock[i] += (double)((s->l[i].n ? s->l[i].c[s->l[i].n - 1].end : 0) -
+                                 (cur[i] < s->l[i].n ? s->l[i].c[cur[i]].start : 0));
+        end[i] = clock[i];
+    }
+    rc = 0;
+out:
+    for (size_t i = 0; ns && i < s->nl; i++)
+        free(ns[i]);
+    for (size_t i = 0; arr && i < s->nl; i++)
+        free(arr[i]);
+    free(ns);
+    free(arr);
+    free(factor);
+    free(cur);
+    free(sgi);
+    free(clock);
+    return rc;
+}
+
+static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)
+{
+    double *st = calloc(s->nl + 1, sizeof *st), *en = calloc(s->nl + 1, sizeof *en);
+    double *ost = calloc(s->nl + 1, sizeof *ost), *oen = calloc(s->nl + 1, sizeof *oen);
+    vw_what_if none;
+    memset(&none, 0, sizeof none);
+    int rc = -1;
+    if (!st || !en || !ost || !oen || replay(s, m, st, en) || replay(s, &none, ost, oen))
+        goto out;
+    double t0 = 0, mend = 0, pend = 0;
+    for (size_t i = 0; i < s->nl; i++) {
+        if (i == 0 || st[i] < t0)
+            t0 = st[i];
+        if (i == 0 || oen[i] > mend)
+            mend = oen[i];
+        if (i == 0 || en[i] > pend)
+            pend = en[i];
+    }
+    double rec = 0;   /* the run as measured: its lanes' last end */
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        double e = l->n ? (double)l->c[l->n - 1].end : 0;
+        if (l->nsg && (double)l->sg[l->nsg - 1].t1 > e)
+            e = (double)l->sg[l->nsg - 1].t1;
+        if (e > rec)
+            rec = e;
+    }
+    if (form == VW_WAITS_CSV || form == VW_WAITS_JSON) {
+        int csv = form == VW_WAITS_CSV;
+        fputs(csv ? "table,rank,thread,recorded_s,predicted_s\n" : "{\"spec\":", out);
+        if (csv)
+            fprintf(out, "run,,,%.9f,%.9f\nreplayed,,,%.9f,%.9f\n", (rec - t0) * 1e-9,
+                    (pend - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9);
+        else {
+            vw_json_string(out, m->spec);
+            fprintf(out, ",\"measured\":%.9f,\"replayed\":%.9f,\"predicted\":%.9f,\"lanes\":[",
+                    (rec - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9);
+        }
+        for (size_t i = 0; i < s->nl; i++)
+            fprintf(out,
+                    csv ? "%slane,%u,%u,%.9f,%.9f\n"
+                        : "%s\n{\"rank\":%u,\"thread\":%u,\"recorded\":%.9f,\"predicted\":%.9f}",
+                    csv ? "" : i ? "," : "", s->l[i].process, s->l[i].stream,
+                    (oen[i] - st[i]) * 1e-9, (en[i] - st[i]) * 1e-9);
+        if (!csv)
+            fputs("]}\n", out);
+        rc = 0;
+        goto out;
+    }
+    fprintf(out, "What-if replay (%s)\n", m->spec);
+    fprintf(out, "  %-28s %14.6f s\n", "measured", (rec - t0) * 1e-9);
+    fprintf(out, "  %-28s %14.6f s\n", "replayed as recorded", (mend - t0) * 1e-9);
+    fprintf(out, "  %-28s %14.6f s\n", "predicted", (pend - t0) * 1e-9);
+    fprintf(out, "  %-28s %14.6f s\n", "gain", (mend - pend) * 1e-9);
+    fprintf(out, "  %6s %6s %14s %14s\n", "rank", "thread", "recorded", "predicted");
+    for (size_t i = 0; i < s->nl; i++)
+        fprintf(out, "  %6u %6u %14.6f %14.6f\n", s->l[i].process, s->l[i].stream,
+                (oen[i] - st[i]) * 1e-9, (en[i] - st[i]) * 1e-9);
+    rc = 0;
+out:
+    free(st);
+    free(en);
+    free(ost);
+    free(oen);
+    return rc;
+}
+
+/* the reader's reports of damage, prefixed like the profile's (views/filter.c) */
+static void waits_diag(void *ctx, const char *text)
+{
+    (void)ctx;
+    fprintf(stderr, "pal-view: %s\n", text);   /* the message names its file */
+}
+
+int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
+                 const vw_what_if *what_if, FILE *out)
+{
+    pal_reader *rd = NULL;
+    if (pal_reader_open_run(paths, n, dict_path, 0, &rd) != PAL_OK) {
+        fprintf(stderr, "pal-view: %s\n", pal_last_error());
+        return -1;
+    }
+    pal_reader_set_diag(rd, waits_diag, NULL);
+    pal_events *ev = NULL;
+    if (pal_events_create(rd, &ev) != PAL_OK) {
+        fprintf(stderr, "pal-view: --waits: out of memory\n");
+        pal_reader_close(rd);
+        return -1;
+    }
+    state s;
+    memset(&s, 0, sizeof s);
+    const pal_event *e;
+    pal_status st;
+    int rc = 0;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK)
+        if ((rc = on_event(&s, ev, e)) != 0)
+            break;
+    if (rc == 0 && st != PAL_END) {
+        fprintf(stderr, "pal-view: %s: %s\n", paths[0], pal_reader_error(rd));
+        rc = -1;
+    }
+    if (rc == 0 && (rc = analyse(&s)) == 0) {
+        merge_waits(&s);
+        if (s.nimb > 1)
+            qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
+        if (what_if)
+            rc = write_what_if(&s, what_if, form, out);
+        else if (form == VW_WAITS_CSV)
+            write_csv(&s, out);
+        else if (form == VW_WAITS_JSON)
+            write_json(&s, out);
+        else
+            write_text(&s, out);
+    } else if (rc) {
+        if (st == PAL_OK || st == PAL_END)
+            fprintf(stderr, "pal-view: --waits: out of memory\n");
+    }
+    /* damage, or a partial trace: the tables are written, the status says it */
+    pal_reader_stats rs;
+    pal_reader_get_stats(rd, &rs);
+    if (rc == 0 && (rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
+                    rs.chunks_missing || rs.ranks_missing))
+        rc = 1;
+    pal_events_destroy(ev);
+    pal_reader_close(rd);
+    state_free(&s);
+    return rc;
+}

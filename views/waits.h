@@ -1,0 +1,45 @@
+/* waits.h -- wait states found by replaying a trace's matched events
+ * (pal-view --waits; doc/views.md, "Wait states"). */
+#ifndef VIEWS_WAITS_H
+#define VIEWS_WAITS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The output's form */
+enum { VW_WAITS_TEXT, VW_WAITS_CSV, VW_WAITS_JSON };
+
+/* A what-if model (pal-view --what-if SPEC): "ideal" (MPI calls take no
+ * time of their own: zero latency, infinite bandwidth), and regions whose
+ * time outside MPI is scaled ("scale:REGION=F", every call path through
+ * REGION). */
+#define VW_WHAT_IF_MAX 16
+typedef struct vw_what_if {
+    const char *spec;
+    int ideal;
+    size_t nscale;
+    struct {
+        char region[256];
+        double factor;
+    } scale[VW_WHAT_IF_MAX];
+} vw_what_if;
+
+/* Parses SPEC (items separated by commas); 0, or -1 after a message. */
+int vw_what_if_parse(const char *spec, vw_what_if *m);
+
+/* Reads the trace or the per-rank traces of one run (as pal-view reads
+ * them), finds the wait states and writes them to out in the given form
+ * (with what_if: the replay's prediction instead).
+ * 0 on success; 1 when written but the traces are damaged or partial (the
+ * reader's messages on stderr); -1 after a message on stderr (an
+ * unreadable trace, no memory). */
+int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
+                 const vw_what_if *what_if, FILE *out);
+
+/* pal-view --predict NP RUN...: the runs (one trace or run directory each,
+ * of one program at different process counts) -> per region calls per rank
+ * and mean exclusive time per call modelled in p and predicted at np; 0,
+ * or -1 after a message. (views/predict.c) */
+int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, FILE *out);
+
+#endif
