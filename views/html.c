@@ -125,13 +125,7 @@ static void anim_json(const vw_facts *f, FILE *out, size_t nb)
         }
         fputs("\"}", out);
     }
-    fputs("],\"msgs\":[", out);
-    size_t nm = f->nmsgs < 2000 ? f->nmsgs : 2000;
-    for (size_t i = 0; i < nm; i++) {
-        const vw_msg *m = &f->msgs[i];
-        fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
-                m->t_send, m->t_recv, (unsigned long long)m->bytes);
-    }
+    /* the animator draws the timeline's messages (tl.msgs) */
     fputs("]}", out);
 }
 
@@ -184,12 +178,12 @@ int vw_html_report(const vw_facts *f, FILE *out)
           "max=\"8\" step=\"0.25\" value=\"1\"/> time <span id=\"time\">0</span></div>\n"
           "<h3>Utilization (share of threads busy, overhead, idle)</h3>"
           "<canvas id=\"util\" width=\"1100\" height=\"190\"></canvas>\n"
-          "<h3>Space-time (states, messages received so far)</h3>",
+          "<h3>Space-time (states, messages received so far<span class=\"msg-sample\"></span>)</h3>",
           out);
     int th = (int)f->nlanes * (f->nlanes > 64 ? 3 : 14);
     fprintf(out, "<canvas id=\"stl\" width=\"1100\" height=\"%d\"></canvas>\n",
             (th < 20 ? 20 : th) + 32);
-    fputs("<h3>Communication (bytes received so far)</h3>"
+    fputs("<h3>Communication (bytes received so far<span class=\"msg-sample\"></span>)</h3>"
           "<canvas id=\"cm\" width=\"460\" height=\"400\"></canvas>\n",
           out);
     inline_svg(&vw_view_clock, f, out);

@@ -515,6 +515,12 @@ function windowProfile(a, b) {
   body.setAttribute('data-tl-profile', a + ',' + b + ',' + ids.length);
 }
 
+/* how many of the matched messages the page draws ("a uniform sample of N
+   of M" when the filter kept fewer) */
+function msgSampleNote() {
+  var n = T.msgs.length, m = T.nmatched === undefined ? n : T.nmatched;
+  return n < m ? ' (a uniform sample of ' + n + ' of ' + m + ' matched)' : ' (all ' + n + ')';
+}
 function legend() {
   var h = '', groups = [['MPI (blocked)', function (g) { return g.k === 1 && g.i; }], ['MPI', function (g) { return g.k === 1 && !g.i; }],
     ['user code', function (g) { return g.k === 0; }], ['set-up', function (g) { return g.k > 1; }]];
@@ -523,9 +529,10 @@ function legend() {
     T.regions.forEach(function (g) { if (gr[1](g)) items.push('<span class="lg"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });
     if (items.length) h += '<div><b>' + gr[0] + ':</b> ' + items.join(' ') + '</div>';
   });
-  h += '<div><b>also:</b> <span class="lg">\u2192 message (sample of ' + T.msgs.length + ')</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
+  h += '<div><b>also:</b> <span class="lg">\u2192 message' + msgSampleNote() + '</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
     (counters.length ? ' <span class="lg">counter plots: min\u2013max band (over ranks) and last value (mean over ranks) per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
   document.getElementById('tl-legend').innerHTML = h;
+  Array.prototype.forEach.call(document.querySelectorAll('.msg-sample'), function (e) { e.textContent = msgSampleNote().replace('(', '; ').replace(')', ''); });
 }
 
 /* ---------- the animator ---------- */
@@ -570,7 +577,7 @@ function drawStl() {
     }
   }
   g.strokeStyle = 'rgba(27,79,156,0.8)'; g.beginPath();
-  A.msgs.forEach(function (m) {
+  T.msgs.forEach(function (m) {
     if (m[3] > t) return;
     g.moveTo(AL + m[2] / adur * w, 8 + (m[0] + 0.5) * r); g.lineTo(AL + m[3] / adur * w, 8 + (m[1] + 0.5) * r);
   });
@@ -587,7 +594,7 @@ function drawCm() {
   g.clearRect(0, 0, cm.width, cm.height);
   if (!R) return;
   var c = side / R, M = new Float64Array(R * R), mx = 0;
-  A.msgs.forEach(function (m) {
+  T.msgs.forEach(function (m) {
     if (m[3] > t) return;
     var i = A.lanes[m[0]].r * R + A.lanes[m[1]].r; M[i] += m[4]; if (M[i] > mx) mx = M[i];
   });

@@ -20,6 +20,7 @@ static const char *const state_name[VW_NSTATES] = {"busy", "overhead", "idle"};
 #define PW 900  /* plot width */
 #define X0 90   /* left margin: row labels */
 #define WIDTH (X0 + PW + 30)
+#define MAX_ARROWS 1000  /* message arrows in the space-time picture */
 
 static void head(FILE *out, int w, int h, const char *title)
 {
@@ -307,16 +308,19 @@ static int timeline_svg(const vw_facts *f, FILE *out)
         if (rh >= 10)
             row_label(out, y + rh - 4, l, many_threads(f));
     }
-    size_t shown = f->nmsgs < 1000 ? f->nmsgs : 1000;
+    /* a uniform sample of the kept messages (doc/views.md), in send order */
+    size_t *mi = malloc((f->nmsgs + 1) * sizeof *mi);
+    size_t shown = mi ? vw_msg_sample(f, MAX_ARROWS, mi) : 0;
     if (shown)
         fputs("<g stroke=\"#1b4f9c\" stroke-width=\"0.8\" opacity=\"0.8\" "
               "marker-end=\"url(#arrow)\">\n", out);
     for (size_t i = 0; i < shown; i++) {
-        const vw_msg *m = &f->msgs[i];
+        const vw_msg *m = &f->msgs[mi[i]];
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
                 X0 + PW * m->t_send / d, top + (int)m->src_lane * rh + rh / 2,
                 X0 + PW * m->t_recv / d, top + (int)m->dst_lane * rh + rh / 2);
     }
+    free(mi);
     if (shown)
         fputs("</g>\n", out);
     int ly = top + (int)n * rh + 2;
@@ -324,13 +328,18 @@ static int timeline_svg(const vw_facts *f, FILE *out)
     ly += 40;
     if (tl) {
         ly = region_legend(out, f, tl, ly);
-        if (shown)
-            fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: messages (a sample of %zu of %llu), "
-                         "send start to receive end</text>\n",
-                    X0, ly + 9, shown, (unsigned long long)f->matched);
     } else {
         state_legend(out, X0, ly);
+        ly += 15;
     }
+    if (shown && shown < f->matched)
+        fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: messages, send start to receive end "
+                     "(a uniform sample of %zu of %llu matched)</text>\n",
+                X0, ly + 9, shown, (unsigned long long)f->matched);
+    else if (shown)
+        fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: all %zu messages, send start to "
+                     "receive end</text>\n",
+                X0, ly + 9, shown);
     return tail(out);
 }
 

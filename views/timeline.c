@@ -613,6 +613,46 @@ int vw_timeline_region_idle(const vw_timeline *t, size_t region)
 size_t vw_timeline_counter_tracks(const vw_timeline *t) { return t->ncounters; }
 uint64_t vw_timeline_marker_count(const vw_timeline *t) { return t->markers_seen; }
 
+/* ---------------- message samples ---------------- */
+static const vw_msg *by_send_msgs;
+static int by_send(const void *a, const void *b)
+{
+    const vw_msg *x = &by_send_msgs[*(const size_t *)a], *y = &by_send_msgs[*(const size_t *)b];
+    if (x->t_send != y->t_send)
+        return x->t_send < y->t_send ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+size_t vw_msg_sample(const vw_facts *f, size_t max, size_t *idx)
+{
+    size_t n = f->nmsgs;
+    if (max == 0 || n == 0)
+        return 0;
+    size_t *all = malloc(n * sizeof *all);
+    size_t k = n < max ? n : max;
+    if (all == NULL) {   /* no memory: every (n / k)-th slot, still spread */
+        for (size_t i = 0; i < k; i++)
+            idx[i] = i * n / k;
+    } else {
+        /* the first k of a Fisher-Yates shuffle with a fixed seed */
+        uint64_t rng = 0x9e3779b97f4a7c15ULL;
+        for (size_t i = 0; i < n; i++)
+            all[i] = i;
+        for (size_t i = 0; i < k; i++) {
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t j = i + (size_t)((rng >> 11) % (n - i));
+            size_t x = all[i];
+            all[i] = all[j];
+            all[j] = x;
+        }
+        memcpy(idx, all, k * sizeof *idx);
+        free(all);
+    }
+    by_send_msgs = f->msgs;
+    qsort(idx, k, sizeof *idx, by_send);
+    return k;
+}
+
 /* ---------------- colours ---------------- */
 static void hsl(double h, double s, double l, char out[8])
 {
@@ -964,12 +1004,17 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
                 map[s->row], s->region, s->depth, s->start, s->end,
                 (unsigned long long)s->bytes, (long long)s->peer, (long long)s->tag);
     }
-    fputs("],\"msgs\":[", out);
-    for (size_t i = 0; i < f->nmsgs; i++) {
-        const vw_msg *m = &f->msgs[i];
+    /* the messages kept (a uniform sample of the matched ones when there
+     * are more), in order of send time */
+    fprintf(out, "],\"nmatched\":%llu,\"msgs\":[", (unsigned long long)f->matched);
+    size_t *mi = malloc((f->nmsgs + 1) * sizeof *mi);
+    size_t nm = mi ? vw_msg_sample(f, f->nmsgs, mi) : 0;
+    for (size_t i = 0; i < nm; i++) {
+        const vw_msg *m = &f->msgs[mi[i]];
         fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
                 m->t_send, m->t_recv, (unsigned long long)m->bytes);
     }
+    free(mi);
     fprintf(out, "],\"nmarkers\":%llu,\"markers\":[", (unsigned long long)t->markers_seen);
     items = 0;
     for (size_t i = 0; i < t->nmarkers; i++) {

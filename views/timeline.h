@@ -44,6 +44,16 @@ uint64_t vw_timeline_marker_count(const vw_timeline *t);
  * process's set-up: MPI_Init, MPI_Finalize) in greys. */
 void vw_region_color(const char *name, int kind, int idle, char out[8]);
 
+/* A uniform sample of at most max of the facts' messages, for a view that
+ * draws fewer than the filter keeps: their indexes into f->msgs, in order of
+ * send time, into idx (max entries); returns how many (every message when
+ * there are no more than max). f->msgs is itself a uniform (reservoir)
+ * sample of the matched messages, but its slots are not interchangeable: a
+ * slot keeps the early message it was filled with unless a later one
+ * replaced it, so a prefix of it over-represents the run's start and misses
+ * the messages of the following stretch. Deterministic. */
+size_t vw_msg_sample(const vw_facts *f, size_t max, size_t *idx);
+
 /* The summary of the trace being drawn, for views that can use it (the
  * space-time picture); NULL when there is none (views then use the states). */
 const vw_timeline *vw_timeline_current(void);
