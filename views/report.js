@@ -439,6 +439,26 @@ function collFields(c) {
     ['wait spread', fmtDur(c.last - c.first)], ['last exit', fmtDur(c.end)], ['span', fmtDur(c.end - c.first)]];
   return fieldTable('collective instance', f);
 }
+/* seconds from the start to the nanosecond, as pal-dump prints them */
+function nsOf(t) { return Math.round(t * 1e9); }
+function fmtNs(ns) {
+  var neg = ns < 0, a = Math.abs(ns), sec = Math.floor(a / 1e9), fr = String(a - sec * 1e9);
+  while (fr.length < 9) fr = '0' + fr;
+  return (neg ? '-' : '') + sec + '.' + fr + ' s';
+}
+/* every field of a kept slice: times exact (ns), the MPI arguments the
+   call carried (peer, tag, communicator, bytes, request, root) */
+function sliceFields(s) {
+  var g = T.regions[s[1]], row = T.rows[s[0]], a = nsOf(s[3]), b = nsOf(s[4]);
+  var f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtNs(a)], ['end', fmtNs(b)],
+    ['duration', (b - a) + ' ns' + (b - a >= 1e4 ? ' (' + fmtDur(s[4] - s[3]) + ')' : '')], ['depth', s[2]], ['rank', row.p], ['thread', row.t]];
+  if (s[6] >= 0) f.push(['peer', s[6]], ['tag', s[7]]);
+  if (g.k === 1 && s.length > 8) f.push(['communicator', s[8]]);
+  if (s[5] || (g.k === 1 && s[6] >= 0)) f.push(['bytes', s[5]]);
+  if (s.length > 10 && s[10] >= 0) f.push(['request', s[10]]);
+  if (s.length > 9 && s[9] >= 0) f.push(['root', s[9]]);
+  return f;
+}
 /* what is under (x, y): a marker, a collective instance, the innermost kept
    slice, or the summary (a thread's or a group's) */
 function showAt(x, y, click) {
@@ -462,11 +482,7 @@ function showAt(x, y, click) {
     if (s[0] === lane && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
   }
   if (!html && best) {
-    var g = T.regions[best[1]], f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtDur(best[3])],
-      ['end', fmtDur(best[4])], ['duration', fmtDur(best[4] - best[3])], ['depth', best[2]], ['rank', row.p], ['thread', row.t]];
-    if (best[5]) f.push(['bytes', best[5]]);
-    if (best[6] >= 0) f.push(['peer', best[6]]);
-    if (g.k === 1 && best[6] >= 0) f.push(['tag', best[7]]);
+    var f = sliceFields(best);
     html = fieldTable('slice', f); kind = 'slice';
   }
   if (!html) {

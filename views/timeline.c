@@ -42,7 +42,7 @@ typedef struct slice {
     long region;
     double start, end;
     uint64_t bytes;
-    int64_t peer, tag;
+    int64_t peer, tag, comm, root, request;
 } slice;
 
 typedef struct marker {
@@ -431,7 +431,7 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         t->idle[e->region] = 1;
     t->slices++;
     slice s = {(uint32_t)(w - t->rows), e->depth, e->region, e->start, e->end,
-               e->bytes, e->peer, e->tag};
+               e->bytes, e->peer, e->tag, e->comm, e->root, e->request};
     keep_slice(t, &s);
 }
 
@@ -1000,9 +1000,11 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         const slice *s = &t->heap[i];
         if (map[s->row] < 0)
             continue;
-        fprintf(out, "%s[%ld,%ld,%u,%.9g,%.9g,%llu,%lld,%lld]", items++ ? "," : "",
-                map[s->row], s->region, s->depth, s->start, s->end,
-                (unsigned long long)s->bytes, (long long)s->peer, (long long)s->tag);
+        /* times to the nanosecond (the trace's times are whole ns) */
+        fprintf(out, "%s[%ld,%ld,%u,%.9f,%.9f,%llu,%lld,%lld,%lld,%lld,%lld]",
+                items++ ? "," : "", map[s->row], s->region, s->depth, s->start, s->end,
+                (unsigned long long)s->bytes, (long long)s->peer, (long long)s->tag,
+                (long long)s->comm, (long long)s->root, (long long)s->request);
     }
     /* the messages kept (a uniform sample of the matched ones when there
      * are more), in order of send time */

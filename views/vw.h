@@ -20,6 +20,8 @@ typedef struct vw_frame_ev {
     double start, end;      /* seconds; end < 0 when the frame opens */
     uint64_t bytes;         /* at close: bytes moved */
     int64_t peer, tag;      /* at close: -1 / 0 when none */
+    int64_t comm;           /* at close: the communicator (0 when none), as in the record */
+    int64_t root, request;  /* at close: a collective's root, a request id; -1 when none */
 } vw_frame_ev;
 
 /* A collective instance, once all its members called it (or at the end of

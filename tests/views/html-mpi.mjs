@@ -1,0 +1,76 @@
+// html-mpi.mjs -- the report's timeline against pal-dump and pal-view, in
+// headless Chromium (playwright-core); driven by html-mpi.sh, which passes
+// the facts as JSON in EXPECT:
+//   click: a click on the MPI_Isend slice of rank `rank` that ends at `end`
+//     shows the same peer, tag, communicator, bytes and request as pal-dump
+//     prints for that record, and its start and end to the nanosecond;
+//   window: the window profile of [from, to] (selected through the page's
+//     own drag path) has, per region, the calls and inclusive seconds that
+//     `pal-view --from --to` prints for the same window.
+// Usage: node html-mpi.mjs REPORT.html   Exit 0 / 1.
+import { launch, openReport, fail, result } from './browser.mjs';
+
+const [report] = process.argv.slice(2);
+const E = JSON.parse(process.env.EXPECT);
+const browser = await launch();
+try {
+  const { page, check } = await openReport(browser, report, { width: 1200, height: 1000 });
+  const box = await page.locator('#tl').boundingBox();
+  const sx = box.width / 1100;
+  const fields = () => page.evaluate(() => {
+    const o = {};
+    for (const tr of document.querySelectorAll('#tl-info table.fields tr'))
+      o[tr.querySelector('th').textContent] = tr.querySelector('td').textContent;
+    return o;
+  });
+  if (E.click) {
+    const c = E.click;
+    const target = await page.evaluate((c) => {
+      const R = window.palReport, D = JSON.parse(document.getElementById('data').textContent).tl;
+      const s = R.slices.find((s) => D.rows[s[0]].p === c.rank && D.regions[s[1]].n === 'MPI_Isend' &&
+                               Math.abs(s[4] - c.end) < 5e-10);
+      if (!s) return null;
+      const d = s[4] - s[3];
+      R.setView(s[3] - d, s[4] + d);
+      return { x: R.timeX((s[3] + s[4]) / 2), y: R.sliceY ? R.sliceY(s) : R.rowY(s[0]) };
+    }, c);
+    if (!target) fail(`no MPI_Isend slice of rank ${c.rank} ending at ${c.end}`);
+    else {
+      await page.locator('#tl').click({ position: { x: target.x * sx, y: target.y * sx } });
+      const f = await fields();
+      console.log('clicked MPI_Isend: ' + JSON.stringify(f));
+      if (f.region !== 'MPI_Isend') fail(`the click shows ${f.region}, not MPI_Isend`);
+      for (const k of ['peer', 'tag', 'communicator', 'bytes', 'request'])
+        if (f[k] !== String(c[k])) fail(`${k}: the page shows ${f[k]}, pal-dump ${c[k]}`);
+      if (f.start !== c.start + ' s') fail(`start: the page shows ${f.start}, pal-dump ${c.start} s`);
+      if (f.end !== c.endText + ' s') fail(`end: the page shows ${f.end}, pal-dump ${c.endText} s`);
+    }
+  }
+  if (E.window) {
+    const w = E.window;
+    const got = await page.evaluate((w) => {
+      window.palReport.selectWindow(w.from, w.to);
+      const o = {};
+      for (const tr of document.querySelectorAll('#tl-profile-table tbody tr')) {
+        const td = tr.querySelectorAll('td');
+        o[td[0].textContent] = { calls: parseInt(td[2].textContent, 10), incl: parseFloat(td[3].textContent) };
+      }
+      return { rows: o, note: document.querySelector('#tl-profile p').textContent };
+    }, w);
+    console.log(`window [${w.from}, ${w.to}]: ${got.note}`);
+    for (const [name, want] of Object.entries(w.regions)) {
+      const g = got.rows[name];
+      if (!g) { fail(`window profile lacks ${name}`); continue; }
+      if (g.calls !== want.calls) fail(`${name}: ${g.calls} calls in the window profile, pal-view --from/--to ${want.calls}`);
+      if (Math.abs(g.incl - want.total) > 1e-6) fail(`${name}: ${g.incl} s in the window profile, pal-view --from/--to ${want.total}`);
+    }
+    for (const name of Object.keys(got.rows))
+      if (!(name in w.regions) && got.rows[name].calls) fail(`window profile has ${name}, pal-view --from/--to not`);
+  }
+  check();
+} catch (e) {
+  fail(String(e));
+} finally {
+  await browser.close();
+}
+process.exit(result.ok ? 0 : 1);
