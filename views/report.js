@@ -500,35 +500,46 @@ function showAt(x, y, click) {
   return click && kind !== 'bucket' ? kind : null;
 }
 
-/* the profile of [a, b]: calls and inclusive time from the kept slices
- * (exact when every slice is kept), dominant time from the fine summary */
-function windowProfile(a, b) {
-  var per = {};
-  function get(i) { return per[i] || (per[i] = {calls: 0, incl: 0, dom: 0}); }
-  slices.forEach(function (s) {
-    if (s[4] < a || s[3] > b) return;
-    var p = get(s[1]); p.calls++; p.incl += Math.min(b, s[4]) - Math.max(a, s[3]);
-  });
-  var ia = Math.max(0, Math.floor(a / T.width)), ib = Math.min(nb - 1, Math.floor(b / T.width));
-  for (var r = 0; r < nrow; r++) for (var i = ia; i <= ib; i++) {
-    var id = fine[r][i]; if (id < 0) continue;
-    var lo = Math.max(a, i * T.width), hi = Math.min(b, (i + 1) * T.width);
-    if (hi > lo) get(id).dom += hi - lo;
+/* the profile of [a, b], exact: from the per-bucket sums pal-view wrote
+ * (T.prof: per region, instances begun per bucket, instances open at each
+ * bucket's start, inclusive and exclusive seconds per bucket), over the
+ * whole buckets that cover [a, b] (the window is widened to their edges and
+ * the page says so); it equals `pal-view --from A --to B` on those edges.
+ * The window given with --from/--to comes exactly (T.wprof). */
+var P = T.prof || {width: dur, nb: 0, r: []};
+var profR = P.r.map(function (x) {
+  return {r: x.r, c: decodeN(x.c, P.nb), o: decodeN(x.o, P.nb), i: x.i, x: x.x};
+});
+function windowProfile(a, b, exact) {
+  var rows = [], note;
+  if (exact) {
+    exact.forEach(function (w) { rows.push({r: w[0], calls: w[1], incl: w[2], excl: w[3]}); });
+    note = fmtNs(nsOf(a)) + ' \u2013 ' + fmtNs(nsOf(b)) + ': the window given to pal-view (--from/--to), exact';
+  } else {
+    var ia = Math.max(0, Math.floor(a / P.width + 1e-9)), ib = Math.min(P.nb, Math.max(ia + 1, Math.ceil(b / P.width - 1e-9)));
+    var wa = ia * P.width, wb = ib * P.width;
+    profR.forEach(function (x) {
+      var p = {r: x.r, calls: ia < P.nb ? x.o[ia] : 0, incl: 0, excl: 0};
+      for (var i = ia; i < ib; i++) { p.calls += x.c[i]; p.incl += x.i[i]; p.excl += x.x[i]; }
+      if (p.calls) rows.push(p);
+    });
+    note = fmtNs(nsOf(wa)) + ' \u2013 ' + fmtNs(nsOf(wb)) + ' (' + (ib - ia) + ' of the profile\u2019s ' + fmtDur(P.width) +
+      ' buckets, exact: equal to pal-view --from ' + wa + ' --to ' + wb + (wa !== a || wb !== b ? '; the selection widened to their edges' : '') + ')';
+    a = wa; b = wb;
   }
-  var ids = Object.keys(per).sort(function (x, y) { return per[y].incl - per[x].incl || per[y].dom - per[x].dom; });
-  var h = '<p>' + fmtDur(a) + ' \u2013 ' + fmtDur(b) + (T.complete ? ' (every slice)' :
-    ' (calls and time from the ' + T.slices.length + ' longest of ' + T.nslices + ' slices)') + '</p>' +
+  rows.sort(function (x, y) { return y.incl - x.incl || x.r - y.r; });
+  var h = '<p>' + esc(note) + '</p>' +
     '<table class="sortable" id="tl-profile-table"><thead><tr><th>region</th><th>kind</th><th>calls</th>' +
-    '<th>inclusive s</th><th>dominant s</th></tr></thead><tbody>';
-  ids.forEach(function (i) {
-    var g = T.regions[i], p = per[i];
+    '<th>inclusive s</th><th>exclusive s</th></tr></thead><tbody>';
+  rows.forEach(function (p) {
+    var g = T.regions[p.r];
     h += '<tr><td><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</td><td>' + kindName(g.k) +
-      '</td><td>' + p.calls + '</td><td>' + p.incl.toFixed(9) + '</td><td>' + p.dom.toFixed(9) + '</td></tr>';
+      '</td><td>' + p.calls + '</td><td>' + p.incl.toFixed(9) + '</td><td>' + p.excl.toFixed(9) + '</td></tr>';
   });
   var el = document.getElementById('tl-profile');
   el.innerHTML = h + '</tbody></table>';
   sortable(document.getElementById('tl-profile-table'));
-  body.setAttribute('data-tl-profile', a + ',' + b + ',' + ids.length);
+  body.setAttribute('data-tl-profile', a + ',' + b + ',' + rows.length);
 }
 
 /* how many of the matched messages the page draws ("a uniform sample of N
@@ -667,7 +678,8 @@ function rest() {
   if (restDone) return;
   restDone = true;
   try {
-    windowProfile(0, dur); draw(); initSortable();
+    if (T.window) windowProfile(T.window[0], T.window[1], T.wprof); else windowProfile(0, dur);
+    draw(); initSortable();
     body.setAttribute('data-tl-painted', paintedRows());
     if (window.performance && performance.mark) performance.mark('pal-report-ready');
     body.setAttribute('data-tl-ready', 'yes');
@@ -675,7 +687,9 @@ function rest() {
   } catch (e) { fail(e); }
 }
 try {
-  layout(); legend(); drawTimeline();
+  layout(); legend();
+  if (T.window) { v0 = Math.max(0, T.window[0]); v1 = Math.min(dur, Math.max(T.window[1], v0 + 1e-9)); }
+  drawTimeline();
   body.setAttribute('data-tl-rows', nrow);
   if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
 } catch (e) { fail(e); }
@@ -687,7 +701,8 @@ function whenLoaded(f) {
 var framed = false;
 if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(function () { framed = true; whenLoaded(rest); }, 0); });
 setTimeout(function () { if (!framed) whenLoaded(rest); }, 200);
-window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
+window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
+  selectWindow: function (a, b) { setView(a, b); windowProfile(a, b); }, paintedRows: paintedRows,
   rowY: function (r) { return TM + dispOf[r] * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
   dispY: function (r) { return TM + r * rh + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};

@@ -21,12 +21,28 @@
 #define MAX_COLLS 4096    /* collective instances kept whole (the longest) */
 #define MAX_ROWS 64       /* more rows than this: ranks are grouped in blocks */
 #define GMAP 32           /* regions counted exactly per group bucket */
+#define NP 1024           /* profile buckets (each NB / NP fine buckets) */
+#define PROF_CELLS 32768  /* profile buckets x regions in the report */
 
 typedef struct bucket {   /* two candidates (space-saving) and a frame count */
     uint16_t r[2];        /* region index + 1, 0 = none */
     float w[2];           /* seconds */
     uint32_t n;
 } bucket;
+
+/* One region's share of one profile bucket, summed over rows: exact, so a
+ * window made of whole buckets has the profile `pal-view --from --to` gives. */
+typedef struct pcell {
+    double incl, excl;    /* seconds inside the bucket: outermost instances, exclusive */
+    uint32_t begun;       /* instances that began in the bucket */
+    uint32_t open;        /* instances open at the bucket's start (began before it) */
+} pcell;
+
+/* The exact profile of the window --from/--to, per region. */
+typedef struct wstat {
+    uint64_t calls;
+    double incl, excl;
+} wstat;
 
 typedef struct row {
     uint32_t process, stream;
@@ -91,6 +107,12 @@ struct vw_timeline {
     float *cspread;       /* per bucket: their largest entry spread */
     vw_records *rec;
     vw_sink next_a, next_b;   /* tee */
+    pcell **prof;         /* per region: NP buckets of NB / NP * width seconds, or NULL */
+    size_t nprof;
+    int windowed;         /* a window [wa, wb) was set: its exact profile in win */
+    double wa, wb;
+    wstat *win;
+    size_t nwin;
 };
 
 static const vw_timeline *current;
@@ -145,6 +167,10 @@ void vw_timeline_destroy(vw_timeline *t)
         free(c->n);
     }
     free(t->counters);
+    for (size_t i = 0; i < t->nprof; i++)
+        free(t->prof[i]);
+    free(t->prof);
+    free(t->win);
     free(t->colls);
     free(t->cbegun);
     free(t->cspread);
@@ -229,10 +255,100 @@ static void cover(vw_timeline *t, double end)
             float a = t->cspread[2 * k], b = t->cspread[2 * k + 1];
             t->cspread[k] = a > b ? a : b;
         }
+        for (size_t r = 0; r < t->nprof; r++) {
+            pcell *p = t->prof[r];
+            if (p == NULL)
+                continue;
+            for (size_t k = 0; k < NP / 2; k++) {
+                pcell a = p[2 * k], b = p[2 * k + 1];
+                p[k] = (pcell){a.incl + b.incl, a.excl + b.excl, a.begun + b.begun, a.open};
+            }
+            memset(p + NP / 2, 0, NP / 2 * sizeof *p);
+        }
         memset(t->cbegun + NB / 2, 0, NB / 2 * sizeof *t->cbegun);
         memset(t->cspread + NB / 2, 0, NB / 2 * sizeof *t->cspread);
         t->width *= 2;
     }
+}
+
+/* ---------------- exact profile buckets and the window ---------------- */
+static double pwidth(const vw_timeline *t) { return t->width * (NB / NP); }
+
+/* the profile bucket of time x: i * pw <= x < (i + 1) * pw, as the page and
+ * `pal-view --from` compute these products */
+static size_t pbucket(const vw_timeline *t, double x)
+{
+    double pw = pwidth(t);
+    if (!(x > 0))
+        return 0;
+    size_t i = (size_t)(x / pw);
+    while (i > 0 && x < (double)i * pw)
+        i--;
+    while (x >= (double)(i + 1) * pw)
+        i++;
+    return i < NP ? i : NP - 1;
+}
+
+static pcell *prof_of(vw_timeline *t, long region)
+{
+    if (region < 0)
+        return NULL;
+    if ((size_t)region >= t->nprof) {
+        size_t n = t->nprof ? t->nprof : 64;
+        while (n <= (size_t)region)
+            n *= 2;
+        pcell **x = realloc(t->prof, n * sizeof *x);
+        if (x == NULL)
+            return NULL;
+        memset(x + t->nprof, 0, (n - t->nprof) * sizeof *x);
+        t->prof = x;
+        t->nprof = n;
+    }
+    if (t->prof[region] == NULL)
+        t->prof[region] = calloc(NP, sizeof **t->prof);
+    return t->prof[region];
+}
+
+static wstat *win_of(vw_timeline *t, long region)
+{
+    if (!t->windowed || region < 0)
+        return NULL;
+    if ((size_t)region >= t->nwin) {
+        size_t n = t->nwin ? t->nwin : 64;
+        while (n <= (size_t)region)
+            n *= 2;
+        wstat *x = realloc(t->win, n * sizeof *x);
+        if (x == NULL)
+            return NULL;
+        memset(x + t->nwin, 0, (n - t->nwin) * sizeof *x);
+        t->win = x;
+        t->nwin = n;
+    }
+    return &t->win[region];
+}
+
+/* adds [a, b) to the profile buckets' incl (excl: 0) or excl (1) */
+static void prof_add(vw_timeline *t, pcell *p, double a, double b, int excl)
+{
+    if (p == NULL || !(b > a))
+        return;
+    double pw = pwidth(t);
+    for (size_t i = pbucket(t, a); a < b && i < NP; i++) {
+        double end = i + 1 < NP ? (double)(i + 1) * pw : b;
+        double piece = (b < end ? b : end) - a;
+        if (excl)
+            p[i].excl += piece;
+        else
+            p[i].incl += piece;
+        a = end;
+    }
+}
+
+/* the part of [a, b) inside the window */
+static double in_window(const vw_timeline *t, double a, double b)
+{
+    double x = a > t->wa ? a : t->wa, y = b < t->wb ? b : t->wb;
+    return y > x ? y - x : 0;
 }
 
 static void attribute(vw_timeline *t, row *w, long region, double a, double b)
@@ -242,6 +358,10 @@ static void attribute(vw_timeline *t, row *w, long region, double a, double b)
     if (!(b > a) || region < 0)
         return;
     cover(t, b);
+    prof_add(t, prof_of(t, region), a, b, 1);
+    wstat *ws = win_of(t, region);
+    if (ws)
+        ws->excl += in_window(t, a, b);
     size_t i = (size_t)(a / t->width);
     while (a < b && i < NB) {
         double end = (double)(i + 1) * t->width;
@@ -408,6 +528,12 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         size_t i = (size_t)(e->start > 0 ? e->start / t->width : 0);
         if (i < NB)
             w->b[i].n++;
+        pcell *p = prof_of(t, e->region);
+        if (p)
+            p[pbucket(t, e->start)].begun++;
+        wstat *ws = win_of(t, e->region);
+        if (ws && e->start >= t->wa && e->start < t->wb)
+            ws->calls++;
         return;
     }
     /* closes: the time since the last change was this frame's */
@@ -416,6 +542,30 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         w->last = e->end;
     if (w->depth > d)
         w->depth = d;
+    /* the profile: an outermost instance (no ancestor of its region open on
+     * the row) adds its time inclusively; an instance open across a bucket's
+     * start counts there as open */
+    cover(t, e->end);
+    int outer = 1;
+    for (size_t k = 0; k < w->depth && k < d && outer; k++)
+        outer = w->stack[k] != e->region;
+    pcell *p = prof_of(t, e->region);
+    if (p) {
+        double a = e->start > 0 ? e->start : 0;
+        if (outer)
+            prof_add(t, p, a, e->end, 0);
+        double pw = pwidth(t);
+        for (size_t k = pbucket(t, a) + 1; k < NP && (double)k * pw < e->end; k++)
+            if ((double)k * pw > e->start)
+                p[k].open++;
+    }
+    wstat *ws = win_of(t, e->region);
+    if (ws) {
+        if (e->start < t->wa && e->end > t->wa)
+            ws->calls++;
+        if (outer)
+            ws->incl += in_window(t, e->start, e->end);
+    }
     if ((size_t)e->region >= t->nidle) {
         size_t n = t->nidle ? t->nidle : 64;
         while (n <= (size_t)e->region)
@@ -906,6 +1056,125 @@ static int cmp_coll(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* ---------------- the window profile ---------------- */
+void vw_timeline_window(vw_timeline *t, double from, double to)
+{
+    t->windowed = 1;
+    t->wa = from;
+    t->wb = to < 0 ? INFINITY : to;
+}
+
+static const wstat *by_wincl_w;
+static int by_wincl(const void *a, const void *b)
+{
+    const wstat *x = &by_wincl_w[*(const size_t *)a], *y = &by_wincl_w[*(const size_t *)b];
+    if (x->incl != y->incl)
+        return x->incl < y->incl ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* the regions with calls in the window, by inclusive time; returns how many */
+static size_t window_regions(const vw_timeline *t, const vw_facts *f, size_t *idx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->nregions && i < t->nwin; i++)
+        if (t->win[i].calls)
+            idx[n++] = i;
+    by_wincl_w = t->win;
+    qsort(idx, n, sizeof *idx, by_wincl);
+    return n;
+}
+
+int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out)
+{
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx);
+    if (idx == NULL)
+        return -1;
+    size_t n = t->windowed ? window_regions(t, f, idx) : 0;
+    double b = isinf(t->wb) ? f->duration : t->wb;
+    fprintf(out, "Window profile of %s: %.9f s to %.9f s (%.9f s)\n", f->trace, t->wa, b,
+            b > t->wa ? b - t->wa : 0);
+    fputs("  calls: instances that began in the window or were open at its start;\n"
+          "  total_s: their time inside it (outermost instances); excl_s: minus their children\n\n",
+          out);
+    fprintf(out, "  %-32s %-6s %10s %16s %16s\n", "name", "kind", "calls", "total_s", "excl_s");
+    for (size_t k = 0; k < n; k++) {
+        const vw_region *g = &f->regions[idx[k]];
+        const wstat *w = &t->win[idx[k]];
+        char name[160];
+        vw_utf8_clip(name, sizeof name, g->name, 32);
+        fprintf(out, "  %-32s %-6s %10llu %16.9f %16.9f\n", name,
+                g->kind == VW_REGION_MPI ? "MPI" : g->kind == VW_REGION_USER ? "user" : "set-up",
+                (unsigned long long)w->calls, w->incl, w->excl);
+    }
+    if (n == 0)
+        fputs("  (no call in the window)\n", out);
+    free(idx);
+    return ferror(out) ? -1 : 0;
+}
+
+/* "prof": the exact per-bucket sums (pcell) per region, buckets merged so
+ * that regions x buckets stay within PROF_CELLS; "wprof": the exact profile
+ * of the window --from/--to when one was given */
+static void prof_json(const vw_timeline *t, const vw_facts *f, FILE *out)
+{
+    double pw = pwidth(t);
+    size_t np = pbucket(t, f->duration) + 1, nr = 0;
+    for (size_t i = 0; i < f->nregions && i < t->nprof; i++)
+        nr += t->prof[i] != NULL;
+    size_t k = 1;
+    while (nr * ((np + k - 1) / k) > PROF_CELLS && k < NP)
+        k *= 2;
+    size_t m = (np + k - 1) / k;
+    long *v = malloc((m + 1) * sizeof *v);
+    fprintf(out, ",\"prof\":{\"width\":%.17g,\"nb\":%zu,\"r\":[", pw * (double)k, v ? m : 0);
+    for (size_t i = 0, items = 0; v && i < f->nregions && i < t->nprof; i++) {
+        const pcell *p = t->prof[i];
+        if (p == NULL)
+            continue;
+        fprintf(out, "%s{\"r\":%zu,\"c\":", items++ ? "," : "", i);
+        for (size_t o = 0; o < m; o++) {
+            v[o] = 0;
+            for (size_t j = o * k; j < o * k + k && j < NP; j++)
+                v[o] += p[j].begun;
+        }
+        rle_longs(out, v, m);
+        fputs(",\"o\":", out);
+        for (size_t o = 0; o < m; o++)
+            v[o] = p[o * k].open;
+        rle_longs(out, v, m);
+        for (int x = 0; x < 2; x++) {
+            fputs(x ? ",\"x\":[" : ",\"i\":[", out);
+            for (size_t o = 0; o < m; o++) {
+                double sum = 0;
+                for (size_t j = o * k; j < o * k + k && j < NP; j++)
+                    sum += x ? p[j].excl : p[j].incl;
+                if (sum == 0)
+                    fprintf(out, "%s0", o ? "," : "");
+                else
+                    fprintf(out, "%s%.12g", o ? "," : "", sum);
+            }
+            fputc(']', out);
+        }
+        fputc('}', out);
+    }
+    fputs("]}", out);
+    free(v);
+    if (!t->windowed)
+        return;
+    fprintf(out, ",\"window\":[%.17g,%.17g],\"wprof\":[", t->wa,
+            isinf(t->wb) ? f->duration : t->wb);
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx);
+    size_t n = idx ? window_regions(t, f, idx) : 0;
+    for (size_t j = 0; j < n; j++) {
+        const wstat *w = &t->win[idx[j]];
+        fprintf(out, "%s[%zu,%llu,%.12g,%.12g]", j ? "," : "", idx[j],
+                (unsigned long long)w->calls, w->incl, w->excl);
+    }
+    free(idx);
+    fputc(']', out);
+}
+
 int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
 {
     size_t n = used(t, f);
@@ -1078,7 +1347,9 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         }
         fputs("]}", out);
     }
-    fputs("]}", out);
+    fputc(']', out);
+    prof_json(t, f, out);
+    fputc('}', out);
     free(map);
     return ferror(out) ? -1 : 0;
 }

@@ -29,6 +29,15 @@ void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_si
  * facts' region index. 0, or -1 on a write error. */
 int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out);
 
+/* Keeps the exact profile of the window [from, to) seconds (to < 0: to the
+ * end) while the trace is read: per region, the instances that began in it
+ * or were open at its start, their time inside it (outermost instances:
+ * recursion counts once) and their exclusive time inside it. Call before
+ * reading. */
+void vw_timeline_window(vw_timeline *t, double from, double to);
+/* That profile as text (pal-view --from/--to); 0, or -1 on a write error. */
+int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out);
+
 /* The region that dominates lane's thread over [a, b) seconds, -1 for none;
  * *share gets its share of [a, b) when share is not NULL. */
 long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,

@@ -4,9 +4,11 @@
 //   click: a click on the MPI_Isend slice of rank `rank` that ends at `end`
 //     shows the same peer, tag, communicator, bytes and request as pal-dump
 //     prints for that record, and its start and end to the nanosecond;
-//   window: the window profile of [from, to] (selected through the page's
-//     own drag path) has, per region, the calls and inclusive seconds that
-//     `pal-view --from --to` prints for the same window.
+//   window: the window profile of [from, to] (selected as a drag does) has,
+//     per region, the calls, inclusive and exclusive seconds that
+//     `pal-view --from --to` prints for the same window;
+//   opened: the same, for a report written with --from/--to, which opens
+//     on that window.
 // Usage: node html-mpi.mjs REPORT.html   Exit 0 / 1.
 import { launch, openReport, fail, result } from './browser.mjs';
 
@@ -46,23 +48,29 @@ try {
       if (f.end !== c.endText + ' s') fail(`end: the page shows ${f.end}, pal-dump ${c.endText} s`);
     }
   }
-  if (E.window) {
-    const w = E.window;
+  for (const w of [E.window, E.opened]) {
+    if (!w) continue;
     const got = await page.evaluate((w) => {
-      window.palReport.selectWindow(w.from, w.to);
+      if (w === undefined) return null;
+      if (!document.body.hasAttribute('data-opened')) document.body.setAttribute('data-opened', window.palReport.view().join(','));
+      if (!w.opened) window.palReport.selectWindow(w.from, w.to);
       const o = {};
       for (const tr of document.querySelectorAll('#tl-profile-table tbody tr')) {
         const td = tr.querySelectorAll('td');
-        o[td[0].textContent] = { calls: parseInt(td[2].textContent, 10), incl: parseFloat(td[3].textContent) };
+        o[td[0].textContent] = { calls: parseInt(td[2].textContent, 10), incl: parseFloat(td[3].textContent),
+                                 excl: parseFloat(td[4].textContent) };
       }
-      return { rows: o, note: document.querySelector('#tl-profile p').textContent };
-    }, w);
+      return { rows: o, note: document.querySelector('#tl-profile p').textContent, view: window.palReport.view() };
+    }, Object.assign({ opened: w === E.opened }, w));
+    if (w === E.opened && (Math.abs(got.view[0] - w.from) > 1e-12 || Math.abs(got.view[1] - w.to) > 1e-12))
+      fail(`the report written with --from/--to opens on [${got.view}], not [${w.from}, ${w.to}]`);
     console.log(`window [${w.from}, ${w.to}]: ${got.note}`);
     for (const [name, want] of Object.entries(w.regions)) {
       const g = got.rows[name];
       if (!g) { fail(`window profile lacks ${name}`); continue; }
       if (g.calls !== want.calls) fail(`${name}: ${g.calls} calls in the window profile, pal-view --from/--to ${want.calls}`);
-      if (Math.abs(g.incl - want.total) > 1e-6) fail(`${name}: ${g.incl} s in the window profile, pal-view --from/--to ${want.total}`);
+      if (Math.abs(g.incl - want.total) > 1e-9) fail(`${name}: ${g.incl} s in the window profile, pal-view --from/--to ${want.total}`);
+      if (Math.abs(g.excl - want.excl) > 1e-9) fail(`${name}: ${g.excl} exclusive s in the window profile, pal-view --from/--to ${want.excl}`);
     }
     for (const name of Object.keys(got.rows))
       if (!(name in w.regions) && got.rows[name].calls) fail(`window profile has ${name}, pal-view --from/--to not`);

@@ -2,8 +2,12 @@
 # html-mpi.sh -- what the HTML report's timeline says about MPI calls is
 # what pal-dump and pal-view say (html-mpi.mjs in headless Chromium, with
 # playwright-core): a click on an MPI_Isend shows the record's peer, tag,
-# communicator, bytes and request and its exact start and end. The run:
-# many-ranks.awk, 4 ranks, 3 steps. Skips (77), saying why, without
+# communicator, bytes and request and its exact start and end (a run of
+# many-ranks.awk: 4 ranks, 3 steps); the window profile of a selection
+# (4 ranks, 1,500 steps: more slices than the page keeps) has the calls,
+# inclusive and exclusive seconds per region that `pal-view --from --to`
+# prints for the window the page reports; the report written with
+# --from/--to opens on that window with the same profile. Skips (77), saying why, without
 # Chromium, node or playwright-core.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -29,6 +33,8 @@ trap 'rm -rf "$tmp"' EXIT
 edl="$top_srcdir/tests/views/many-ranks.edl"
 awk -v N=4 -v S=3 -f "$top_srcdir/tests/views/many-ranks.awk" | sort -n -s -k1,1 >"$tmp/run.trace" || exit 99
 "$pv" -d "$edl" --html "$tmp/report.html" "$tmp/run.trace" || { echo "FAIL: pal-view --html"; exit 1; }
+awk -v N=4 -v S=1500 -f "$top_srcdir/tests/views/many-ranks.awk" | sort -n -s -k1,1 >"$tmp/big.trace" || exit 99
+"$pv" -d "$edl" --html "$tmp/big.html" "$tmp/big.trace" || { echo "FAIL: pal-view --html (big)"; exit 1; }
 # rank 1's second MPI_Isend as pal-dump prints it (duration in us: many-ranks.edl)
 "$pd" -d "$edl" --type isend -p 1 --head 2 "$tmp/run.trace" | tail -1 >"$tmp/isend" || exit 99
 cat "$tmp/isend"
@@ -44,7 +50,36 @@ print(json.dumps({'click': {'rank': 1, 'end': end_ns / 1e9, 'endText': f[0], 'st
                             'bytes': int(kv['bytes']), 'request': int(kv['request'])}}))
 PY
 ) || exit 99
+# a window of whole profile buckets from 30 % to 55 % of the run, and what
+# pal-view --from --to says about it
+win=$(python3 - "$tmp/big.html" <<'PY'
+import json, re, sys
+s = open(sys.argv[1], encoding='utf-8').read()
+tl = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re.S).group(1))['tl']
+p = tl['prof']
+print(repr(round(p['nb'] * 0.3) * p['width']), repr(round(p['nb'] * 0.55) * p['width']))
+PY
+) || exit 99
+set -- $win
+"$pv" -d "$edl" --from "$1" --to "$2" "$tmp/big.trace" >"$tmp/window.txt" || { echo "FAIL: pal-view --from --to"; exit 1; }
+"$pv" -d "$edl" --from "$1" --to "$2" --html "$tmp/window.html" "$tmp/big.trace" ||
+    { echo "FAIL: pal-view --from --to --html"; exit 1; }
+cat "$tmp/window.txt"
+WEXPECT=$(python3 - "$tmp/window.txt" "$1" "$2" <<'PY'
+import json, sys
+regions = {}
+for l in open(sys.argv[1]).read().splitlines()[5:]:
+    f = l.split()
+    if len(f) == 5:
+        regions[f[0]] = {'calls': int(f[2]), 'total': float(f[3]), 'excl': float(f[4])}
+print(json.dumps({'from': float(sys.argv[2]), 'to': float(sys.argv[3]), 'regions': regions}))
+PY
+) || exit 99
 mkdir -p "$tmp/js/node_modules"
 ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
 cp "$top_srcdir/tests/views/browser.mjs" "$top_srcdir/tests/views/html-mpi.mjs" "$tmp/js/"
-CHROMIUM=$(command -v "$chromium") EXPECT=$EXPECT timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/report.html"
+fail=0
+CHROMIUM=$(command -v "$chromium") EXPECT=$EXPECT timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/report.html" || fail=1
+CHROMIUM=$(command -v "$chromium") EXPECT="{\"window\": $WEXPECT}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/big.html" || fail=1
+CHROMIUM=$(command -v "$chromium") EXPECT="{\"opened\": $WEXPECT}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/window.html" || fail=1
+exit $fail
