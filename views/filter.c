@@ -1779,6 +1779,13 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
         pal_reader_get_stats(rd, &rs);
         partial = rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
                   rs.chunks_missing || rs.ranks_missing;
+        r->f.damaged = rs.damaged;   /* the views say so (vw_damage_note) */
+        r->f.bytes_skipped = rs.bytes_skipped;
+        r->f.chunks_missing = rs.chunks_missing;
+        r->f.truncated = (uint32_t)rs.truncated;
+        r->f.not_closed = rs.not_closed;
+        r->f.signaled = rs.signaled;
+        r->f.ranks_missing = rs.ranks_missing;
         pal_reader_close(rd);
         if (rc)
             return -1;

@@ -139,7 +139,8 @@ static const char style[] =
     "margin-right:4px;vertical-align:middle}.lg{margin-right:10px;white-space:nowrap;"
     "font-size:12px}#tl-legend div{margin:2px 0}#tl-info{min-height:60px;background:#fafafa;"
     "border:1px solid #eee;padding:4px;font-size:12px}.hint{color:#777;font-size:12px}"
-    "table.fields th{text-align:left}";
+    "table.fields th{text-align:left}.damage{background:#fde8e6;border:1px solid #d03a2f;"
+    "color:#8a1c12;padding:6px;font-weight:bold}";
 
 int vw_html_report(const vw_facts *f, FILE *out)
 {
@@ -160,6 +161,12 @@ int vw_html_report(const vw_facts *f, FILE *out)
     vw_xml_escape(out, f->trace);
     fprintf(out, " &#8212; %llu records, %zu ranks, %zu threads, %.6f s</p>\n",
             (unsigned long long)f->records, f->nranks, f->nlanes, f->duration);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note)) {   /* before anything drawn from it */
+        fputs("<p id=\"damage\" class=\"damage\">", out);
+        vw_xml_escape(out, note);
+        fputs("</p>\n", out);
+    }
     fputs("<h2>Timeline</h2>\n<div><button id=\"tl-reset\">reset</button> <button id=\"tl-in\">"
           "zoom in</button> <button id=\"tl-out\">zoom out</button> <button id=\"tl-left\">"
           "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <button id=\"tl-expand\">"

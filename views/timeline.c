@@ -1094,6 +1094,9 @@ int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out)
     double b = isinf(t->wb) ? f->duration : t->wb;
     fprintf(out, "Window profile of %s: %.9f s to %.9f s (%.9f s)\n", f->trace, t->wa, b,
             b > t->wa ? b - t->wa : 0);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note))
+        fprintf(out, "  %s\n", note);
     fputs("  calls: instances that began in the window or were open at its start;\n"
           "  total_s: their time inside it (outermost instances); excl_s: minus their children\n\n",
           out);
@@ -1349,6 +1352,11 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
     }
     fputc(']', out);
     prof_json(t, f, out);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note)) {
+        fputs(",\"damage\":", out);
+        vw_json_string(out, note);
+    }
     fputc('}', out);
     free(map);
     return ferror(out) ? -1 : 0;
