@@ -170,12 +170,14 @@ int vw_html_report(const vw_facts *f, FILE *out)
     fputs("<h2>Timeline</h2>\n<div><button id=\"tl-reset\">reset</button> <button id=\"tl-in\">"
           "zoom in</button> <button id=\"tl-out\">zoom out</button> <button id=\"tl-left\">"
           "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <button id=\"tl-expand\">"
-          "expand all</button> <button id=\"tl-collapse\">collapse all</button> <span "
+          "expand all</button> <button id=\"tl-collapse\">collapse all</button> <button "
+          "id=\"tl-stacks\">call stacks</button> <span "
           "id=\"tl-range\"></span><br/><span id=\"tl-colls\"></span><br/><span class=\"hint\">"
           "wheel: zoom &#183; drag: select a window (zoom to it, its profile below) &#183; "
           "shift+wheel or left/right keys: pan &#183; hover or click: fields &#183; click a "
           "group&#8217;s label (&#9656;), or up/down and Enter: open or close it; e / c: expand "
-          "or collapse all</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
+          "or collapse all; click a thread&#8217;s label or &#8220;call stacks&#8221;: its call "
+          "stack as a sub-row per depth, or one row</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
           "<div id=\"tl-legend\"></div>\n<div id=\"tl-info\">click a slice for its fields</div>\n"
           "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n",
           out);

@@ -102,6 +102,15 @@ var fine = T.lv1.map(function (r) { return decode(r, nb); });
 var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
 var counts = T.counts.map(function (r) { return decodeN(r, nb); });
 var slices = T.slices;   /* by depth, then start (the C side sorted them) */
+/* per thread, its call-stack levels (the region open at each depth per fine
+   bucket; the last level: that depth and deeper), and whether its row
+   shows them as sub-rows (open: at load when at most 32 threads) */
+var levels = (T.dl || []).map(function (ls) { return ls.map(function (r) { return decode(r, nb); }); });
+var stackOpen = new Uint8Array(nrow);
+for (var li = 0; li < nrow; li++) stackOpen[li] = nrow <= 32 && levels[li] && levels[li].length > 1 ? 1 : 0;
+function nsubOf(d) { return !d.group && stackOpen[d.lane] && levels[d.lane] ? Math.max(1, levels[d.lane].length) : 1; }
+/* the sub-row of a kept slice in an open row */
+function subOf(s, d) { return Math.min(s[2], nsubOf(d) - 1); }
 var v0 = 0, v1 = dur, sel = null, pinned = null;
 function x2t(x) { return v0 + (x - LM) / W * (v1 - v0); }
 function t2x(t) { return LM + (t - v0) / (v1 - v0) * W; }
@@ -137,7 +146,7 @@ var top = [];
   /* open everything when every thread fits, else show the groups */
   if (nrow <= MAXROWS) groups.forEach(function (g) { g.open = true; });
 })();
-var disp = [], dispOf = new Int32Array(nrow), rh = 12, cur = -1;
+var disp = [], dispOf = new Int32Array(nrow), rh = 12, cur = -1, rowsH = 0;
 function layout() {
   disp = [];
   function visit(nd, depth) {
@@ -152,22 +161,33 @@ function layout() {
   var n = disp.length;
   rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, n))));
   if (n <= MAXROWS) rh = Math.max(12, rh);
-  cv.height = TM + n * rh + 8 + counters.length * (CH + 6) + 20;
+  var yy = TM;   /* each display row: its top and height (open call stacks: a sub-row per level) */
+  disp.forEach(function (d) { d.y = yy; d.h = nsubOf(d) * rh; yy += d.h; });
+  rowsH = yy - TM;
+  cv.height = TM + rowsH + 8 + counters.length * (CH + 6) + 20;
   if (cur >= n) cur = n - 1;
   body.setAttribute('data-tl-display', n);
   body.setAttribute('data-tl-open', groups.filter(function (g) { return g.open; }).length);
 }
-function rowAt(y) { var r = Math.floor((y - TM) / rh); return r >= 0 && r < disp.length ? r : -1; }
+function rowAt(y) {
+  for (var r = 0; r < disp.length; r++) if (y >= disp[r].y && y < disp[r].y + disp[r].h) return r;
+  return -1;
+}
 /* a display row's summary source */
 function srcOf(d) {
   if (d.group) return d.group;
   return {width: T.width, nb: nb, fine: fine[d.lane], coarse: coarse[d.lane], counts: counts[d.lane]};
 }
 function dispName(d) {
-  if (!d.group) return rowName(T.rows[d.lane]);
+  if (!d.group) return (levels[d.lane] && levels[d.lane].length > 1 ? (stackOpen[d.lane] ? '\u25be ' : '\u25b8 ') : '') + rowName(T.rows[d.lane]);
   return (d.group.open ? '\u25be ' : '\u25b8 ') + d.group.name;
 }
 function toggle(g, open) { g.open = open === undefined ? !g.open : open; layout(); drawTimeline(); }
+/* a thread's call stack: sub-rows per depth, or one row */
+function toggleStack(lane, open) {
+  stackOpen[lane] = (open === undefined ? !stackOpen[lane] : open) ? 1 : 0; layout(); drawTimeline();
+}
+function setStacks(open) { for (var l = 0; l < nrow; l++) stackOpen[l] = open && levels[l] && levels[l].length > 1 ? 1 : 0; layout(); drawTimeline(); }
 function setAll(open) {
   groups.forEach(function (g) { g.open = open; }); layout(); drawTimeline();
 }
@@ -198,22 +218,33 @@ function collsInView() {
 function collBox(c) {
   var ra = dispOf[laneOfRank(c.lo, false)], rb = dispOf[laneOfRank(c.hi, true)];
   var xa = t2x(c.first), xb = t2x(c.end);
-  return {x: xa, w: Math.max(2, xb - xa), y: TM + Math.min(ra, rb) * rh, h: (Math.abs(rb - ra) + 1) * rh - 1, xl: t2x(c.last)};
+  var da = disp[Math.min(ra, rb)], db = disp[Math.max(ra, rb)];
+  return {x: xa, w: Math.max(2, xb - xa), y: da.y, h: db.y + db.h - da.y - 1, xl: t2x(c.last)};
 }
 
+/* a name inside a box of width w from x (clipped to the plot), cut with "…" */
+function label(g, nm, x, w, y) {
+  var x0 = Math.max(x, LM), room = Math.min(x + w, LM + W) - x0 - 6;
+  if (room < 12) return;
+  if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
+  g.fillStyle = '#fff'; g.fillText(nm, x0 + 3, y);
+}
+var picked = null;   /* the selected slice, outlined */
 function drawTimeline() {
   var g = cv.getContext('2d');
   var ndisp = disp.length;
   g.clearRect(0, 0, cv.width, cv.height);
   g.fillStyle = '#fff'; g.fillRect(0, 0, cv.width, cv.height);
   var anyFine = false;
+  g.font = '10px sans-serif'; g.textBaseline = 'middle';
   for (var r = 0; r < ndisp; r++) {
-    var d = disp[r], S = srcOf(d);
+    var d = disp[r], S = srcOf(d), nsub = nsubOf(d);
+    if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, d.y, W, rh - 1); }
+    for (var L = 0; L < nsub; L++) {
     var bw = S.width / (v1 - v0) * W;   /* a fine bucket in pixels */
-    var useFine = bw >= 0.9, ids = useFine ? S.fine : S.coarse, bwid = useFine ? S.width : S.width * T.coarse;
-    var nbl = ids.length, prev = -2, px0 = 0, y = TM + r * rh, hh = rh - 1;
-    if (useFine) anyFine = true;
-    if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, y, W, hh); }
+    var useFine = bw >= 0.9 || nsub > 1, ids = nsub > 1 ? levels[d.lane][L] : useFine ? S.fine : S.coarse, bwid = useFine ? S.width : S.width * T.coarse;
+    var nbl = ids.length, prev = -2, px0 = 0, y = d.y + L * rh, hh = rh - 1;
+    if (bw >= 0.9) anyFine = true;
     for (var x = 0; x <= W; x++) {
       var id = -2;
       if (x < W) {
@@ -224,30 +255,32 @@ function drawTimeline() {
         if (ta > dur) id = -1;
       }
       if (id !== prev) {
-        if (prev >= 0) { g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, hh); }
+        if (prev >= 0) {
+          g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, hh);
+          if (x - px0 > 50 && rh >= 10) label(g, T.regions[prev].n, LM + px0, x - px0, y + hh / 2);
+        }
         prev = id; px0 = x;
       }
+    }
     }
     if (d.group && rh >= 6) { g.fillStyle = 'rgba(255,255,255,0.55)'; g.fillRect(LM, y + hh - 2, W, 2); }
   }
   /* slices (shown threads only): filled when every slice is here, else outlined */
-  g.save(); g.beginPath(); g.rect(LM, TM, W, ndisp * rh); g.clip();
+  g.save(); g.beginPath(); g.rect(LM, TM, W, rowsH); g.clip();
   g.font = '10px sans-serif'; g.textBaseline = 'middle';
   for (var i = 0; i < slices.length; i++) {
     var s = slices[i];
     if (s[4] < v0 || s[3] > v1) continue;
-    var dr = dispOf[s[0]];
-    if (disp[dr].group) continue;
-    var xa = t2x(s[3]), xb = t2x(s[4]);
-    if (xb - xa < (T.complete ? 0.5 : 3)) continue;
-    var inset = Math.min(s[2] * 2, Math.floor(rh / 3)), yy = TM + dr * rh + inset, sh = rh - 1 - inset;
-    if (T.complete) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
-    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = 'rgba(0,0,0,0.35)'; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); }
-    if (xb - xa > 40 && rh >= 12) {
-      var nm = T.regions[s[1]].n, room = xb - xa - 6;
-      if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
-      g.fillStyle = '#fff'; g.fillText(nm, Math.max(xa, LM) + 3, yy + sh / 2);
-    }
+    var dd0 = disp[dispOf[s[0]]];
+    if (dd0.group) continue;
+    var xa = t2x(s[3]), xb = t2x(s[4]), open = nsubOf(dd0) > 1;
+    if (xb - xa < (T.complete || open ? 0.5 : 3)) continue;
+    /* an open stack: the slice on its depth's sub-row, filled (it is exact);
+       one row: inset by depth, filled when every slice is here */
+    var inset = open ? 0 : Math.min(s[2] * 2, Math.floor(rh / 3)), yy = dd0.y + (open ? subOf(s, dd0) * rh : 0) + inset, sh = rh - 1 - inset;
+    if (T.complete || open) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
+    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = s === picked ? '#000' : 'rgba(0,0,0,0.35)'; g.lineWidth = s === picked ? 2 : 1; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); g.lineWidth = 1; }
+    if (xb - xa > 40 && rh >= 10) label(g, T.regions[s[1]].n, xa, xb - xa, yy + sh / 2);
   }
   /* collective instances: one band per instance over its members' rows, from
      the first entry to the last exit; the bar on top is the entry spread */
@@ -272,7 +305,7 @@ function drawTimeline() {
     if (m[3] < v0 || m[2] > v1) continue;
     var ra = dispOf[m[0]], rb = dispOf[m[1]];
     if (ra === rb && disp[ra].group) continue;
-    var x1 = t2x(m[2]), y1 = TM + (ra + 0.5) * rh, x2 = t2x(m[3]), y2 = TM + (rb + 0.5) * rh;
+    var x1 = t2x(m[2]), y1 = disp[ra].y + rh / 2, x2 = t2x(m[3]), y2 = disp[rb].y + rh / 2;
     g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
     var an = Math.atan2(y2 - y1, x2 - x1);
     g.beginPath(); g.moveTo(x2, y2); g.lineTo(x2 - 6 * Math.cos(an - 0.4), y2 - 6 * Math.sin(an - 0.4));
@@ -282,12 +315,12 @@ function drawTimeline() {
   g.fillStyle = '#111';
   T.markers.forEach(function (mk) {
     if (mk[1] < v0 || mk[1] > v1) return;
-    var x = t2x(mk[1]), y = TM + dispOf[mk[0]] * rh;
+    var x = t2x(mk[1]), y = disp[dispOf[mk[0]]].y;
     g.beginPath(); g.moveTo(x - 4, y); g.lineTo(x + 4, y); g.lineTo(x, y + Math.min(7, rh)); g.fill();
   });
   g.restore();
   /* selection */
-  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), ndisp * rh); }
+  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), rowsH); }
   /* row labels: every group's, threads' when there is room */
   g.textBaseline = 'middle';
   var every = Math.ceil(10 / rh), fs = rh >= 12 ? 11 : rh >= 9 ? 9 : 8;
@@ -298,9 +331,9 @@ function drawTimeline() {
     var ind = 4 + 10 * dd.depth, lab = dispName(dd);
     g.font = (dd.group ? 'bold ' : '') + fs + 'px sans-serif';
     while (lab.length > 2 && g.measureText(lab).width > LM - 6 - ind) lab = lab.slice(0, -2) + '\u2026';
-    if (r2 === cur) { g.fillStyle = '#dde6ff'; g.fillRect(0, TM + r2 * rh, LM - 2, rh - 1); }
+    if (r2 === cur) { g.fillStyle = '#dde6ff'; g.fillRect(0, dd.y, LM - 2, dd.h - 1); }
     g.fillStyle = dd.group ? '#123' : '#222';
-    g.fillText(lab, ind, TM + r2 * rh + rh / 2);
+    g.fillText(lab, ind, dd.y + rh / 2);
   }
   /* group brackets in the margin: an open group's extent */
   g.strokeStyle = '#99a'; g.lineWidth = 1;
@@ -310,10 +343,11 @@ function drawTimeline() {
     var e3 = r3 + 1;
     while (e3 < ndisp && disp[e3].depth > dg.depth) e3++;
     var bx = 1.5 + 10 * dg.depth;
-    g.beginPath(); g.moveTo(bx + 3, TM + (r3 + 1) * rh); g.lineTo(bx, TM + (r3 + 1) * rh); g.lineTo(bx, TM + e3 * rh - 1); g.lineTo(bx + 3, TM + e3 * rh - 1); g.stroke();
+    var by0 = dg.y + dg.h, by1 = disp[e3 - 1].y + disp[e3 - 1].h - 1;
+    g.beginPath(); g.moveTo(bx + 3, by0); g.lineTo(bx, by0); g.lineTo(bx, by1); g.lineTo(bx + 3, by1); g.stroke();
   }
   /* counters */
-  var cy = TM + ndisp * rh + 8;
+  var cy = TM + rowsH + 8;
   counters.forEach(function (c) {
     var mn = Infinity, mx = -Infinity;
     c.v.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
@@ -357,7 +391,7 @@ function paintedRows(from, to) {
   var g = cv.getContext('2d'), n = 0;
   from = from || 0; to = to === undefined ? disp.length : to;
   for (var r = from; r < to; r++) {
-    var d = g.getImageData(LM, TM + r * rh, W, Math.max(1, rh - 1)).data, any = false;
+    var d = g.getImageData(LM, disp[r].y, W, Math.max(1, disp[r].h - 1)).data, any = false;
     for (var i = 0; i < d.length; i += 4) {
       var bg = disp[r].group && d[i] === 0xf3 && d[i + 1] === 0xf3 && d[i + 2] === 0xf6;
       if (!bg && (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240)) { any = true; break; }
@@ -389,11 +423,17 @@ cv.addEventListener('mousedown', function (e) {
   var p = evX(e);
   if (p[0] >= LM) { drag = {x: p[0], y: p[1]}; return; }
   var r = rowAt(p[1]);   /* the label of a group: open or close it */
-  if (r >= 0) { cur = r; if (disp[r].group) toggle(disp[r].group); else drawTimeline(); }
+  if (r >= 0) {
+    cur = r;
+    if (disp[r].group) toggle(disp[r].group);
+    else if (levels[disp[r].lane] && levels[disp[r].lane].length > 1) toggleStack(disp[r].lane);
+    else drawTimeline();
+  }
 });
 cv.addEventListener('mousemove', function (e) {
   var p = evX(e);
-  cv.style.cursor = p[0] < LM && rowAt(p[1]) >= 0 && disp[rowAt(p[1])].group ? 'pointer' : 'default';
+  var ra0 = rowAt(p[1]);
+  cv.style.cursor = p[0] < LM && ra0 >= 0 && (disp[ra0].group || (levels[disp[ra0].lane] || []).length > 1) ? 'pointer' : 'default';
   if (drag && Math.abs(p[0] - drag.x) > 4) {
     var a = x2t(Math.min(drag.x, p[0])), b = x2t(Math.max(drag.x, p[0]));
     sel = [Math.max(0, a), Math.min(dur, b)]; drawTimeline(); return;
@@ -405,7 +445,7 @@ window.addEventListener('mouseup', function (e) {
   var p = evX(e), moved = Math.abs(p[0] - drag.x) > 4;
   drag = null;
   if (moved && sel) { var s = sel; setView(s[0], s[1]); windowProfile(s[0], s[1]); sel = null; drawTimeline(); }
-  else { pinned = showAt(p[0], p[1], true); }
+  else { pinned = showAt(p[0], p[1], true); drawTimeline(); }
 });
 document.getElementById('tl-reset').addEventListener('click', function () { sel = null; setView(0, dur); windowProfile(0, dur); });
 document.getElementById('tl-left').addEventListener('click', function () { var d = (v1 - v0) / 3; setView(v0 - d, v1 - d); });
@@ -414,6 +454,10 @@ document.getElementById('tl-in').addEventListener('click', function () { var c =
 document.getElementById('tl-out').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0); setView(c - h, c + h); });
 document.getElementById('tl-expand').addEventListener('click', function () { setAll(true); });
 document.getElementById('tl-collapse').addEventListener('click', function () { setAll(false); });
+document.getElementById('tl-stacks').addEventListener('click', function () {
+  var any = false; for (var l = 0; l < nrow; l++) if (stackOpen[l]) any = true;
+  setStacks(!any);
+});
 cv.tabIndex = 0;
 cv.addEventListener('keydown', function (e) {
   var d = (v1 - v0) / 5;
@@ -476,22 +520,30 @@ function showAt(x, y, click) {
     var b = collBox(c);
     if (x >= b.x - 1 && x <= b.x + b.w + 1 && y >= b.y && y <= b.y + b.h && (!cbest || c.end - c.first < cbest.end - cbest.first)) cbest = c;
   });
+  /* an open call stack: the sub-row under the pointer is a depth, and the
+     slice there is the frame open at that depth (the last sub-row: that
+     depth or deeper, the deepest); one row: the innermost kept slice */
+  var nsub = nsubOf(d), L = nsub > 1 ? Math.max(0, Math.min(nsub - 1, Math.floor((y - d.y) / rh))) : -1;
   var best = null;
   for (var k = 0; k < slices.length && lane >= 0 && !html; k++) {
     var s = slices[k];
-    if (s[0] === lane && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
+    if (s[0] !== lane || s[3] > t || t > s[4]) continue;
+    if (L >= 0 && (L < nsub - 1 ? s[2] !== L : s[2] < L)) continue;
+    if (!best || s[2] >= best[2]) best = s;
   }
+  if (click) picked = !html && best ? best : null;
   if (!html && best) {
     var f = sliceFields(best);
     html = fieldTable('slice', f); kind = 'slice';
   }
   if (!html) {
-    var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? S.fine[bi] : -1;
+    var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? (L >= 0 ? levels[lane][L][bi] : S.fine[bi]) : -1;
     var f2 = [['time', fmtDur(bi * S.width) + ' \u2013 ' + fmtDur((bi + 1) * S.width)]];
+    if (L >= 0) f2.push(['depth', L + (L === nsub - 1 ? ' or deeper' : '')]);
     if (row) f2.push(['rank', row.p], ['thread', row.t]);
     else f2.push(['group', d.group.name], ['threads', d.group.b - d.group.a]);
     f2.push(['frames begun', bi < S.nb ? S.counts[bi] : 0]);
-    f2.unshift(['dominant region', id >= 0 ? T.regions[id].n : '(none)']);
+    f2.unshift([L >= 0 ? 'region open at this depth (most of the bucket)' : 'dominant region', id >= 0 ? T.regions[id].n : '(none)']);
     html = fieldTable(row ? 'summary bucket' : 'group summary bucket', f2); kind = 'bucket';
   }
   if (cbest && kind !== 'marker') { html = collFields(cbest) + html; kind = 'collective'; }
@@ -703,9 +755,11 @@ if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout
 setTimeout(function () { if (!framed) whenLoaded(rest); }, 200);
 window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
   selectWindow: function (a, b) { setView(a, b); windowProfile(a, b); }, paintedRows: paintedRows,
-  rowY: function (r) { return TM + dispOf[r] * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
+  rowY: function (r) { return disp[dispOf[r]].y + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
+  sliceY: function (s) { var d = disp[dispOf[s[0]]]; return d.y + (d.group ? 0 : subOf(s, d)) * rh + rh / 2; },
+  toggleStack: toggleStack, setStacks: setStacks,
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
-  dispY: function (r) { return TM + r * rh + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
+  dispY: function (r) { return disp[r].y + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
 /* self-test hook (tests/views/html-browser.sh): #selftest plays the animator
    for a moment and records whether the cursor moved and the views changed */
 function selftest() {

@@ -21,6 +21,8 @@
 #define MAX_COLLS 4096    /* collective instances kept whole (the longest) */
 #define MAX_ROWS 64       /* more rows than this: ranks are grouped in blocks */
 #define GMAP 32           /* regions counted exactly per group bucket */
+#define MAXD 8            /* call-stack levels kept per row (deeper: the last) */
+#define MAX_LEVELS 512    /* level arrays over all rows (64 kB each) */
 #define NP 1024           /* profile buckets (each NB / NP fine buckets) */
 #define PROF_CELLS 32768  /* profile buckets x regions in the report */
 
@@ -47,6 +49,8 @@ typedef struct wstat {
 typedef struct row {
     uint32_t process, stream;
     bucket *b;
+    bucket *lv[MAXD];     /* per call-stack depth: the region open there (inclusive) */
+    unsigned maxdepth;    /* deepest frame seen + 1 */
     long *stack;
     size_t depth, cap;
     double last;
@@ -107,6 +111,7 @@ struct vw_timeline {
     float *cspread;       /* per bucket: their largest entry spread */
     vw_records *rec;
     vw_sink next_a, next_b;   /* tee */
+    size_t nlevels;       /* level arrays allocated (at most MAX_LEVELS) */
     pcell **prof;         /* per region: NP buckets of NB / NP * width seconds, or NULL */
     size_t nprof;
     int windowed;         /* a window [wa, wb) was set: its exact profile in win */
@@ -149,6 +154,8 @@ void vw_timeline_destroy(vw_timeline *t)
     for (size_t i = 0; i < t->nrows; i++) {
         free(t->rows[i].b);
         free(t->rows[i].stack);
+        for (int d = 0; d < MAXD; d++)
+            free(t->rows[i].lv[d]);
     }
     free(t->rows);
     free(t->row_of);
@@ -242,12 +249,15 @@ static void halve_counter(counter *c)
 static void cover(vw_timeline *t, double end)
 {
     while (end >= t->width * NB) {
-        for (size_t i = 0; i < t->nrows; i++) {
-            bucket *b = t->rows[i].b;
-            for (size_t k = 0; k < NB / 2; k++)
-                bucket_merge(&b[k], &b[2 * k], &b[2 * k + 1]);
-            memset(b + NB / 2, 0, NB / 2 * sizeof *b);
-        }
+        for (size_t i = 0; i < t->nrows; i++)
+            for (int d = -1; d < MAXD; d++) {
+                bucket *b = d < 0 ? t->rows[i].b : t->rows[i].lv[d];
+                if (b == NULL)
+                    continue;
+                for (size_t k = 0; k < NB / 2; k++)
+                    bucket_merge(&b[k], &b[2 * k], &b[2 * k + 1]);
+                memset(b + NB / 2, 0, NB / 2 * sizeof *b);
+            }
         for (size_t i = 0; i < t->ncounters; i++)
             halve_counter(&t->counters[i]);
         for (size_t k = 0; k < NB / 2; k++) {
@@ -349,6 +359,21 @@ static double in_window(const vw_timeline *t, double a, double b)
 {
     double x = a > t->wa ? a : t->wa, y = b < t->wb ? b : t->wb;
     return y > x ? y - x : 0;
+}
+
+/* [a, b) to bucket array b of region (no cover: the caller did it) */
+static void spread(const vw_timeline *t, bucket *bk, long region, double a, double b)
+{
+    if (a < 0)
+        a = 0;
+    size_t i = (size_t)(a / t->width);
+    while (a < b && i < NB) {
+        double end = (double)(i + 1) * t->width;
+        double piece = (b < end ? b : end) - a;
+        bucket_add(&bk[i], region, (float)piece);
+        a = end;
+        i++;
+    }
 }
 
 static void attribute(vw_timeline *t, row *w, long region, double a, double b)
@@ -542,10 +567,20 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         w->last = e->end;
     if (w->depth > d)
         w->depth = d;
+    cover(t, e->end);
+    /* the call-stack level of its depth (the deepest level takes deeper
+     * frames too): the region open there, inclusive */
+    unsigned lvd = d < MAXD ? (unsigned)d : MAXD - 1;
+    if (d + 1 > w->maxdepth)
+        w->maxdepth = (unsigned)d + 1;
+    if (w->lv[lvd] == NULL && t->nlevels < MAX_LEVELS &&
+        (w->lv[lvd] = calloc(NB, sizeof *w->lv[lvd])) != NULL)
+        t->nlevels++;
+    if (w->lv[lvd] && e->end > e->start)
+        spread(t, w->lv[lvd], e->region, e->start, e->end);
     /* the profile: an outermost instance (no ancestor of its region open on
      * the row) adds its time inclusively; an instance open across a bucket's
      * start counts there as open */
-    cover(t, e->end);
     int outer = 1;
     for (size_t k = 0; k < w->depth && k < d && outer; k++)
         outer = w->stack[k] != e->region;
@@ -1232,6 +1267,22 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
             else
                 rle_longs(out, v, level_row(t->rows[r].b, n, lv ? k : k * COARSE, v));
         }
+    }
+    /* per thread, its call-stack levels: per fine bucket the region open
+     * at each depth (the last level: that depth and deeper) */
+    fputs("],\"dl\":[", out);
+    for (size_t i = 0; i < f->nlanes; i++) {
+        const vw_lane *l = &f->lanes[i];
+        long r = row_find(t, l->process, l->stream);
+        fputs(i ? ",[" : "[", out);
+        const row *w = r >= 0 ? &t->rows[r] : NULL;
+        unsigned nl = w ? (w->maxdepth < MAXD ? w->maxdepth : MAXD) : 0;
+        for (unsigned d = 0; d < nl && w->lv[d]; d++) {
+            if (d)
+                fputc(',', out);
+            rle_longs(out, v, level_row(w->lv[d], n, k, v));
+        }
+        fputc(']', out);
     }
     free(v);
     fputs("],", out);

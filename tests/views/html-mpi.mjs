@@ -8,7 +8,11 @@
 //     per region, the calls, inclusive and exclusive seconds that
 //     `pal-view --from --to` prints for the same window;
 //   opened: the same, for a report written with --from/--to, which opens
-//     on that window.
+//     on that window;
+//   depth: on a thread's open call stack (a sub-row per depth), a click on
+//     the sub-row of a slice at depth >= 2, at a time where its child is
+//     open too, shows that slice (its own name and depth), not its child's
+//     or its parent's; a click on the child's sub-row shows the child.
 // Usage: node html-mpi.mjs REPORT.html   Exit 0 / 1.
 import { launch, openReport, fail, result } from './browser.mjs';
 
@@ -46,6 +50,33 @@ try {
         if (f[k] !== String(c[k])) fail(`${k}: the page shows ${f[k]}, pal-dump ${c[k]}`);
       if (f.start !== c.start + ' s') fail(`start: the page shows ${f.start}, pal-dump ${c.start} s`);
       if (f.end !== c.endText + ' s') fail(`end: the page shows ${f.end}, pal-dump ${c.endText} s`);
+    }
+  }
+  if (E.depth) {
+    const cases = await page.evaluate(() => {
+      const R = window.palReport, D = JSON.parse(document.getElementById('data').textContent).tl;
+      const S = R.slices;
+      for (const p of S) {
+        if (p[2] < 2) continue;
+        const c = S.find((c) => c[0] === p[0] && c[2] === p[2] + 1 && c[3] >= p[3] && c[4] <= p[4] && c[4] > c[3]);
+        const a = S.find((a) => a[0] === p[0] && a[2] === p[2] - 1 && a[3] <= p[3] && a[4] >= p[4]);
+        if (!c || !a) continue;
+        R.setStacks(true);
+        const d = c[4] - c[3];
+        R.setView(c[3] - d, c[4] + d);
+        const t = (c[3] + c[4]) / 2, n = (s) => D.regions[s[1]].n;
+        return [{ x: R.timeX(t), y: R.sliceY(p), name: n(p), depth: p[2], other: [n(c), n(a)] },
+                { x: R.timeX(t), y: R.sliceY(c), name: n(c), depth: c[2], other: [n(p)] }];
+      }
+      return null;
+    });
+    if (!cases) fail('no slice at depth >= 2 with a child and a parent in the report');
+    for (const k of cases || []) {
+      await page.locator('#tl').click({ position: { x: k.x * sx, y: k.y * sx } });
+      const f = await fields();
+      console.log(`depth ${k.depth}: the click shows ${f.region} at depth ${f.depth} (want ${k.name}; not ${k.other})`);
+      if (f.region !== k.name || f.depth !== String(k.depth))
+        fail(`a click on the depth-${k.depth} sub-row shows ${f.region} (depth ${f.depth}), not ${k.name}`);
     }
   }
   for (const w of [E.window, E.opened]) {

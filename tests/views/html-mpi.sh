@@ -7,7 +7,9 @@
 # (4 ranks, 1,500 steps: more slices than the page keeps) has the calls,
 # inclusive and exclusive seconds per region that `pal-view --from --to`
 # prints for the window the page reports; the report written with
-# --from/--to opens on that window with the same profile. Skips (77), saying why, without
+# --from/--to opens on that window with the same profile; on the trace of
+# tests/views/vwprog (nested regions, depth 3), a click on a depth >= 2
+# sub-row shows the slice at that depth, not its child or parent. Skips (77), saying why, without
 # Chromium, node or playwright-core.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -78,7 +80,10 @@ PY
 mkdir -p "$tmp/js/node_modules"
 ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
 cp "$top_srcdir/tests/views/browser.mjs" "$top_srcdir/tests/views/html-mpi.mjs" "$tmp/js/"
+ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" || exit 99
+"$pv" --html "$tmp/nested.html" "$(ls "$tmp"/vw.*.ecl | head -1)" || { echo "FAIL: pal-view --html (nested)"; exit 1; }
 fail=0
+CHROMIUM=$(command -v "$chromium") EXPECT='{"depth": true}' timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/nested.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT=$EXPECT timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/report.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT="{\"window\": $WEXPECT}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/big.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT="{\"opened\": $WEXPECT}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/window.html" || fail=1
