@@ -230,6 +230,12 @@ function label(g, nm, x, w, y) {
   g.fillStyle = '#fff'; g.fillText(nm, x0 + 3, y);
 }
 var picked = null;   /* the selected slice, outlined */
+var MAXMSG = 300, msgsOn = true, msgState = {mode: 'lines', lines: 0, pairs: 0, inView: 0};
+/* whether message m is sent or received inside slice s (its send on s's
+   thread within s, or its receive) */
+function msgOfSlice(m, s) {
+  return (m[0] === s[0] && m[2] >= s[3] && m[2] <= s[4]) || (m[1] === s[0] && m[3] >= s[3] && m[3] <= s[4]);
+}
 function drawTimeline() {
   var g = cv.getContext('2d');
   var ndisp = disp.length;
@@ -298,19 +304,48 @@ function drawTimeline() {
     g.stroke();
     g.lineWidth = 1; g.fillStyle = 'rgba(25,20,80,0.9)'; g.fillRect(b.x, b.y, Math.max(1, b.xl - b.x), 3);
   });
-  /* messages, between the rows that show their ends */
-  g.strokeStyle = 'rgba(20,40,120,0.75)'; g.fillStyle = 'rgba(20,40,120,0.75)'; g.lineWidth = 1;
+  /* messages on demand (the "messages" control): a line per message when
+     at most MAXMSG of them are in the view, else one line per pair of rows
+     with its count; the picked slice's own messages always */
+  var inView = [], mine = [];
   for (var k = 0; k < T.msgs.length; k++) {
     var m = T.msgs[k];
     if (m[3] < v0 || m[2] > v1) continue;
     var ra = dispOf[m[0]], rb = dispOf[m[1]];
     if (ra === rb && disp[ra].group) continue;
-    var x1 = t2x(m[2]), y1 = disp[ra].y + rh / 2, x2 = t2x(m[3]), y2 = disp[rb].y + rh / 2;
+    if (picked && msgOfSlice(m, picked)) mine.push(m); else inView.push(m);
+  }
+  msgState.inView = inView.length + mine.length; msgState.lines = 0; msgState.pairs = 0;
+  msgState.mode = !msgsOn ? 'off' : inView.length > MAXMSG ? 'pairs' : 'lines';
+  function arrow(m, col, wd) {
+    var x1 = t2x(m[2]), y1 = disp[dispOf[m[0]]].y + rh / 2, x2 = t2x(m[3]), y2 = disp[dispOf[m[1]]].y + rh / 2;
+    g.strokeStyle = col; g.fillStyle = col; g.lineWidth = wd;
     g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
     var an = Math.atan2(y2 - y1, x2 - x1);
     g.beginPath(); g.moveTo(x2, y2); g.lineTo(x2 - 6 * Math.cos(an - 0.4), y2 - 6 * Math.sin(an - 0.4));
     g.lineTo(x2 - 6 * Math.cos(an + 0.4), y2 - 6 * Math.sin(an + 0.4)); g.fill();
+    g.lineWidth = 1; msgState.lines++;
   }
+  if (msgState.mode === 'lines') inView.forEach(function (m) { arrow(m, 'rgba(20,40,120,0.75)', 1); });
+  else if (msgState.mode === 'pairs') {
+    var pairs = {};
+    inView.forEach(function (m) {
+      var key = dispOf[m[0]] + ',' + dispOf[m[1]], p = pairs[key] || (pairs[key] = {a: dispOf[m[0]], b: dispOf[m[1]], n: 0, t: 0});
+      p.n++; p.t += (m[2] + m[3]) / 2;
+    });
+    g.font = '10px sans-serif'; g.textBaseline = 'middle';
+    Object.keys(pairs).forEach(function (key) {
+      var p = pairs[key], x = t2x(p.t / p.n), ya = disp[p.a].y + rh / 2, yb = disp[p.b].y + rh / 2;
+      g.strokeStyle = 'rgba(20,40,120,0.55)'; g.lineWidth = Math.min(6, 1 + Math.log(p.n) / Math.LN2 / 2);
+      g.setLineDash([4, 3]); g.beginPath(); g.moveTo(x, ya); g.lineTo(x + 12, yb); g.stroke(); g.setLineDash([]);
+      g.lineWidth = 1;
+      var lab = p.n + (T.msgs.length < T.nmatched ? ' (sample)' : ''), tw = g.measureText(lab).width;
+      g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(x + 8, (ya + yb) / 2 - 6, tw + 4, 12);
+      g.fillStyle = '#14287a'; g.fillText(lab, x + 10, (ya + yb) / 2);
+      msgState.pairs++;
+    });
+  }
+  mine.forEach(function (m) { arrow(m, '#e0218a', 2); });
   /* markers */
   g.fillStyle = '#111';
   T.markers.forEach(function (mk) {
@@ -378,6 +413,11 @@ function drawTimeline() {
   body.setAttribute('data-tl-from', v0); body.setAttribute('data-tl-to', v1);
   body.setAttribute('data-tl-step', step);
   body.setAttribute('data-tl-colls', drawnColls.length);
+  body.setAttribute('data-tl-msgs', msgState.mode + ',' + msgState.lines + ',' + msgState.pairs + ',' + msgState.inView);
+  var mt = document.getElementById('tl-msgs-note');
+  if (mt) mt.textContent = msgState.mode === 'off' ? 'messages hidden' : msgState.mode === 'pairs' ?
+    msgState.inView + ' messages in view: counts per pair of rows (zoom in to ' + MAXMSG + ' or fewer for a line each)' :
+    msgState.lines + ' message lines';
   document.getElementById('tl-range').textContent = fmtDur(v0) + ' \u2013 ' + fmtDur(v1) +
     ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
   var ct = document.getElementById('tl-colls');
@@ -454,6 +494,7 @@ document.getElementById('tl-in').addEventListener('click', function () { var c =
 document.getElementById('tl-out').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0); setView(c - h, c + h); });
 document.getElementById('tl-expand').addEventListener('click', function () { setAll(true); });
 document.getElementById('tl-collapse').addEventListener('click', function () { setAll(false); });
+document.getElementById('tl-msgs').addEventListener('change', function (e) { msgsOn = e.target.checked; drawTimeline(); });
 document.getElementById('tl-stacks').addEventListener('click', function () {
   var any = false; for (var l = 0; l < nrow; l++) if (stackOpen[l]) any = true;
   setStacks(!any);
@@ -503,6 +544,38 @@ function sliceFields(s) {
   if (s.length > 9 && s[9] >= 0) f.push(['root', s[9]]);
   return f;
 }
+/* the matched partners of slice s in the page's messages: buttons that
+   jump to the slice at the other end (the receive of a send, the send of a
+   receive) */
+function partnerLinks(s) {
+  var h = '', n = 0;
+  T.msgs.forEach(function (m, i) {
+    if (n >= 8 || !msgOfSlice(m, s)) return;
+    var send = m[0] === s[0] && m[2] >= s[3] && m[2] <= s[4], r = T.rows[send ? m[1] : m[0]];
+    h += '<button class="partner" data-msg="' + i + '" data-side="' + (send ? 's' : 'r') + '" id="tl-partner-' + n + '">' +
+      (send ? 'jump to the receive: rank ' : 'jump to the send: rank ') + r.p + (threadsOf[r.p] > 1 ? '.' + r.t : '') + ', ' +
+      fmtNs(nsOf(send ? m[3] : m[2])) + ', ' + m[4] + ' bytes</button> ';
+    n++;
+  });
+  if (n) return '<div>matched partner' + (n > 1 ? 's' : '') + ': ' + h + '</div>';
+  return T.msgs.length < T.nmatched && s.length > 6 && s[6] >= 0 ?
+    '<div class="hint">its matched partner is not in the page\u2019s sample of messages</div>' : '';
+}
+/* shows and selects the slice at the other end of message i */
+function jumpPartner(i, side) {
+  var m = T.msgs[i], lane = side === 's' ? m[1] : m[0], t = side === 's' ? m[3] : m[2], best = null;
+  slices.forEach(function (s) { if (s[0] === lane && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s; });
+  var a = Math.min(m[2], best ? best[3] : t), b = Math.max(m[3], best ? best[4] : t), pad = (b - a) * 0.3 + 1e-9;
+  if (!stackOpen[lane] || !(v0 <= a && b <= v1)) setView(a - pad, b + pad);
+  picked = best;
+  if (best) { info.innerHTML = fieldTable('slice', sliceFields(best)) + partnerLinks(best); pinned = 'slice'; body.setAttribute('data-tl-picked', 'slice'); }
+  else { info.innerHTML = '<b>the receiving side has no kept slice at ' + esc(fmtNs(nsOf(t))) + '</b>'; body.setAttribute('data-tl-picked', 'none'); }
+  drawTimeline();
+}
+info.addEventListener('click', function (e) {
+  var b = e.target.closest ? e.target.closest('button.partner') : null;
+  if (b) jumpPartner(parseInt(b.getAttribute('data-msg'), 10), b.getAttribute('data-side'));
+});
 /* what is under (x, y): a marker, a collective instance, the innermost kept
    slice, or the summary (a thread's or a group's) */
 function showAt(x, y, click) {
@@ -534,7 +607,7 @@ function showAt(x, y, click) {
   if (click) picked = !html && best ? best : null;
   if (!html && best) {
     var f = sliceFields(best);
-    html = fieldTable('slice', f); kind = 'slice';
+    html = fieldTable('slice', f) + partnerLinks(best); kind = 'slice';
   }
   if (!html) {
     var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? (L >= 0 ? levels[lane][L][bi] : S.fine[bi]) : -1;
@@ -757,7 +830,8 @@ window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
   selectWindow: function (a, b) { setView(a, b); windowProfile(a, b); }, paintedRows: paintedRows,
   rowY: function (r) { return disp[dispOf[r]].y + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
   sliceY: function (s) { var d = disp[dispOf[s[0]]]; return d.y + (d.group ? 0 : subOf(s, d)) * rh + rh / 2; },
-  toggleStack: toggleStack, setStacks: setStacks,
+  toggleStack: toggleStack, setStacks: setStacks, picked: function () { return picked; },
+  messages: function (on) { msgsOn = on; document.getElementById('tl-msgs').checked = on; drawTimeline(); },
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
   dispY: function (r) { return disp[r].y + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
 /* self-test hook (tests/views/html-browser.sh): #selftest plays the animator

@@ -9,6 +9,9 @@
 //     `pal-view --from --to` prints for the same window;
 //   opened: the same, for a report written with --from/--to, which opens
 //     on that window;
+//   msgs: at the whole-run zoom of a run with many messages no message
+//     line is drawn, only per-pair counts; zoomed in, lines; the messages
+//     control hides them (the picture changes) and shows them again;
 //   depth: on a thread's open call stack (a sub-row per depth), a click on
 //     the sub-row of a slice at depth >= 2, at a time where its child is
 //     open too, shows that slice (its own name and depth), not its child's
@@ -50,6 +53,16 @@ try {
         if (f[k] !== String(c[k])) fail(`${k}: the page shows ${f[k]}, pal-dump ${c[k]}`);
       if (f.start !== c.start + ' s') fail(`start: the page shows ${f.start}, pal-dump ${c.start} s`);
       if (f.end !== c.endText + ' s') fail(`end: the page shows ${f.end}, pal-dump ${c.endText} s`);
+      // the matched partner: the receive on rank `peer`
+      const btn = page.locator('#tl-partner-0');
+      if (await btn.count() !== 1) fail('no jump to the partner');
+      else {
+        await btn.click();
+        const g = await fields(), sec = (x) => parseFloat(x);
+        console.log('jumped to the partner: ' + JSON.stringify(g));
+        if (g.rank !== String(c.peer) || !(sec(g.start) <= c.recv + 1e-12 && c.recv <= sec(g.end) + 1e-12))
+          fail(`the partner jump selects ${g.region} on rank ${g.rank} [${g.start}, ${g.end}], not the receive on rank ${c.peer} at ${c.recv}`);
+      }
     }
   }
   if (E.depth) {
@@ -78,6 +91,27 @@ try {
       if (f.region !== k.name || f.depth !== String(k.depth))
         fail(`a click on the depth-${k.depth} sub-row shows ${f.region} (depth ${f.depth}), not ${k.name}`);
     }
+  }
+  if (E.msgs) {
+    const st = async () => (await page.evaluate(() => document.body.getAttribute('data-tl-msgs'))).split(',');
+    const png = () => page.evaluate(() => document.getElementById('tl').toDataURL());
+    await page.evaluate(() => document.getElementById('tl-reset').click());
+    const whole = await st();
+    console.log('whole run: messages ' + whole);
+    if (whole[0] !== 'pairs' || whole[1] !== '0' || !(parseInt(whole[2], 10) > 0))
+      fail(`at the whole-run zoom the page draws ${whole[1]} message lines (mode ${whole[0]}), expected per-pair counts only`);
+    const dur = await page.evaluate(() => window.palReport.view()[1]);
+    await page.evaluate((d) => window.palReport.setView(d * 0.5, d * 0.505), dur);
+    const zoom = await st(), on = await png();
+    console.log('zoomed: messages ' + zoom);
+    if (zoom[0] !== 'lines' || !(parseInt(zoom[1], 10) > 0)) fail(`zoomed in, no message lines (${zoom})`);
+    await page.click('#tl-msgs');
+    const off = await st(), offPng = await png();
+    console.log('toggled: messages ' + off);
+    if (off[0] !== 'off' || off[1] !== '0') fail(`the messages control did not hide them (${off})`);
+    if (offPng === on) fail('hiding the messages did not change the picture');
+    await page.click('#tl-msgs');
+    if ((await png()) !== on) fail('showing the messages again did not restore the picture');
   }
   for (const w of [E.window, E.opened]) {
     if (!w) continue;

@@ -3,7 +3,11 @@
 # what pal-dump and pal-view say (html-mpi.mjs in headless Chromium, with
 # playwright-core): a click on an MPI_Isend shows the record's peer, tag,
 # communicator, bytes and request and its exact start and end (a run of
-# many-ranks.awk: 4 ranks, 3 steps); the window profile of a selection
+# many-ranks.awk: 4 ranks, 3 steps), and its "jump to the receive" selects
+# the rank-2 slice in which pal-dump shows the matching completion; on a run
+# with 6,000 messages the whole-run view draws per-pair counts and no
+# message line, a zoomed view draws lines, and the messages control hides
+# them; the window profile of a selection
 # (4 ranks, 1,500 steps: more slices than the page keeps) has the calls,
 # inclusive and exclusive seconds per region that `pal-view --from --to`
 # prints for the window the page reports; the report written with
@@ -40,16 +44,22 @@ awk -v N=4 -v S=1500 -f "$top_srcdir/tests/views/many-ranks.awk" | sort -n -s -k
 # rank 1's second MPI_Isend as pal-dump prints it (duration in us: many-ranks.edl)
 "$pd" -d "$edl" --type isend -p 1 --head 2 "$tmp/run.trace" | tail -1 >"$tmp/isend" || exit 99
 cat "$tmp/isend"
-EXPECT=$(python3 - "$tmp/isend" <<'PY'
+# ... and the completions on rank 2, where its partner receive is
+"$pd" -d "$edl" --type complete -p 2 "$tmp/run.trace" >"$tmp/complete" || exit 99
+EXPECT=$(python3 - "$tmp/isend" "$tmp/complete" <<'PY'
 import json, sys
 f = open(sys.argv[1]).read().split()
 kv = dict(x.split('=', 1) for x in f[4:])
 end_ns = round(float(f[0]) * 1e9)
 start_ns = end_ns - int(kv['duration']) * 1000
 fmt = lambda ns: '%d.%09d' % divmod(ns, 10**9)
+# its receive: the second completion of a receive from rank 1, tag 1, on rank 2
+recv = [l.split() for l in open(sys.argv[2])]
+recv = [r for r in recv if 'kind=1' in r and 'peer=1' in r and 'tag=1' in r]
 print(json.dumps({'click': {'rank': 1, 'end': end_ns / 1e9, 'endText': f[0], 'start': fmt(start_ns),
                             'peer': int(kv['peer']), 'tag': int(kv['tag']), 'communicator': int(kv['comm']),
-                            'bytes': int(kv['bytes']), 'request': int(kv['request'])}}))
+                            'bytes': int(kv['bytes']), 'request': int(kv['request']),
+                            'recv': float(recv[1][0])}}))
 PY
 ) || exit 99
 # a window of whole profile buckets from 30 % to 55 % of the run, and what
@@ -85,6 +95,6 @@ ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" || exit 99
 fail=0
 CHROMIUM=$(command -v "$chromium") EXPECT='{"depth": true}' timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/nested.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT=$EXPECT timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/report.html" || fail=1
-CHROMIUM=$(command -v "$chromium") EXPECT="{\"window\": $WEXPECT}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/big.html" || fail=1
+CHROMIUM=$(command -v "$chromium") EXPECT="{\"window\": $WEXPECT, \"msgs\": true}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/big.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT="{\"opened\": $WEXPECT}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/window.html" || fail=1
 exit $fail
