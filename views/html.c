@@ -129,6 +129,53 @@ static void anim_json(const vw_facts *f, FILE *out, size_t nb)
     fputs("]}", out);
 }
 
+/* the rank x function heat map's data: the regions that take most time
+ * (columns, at most 40 and at most 65,536 cells), and per thread and
+ * region its calls, inclusive and exclusive seconds -- the CSV's region
+ * rows, printed as the CSV prints them */
+static int by_total_desc(const void *a, const void *b, void *fp)
+{
+    const vw_facts *f = fp;
+    double x = f->regions[*(const size_t *)a].all.total, y = f->regions[*(const size_t *)b].all.total;
+    if (x != y)
+        return x < y ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void heat_json(const vw_facts *f, FILE *out)
+{
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx), n = 0;
+    if (idx == NULL) {
+        fputs("{\"cols\":[],\"v\":[]}", out);
+        return;
+    }
+    for (size_t i = 0; i < f->nregions; i++)
+        if (f->regions[i].all.calls)
+            idx[n++] = i;
+    qsort_r(idx, n, sizeof *idx, by_total_desc, (void *)f);
+    size_t maxc = 65536 / (f->nlanes ? f->nlanes : 1);
+    if (maxc > 40)
+        maxc = 40;
+    if (maxc < 1)
+        maxc = 1;
+    if (n > maxc)
+        n = maxc;
+    fputs("{\"cols\":[", out);
+    for (size_t j = 0; j < n; j++)
+        fprintf(out, "%s%zu", j ? "," : "", idx[j]);
+    fputs("],\"v\":[", out);
+    size_t items = 0;
+    for (size_t i = 0; i < f->nlanes; i++)
+        for (size_t j = 0; j < n; j++) {
+            const vw_stat *st = &f->lanes[i].rstat[idx[j]];
+            if (st->calls)
+                fprintf(out, "%s[%zu,%zu,%llu,%.9f,%.9f]", items++ ? "," : "", i, j,
+                        (unsigned long long)st->calls, st->total, st->excl);
+        }
+    fputs("]}", out);
+    free(idx);
+}
+
 static const char style[] =
     "body{font-family:sans-serif;margin:16px;color:#222}canvas{border:1px solid #ccc;"
     "display:block;margin:4px 0 8px}figure{margin:8px 0}pre{background:#f6f6f6;padding:8px;"
@@ -171,7 +218,10 @@ int vw_html_report(const vw_facts *f, FILE *out)
           "zoom in</button> <button id=\"tl-out\">zoom out</button> <button id=\"tl-left\">"
           "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <button id=\"tl-expand\">"
           "expand all</button> <button id=\"tl-collapse\">collapse all</button> <button "
-          "id=\"tl-stacks\">call stacks</button> <label><input type=\"checkbox\" "
+          "id=\"tl-stacks\">call stacks</button> <input id=\"tl-search\" size=\"14\" "
+          "placeholder=\"search a name\"/><button id=\"tl-prev\">&#9650;</button><button "
+          "id=\"tl-next\">&#9660;</button> <span id=\"tl-found\" class=\"hint\"></span> "
+          "<label><input type=\"checkbox\" "
           "id=\"tl-msgs\" checked=\"checked\"/>messages</label> <span id=\"tl-msgs-note\" "
           "class=\"hint\"></span> <span "
           "id=\"tl-range\"></span><br/><span id=\"tl-colls\"></span><br/><span class=\"hint\">"
@@ -181,7 +231,14 @@ int vw_html_report(const vw_facts *f, FILE *out)
           "or collapse all; click a thread&#8217;s label or &#8220;call stacks&#8221;: its call "
           "stack as a sub-row per depth, or one row</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
           "<div id=\"tl-legend\"></div>\n<div id=\"tl-info\">click a slice for its fields</div>\n"
-          "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n",
+          "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n"
+          "<h2>Imbalance: threads &#215; regions</h2>\n<div>colour: <select id=\"heat-metric\">"
+          "<option value=\"3\">inclusive seconds</option><option value=\"4\">exclusive "
+          "seconds</option><option value=\"2\">calls</option></select> <span class=\"hint\">"
+          "each column scaled to its largest cell (white: 0); the regions with the most time; "
+          "hover a cell for its values, click it to show that thread in the timeline</span></div>\n"
+          "<canvas id=\"heatmap\" width=\"1100\" height=\"100\"></canvas>\n<div id=\"heat-info\" "
+          "class=\"hint\">&#160;</div>\n",
           out);
     fputs("<h2>Animator</h2>\n<div id=\"animator\"><button id=\"play\">play</button> "
           "<button id=\"pause\">pause</button> <button id=\"step\">step</button> <button "
@@ -203,6 +260,8 @@ int vw_html_report(const vw_facts *f, FILE *out)
      * them to be parsed; the script finishes once the document is loaded */
     fputs("<script type=\"application/json\" id=\"data\">{\"anim\":", out);
     anim_json(f, out, nb);
+    fputs(",\"heat\":", out);
+    heat_json(f, out);
     fputs(",\"tl\":", out);
     int rc = vw_timeline_json(tl, f, out);
     vw_timeline_destroy(own);

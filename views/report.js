@@ -494,6 +494,11 @@ document.getElementById('tl-in').addEventListener('click', function () { var c =
 document.getElementById('tl-out').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0); setView(c - h, c + h); });
 document.getElementById('tl-expand').addEventListener('click', function () { setAll(true); });
 document.getElementById('tl-collapse').addEventListener('click', function () { setAll(false); });
+document.getElementById('tl-search').addEventListener('keydown', function (e) {
+  if (e.key === 'Enter') { if (e.target.value !== query) searchFor(e.target.value); else searchStep(e.shiftKey ? -1 : 1); e.preventDefault(); }
+});
+document.getElementById('tl-next').addEventListener('click', function () { var v = document.getElementById('tl-search').value; if (v !== query) searchFor(v); else searchStep(1); });
+document.getElementById('tl-prev').addEventListener('click', function () { var v = document.getElementById('tl-search').value; if (v !== query) searchFor(v); else searchStep(-1); });
 document.getElementById('tl-msgs').addEventListener('change', function (e) { msgsOn = e.target.checked; drawTimeline(); });
 document.getElementById('tl-stacks').addEventListener('click', function () {
   var any = false; for (var l = 0; l < nrow; l++) if (stackOpen[l]) any = true;
@@ -687,6 +692,87 @@ function legend() {
   Array.prototype.forEach.call(document.querySelectorAll('.msg-sample'), function (e) { e.textContent = msgSampleNote().replace('(', '; ').replace(')', ''); });
 }
 
+/* ---------- imbalance: the threads x regions heat map ----------
+   A row per thread (as the timeline's rows), a column per region (those
+   with most time, ALL.heat.cols), each cell coloured by the chosen value
+   scaled to its column's largest; the values are the CSV's region rows. */
+var H = ALL.heat || {cols: [], v: []}, hc = document.getElementById('heatmap'), hinfo = document.getElementById('heat-info');
+var HL = 150, HT = 110, hcw = 0, hrh = 0, hmetric = 3, hcell = {};
+H.v.forEach(function (c) { hcell[c[0] + ',' + c[1]] = c; });
+function heatText(c) {
+  var r = T.rows[c[0]], g = T.regions[H.cols[c[1]]];
+  return 'rank ' + r.p + ' thread ' + r.t + ', ' + g.n + ': calls ' + c[2] + ', inclusive ' + c[3].toFixed(9) +
+    ' s, exclusive ' + c[4].toFixed(9) + ' s';
+}
+function drawHeat() {
+  if (!hc) return;
+  var nc = H.cols.length, g = hc.getContext('2d');
+  hcw = nc ? Math.max(6, Math.min(40, Math.floor((hc.width - HL - 10) / nc))) : 0;
+  hrh = Math.max(3, Math.min(16, Math.floor(600 / Math.max(1, nrow))));
+  hc.height = HT + nrow * hrh + 10;
+  g.fillStyle = '#fff'; g.fillRect(0, 0, hc.width, hc.height);
+  var mx = [];
+  for (var j = 0; j < nc; j++) mx.push(0);
+  H.v.forEach(function (c) { if (c[hmetric] > mx[c[1]]) mx[c[1]] = c[hmetric]; });
+  H.v.forEach(function (c) {
+    var q = mx[c[1]] > 0 ? c[hmetric] / mx[c[1]] : 0;
+    g.fillStyle = 'rgb(' + Math.round(255 - 40 * q) + ',' + Math.round(255 - 215 * q) + ',' + Math.round(255 - 200 * q) + ')';
+    g.fillRect(HL + c[1] * hcw, HT + c[0] * hrh, hcw - 1, hrh - 1);
+  });
+  g.strokeStyle = '#ccc'; g.strokeRect(HL - 0.5, HT - 0.5, nc * hcw, nrow * hrh);
+  g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'middle';
+  var every = Math.ceil(10 / hrh);
+  for (var i = 0; i < nrow; i += every) g.fillText(rowName(T.rows[i]).slice(0, 24), 4, HT + (i + 0.5) * hrh);
+  for (var k = 0; k < nc; k++) {
+    g.save(); g.translate(HL + (k + 0.5) * hcw, HT - 4); g.rotate(-Math.PI / 3);
+    var nm = T.regions[H.cols[k]].n; if (nm.length > 22) nm = nm.slice(0, 21) + '\u2026';
+    g.fillStyle = T.regions[H.cols[k]].c; g.fillRect(0, -4, 8, 8); g.fillStyle = '#222'; g.fillText(nm, 11, 0); g.restore();
+  }
+  body.setAttribute('data-heat', nrow + 'x' + nc + ',' + hmetric);
+}
+function heatAt(e) {
+  var r = hc.getBoundingClientRect(), x = (e.clientX - r.left) * hc.width / r.width, y = (e.clientY - r.top) * hc.height / r.height;
+  var j = Math.floor((x - HL) / hcw), i = Math.floor((y - HT) / hrh);
+  if (j < 0 || j >= H.cols.length || i < 0 || i >= nrow) return null;
+  return hcell[i + ',' + j] || [i, j, 0, 0, 0];
+}
+if (hc) {
+  hc.addEventListener('mousemove', function (e) { var c = heatAt(e); hinfo.textContent = c ? heatText(c) : '\u00a0'; });
+  hc.addEventListener('click', function (e) {
+    var c = heatAt(e); if (!c) return;
+    hinfo.textContent = heatText(c);
+    /* the timeline: that thread's row current (its group open), search the region */
+    groups.forEach(function (g) { if (c[0] >= g.a && c[0] < g.b) g.open = true; });
+    layout(); cur = dispOf[c[0]]; searchFor(T.regions[H.cols[c[1]]].n, c[0], true); cv.scrollIntoView({block: 'center'});
+  });
+  document.getElementById('heat-metric').addEventListener('change', function (e) { hmetric = parseInt(e.target.value, 10); drawHeat(); });
+}
+
+/* ---------- search by name: the kept slices whose region contains the text ---------- */
+var found = [], foundAt = -1, query = '';
+function searchFor(q, lane, exact) {
+  query = q; found = []; foundAt = -1;
+  var el = document.getElementById('tl-search'); if (el && el.value !== q) el.value = q;
+  var lq = q.toLowerCase();
+  if (lq) slices.forEach(function (s) { var n = T.regions[s[1]].n; if (exact ? n === q : n.toLowerCase().indexOf(lq) >= 0) found.push(s); });
+  found.sort(function (a, b) { return a[3] - b[3] || a[0] - b[0]; });
+  if (lane !== undefined) for (var i = 0; i < found.length; i++) if (found[i][0] === lane) { foundAt = i - 1; break; }
+  searchStep(1);
+}
+function searchStep(dir) {
+  var st = document.getElementById('tl-found');
+  if (!found.length) { if (st) st.textContent = query ? 'no kept slice matches' : ''; picked = null; drawTimeline(); return; }
+  foundAt = (foundAt + dir + found.length) % found.length;
+  var s = found[foundAt], d = s[4] - s[3], lane = s[0];
+  groups.forEach(function (g) { if (lane >= g.a && lane < g.b) g.open = true; });
+  layout();
+  picked = s; pinned = 'slice';
+  info.innerHTML = fieldTable('slice', sliceFields(s)) + partnerLinks(s);
+  body.setAttribute('data-tl-picked', 'slice');
+  if (st) st.textContent = (foundAt + 1) + ' of ' + found.length + (T.complete ? '' : ' kept');
+  setView(s[3] - d * 2 - 1e-9, s[4] + d * 2 + 1e-9);
+}
+
 /* ---------- the animator ---------- */
 var C = ['#2e9e44', '#e0b000', '#d03a2f'], SN = ['busy', 'overhead', 'idle'];
 var adur = A.duration || 1e-9, anb = A.nbins, t = adur, playing = false, speed = 1, last = null;
@@ -804,6 +890,7 @@ function rest() {
   restDone = true;
   try {
     if (T.window) windowProfile(T.window[0], T.window[1], T.wprof); else windowProfile(0, dur);
+    drawHeat();
     draw(); initSortable();
     body.setAttribute('data-tl-painted', paintedRows());
     if (window.performance && performance.mark) performance.mark('pal-report-ready');
@@ -831,6 +918,8 @@ window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
   rowY: function (r) { return disp[dispOf[r]].y + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
   sliceY: function (s) { var d = disp[dispOf[s[0]]]; return d.y + (d.group ? 0 : subOf(s, d)) * rh + rh / 2; },
   toggleStack: toggleStack, setStacks: setStacks, picked: function () { return picked; },
+  heatCells: function () { return H.v.map(function (c) { return {rank: T.rows[c[0]].p, thread: T.rows[c[0]].t, region: T.regions[H.cols[c[1]]].n, calls: c[2], total: c[3].toFixed(9), excl: c[4].toFixed(9), text: heatText(c)}; }); },
+  heatXY: function (lane, col) { return [HL + (col + 0.5) * hcw, HT + (lane + 0.5) * hrh]; }, heatCols: H.cols.length, search: searchFor,
   messages: function (on) { msgsOn = on; document.getElementById('tl-msgs').checked = on; drawTimeline(); },
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
   dispY: function (r) { return disp[r].y + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};

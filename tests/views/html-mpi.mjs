@@ -12,6 +12,12 @@
 //   msgs: at the whole-run zoom of a run with many messages no message
 //     line is drawn, only per-pair counts; zoomed in, lines; the messages
 //     control hides them (the picture changes) and shows them again;
+//   heat: every cell of the threads x regions heat map has the calls,
+//     inclusive and exclusive seconds of the CSV's region row (EXPECT.heat.csv);
+//     hovering a cell shows them, clicking it shows that region on that
+//     thread in the timeline;
+//   depth (also: search): searching "kern" selects the first kernel slice,
+//     next the second (not earlier), previous the first again;
 //   depth: on a thread's open call stack (a sub-row per depth), a click on
 //     the sub-row of a slice at depth >= 2, at a time where its child is
 //     open too, shows that slice (its own name and depth), not its child's
@@ -112,6 +118,60 @@ try {
     if (offPng === on) fail('hiding the messages did not change the picture');
     await page.click('#tl-msgs');
     if ((await png()) !== on) fail('showing the messages again did not restore the picture');
+  }
+  if (E.heat) {
+    // every cell against the CSV's region rows (rank, thread, region)
+    const cells = await page.evaluate(() => window.palReport.heatCells());
+    const csv = {};
+    for (const l of E.heat.csv.split('\n')) {
+      const f = l.split(',');
+      if (f[0] === 'region') csv[`${f[1]},${f[2]},${f[3]}`] = { calls: parseInt(f[5], 10), total: f[6], excl: f[7] };
+    }
+    const cols = new Set(cells.map((c) => c.region));
+    let n = 0;
+    for (const c of cells) {
+      const w = csv[`${c.rank},${c.thread},${c.region}`];
+      if (!w || w.calls !== c.calls || w.total !== c.total || w.excl !== c.excl) {
+        if (n++ < 5) fail(`heat cell rank ${c.rank} thread ${c.thread} ${c.region}: ${c.calls} calls, ${c.total} s, ${c.excl} s; CSV ${JSON.stringify(w)}`);
+      }
+    }
+    for (const k of Object.keys(csv)) {
+      const [r, t, name] = k.split(',');
+      if (cols.has(name) && !cells.find((c) => `${c.rank},${c.thread},${c.region}` === k)) fail(`CSV row ${k} has no heat cell`);
+    }
+    console.log(`heat map: ${cells.length} cells, ${cols.size} regions, equal to the CSV`);
+    if (!cells.length) fail('an empty heat map');
+    // hover and click a real cell: its values, then the timeline shows that region on that thread
+    const last = cells.reduce((a, c) => (parseFloat(c.total) > parseFloat(a.total) ? c : a));
+    const lane = await page.evaluate((c) => JSON.parse(document.getElementById('data').textContent).tl.rows.findIndex((r) => r.p === c.rank && r.t === c.thread), last);
+    const col = await page.evaluate((c) => JSON.parse(document.getElementById('data').textContent).heat.cols.findIndex((g) => JSON.parse(document.getElementById('data').textContent).tl.regions[g].n === c.region), last);
+    const xy = await page.evaluate(([l, c]) => window.palReport.heatXY(l, c), [lane, col]);
+    const hb = await page.locator('#heatmap').boundingBox(), hs = hb.width / 1100;
+    await page.locator('#heatmap').hover({ position: { x: xy[0] * hs, y: xy[1] * hs } });
+    const shown = await page.textContent('#heat-info');
+    if (shown !== last.text) fail(`hovering the cell shows "${shown}", not "${last.text}"`);
+    await page.locator('#heatmap').click({ position: { x: xy[0] * hs, y: xy[1] * hs } });
+    const f = await fields();
+    console.log(`heat click -> timeline: ${f.region} on rank ${f.rank} thread ${f.thread}`);
+    if (f.region !== last.region || f.rank !== String(last.rank) || f.thread !== String(last.thread))
+      fail(`clicking the heat cell shows ${f.region} on rank ${f.rank}.${f.thread} in the timeline, not ${last.region} on ${last.rank}.${last.thread}`);
+  }
+  if (E.depth) {
+    // search by name, next and previous
+    const found = () => page.textContent('#tl-found');
+    await page.fill('#tl-search', 'kern');
+    await page.press('#tl-search', 'Enter');
+    const a = await found(), fa = await fields();
+    await page.click('#tl-next');
+    const b = await found(), fb = await fields();
+    await page.click('#tl-prev');
+    const c = await found(), fc = await fields();
+    console.log(`search "kern": ${a} (${fa.start}), next ${b} (${fb.start}), previous ${c} (${fc.start})`);
+    const m = /^1 of (\d+)/.exec(a);
+    if (!m || !(parseInt(m[1], 10) >= 2)) fail(`search found "${a}"`);
+    if (fa.region !== 'kernel' || fb.region !== 'kernel' || !b.startsWith('2 of') || !c.startsWith('1 of') ||
+        fc.start !== fa.start || !(parseFloat(fb.start) >= parseFloat(fa.start)))
+      fail(`search next/previous: ${a} ${fa.region} ${fa.start}, ${b} ${fb.region} ${fb.start}, ${c} ${fc.start}`);
   }
   for (const w of [E.window, E.opened]) {
     if (!w) continue;

@@ -13,7 +13,9 @@
 # prints for the window the page reports; the report written with
 # --from/--to opens on that window with the same profile; on the trace of
 # tests/views/vwprog (nested regions, depth 3), a click on a depth >= 2
-# sub-row shows the slice at that depth, not its child or parent. Skips (77), saying why, without
+# sub-row shows the slice at that depth, not its child or parent; every
+# cell of the heat map (threads x regions) equals the CSV's region row, and
+# clicking one shows that region on that thread in the timeline. Skips (77), saying why, without
 # Chromium, node or playwright-core.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -92,7 +94,11 @@ ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
 cp "$top_srcdir/tests/views/browser.mjs" "$top_srcdir/tests/views/html-mpi.mjs" "$tmp/js/"
 ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" || exit 99
 "$pv" --html "$tmp/nested.html" "$(ls "$tmp"/vw.*.ecl | head -1)" || { echo "FAIL: pal-view --html (nested)"; exit 1; }
+# the heat map against the CSV's per-thread region rows
+"$pv" -d "$edl" --export csv "$tmp/big.trace" >"$tmp/big.csv" || { echo "FAIL: pal-view --export csv"; exit 1; }
+HEXPECT=$(python3 -c 'import json, sys; print(json.dumps({"heat": {"csv": open(sys.argv[1]).read()}}))' "$tmp/big.csv") || exit 99
 fail=0
+CHROMIUM=$(command -v "$chromium") EXPECT=$HEXPECT timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/big.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT='{"depth": true}' timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/nested.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT=$EXPECT timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/report.html" || fail=1
 CHROMIUM=$(command -v "$chromium") EXPECT="{\"window\": $WEXPECT, \"msgs\": true}" timeout 120 node "$tmp/js/html-mpi.mjs" "$tmp/big.html" || fail=1
