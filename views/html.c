@@ -184,7 +184,8 @@ static const char style[] =
     "th:first-child{text-align:left}th{background:#f0f0f0}th[data-dir=desc]::after{content:' \\25bc'}"
     "th[data-dir=asc]::after{content:' \\25b2'}.sw{display:inline-block;width:10px;height:10px;"
     "margin-right:4px;vertical-align:middle}.lg{margin-right:10px;white-space:nowrap;"
-    "font-size:12px}#tl-legend div{margin:2px 0}#tl-info{min-height:60px;background:#fafafa;"
+    "font-size:12px}#tl-legend div,#tl-legend details{margin:2px 0}#tl-legend{max-height:220px;"
+    "overflow:auto}#tl-info{min-height:60px;background:#fafafa;"
     "border:1px solid #eee;padding:4px;font-size:12px}.hint{color:#777;font-size:12px}"
     "table.fields th{text-align:left}.damage{background:#fde8e6;border:1px solid #d03a2f;"
     "color:#8a1c12;padding:6px;font-weight:bold}";

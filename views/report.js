@@ -678,17 +678,30 @@ function msgSampleNote() {
   var n = T.msgs.length, m = T.nmatched === undefined ? n : T.nmatched;
   return n < m ? ' (a uniform sample of ' + n + ' of ' + m + ' matched)' : ' (all ' + n + ')';
 }
+var FAMS = ['MPI waits (blocking)', 'MPI collectives', 'MPI communication', 'other waits (OpenMP barriers, joins, locks)',
+  'user code', 'set-up (process start and end)'];
+function famOf(g) { return g.f !== undefined ? g.f : g.k === 1 ? (g.i ? 0 : 2) : g.k === 0 ? 4 : 5; }
+/* the legend: a collapsible group per colour family (the regions by total
+   time), and a filter box that keeps the names containing its text */
 function legend() {
-  var h = '', groups = [['MPI (blocked)', function (g) { return g.k === 1 && g.i; }], ['MPI', function (g) { return g.k === 1 && !g.i; }],
-    ['user code', function (g) { return g.k === 0; }], ['set-up', function (g) { return g.k > 1; }]];
-  groups.forEach(function (gr) {
+  var h = '<div><input id="lg-filter" size="18" placeholder="filter the legend"/> <span id="lg-count" class="hint"></span></div>';
+  FAMS.forEach(function (fname, fam) {
     var items = [];
-    T.regions.forEach(function (g) { if (gr[1](g)) items.push('<span class="lg"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });
-    if (items.length) h += '<div><b>' + gr[0] + ':</b> ' + items.join(' ') + '</div>';
+    T.regions.forEach(function (g) { if (famOf(g) === fam) items.push('<span class="lg" data-n="' + esc(g.n.toLowerCase()) + '"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });
+    if (items.length) h += '<details class="lgf"' + (items.length <= 24 ? ' open="open"' : '') + '><summary><b>' + fname + '</b> (' + items.length + ')</summary>' + items.join(' ') + '</details>';
   });
   h += '<div><b>also:</b> <span class="lg">\u2192 message' + msgSampleNote() + '</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
     (counters.length ? ' <span class="lg">counter plots: min\u2013max band (over ranks) and last value (mean over ranks) per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
   document.getElementById('tl-legend').innerHTML = h;
+  var lf = document.getElementById('lg-filter');
+  lf.addEventListener('input', function () {
+    var q = lf.value.toLowerCase(), n = 0;
+    Array.prototype.forEach.call(document.querySelectorAll('#tl-legend span.lg[data-n]'), function (e) {
+      var on = !q || e.getAttribute('data-n').indexOf(q) >= 0; e.style.display = on ? '' : 'none'; if (on) n++;
+    });
+    if (q) Array.prototype.forEach.call(document.querySelectorAll('#tl-legend details'), function (d) { d.open = true; });
+    document.getElementById('lg-count').textContent = q ? n + ' match' + (n === 1 ? '' : 'es') : '';
+  });
   Array.prototype.forEach.call(document.querySelectorAll('.msg-sample'), function (e) { e.textContent = msgSampleNote().replace('(', '; ').replace(')', ''); });
 }
 

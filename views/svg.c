@@ -245,7 +245,7 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
     for (size_t k = 0; k < shown; k++) {
         const vw_region *g = &f->regions[idx[k]];
         char col[8], lab[64];
-        vw_region_color(g->name, g->kind, vw_timeline_region_idle(tl, idx[k]), col);
+        vw_region_color(f, tl, idx[k], col);
         vw_utf8_clip(lab, sizeof lab, g->name, 18);
         if (x + 150 > WIDTH) {
             x = X0;
@@ -306,8 +306,7 @@ static int timeline_svg(const vw_facts *f, FILE *out)
                     double x1 = X0 + (double)PW * run / ncols, x2 = X0 + (double)PW * c / ncols;
                     char col[8];
                     if (tl)
-                        vw_region_color(f->regions[prev].name, f->regions[prev].kind,
-                                        vw_timeline_region_idle(tl, (size_t)prev), col);
+                        vw_region_color(f, tl, (size_t)prev, col);
                     fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                                  "fill=\"%s\"/>\n",
                             x1, y, x2 - x1, rh - 1, tl ? col : state_color[prev]);
@@ -380,7 +379,7 @@ static void icicle(const vw_facts *f, FILE *out, long node, double x, int depth,
         if (cw >= 0.5 && depth < 40) {
             const vw_region *g = &f->regions[n->region];
             char col[8];
-            vw_region_color(g->name, g->kind, 0, col);
+            vw_region_color(f, vw_timeline_current(), (size_t)n->region, col);
             fprintf(out, "<g><title>");
             vw_xml_escape(out, g->name);
             fprintf(out, ": %llu calls, %.6f s incl, %.6f s excl", (unsigned long long)n->calls,

@@ -854,20 +854,47 @@ static void hsl(double h, double s, double l, char out[8])
              (int)lround((b + m) * 255));
 }
 
-void vw_region_color(const char *name, int kind, int idle, char out[8])
+int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
 {
+    const vw_region *g = &f->regions[i];
+    int idle = t && vw_timeline_region_idle(t, i);
+    if (g->kind != VW_REGION_USER && g->kind != VW_REGION_MPI)
+        return VW_FAM_SETUP;
+    if (g->kind == VW_REGION_MPI)
+        return g->instances ? VW_FAM_COLL : idle ? VW_FAM_MPI_WAIT : VW_FAM_MPI;
+    return idle ? VW_FAM_WAIT : VW_FAM_USER;
+}
+
+const char *vw_family_name(int fam)
+{
+    static const char *const n[] = {"MPI waits (blocking)", "MPI collectives",
+                                    "MPI communication", "other waits (OpenMP barriers, joins, locks)",
+                                    "user code", "set-up (process start and end)"};
+    return fam >= 0 && fam < VW_NFAM ? n[fam] : "?";
+}
+
+void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t i, char out[8])
+{
+    /* each family a palette of distinct shades; the name's hash picks one,
+     * so a region has the same colour in every picture and every run */
+    static const char *const pal[][8] = {
+        {"#b2182b", "#e34a33", "#7f0000", "#f768a1", "#d7301f", "#990000", "#fc8d59", "#c51b7d"},
+        {"#6a3d9a", "#9e9ac8", "#54278f", "#807dba", "#ae017e", "#3f007d", "#b15928", "#dd3497"},
+        {"#e6550d", "#fdae6b", "#d94801", "#f16913", "#a63603", "#ff9933", "#cc6600", "#fd8d3c"},
+        {"#8c6d31", "#bd9e39", "#b8860b", "#e7ba52", "#996633", "#7f6000", "#c9a227", "#d4b86a"},
+    };
+    const char *name = f->regions[i].name;
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         h = (h ^ *p) * 16777619u;
     double u = (double)(h % 1000) / 1000, v = (double)(h / 1000 % 3);
-    if (kind != VW_REGION_USER && kind != VW_REGION_MPI)
-        hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);          /* set-up (MPI_Init...): greys */
-    else if (kind == VW_REGION_MPI && idle)
-        hsl(350 + 20 * u, 0.75, 0.42 + 0.08 * v, out);      /* blocked MPI: reds */
-    else if (kind == VW_REGION_MPI)
-        hsl(22 + 38 * u, 0.85, 0.40 + 0.1 * v, out);        /* other MPI: oranges */
+    int fam = vw_region_family(f, t, i);
+    if (fam == VW_FAM_SETUP)
+        hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);                   /* greys */
+    else if (fam == VW_FAM_USER)
+        hsl(85 + 125 * u, 0.45 + 0.1 * v, 0.40 + 0.1 * v, out);     /* greens .. blues */
     else
-        hsl(90 + 200 * u, 0.45 + 0.1 * v, 0.42 + 0.1 * v, out);   /* user: green..purple */
+        snprintf(out, 8, "%s", pal[fam][h / 7 % 8]);
 }
 
 /* ---------------- JSON ---------------- */
@@ -1243,10 +1270,11 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         const vw_region *g = &f->regions[i];
         char col[8];
         int idle = vw_timeline_region_idle(t, i);
-        vw_region_color(g->name, g->kind, idle, col);
+        vw_region_color(f, t, i, col);
         fprintf(out, "%s{\"n\":", i ? "," : "");
         vw_json_string(out, g->name);
-        fprintf(out, ",\"k\":%d,\"i\":%d,\"c\":\"%s\"}", g->kind, idle, col);
+        fprintf(out, ",\"k\":%d,\"i\":%d,\"f\":%d,\"c\":\"%s\"}", g->kind, idle,
+                vw_region_family(f, t, i), col);
     }
     long *v = malloc((nf + 1) * sizeof *v);   /* one row of a level */
     if (v == NULL) {

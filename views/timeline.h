@@ -47,11 +47,21 @@ int vw_timeline_region_idle(const vw_timeline *t, size_t region);
 size_t vw_timeline_counter_tracks(const vw_timeline *t);
 uint64_t vw_timeline_marker_count(const vw_timeline *t);
 
-/* A region's colour, "#rrggbb": from a hash of its name, so it is the same
- * in every picture and every run; MPI functions in reds (blocked) and
- * oranges, user regions in greens, blues and purples, other kinds (a
- * process's set-up: MPI_Init, MPI_Finalize) in greys. */
-void vw_region_color(const char *name, int kind, int idle, char out[8]);
+/* Colour families by role: blocking MPI calls (waits, receives), MPI
+ * collectives, other MPI communication, other waits (regions seen blocked:
+ * OpenMP barriers, thread joins, locks), user code, set-up (MPI_Init,
+ * MPI_Finalize). The same in every picture, the report's timeline, call
+ * tree, heat map and legend. t may be NULL (no region is then known to
+ * block). */
+enum { VW_FAM_MPI_WAIT, VW_FAM_COLL, VW_FAM_MPI, VW_FAM_WAIT, VW_FAM_USER, VW_FAM_SETUP,
+       VW_NFAM };
+int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t region);
+const char *vw_family_name(int family);
+/* Region i's colour, "#rrggbb": its family's, a shade picked by a hash of
+ * its name (reds for blocking MPI, purples for collectives, oranges for
+ * other MPI, browns and golds for other waits, greens to blues for user
+ * code, greys for set-up). */
+void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t region, char out[8]);
 
 /* A uniform sample of at most max of the facts' messages, for a view that
  * draws fewer than the filter keeps: their indexes into f->msgs, in order of
