@@ -384,8 +384,10 @@ function drawTimeline() {
   /* counters */
   var cy = TM + rowsH + 8;
   counters.forEach(function (c) {
+    /* a count (samples never decrease) as its rate per second, a gauge as its values */
+    var series = c.cum && c.r ? c.r : c.v, unit = counterUnit(c);
     var mn = Infinity, mx = -Infinity;
-    c.v.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
+    series.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
     if (!(mx >= mn)) { cy += CH + 6; return; }
     if (mx === mn) { mx += 1; mn -= 1; }
     g.strokeStyle = '#ccc'; g.strokeRect(LM + 0.5, cy + 0.5, W, CH);
@@ -393,7 +395,7 @@ function drawTimeline() {
     var y = function (v) { return cy + CH - (v - mn) / (mx - mn) * (CH - 2) - 1; };
     g.beginPath(); var first = true;
     for (var b = 0; b < nb; b++) {
-      var e = c.v[b]; if (!e) continue;
+      var e = series[b]; if (!e) continue;
       var ta = b * T.width, tb = ta + T.width;
       if (tb < v0 || ta > v1) continue;
       var xa = Math.max(LM, t2x(ta)), xb = Math.min(LM + W, t2x(tb));
@@ -404,9 +406,9 @@ function drawTimeline() {
     g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'top';
     var nm = c.name; while (nm.length > 2 && g.measureText(nm).width > LM - 8) nm = nm.slice(0, -2) + '\u2026';
     g.fillText(nm, 4, cy + 2);
-    g.fillText(c.np > 1 ? c.np + ' ranks (mean)' : 'rank ' + c.p, 4, cy + 14);
-    g.fillText(String(+mx.toPrecision(4)), LM + 3, cy + 2);
-    g.textBaseline = 'bottom'; g.fillText(String(+mn.toPrecision(4)), LM + 3, cy + CH - 1);
+    g.fillText((c.cum ? 'rate, ' : '') + (c.np > 1 ? c.np + ' ranks (mean)' : 'rank ' + c.p), 4, cy + 14);
+    g.fillText(String(+mx.toPrecision(4)) + ' ' + unit, LM + 3, cy + 2);
+    g.textBaseline = 'bottom'; g.fillText(String(+mn.toPrecision(4)) + ' ' + unit, LM + 3, cy + CH - 1);
     cy += CH + 6;
   });
   var step = timeAxis(g, LM, TM - 2, W, v0, v1, true);
@@ -426,6 +428,8 @@ function drawTimeline() {
     ', ' + T.ncolls + ' in the run';
 }
 
+/* a counter track's unit: a count's per second, a gauge's own */
+function counterUnit(c) { return c.cum ? (c.unit ? c.unit + '/s' : '/s') : (c.unit || ''); }
 /* display rows whose canvas pixels are not blank (the browser test reads it) */
 function paintedRows(from, to) {
   var g = cv.getContext('2d'), n = 0;
@@ -691,7 +695,7 @@ function legend() {
     if (items.length) h += '<details class="lgf"' + (items.length <= 24 ? ' open="open"' : '') + '><summary><b>' + fname + '</b> (' + items.length + ')</summary>' + items.join(' ') + '</details>';
   });
   h += '<div><b>also:</b> <span class="lg">\u2192 message' + msgSampleNote() + '</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
-    (counters.length ? ' <span class="lg">counter plots: min\u2013max band (over ranks) and last value (mean over ranks) per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
+    (counters.length ? ' <span class="lg">counter plots: counts (samples that never decrease) as their rate per second, gauges as their values; min\u2013max band over ranks and the mean per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
   document.getElementById('tl-legend').innerHTML = h;
   var lf = document.getElementById('lg-filter');
   lf.addEventListener('input', function () {

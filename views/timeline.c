@@ -81,9 +81,13 @@ typedef struct coll {
 
 typedef struct counter {
     char *name;
+    char unit[32];
     uint32_t process;
-    float *mn, *mx, *last;
+    float *mn, *mx;
+    double *last, *tl;    /* per bucket: the last sample and its time */
     uint32_t *n;
+    int decreased;        /* some sample was below the one before: a gauge */
+    double prev;
 } counter;
 
 struct vw_timeline {
@@ -171,6 +175,7 @@ void vw_timeline_destroy(vw_timeline *t)
         free(c->mn);
         free(c->mx);
         free(c->last);
+        free(c->tl);
         free(c->n);
     }
     free(t->counters);
@@ -241,6 +246,7 @@ static void halve_counter(counter *c)
         c->mn[i] = mn;
         c->mx[i] = mx;
         c->last[i] = c->n[b] ? c->last[b] : c->last[a];
+        c->tl[i] = c->n[b] ? c->tl[b] : c->tl[a];
         c->n[i] = c->n[a] + c->n[b];
     }
     memset(c->n + NB / 2, 0, NB / 2 * sizeof *c->n);
@@ -658,9 +664,10 @@ static counter *counter_get(vw_timeline *t, uint32_t process, const char *name, 
     c->mn = calloc(NB, sizeof *c->mn);
     c->mx = calloc(NB, sizeof *c->mx);
     c->last = calloc(NB, sizeof *c->last);
+    c->tl = calloc(NB, sizeof *c->tl);
     c->n = calloc(NB, sizeof *c->n);
     t->ncounters++;   /* freed by destroy even when incomplete */
-    if (!c->name || !c->mn || !c->mx || !c->last || !c->n)
+    if (!c->name || !c->mn || !c->mx || !c->last || !c->tl || !c->n)
         return NULL;
     memcpy(c->name, name, len);
     c->name[len] = '\0';
@@ -707,8 +714,14 @@ static void on_record(void *ctx, const pal_record *rec, double time)
         c->mn[i] = v;
     if (c->n[i] == 0 || v > c->mx[i])
         c->mx[i] = v;
-    c->last[i] = v;
+    c->last[i] = m.value;
+    c->tl[i] = time;
     c->n[i]++;
+    if (c->unit[0] == '\0' && m.unit[0])
+        snprintf(c->unit, sizeof c->unit, "%s", m.unit);
+    if (c->prev > m.value)   /* the first sample compares with 0: counts start there */
+        c->decreased = 1;
+    c->prev = m.value;
 }
 
 void vw_timeline_sink(vw_timeline *t, vw_sink *s)
@@ -944,6 +957,58 @@ static size_t count_row(const bucket *b, size_t n, size_t k, long *v)
         v[o++] = (long)c;
     }
     return o;
+}
+
+/* ",\"r\":[...]": per output bucket (k fine ones) the rate of a cumulative
+ * counter, per second: on each process, (last sample - the last sample of
+ * its previous bucket with samples) / (the time between them); [min, max,
+ * mean] over the processes, null where none has a rate */
+static void counter_rates(FILE *out, const vw_timeline *t, const char *name, size_t from,
+                          size_t n, size_t k, size_t nf)
+{
+    size_t np = t->ncounters - from;
+    double *pv = malloc(np * sizeof *pv), *pt = malloc(np * sizeof *pt);
+    char *have = calloc(np, 1);
+    fputs(",\"r\":[", out);
+    for (size_t o = 0; pv && pt && have && o < nf; o++) {
+        double mn = 0, mx = 0, sum = 0;
+        size_t m = 0;
+        for (size_t j = from; j < t->ncounters; j++) {
+            const counter *d = &t->counters[j];
+            if (d->n == NULL || strcmp(d->name, name) != 0)
+                continue;
+            long lastb = -1;
+            for (size_t b = o * k; b < o * k + k && b < n; b++)
+                if (d->n[b])
+                    lastb = (long)b;
+            if (lastb < 0)
+                continue;
+            size_t q = j - from;
+            double v = d->last[lastb], tt = d->tl[lastb];
+            if (have[q] && tt > pt[q]) {
+                double r = (v - pv[q]) / (tt - pt[q]);
+                if (m == 0 || r < mn)
+                    mn = r;
+                if (m == 0 || r > mx)
+                    mx = r;
+                sum += r;
+                m++;
+            }
+            have[q] = 1;
+            pv[q] = v;
+            pt[q] = tt;
+        }
+        if (o)
+            fputc(',', out);
+        if (m)
+            fprintf(out, "[%.9g,%.9g,%.9g]", mn, mx, sum / (double)m);
+        else
+            fputs("null", out);
+    }
+    fputc(']', out);
+    free(pv);
+    free(pt);
+    free(have);
 }
 
 /* ---------------- groups: a rank's threads, blocks of ranks ---------------- */
@@ -1392,9 +1457,19 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         size_t np = 0;
         for (size_t j = i; j < t->ncounters; j++)
             np += t->counters[j].n && strcmp(t->counters[j].name, c->name) == 0;
+        int cum = 1;   /* every process's samples never decrease: a count, drawn as a rate */
+        for (size_t j = i; j < t->ncounters; j++)
+            if (t->counters[j].n && strcmp(t->counters[j].name, c->name) == 0 &&
+                t->counters[j].decreased)
+                cum = 0;
         fprintf(out, "%s{\"name\":", items++ ? "," : "");
         vw_json_string(out, c->name);
-        fprintf(out, ",\"p\":%u,\"np\":%zu,\"v\":[", c->process, np);
+        fputs(",\"unit\":", out);
+        vw_json_string(out, c->unit);
+        fprintf(out, ",\"cum\":%d,\"p\":%u,\"np\":%zu", cum, c->process, np);
+        if (cum)
+            counter_rates(out, t, c->name, i, n, k, nf);
+        fputs(",\"v\":[", out);
         for (size_t o = 0; o < nf; o++) {
             float mn = 0, mx = 0;
             double sum = 0;
