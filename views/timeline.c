@@ -483,6 +483,13 @@ static row *row_get(vw_timeline *t, uint32_t process, uint32_t stream)
 
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
+    unsigned char t[128];
+    if (size <= sizeof t) {   /* the items kept (slices, collectives): whole copies */
+        memcpy(t, a, size);
+        memcpy(a, b, size);
+        memcpy(b, t, size);
+        return;
+    }
     for (size_t k = 0; k < size; k++) {
         unsigned char x = a[k];
         a[k] = b[k];
