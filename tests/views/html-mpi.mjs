@@ -16,7 +16,8 @@
 //     inclusive and exclusive seconds of the CSV's region row (EXPECT.heat.csv);
 //     hovering a cell shows them, clicking it shows that region on that
 //     thread in the timeline;
-//   depth (also: search): searching "kern" selects the first kernel slice,
+//   depth (also: search, legend): filtering the legend by "ker" leaves
+//     kernel alone among its family groups; searching "kern" selects the first kernel slice,
 //     next the second (not earlier), previous the first again;
 //   depth: on a thread's open call stack (a sub-row per depth), a click on
 //     the sub-row of a slice at depth >= 2, at a time where its child is
@@ -167,6 +168,14 @@ try {
     await page.click('#tl-prev');
     const c = await found(), fc = await fields();
     console.log(`search "kern": ${a} (${fa.start}), next ${b} (${fb.start}), previous ${c} (${fc.start})`);
+    // the legend: a collapsible group per colour family and a filter
+    await page.fill('#lg-filter', 'ker');
+    const lg = await page.evaluate(() => ({
+      shown: Array.from(document.querySelectorAll('#tl-legend span.lg[data-n]')).filter((e) => e.style.display !== 'none').map((e) => e.textContent),
+      groups: document.querySelectorAll('#tl-legend details summary').length,
+      count: document.getElementById('lg-count').textContent }));
+    console.log(`legend filter "ker": ${JSON.stringify(lg)}`);
+    if (lg.shown.join() !== 'kernel' || lg.count !== '1 match' || lg.groups < 2) fail(`legend filter: ${JSON.stringify(lg)}`);
     const m = /^1 of (\d+)/.exec(a);
     if (!m || !(parseInt(m[1], 10) >= 2)) fail(`search found "${a}"`);
     if (fa.region !== 'kernel' || fb.region !== 'kernel' || !b.startsWith('2 of') || !c.startsWith('1 of') ||
