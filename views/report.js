@@ -683,8 +683,8 @@ function msgSampleNote() {
   return n < m ? ' (a uniform sample of ' + n + ' of ' + m + ' matched)' : ' (all ' + n + ')';
 }
 var FAMS = ['MPI waits (blocking)', 'MPI collectives', 'MPI communication', 'other waits (OpenMP barriers, joins, locks)',
-  'user code', 'set-up (process start and end)'];
-function famOf(g) { return g.f !== undefined ? g.f : g.k === 1 ? (g.i ? 0 : 2) : g.k === 0 ? 4 : 5; }
+  'I/O', 'user code', 'set-up (process start and end)'];
+function famOf(g) { return g.f !== undefined ? g.f : g.k === 1 ? (g.i ? 0 : 2) : g.k === 0 ? 5 : 6; }
 /* the legend: a collapsible group per colour family (the regions by total
    time), and a filter box that keeps the names containing its text */
 function legend() {

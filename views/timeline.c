@@ -882,14 +882,27 @@ int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
         return VW_FAM_SETUP;
     if (g->kind == VW_REGION_MPI)
         return g->instances ? VW_FAM_COLL : idle ? VW_FAM_MPI_WAIT : VW_FAM_MPI;
-    return idle ? VW_FAM_WAIT : VW_FAM_USER;
+    if (idle)
+        return VW_FAM_WAIT;
+    /* I/O: a region that is not MPI but moves bytes (ECL's io_call records,
+     * any description's calls with a field of role bytes), or one of the
+     * POSIX I/O calls ECL's io group records (those that move none) */
+    static const char *const io[] = {"open", "open64", "openat", "openat64", "creat", "close",
+                                     "read", "write", "pread", "pread64", "pwrite", "pwrite64",
+                                     "fsync", "fdatasync"};
+    if (g->all.bytes > 0)
+        return VW_FAM_IO;
+    for (size_t k = 0; k < sizeof io / sizeof io[0]; k++)
+        if (strcmp(g->name, io[k]) == 0)
+            return VW_FAM_IO;
+    return VW_FAM_USER;
 }
 
 const char *vw_family_name(int fam)
 {
     static const char *const n[] = {"MPI waits (blocking)", "MPI collectives",
                                     "MPI communication", "other waits (OpenMP barriers, joins, locks)",
-                                    "user code", "set-up (process start and end)"};
+                                    "I/O", "user code", "set-up (process start and end)"};
     return fam >= 0 && fam < VW_NFAM ? n[fam] : "?";
 }
 
@@ -902,6 +915,7 @@ void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t i, char out
         {"#6a3d9a", "#9e9ac8", "#54278f", "#807dba", "#ae017e", "#3f007d", "#b15928", "#dd3497"},
         {"#e6550d", "#fdae6b", "#d94801", "#f16913", "#a63603", "#ff9933", "#cc6600", "#fd8d3c"},
         {"#8c6d31", "#bd9e39", "#b8860b", "#e7ba52", "#996633", "#7f6000", "#c9a227", "#d4b86a"},
+        {"#08519c", "#2171b5", "#4292c6", "#084594", "#6baed6", "#1f4e79", "#3a6ea5", "#5b9bd5"},
     };
     const char *name = f->regions[i].name;
     uint32_t h = 2166136261u;
@@ -912,7 +926,7 @@ void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t i, char out
     if (fam == VW_FAM_SETUP)
         hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);                   /* greys */
     else if (fam == VW_FAM_USER)
-        hsl(85 + 125 * u, 0.45 + 0.1 * v, 0.40 + 0.1 * v, out);     /* greens .. blues */
+        hsl(75 + 95 * u, 0.45 + 0.1 * v, 0.38 + 0.1 * v, out);      /* yellow-greens .. teals */
     else
         snprintf(out, 8, "%s", pal[fam][h / 7 % 8]);
 }

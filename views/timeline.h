@@ -49,18 +49,19 @@ uint64_t vw_timeline_marker_count(const vw_timeline *t);
 
 /* Colour families by role: blocking MPI calls (waits, receives), MPI
  * collectives, other MPI communication, other waits (regions seen blocked:
- * OpenMP barriers, thread joins, locks), user code, set-up (MPI_Init,
- * MPI_Finalize). The same in every picture, the report's timeline, call
+ * OpenMP barriers, thread joins, locks), I/O (regions that are not MPI and
+ * move bytes, and the POSIX I/O calls of ECL's io group), user code, set-up
+ * (MPI_Init, MPI_Finalize). The same in every picture, the report's timeline, call
  * tree, heat map and legend. t may be NULL (no region is then known to
  * block). */
-enum { VW_FAM_MPI_WAIT, VW_FAM_COLL, VW_FAM_MPI, VW_FAM_WAIT, VW_FAM_USER, VW_FAM_SETUP,
-       VW_NFAM };
+enum { VW_FAM_MPI_WAIT, VW_FAM_COLL, VW_FAM_MPI, VW_FAM_WAIT, VW_FAM_IO, VW_FAM_USER,
+       VW_FAM_SETUP, VW_NFAM };
 int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t region);
 const char *vw_family_name(int family);
 /* Region i's colour, "#rrggbb": its family's, a shade picked by a hash of
  * its name (reds for blocking MPI, purples for collectives, oranges for
- * other MPI, browns and golds for other waits, greens to blues for user
- * code, greys for set-up). */
+ * other MPI, browns and golds for other waits, blues for I/O, greens to
+ * teals for user code, greys for set-up). */
 void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t region, char out[8]);
 
 /* A uniform sample of at most max of the facts' messages, for a view that

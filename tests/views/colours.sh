@@ -6,8 +6,8 @@
 # call-tree picture and the space-time picture's legend; its family is the
 # one its role gives (MPI_Allreduce, MPI_Bcast: collectives; MPI_Waitall:
 # blocking MPI; MPI_Isend, MPI_Irecv: other MPI; pthread_join: other
-# waits; work, kernel: user code), and regions of different families never
-# share a colour.
+# waits; read (a call that moves bytes): I/O; work, kernel: user code),
+# and regions of different families never share a colour.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -16,7 +16,8 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found (the check
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pal-view-colours.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 edl="$top_srcdir/tests/views/many-ranks.edl"
-awk -v N=4 -v S=3 -f "$top_srcdir/tests/views/many-ranks.awk" | sort -n -s -k1,1 >"$tmp/run.trace" || exit 99
+{ awk -v N=4 -v S=3 -f "$top_srcdir/tests/views/many-ranks.awk"; echo "3500 2 0 read 40 65536"; } |
+    sort -n -s -k1,1 >"$tmp/run.trace" || exit 99
 ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" || exit 99
 "$pv" -d "$edl" --html "$tmp/mr.html" --svg "$tmp/mr" "$tmp/run.trace" 2>/dev/null || { echo "FAIL: pal-view (many-ranks)"; exit 1; }
 "$pv" --html "$tmp/vw.html" --svg "$tmp/vw" "$(ls "$tmp"/vw.*.ecl | head -1)" || { echo "FAIL: pal-view (vwprog)"; exit 1; }
@@ -28,7 +29,7 @@ ok = True
 def bad(m):
     global ok; print('FAIL:', m); ok = False
 want = {'MPI_Allreduce': 1, 'MPI_Bcast': 1, 'MPI_Waitall': 0, 'MPI_Isend': 2, 'MPI_Irecv': 2,
-        'pthread_join': 3, 'work': 4, 'kernel': 4, 'main': 4}
+        'pthread_join': 3, 'read': 4, 'work': 5, 'kernel': 5, 'main': 5}
 seen = set()
 for run in ('mr', 'vw'):
     s = open(f'{tmp}/{run}.html', encoding='utf-8').read()
