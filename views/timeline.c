@@ -898,14 +898,6 @@ int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
     return VW_FAM_USER;
 }
 
-const char *vw_family_name(int fam)
-{
-    static const char *const n[] = {"MPI waits (blocking)", "MPI collectives",
-                                    "MPI communication", "other waits (OpenMP barriers, joins, locks)",
-                                    "I/O", "user code", "set-up (process start and end)"};
-    return fam >= 0 && fam < VW_NFAM ? n[fam] : "?";
-}
-
 void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t i, char out[8])
 {
     /* each family a palette of distinct shades; the name's hash picks one,

@@ -57,7 +57,6 @@ uint64_t vw_timeline_marker_count(const vw_timeline *t);
 enum { VW_FAM_MPI_WAIT, VW_FAM_COLL, VW_FAM_MPI, VW_FAM_WAIT, VW_FAM_IO, VW_FAM_USER,
        VW_FAM_SETUP, VW_NFAM };
 int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t region);
-const char *vw_family_name(int family);
 /* Region i's colour, "#rrggbb": its family's, a shade picked by a hash of
  * its name (reds for blocking MPI, purples for collectives, oranges for
  * other MPI, browns and golds for other waits, blues for I/O, greens to
