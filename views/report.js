@@ -105,7 +105,8 @@ var slices = T.slices;   /* by depth, then start (the C side sorted them) */
 /* per thread, its call-stack levels (the region open at each depth per fine
    bucket; the last level: that depth and deeper), and whether its row
    shows them as sub-rows (open: at load when at most 32 threads) */
-var levels = (T.dl || []).map(function (ls) { return ls.map(function (r) { return decode(r, nb); }); });
+var dlnb = T.dlnb || nb, dlw = T.dlw || T.width;
+var levels = (T.dl || []).map(function (ls) { return ls.map(function (r) { return decode(r, dlnb); }); });
 var stackOpen = new Uint8Array(nrow);
 for (var li = 0; li < nrow; li++) stackOpen[li] = nrow <= 32 && levels[li] && levels[li].length > 1 ? 1 : 0;
 function nsubOf(d) { return !d.group && stackOpen[d.lane] && levels[d.lane] ? Math.max(1, levels[d.lane].length) : 1; }
@@ -248,7 +249,8 @@ function drawTimeline() {
     if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, d.y, W, rh - 1); }
     for (var L = 0; L < nsub; L++) {
     var bw = S.width / (v1 - v0) * W;   /* a fine bucket in pixels */
-    var useFine = bw >= 0.9 || nsub > 1, ids = nsub > 1 ? levels[d.lane][L] : useFine ? S.fine : S.coarse, bwid = useFine ? S.width : S.width * T.coarse;
+    var useFine = bw >= 0.9 || nsub > 1, ids = nsub > 1 ? levels[d.lane][L] : useFine ? S.fine : S.coarse;
+    var bwid = nsub > 1 ? dlw : useFine ? S.width : S.width * T.coarse;
     var nbl = ids.length, prev = -2, px0 = 0, y = d.y + L * rh, hh = rh - 1;
     if (bw >= 0.9) anyFine = true;
     for (var x = 0; x <= W; x++) {
@@ -619,7 +621,8 @@ function showAt(x, y, click) {
     html = fieldTable('slice', f) + partnerLinks(best); kind = 'slice';
   }
   if (!html) {
-    var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? (L >= 0 ? levels[lane][L][bi] : S.fine[bi]) : -1;
+    var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? S.fine[bi] : -1;
+    if (L >= 0) { var bl = Math.floor(t / dlw); id = bl < dlnb ? levels[lane][L][bl] : -1; }
     var f2 = [['time', fmtDur(bi * S.width) + ' \u2013 ' + fmtDur((bi + 1) * S.width)]];
     if (L >= 0) f2.push(['depth', L + (L === nsub - 1 ? ' or deeper' : '')]);
     if (row) f2.push(['rank', row.p], ['thread', row.t]);

@@ -1374,9 +1374,20 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
                 rle_longs(out, v, level_row(t->rows[r].b, n, lv ? k : k * COARSE, v));
         }
     }
-    /* per thread, its call-stack levels: per fine bucket the region open
-     * at each depth (the last level: that depth and deeper) */
-    fputs("],\"dl\":[", out);
+    /* per thread, its call-stack levels: per bucket the region open at
+     * each depth (the last level: that depth and deeper); buckets merged
+     * (kd) so that all levels of all rows hold at most MAX_CELLS */
+    size_t nlv = 0, kd = k;
+    for (size_t i = 0; i < f->nlanes; i++) {
+        long r = row_find(t, f->lanes[i].process, f->lanes[i].stream);
+        const row *w = r >= 0 ? &t->rows[r] : NULL;
+        for (unsigned d = 0; w && d < MAXD && d < w->maxdepth && w->lv[d]; d++)
+            nlv++;
+    }
+    while (nlv * ((n + kd - 1) / kd) > MAX_CELLS)
+        kd *= 2;
+    fprintf(out, "],\"dlw\":%.9g,\"dlnb\":%zu,\"dl\":[", t->width * (double)kd,
+            (n + kd - 1) / kd);
     for (size_t i = 0; i < f->nlanes; i++) {
         const vw_lane *l = &f->lanes[i];
         long r = row_find(t, l->process, l->stream);
@@ -1386,7 +1397,7 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         for (unsigned d = 0; d < nl && w->lv[d]; d++) {
             if (d)
                 fputc(',', out);
-            rle_longs(out, v, level_row(w->lv[d], n, k, v));
+            rle_longs(out, v, level_row(w->lv[d], n, kd, v));
         }
         fputc(']', out);
     }
