@@ -10,6 +10,8 @@
  * Strings go through views/escape.c: the file is always valid UTF-8. */
 #include <config.h>
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,17 +19,33 @@
 #include "views/records.h"
 #include "views/vw.h"
 
+/* Above this many MB of JSON pal-view warns (Perfetto's UI and
+ * chrome://tracing load JSON of a few hundred MB slowly or not at all);
+ * PAL_VIEW_WARN_MB sets another threshold. */
+#define WARN_MB 256
+
 struct vw_chrome {
-    FILE *out;
+    FILE *out;            /* counts into bytes, writes to dest */
+    FILE *dest;
     int first;
     double from, to;
     vw_records *rec;
+    uint64_t bytes, events;
 };
+
+static ssize_t count_write(void *cookie, const char *buf, size_t n)
+{
+    vw_chrome *c = cookie;
+    size_t w = fwrite(buf, 1, n, c->dest);
+    c->bytes += w;
+    return w == n ? (ssize_t)n : w ? (ssize_t)w : -1;
+}
 
 static void sep(vw_chrome *c)
 {
     fputs(c->first ? "\n" : ",\n", c->out);
     c->first = 0;
+    c->events++;
 }
 
 static int inside(const vw_chrome *c, double t)
@@ -35,12 +53,12 @@ static int inside(const vw_chrome *c, double t)
     return t >= c->from && (c->to < 0 || t <= c->to);
 }
 
-static void on_slice(void *ctx, size_t lane, uint32_t process, uint32_t stream, const char *name,
-                     int kind, double start, double end)
+/* a frame closes: one "X" slice with the call's arguments */
+static void on_frame(void *ctx, const vw_frame_ev *e)
 {
     vw_chrome *c = ctx;
-    (void)lane;
-    if (end < c->from || (c->to >= 0 && start > c->to))
+    double start = e->start, end = e->end;
+    if (end < 0 || end < c->from || (c->to >= 0 && start > c->to))
         return;
     if (start < c->from)
         start = c->from;
@@ -48,10 +66,25 @@ static void on_slice(void *ctx, size_t lane, uint32_t process, uint32_t stream, 
         end = c->to;
     sep(c);
     fputs("{\"name\":", c->out);
-    vw_json_string(c->out, name);
-    fprintf(c->out, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f}",
-            kind == VW_REGION_MPI ? "mpi" : "region", process, stream, start * 1e6,
+    vw_json_string(c->out, e->name);
+    fprintf(c->out, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f",
+            e->kind == VW_REGION_MPI ? "mpi" : "region", e->process, e->stream, start * 1e6,
             (end - start) * 1e6);
+    /* the arguments the call's records carried (MPI: peer, tag, ...) */
+    if (e->kind == VW_REGION_MPI) {
+        fprintf(c->out, ",\"args\":{\"communicator\":%lld", (long long)e->comm);
+        if (e->peer >= 0)
+            fprintf(c->out, ",\"peer\":%lld,\"tag\":%lld", (long long)e->peer,
+                    (long long)e->tag);
+        if (e->bytes)
+            fprintf(c->out, ",\"bytes\":%llu", (unsigned long long)e->bytes);
+        if (e->request >= 0)
+            fprintf(c->out, ",\"request\":%lld", (long long)e->request);
+        if (e->root >= 0)
+            fprintf(c->out, ",\"root\":%lld", (long long)e->root);
+        fputc('}', c->out);
+    }
+    fputc('}', c->out);
 }
 
 static void on_flow(void *ctx, const vw_msg *m, uint64_t id, uint32_t sp, uint32_t ss,
@@ -99,7 +132,15 @@ vw_chrome *vw_chrome_begin(FILE *out, double from, double to)
         free(c);
         return NULL;
     }
-    c->out = out;
+    cookie_io_functions_t io = {NULL, count_write, NULL, NULL};
+    c->dest = out;
+    c->out = fopencookie(c, "w", io);
+    if (c->out == NULL) {
+        vw_records_destroy(c->rec);
+        free(c);
+        return NULL;
+    }
+    setvbuf(c->out, NULL, _IOFBF, 1 << 16);
     c->first = 1;
     c->from = from > 0 ? from : 0;
     c->to = to;
@@ -111,7 +152,7 @@ void vw_chrome_sink(vw_chrome *c, vw_sink *s)
 {
     memset(s, 0, sizeof *s);
     s->ctx = c;
-    s->slice = on_slice;
+    s->frame = on_frame;
     s->flow = on_flow;
     s->record = on_record;
 }
@@ -138,8 +179,25 @@ int vw_chrome_end(vw_chrome *c, const vw_facts *f)
                         l->process, l->process);
             }
         }
-    fputs("\n]}\n", c->out);
-    int rc = ferror(c->out) ? -1 : 0;
+    fputs("\n]", c->out);
+    char note[1024];
+    if (f && vw_damage_note(f, note, sizeof note)) {   /* the trace's damage travels with it */
+        fputs(",\"otherData\":{\"damage\":", c->out);
+        vw_json_string(c->out, note);
+        fputc('}', c->out);
+    }
+    fputs("}\n", c->out);
+    int rc = fclose(c->out) ? -1 : 0;   /* flushes into dest, which stays open */
+    if (ferror(c->dest))
+        rc = -1;
+    const char *env = getenv("PAL_VIEW_WARN_MB");
+    double mb = env && *env ? strtod(env, NULL) : WARN_MB;
+    if ((double)c->bytes > mb * 1e6)
+        fprintf(stderr, "pal-view: warning: the Chrome export is %.1f MB (%llu events); Perfetto "
+                        "and chrome://tracing load JSON this large slowly or not at all: export "
+                        "a window (--from/--to), trace fewer functions (a filter: ECL_FILTER), "
+                        "or compress it (--gzip, -o FILE.json.gz)\n",
+                (double)c->bytes / 1e6, (unsigned long long)c->events);
     vw_records_destroy(c->rec);
     free(c);
     return rc;

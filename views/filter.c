@@ -142,6 +142,7 @@ typedef struct frame {
     int outer;          /* no other instance of its region is open on the lane */
     int64_t peer, tag, comm;
     int64_t root;       /* a collective's root (field role root), -1: none */
+    int64_t request;    /* field role request, -1: none */
     uint64_t bytes;
 } frame;
 
@@ -647,7 +648,8 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     if (r->sink && r->sink->frame) {
         vw_frame_ev e = {l->pub.process, l->pub.stream, fr->region, g->name, g->kind,
                          (fr->flags & F_IDLE) != 0, (unsigned)l->depth, fr->start,
-                         end < fr->start ? fr->start : end, fr->bytes, fr->peer, fr->tag};
+                         end < fr->start ? fr->start : end, fr->bytes, fr->peer, fr->tag,
+                         fr->comm, fr->root, fr->request};
         r->sink->frame(r->sink->ctx, &e);
     }
 }
@@ -855,6 +857,7 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     fr->start = start;
     fr->peer = -1;
     fr->root = -1;
+    fr->request = -1;
     uint32_t *act = grow_index(l->active, &l->nactive, (size_t)region, sizeof *act, 16);
     if (act == NULL)
         return NULL;
@@ -865,7 +868,7 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     if (r->sink && r->sink->frame) {
         vw_frame_ev e = {l->pub.process, l->pub.stream, region, r->regions[region].name,
                          r->regions[region].kind, 0, (unsigned)(l->depth - 1), start, -1, 0,
-                         -1, 0};
+                         -1, 0, 0, -1, -1};
         r->sink->frame(r->sink->ctx, &e);
     }
     return fr;
@@ -911,13 +914,13 @@ static const pal_record_role primaries[] = {
 /* The field roles the filters read, through one handle each. */
 enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
        H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_ROOT, H_N };
+       H_VALUE, H_ROOT, H_REQUEST, H_N };
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
     PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
     PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE,
-    PAL_FROLE_ROOT};
+    PAL_FROLE_ROOT, PAL_FROLE_REQUEST};
 
 typedef struct meaning {
     pal_reader *rd;
@@ -1223,6 +1226,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             fr->tag = geti(rec, M->h[H_TAG], 0);
             fr->comm = comm_of(M, k, rec, 0);
             fr->bytes = all_bytes(M, rec);
+            fr->peer = peer_of(M, rec, !on(rec, k->send, PAL_ROLE_SEND));   /* for the views */
+            fr->request = geti(rec, M->h[H_REQUEST], -1);
         }
         if (on(rec, k->send, PAL_ROLE_SEND))
             record_message(r, M, k, rec, (size_t)li, 0, t);
@@ -1302,6 +1307,8 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
             fr->bytes = all_bytes(M, rec);
             fr->tag = geti(rec, M->h[H_TAG], 0);
             fr->comm = comm_of(M, k, rec, 0);
+            fr->peer = peer_of(M, rec, !on(rec, k->send, PAL_ROLE_SEND));   /* for the views */
+            fr->request = geti(rec, M->h[H_REQUEST], -1);
         }
         int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
         if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
@@ -1651,6 +1658,13 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
         pal_reader_get_stats(rd, &rs);
         partial = rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
                   rs.chunks_missing || rs.ranks_missing;
+        r->f.damaged = rs.damaged;   /* the views say so (vw_damage_note) */
+        r->f.bytes_skipped = rs.bytes_skipped;
+        r->f.chunks_missing = rs.chunks_missing;
+        r->f.truncated = (uint32_t)rs.truncated;
+        r->f.not_closed = rs.not_closed;
+        r->f.signaled = rs.signaled;
+        r->f.ranks_missing = rs.ranks_missing;
         pal_reader_close(rd);
         if (rc)
             return -1;

@@ -125,14 +125,55 @@ static void anim_json(const vw_facts *f, FILE *out, size_t nb)
         }
         fputs("\"}", out);
     }
-    fputs("],\"msgs\":[", out);
-    size_t nm = f->nmsgs < 2000 ? f->nmsgs : 2000;
-    for (size_t i = 0; i < nm; i++) {
-        const vw_msg *m = &f->msgs[i];
-        fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
-                m->t_send, m->t_recv, (unsigned long long)m->bytes);
-    }
+    /* the animator draws the timeline's messages (tl.msgs) */
     fputs("]}", out);
+}
+
+/* the rank x function heat map's data: the regions that take most time
+ * (columns, at most 40 and at most 65,536 cells), and per thread and
+ * region its calls, inclusive and exclusive seconds -- the CSV's region
+ * rows, printed as the CSV prints them */
+static int by_total_desc(const void *a, const void *b, void *fp)
+{
+    const vw_facts *f = fp;
+    double x = f->regions[*(const size_t *)a].all.total, y = f->regions[*(const size_t *)b].all.total;
+    if (x != y)
+        return x < y ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void heat_json(const vw_facts *f, FILE *out)
+{
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx), n = 0;
+    if (idx == NULL) {
+        fputs("{\"cols\":[],\"v\":[]}", out);
+        return;
+    }
+    for (size_t i = 0; i < f->nregions; i++)
+        if (f->regions[i].all.calls)
+            idx[n++] = i;
+    qsort_r(idx, n, sizeof *idx, by_total_desc, (void *)f);
+    size_t maxc = 65536 / (f->nlanes ? f->nlanes : 1);
+    if (maxc > 40)
+        maxc = 40;
+    if (maxc < 1)
+        maxc = 1;
+    if (n > maxc)
+        n = maxc;
+    fputs("{\"cols\":[", out);
+    for (size_t j = 0; j < n; j++)
+        fprintf(out, "%s%zu", j ? "," : "", idx[j]);
+    fputs("],\"v\":[", out);
+    size_t items = 0;
+    for (size_t i = 0; i < f->nlanes; i++)
+        for (size_t j = 0; j < n; j++) {
+            const vw_stat *st = &f->lanes[i].rstat[idx[j]];
+            if (st->calls)
+                fprintf(out, "%s[%zu,%zu,%llu,%.9f,%.9f]", items++ ? "," : "", i, j,
+                        (unsigned long long)st->calls, st->total, st->excl);
+        }
+    fputs("]}", out);
+    free(idx);
 }
 
 static const char style[] =
@@ -143,9 +184,11 @@ static const char style[] =
     "th:first-child{text-align:left}th{background:#f0f0f0}th[data-dir=desc]::after{content:' \\25bc'}"
     "th[data-dir=asc]::after{content:' \\25b2'}.sw{display:inline-block;width:10px;height:10px;"
     "margin-right:4px;vertical-align:middle}.lg{margin-right:10px;white-space:nowrap;"
-    "font-size:12px}#tl-legend div{margin:2px 0}#tl-info{min-height:60px;background:#fafafa;"
+    "font-size:12px}#tl-legend div,#tl-legend details{margin:2px 0}#tl-legend{max-height:220px;"
+    "overflow:auto}#tl-info{min-height:60px;background:#fafafa;"
     "border:1px solid #eee;padding:4px;font-size:12px}.hint{color:#777;font-size:12px}"
-    "table.fields th{text-align:left}";
+    "table.fields th{text-align:left}.damage{background:#fde8e6;border:1px solid #d03a2f;"
+    "color:#8a1c12;padding:6px;font-weight:bold}";
 
 int vw_html_report(const vw_facts *f, FILE *out)
 {
@@ -166,17 +209,37 @@ int vw_html_report(const vw_facts *f, FILE *out)
     vw_xml_escape(out, f->trace);
     fprintf(out, " &#8212; %llu records, %zu ranks, %zu threads, %.6f s</p>\n",
             (unsigned long long)f->records, f->nranks, f->nlanes, f->duration);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note)) {   /* before anything drawn from it */
+        fputs("<p id=\"damage\" class=\"damage\">", out);
+        vw_xml_escape(out, note);
+        fputs("</p>\n", out);
+    }
     fputs("<h2>Timeline</h2>\n<div><button id=\"tl-reset\">reset</button> <button id=\"tl-in\">"
           "zoom in</button> <button id=\"tl-out\">zoom out</button> <button id=\"tl-left\">"
           "&#9664;</button> <button id=\"tl-right\">&#9654;</button> <button id=\"tl-expand\">"
-          "expand all</button> <button id=\"tl-collapse\">collapse all</button> <span "
+          "expand all</button> <button id=\"tl-collapse\">collapse all</button> <button "
+          "id=\"tl-stacks\">call stacks</button> <input id=\"tl-search\" size=\"14\" "
+          "placeholder=\"search a name\"/><button id=\"tl-prev\">&#9650;</button><button "
+          "id=\"tl-next\">&#9660;</button> <span id=\"tl-found\" class=\"hint\"></span> "
+          "<label><input type=\"checkbox\" "
+          "id=\"tl-msgs\" checked=\"checked\"/>messages</label> <span id=\"tl-msgs-note\" "
+          "class=\"hint\"></span> <span "
           "id=\"tl-range\"></span><br/><span id=\"tl-colls\"></span><br/><span class=\"hint\">"
           "wheel: zoom &#183; drag: select a window (zoom to it, its profile below) &#183; "
           "shift+wheel or left/right keys: pan &#183; hover or click: fields &#183; click a "
           "group&#8217;s label (&#9656;), or up/down and Enter: open or close it; e / c: expand "
-          "or collapse all</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
+          "or collapse all; click a thread&#8217;s label or &#8220;call stacks&#8221;: its call "
+          "stack as a sub-row per depth, or one row</span></div>\n<canvas id=\"tl\" width=\"1100\" height=\"100\"></canvas>\n"
           "<div id=\"tl-legend\"></div>\n<div id=\"tl-info\">click a slice for its fields</div>\n"
-          "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n",
+          "<h3>Profile of the window</h3><div id=\"tl-profile\"></div>\n"
+          "<h2>Imbalance: threads &#215; regions</h2>\n<div>colour: <select id=\"heat-metric\">"
+          "<option value=\"3\">inclusive seconds</option><option value=\"4\">exclusive "
+          "seconds</option><option value=\"2\">calls</option></select> <span class=\"hint\">"
+          "each column scaled to its largest cell (white: 0); the regions with the most time; "
+          "hover a cell for its values, click it to show that thread in the timeline</span></div>\n"
+          "<canvas id=\"heatmap\" width=\"1100\" height=\"100\"></canvas>\n<div id=\"heat-info\" "
+          "class=\"hint\">&#160;</div>\n",
           out);
     fputs("<h2>Animator</h2>\n<div id=\"animator\"><button id=\"play\">play</button> "
           "<button id=\"pause\">pause</button> <button id=\"step\">step</button> <button "
@@ -184,12 +247,12 @@ int vw_html_report(const vw_facts *f, FILE *out)
           "max=\"8\" step=\"0.25\" value=\"1\"/> time <span id=\"time\">0</span></div>\n"
           "<h3>Utilization (share of threads busy, overhead, idle)</h3>"
           "<canvas id=\"util\" width=\"1100\" height=\"190\"></canvas>\n"
-          "<h3>Space-time (states, messages received so far)</h3>",
+          "<h3>Space-time (states, messages received so far<span class=\"msg-sample\"></span>)</h3>",
           out);
     int th = (int)f->nlanes * (f->nlanes > 64 ? 3 : 14);
     fprintf(out, "<canvas id=\"stl\" width=\"1100\" height=\"%d\"></canvas>\n",
             (th < 20 ? 20 : th) + 32);
-    fputs("<h3>Communication (bytes received so far)</h3>"
+    fputs("<h3>Communication (bytes received so far<span class=\"msg-sample\"></span>)</h3>"
           "<canvas id=\"cm\" width=\"460\" height=\"400\"></canvas>\n",
           out);
     inline_svg(&vw_view_clock, f, out);
@@ -198,6 +261,8 @@ int vw_html_report(const vw_facts *f, FILE *out)
      * them to be parsed; the script finishes once the document is loaded */
     fputs("<script type=\"application/json\" id=\"data\">{\"anim\":", out);
     anim_json(f, out, nb);
+    fputs(",\"heat\":", out);
+    heat_json(f, out);
     fputs(",\"tl\":", out);
     int rc = vw_timeline_json(tl, f, out);
     vw_timeline_destroy(own);

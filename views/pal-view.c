@@ -12,7 +12,8 @@
  *     --export chrome|csv   write the Chrome trace-event JSON or CSV (stdout or -o)
  *     -o FILE          the export's output (gzip-compressed when FILE ends in .gz)
  *     --gzip           compress the export (also on stdout)
- *     --from T, --to T the Chrome export's time window, seconds from the start
+ *     --from T, --to T a window, seconds from the start: the Chrome export's,
+ *                      the text profile's and the HTML report's (others refuse it)
  *     --export otf2 -o DIR  write an OTF2 archive DIR/traces.otf2 (views/otf2.c)
  *     --waits [text|csv|json]  the wait states (views/waits.c) instead of the profile
  *     --what-if SPEC   the run re-timed under a model (views/waits.c)
@@ -48,7 +49,8 @@ static void usage(FILE *out)
           "       pal-view [-d DICT] --what-if ideal|scale:REGION=F[,...] TRACE...\n"
           "       pal-view [-d DICT] --predict NP RUN RUN...\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
-          "--from/--to: the Chrome export's window, in seconds from the start.\n"
+          "--from/--to: a window, in seconds from the start: the Chrome export's, the\n"
+          "text profile's (calls and time inside it) and the --html report's (opens on it).\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
           "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
           "is a device, FIFO or symbolic link (otherwise refused).\n"
@@ -352,6 +354,22 @@ int main(int argc, char **argv)
         return 1;
 #endif
     }
+    /* --from/--to: the Chrome export's window, the text profile's and the
+     * report's (views/timeline.c); refused where a view would ignore it */
+    int windowed = from != 0 || to >= 0;
+    if (windowed && (to >= 0 && !(to > from))) {
+        fprintf(stderr, "pal-view: --to %g must be after --from %g\n", to, from);
+        vw_config_free(&cfg);
+        return 1;
+    }
+    if (windowed && (svgdir || (export && strcmp(export, "csv") == 0) ||
+                     (nsel && !(nsel == 1 && strcmp(sel[0], "profile") == 0)))) {
+        fprintf(stderr, "pal-view: --from/--to select a window for --export chrome, --html and "
+                        "the text profile; %s the whole run (leave out --from/--to)\n",
+                svgdir ? "the SVG pictures show" : nsel ? "the other views show" : "the CSV holds");
+        vw_config_free(&cfg);
+        return 1;
+    }
     int rc = 0;
     vw_sink sink, *sinkp = NULL;
     vw_chrome *chrome = NULL;
@@ -379,7 +397,9 @@ int main(int argc, char **argv)
     vw_timeline *tl = NULL;   /* the pictures' and the report's timeline summary */
     vw_sink tsink, both;
     vw_sink_pair both_pair, all_pair;
-    if ((html || svgdir) && (tl = vw_timeline_create()) != NULL) {
+    if ((html || svgdir || windowed) && (tl = vw_timeline_create()) != NULL) {
+        if (windowed)
+            vw_timeline_window(tl, from, to);
         vw_timeline_sink(tl, &tsink);
         vw_sink_tee(&both, &both_pair, &tsink, sinkp);
         sinkp = &both;
@@ -454,7 +474,14 @@ int main(int argc, char **argv)
         rc |= write_output(html, out_flags, html_fn, f);
     }
     vw_progress_end(prog);
-    if (!quiet_text || (nsel && !svgdir && !html && !export)) {
+    if (windowed && (!quiet_text || (nsel && !html && !export))) {
+        if (tl == NULL) {
+            fprintf(stderr, "pal-view: out of memory for the window profile\n");
+            rc = 1;
+        } else {
+            rc |= vw_timeline_window_text(tl, f, stdout) != 0;
+        }
+    } else if (!quiet_text || (nsel && !svgdir && !html && !export)) {
         if (nsel == 0) {
             rc |= vw_view_profile.text(f, stdout);
         } else {

@@ -9,6 +9,47 @@
 #include "views/vw.h"
 
 /* max over ranks / mean over ranks of a region's inclusive time */
+size_t vw_damage_note(const vw_facts *f, char *buf, size_t size)
+{
+    size_t n = 0;
+    const char *sep = "";
+    buf[0] = '\0';
+#define NOTE(cond, ...)                                                                 \
+    do {                                                                                \
+        if ((cond) && n < size) {                                                       \
+            int k = snprintf(buf + n, size - n, "%s", sep);                             \
+            n += k > 0 ? (size_t)k : 0;                                                 \
+            if (n < size) {                                                             \
+                k = snprintf(buf + n, size - n, __VA_ARGS__);                           \
+                n += k > 0 ? (size_t)k : 0;                                             \
+            }                                                                           \
+            sep = ", ";                                                                 \
+        }                                                                               \
+    } while (0)
+    NOTE(f->damaged, "%llu damaged chunk%s or bad line%s skipped", (unsigned long long)f->damaged,
+         f->damaged == 1 ? "" : "s", f->damaged == 1 ? "" : "s");
+    NOTE(f->bytes_skipped, "%llu bytes passed over", (unsigned long long)f->bytes_skipped);
+    NOTE(f->truncated, "a file ends inside a chunk");
+    NOTE(f->not_closed, "%u file%s not closed by the writer (killed, or still running: its "
+         "last buffers are missing)", f->not_closed, f->not_closed == 1 ? "" : "s");
+    NOTE(f->signaled, "%u file%s flushed on a fatal signal", f->signaled,
+         f->signaled == 1 ? "" : "s");
+    NOTE(f->chunks_missing, "%llu chunk%s missing", (unsigned long long)f->chunks_missing,
+         f->chunks_missing == 1 ? "" : "s");
+    NOTE(f->ranks_missing, "%u rank%s of the run without a trace", f->ranks_missing,
+         f->ranks_missing == 1 ? "" : "s");
+    NOTE(f->lost, "%llu record%s lost while tracing (dropped and counted)",
+         (unsigned long long)f->lost, f->lost == 1 ? "" : "s");
+#undef NOTE
+    if (n == 0)
+        return 0;
+    char body[1024];
+    snprintf(body, sizeof body, "%s", buf);
+    int k = snprintf(buf, size, "damaged trace: %s; the views show what could be read", body);
+    n = k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
+    return n;
+}
+
 double vw_rank_imbalance(const vw_facts *f, size_t region, double *mean_out)
 {
     size_t R = f->nranks ? f->nranks : 1;
@@ -152,6 +193,9 @@ static int profile_text(const vw_facts *f, FILE *out)
             (unsigned long long)f->markers, (unsigned long long)f->counters,
             (unsigned long long)f->lost, (unsigned long long)f->unmatched_leaves,
             (unsigned long long)f->open_at_end);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note))
+        fprintf(out, "  %s\n", note);
     region_table(f, out, VW_REGION_MPI, lane_time);
     region_table(f, out, VW_REGION_USER, lane_time);
     region_table(f, out, VW_REGION_SETUP, lane_time);
@@ -273,5 +317,11 @@ int vw_export_csv(const vw_facts *f, FILE *out)
                     fprintf(out, "message,%u,,%u,pair,%llu,,,,%.0f\n", f->ranks[a], f->ranks[b],
                             (unsigned long long)f->comm_count[a * R + b],
                             f->comm_bytes[a * R + b]);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note)) {   /* the table holds what could be read */
+        fputs("damage,,,", out);
+        csv_name(out, note);
+        fputs(",,,,,,\n", out);
+    }
     return ferror(out) ? -1 : 0;
 }

@@ -11,11 +11,16 @@
 typedef struct rtype {     /* what a record type means, found once */
     int known, counter, marker, has_id;
     const char *value, *text, *id;   /* field names */
+    const char *defname, *defunit;   /* a definition's fields of roles name and unit */
+    const char *vunit;               /* the value field's unit */
     size_t id_field;
 } rtype;
 
+#define MAX_UNITS 256
 struct vw_records {
     pal_names *names;
+    char *uname[MAX_UNITS], *unit[MAX_UNITS];   /* units the definitions give, by name */
+    size_t nunits;
     rtype *rt;
     size_t nrt;
     char idname[48];
@@ -36,6 +41,10 @@ void vw_records_destroy(vw_records *r)
     if (r == NULL)
         return;
     pal_names_destroy(r->names);
+    for (size_t i = 0; i < r->nunits; i++) {
+        free(r->uname[i]);
+        free(r->unit[i]);
+    }
     free(r->rt);
     free(r);
 }
@@ -67,17 +76,58 @@ static const rtype *rtype_of(vw_records *r, const pal_recdesc *d)
         t->has_id = id != NULL;
         t->id = id ? pal_field_name(id) : NULL;
         t->id_field = id ? pal_field_index(id) : 0;
+        t->vunit = v ? pal_field_unit(v) : "";
+        const pal_fielddesc *dn = pal_recdesc_role_field(d, PAL_FROLE_NAME);
+        const pal_fielddesc *du = pal_recdesc_role_field(d, PAL_FROLE_UNIT);
+        if (pal_recdesc_has_role(d, PAL_ROLE_DEFINITION) && dn && du) {
+            t->defname = pal_field_name(dn);
+            t->defunit = pal_field_name(du);
+        }
     }
     return t;
+}
+
+/* a definition with a name and a unit (a counter's): remembered by name */
+static void remember_unit(vw_records *r, const rtype *t, const pal_record *rec)
+{
+    const char *n, *u;
+    size_t nl, ul;
+    if (pal_record_get_str(rec, t->defname, &n, &nl) != PAL_OK ||
+        pal_record_get_str(rec, t->defunit, &u, &ul) != PAL_OK || ul == 0)
+        return;
+    for (size_t i = 0; i < r->nunits; i++)
+        if (strlen(r->uname[i]) == nl && memcmp(r->uname[i], n, nl) == 0)
+            return;
+    if (r->nunits == MAX_UNITS)
+        return;
+    char *a = strndup(n, nl), *b = strndup(u, ul);
+    if (a == NULL || b == NULL) {
+        free(a);
+        free(b);
+        return;
+    }
+    r->uname[r->nunits] = a;
+    r->unit[r->nunits++] = b;
+}
+
+static const char *unit_of(const vw_records *r, const rtype *t, const char *name, size_t len)
+{
+    for (size_t i = 0; i < r->nunits; i++)
+        if (strlen(r->uname[i]) == len && memcmp(r->uname[i], name, len) == 0)
+            return r->unit[i];
+    return t->vunit ? t->vunit : "";
 }
 
 void vw_records_feed(vw_records *r, const pal_record *rec, vw_rec_meaning *m)
 {
     memset(m, 0, sizeof *m);
+    m->unit = "";
     pal_names_add(r->names, rec);
     const rtype *t = rtype_of(r, pal_record_desc(rec));
     if (t == NULL)
         return;
+    if (t->defname)
+        remember_unit(r, t, rec);
     if (t->counter && pal_record_has_role(rec, PAL_ROLE_COUNTER)) {
         if (pal_record_get_f64(rec, t->value, &m->value) != PAL_OK || !isfinite(m->value))
             return;   /* no usable value: not drawn, not exported */
@@ -91,6 +141,7 @@ void vw_records_feed(vw_records *r, const pal_record *rec, vw_rec_meaning *m)
             m->name = r->idname;
         }
         m->what = VW_REC_COUNTER;
+        m->unit = unit_of(r, t, m->name, m->len);
     } else if (t->marker && pal_record_has_role(rec, PAL_ROLE_MARKER)) {
         m->name = "marker";
         m->len = 6;

@@ -17,6 +17,8 @@ typedef struct vw_rec_meaning {
     const char *name;   /* counter name or marker text, not NUL-terminated */
     size_t len;
     double value;       /* counter value */
+    const char *unit;   /* counter: its unit (the definition's field of role unit,
+                         * else the value field's unit), "" if none; NUL-terminated */
 } vw_rec_meaning;
 
 vw_records *vw_records_create(void);

@@ -102,6 +102,16 @@ var fine = T.lv1.map(function (r) { return decode(r, nb); });
 var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
 var counts = T.counts.map(function (r) { return decodeN(r, nb); });
 var slices = T.slices;   /* by depth, then start (the C side sorted them) */
+/* per thread, its call-stack levels (the region open at each depth per fine
+   bucket; the last level: that depth and deeper), and whether its row
+   shows them as sub-rows (open: at load when at most 32 threads) */
+var dlnb = T.dlnb || nb, dlw = T.dlw || T.width;
+var levels = (T.dl || []).map(function (ls) { return ls.map(function (r) { return decode(r, dlnb); }); });
+var stackOpen = new Uint8Array(nrow);
+for (var li = 0; li < nrow; li++) stackOpen[li] = nrow <= 32 && levels[li] && levels[li].length > 1 ? 1 : 0;
+function nsubOf(d) { return !d.group && stackOpen[d.lane] && levels[d.lane] ? Math.max(1, levels[d.lane].length) : 1; }
+/* the sub-row of a kept slice in an open row */
+function subOf(s, d) { return Math.min(s[2], nsubOf(d) - 1); }
 var v0 = 0, v1 = dur, sel = null, pinned = null;
 function x2t(x) { return v0 + (x - LM) / W * (v1 - v0); }
 function t2x(t) { return LM + (t - v0) / (v1 - v0) * W; }
@@ -137,7 +147,7 @@ var top = [];
   /* open everything when every thread fits, else show the groups */
   if (nrow <= MAXROWS) groups.forEach(function (g) { g.open = true; });
 })();
-var disp = [], dispOf = new Int32Array(nrow), rh = 12, cur = -1;
+var disp = [], dispOf = new Int32Array(nrow), rh = 12, cur = -1, rowsH = 0;
 function layout() {
   disp = [];
   function visit(nd, depth) {
@@ -152,22 +162,33 @@ function layout() {
   var n = disp.length;
   rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, n))));
   if (n <= MAXROWS) rh = Math.max(12, rh);
-  cv.height = TM + n * rh + 8 + counters.length * (CH + 6) + 20;
+  var yy = TM;   /* each display row: its top and height (open call stacks: a sub-row per level) */
+  disp.forEach(function (d) { d.y = yy; d.h = nsubOf(d) * rh; yy += d.h; });
+  rowsH = yy - TM;
+  cv.height = TM + rowsH + 8 + counters.length * (CH + 6) + 20;
   if (cur >= n) cur = n - 1;
   body.setAttribute('data-tl-display', n);
   body.setAttribute('data-tl-open', groups.filter(function (g) { return g.open; }).length);
 }
-function rowAt(y) { var r = Math.floor((y - TM) / rh); return r >= 0 && r < disp.length ? r : -1; }
+function rowAt(y) {
+  for (var r = 0; r < disp.length; r++) if (y >= disp[r].y && y < disp[r].y + disp[r].h) return r;
+  return -1;
+}
 /* a display row's summary source */
 function srcOf(d) {
   if (d.group) return d.group;
   return {width: T.width, nb: nb, fine: fine[d.lane], coarse: coarse[d.lane], counts: counts[d.lane]};
 }
 function dispName(d) {
-  if (!d.group) return rowName(T.rows[d.lane]);
+  if (!d.group) return (levels[d.lane] && levels[d.lane].length > 1 ? (stackOpen[d.lane] ? '\u25be ' : '\u25b8 ') : '') + rowName(T.rows[d.lane]);
   return (d.group.open ? '\u25be ' : '\u25b8 ') + d.group.name;
 }
 function toggle(g, open) { g.open = open === undefined ? !g.open : open; layout(); drawTimeline(); }
+/* a thread's call stack: sub-rows per depth, or one row */
+function toggleStack(lane, open) {
+  stackOpen[lane] = (open === undefined ? !stackOpen[lane] : open) ? 1 : 0; layout(); drawTimeline();
+}
+function setStacks(open) { for (var l = 0; l < nrow; l++) stackOpen[l] = open && levels[l] && levels[l].length > 1 ? 1 : 0; layout(); drawTimeline(); }
 function setAll(open) {
   groups.forEach(function (g) { g.open = open; }); layout(); drawTimeline();
 }
@@ -198,22 +219,40 @@ function collsInView() {
 function collBox(c) {
   var ra = dispOf[laneOfRank(c.lo, false)], rb = dispOf[laneOfRank(c.hi, true)];
   var xa = t2x(c.first), xb = t2x(c.end);
-  return {x: xa, w: Math.max(2, xb - xa), y: TM + Math.min(ra, rb) * rh, h: (Math.abs(rb - ra) + 1) * rh - 1, xl: t2x(c.last)};
+  var da = disp[Math.min(ra, rb)], db = disp[Math.max(ra, rb)];
+  return {x: xa, w: Math.max(2, xb - xa), y: da.y, h: db.y + db.h - da.y - 1, xl: t2x(c.last)};
 }
 
+/* a name inside a box of width w from x (clipped to the plot), cut with "…" */
+function label(g, nm, x, w, y) {
+  var x0 = Math.max(x, LM), room = Math.min(x + w, LM + W) - x0 - 6;
+  if (room < 12) return;
+  if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
+  g.fillStyle = '#fff'; g.fillText(nm, x0 + 3, y);
+}
+var picked = null;   /* the selected slice, outlined */
+var MAXMSG = 300, msgsOn = true, msgState = {mode: 'lines', lines: 0, pairs: 0, inView: 0};
+/* whether message m is sent or received inside slice s (its send on s's
+   thread within s, or its receive) */
+function msgOfSlice(m, s) {
+  return (m[0] === s[0] && m[2] >= s[3] && m[2] <= s[4]) || (m[1] === s[0] && m[3] >= s[3] && m[3] <= s[4]);
+}
 function drawTimeline() {
   var g = cv.getContext('2d');
   var ndisp = disp.length;
   g.clearRect(0, 0, cv.width, cv.height);
   g.fillStyle = '#fff'; g.fillRect(0, 0, cv.width, cv.height);
   var anyFine = false;
+  g.font = '10px sans-serif'; g.textBaseline = 'middle';
   for (var r = 0; r < ndisp; r++) {
-    var d = disp[r], S = srcOf(d);
+    var d = disp[r], S = srcOf(d), nsub = nsubOf(d);
+    if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, d.y, W, rh - 1); }
+    for (var L = 0; L < nsub; L++) {
     var bw = S.width / (v1 - v0) * W;   /* a fine bucket in pixels */
-    var useFine = bw >= 0.9, ids = useFine ? S.fine : S.coarse, bwid = useFine ? S.width : S.width * T.coarse;
-    var nbl = ids.length, prev = -2, px0 = 0, y = TM + r * rh, hh = rh - 1;
-    if (useFine) anyFine = true;
-    if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, y, W, hh); }
+    var useFine = bw >= 0.9 || nsub > 1, ids = nsub > 1 ? levels[d.lane][L] : useFine ? S.fine : S.coarse;
+    var bwid = nsub > 1 ? dlw : useFine ? S.width : S.width * T.coarse;
+    var nbl = ids.length, prev = -2, px0 = 0, y = d.y + L * rh, hh = rh - 1;
+    if (bw >= 0.9) anyFine = true;
     for (var x = 0; x <= W; x++) {
       var id = -2;
       if (x < W) {
@@ -224,30 +263,32 @@ function drawTimeline() {
         if (ta > dur) id = -1;
       }
       if (id !== prev) {
-        if (prev >= 0) { g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, hh); }
+        if (prev >= 0) {
+          g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, hh);
+          if (x - px0 > 50 && rh >= 10) label(g, T.regions[prev].n, LM + px0, x - px0, y + hh / 2);
+        }
         prev = id; px0 = x;
       }
+    }
     }
     if (d.group && rh >= 6) { g.fillStyle = 'rgba(255,255,255,0.55)'; g.fillRect(LM, y + hh - 2, W, 2); }
   }
   /* slices (shown threads only): filled when every slice is here, else outlined */
-  g.save(); g.beginPath(); g.rect(LM, TM, W, ndisp * rh); g.clip();
+  g.save(); g.beginPath(); g.rect(LM, TM, W, rowsH); g.clip();
   g.font = '10px sans-serif'; g.textBaseline = 'middle';
   for (var i = 0; i < slices.length; i++) {
     var s = slices[i];
     if (s[4] < v0 || s[3] > v1) continue;
-    var dr = dispOf[s[0]];
-    if (disp[dr].group) continue;
-    var xa = t2x(s[3]), xb = t2x(s[4]);
-    if (xb - xa < (T.complete ? 0.5 : 3)) continue;
-    var inset = Math.min(s[2] * 2, Math.floor(rh / 3)), yy = TM + dr * rh + inset, sh = rh - 1 - inset;
-    if (T.complete) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
-    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = 'rgba(0,0,0,0.35)'; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); }
-    if (xb - xa > 40 && rh >= 12) {
-      var nm = T.regions[s[1]].n, room = xb - xa - 6;
-      if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
-      g.fillStyle = '#fff'; g.fillText(nm, Math.max(xa, LM) + 3, yy + sh / 2);
-    }
+    var dd0 = disp[dispOf[s[0]]];
+    if (dd0.group) continue;
+    var xa = t2x(s[3]), xb = t2x(s[4]), open = nsubOf(dd0) > 1;
+    if (xb - xa < (T.complete || open ? 0.5 : 3)) continue;
+    /* an open stack: the slice on its depth's sub-row, filled (it is exact);
+       one row: inset by depth, filled when every slice is here */
+    var inset = open ? 0 : Math.min(s[2] * 2, Math.floor(rh / 3)), yy = dd0.y + (open ? subOf(s, dd0) * rh : 0) + inset, sh = rh - 1 - inset;
+    if (T.complete || open) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
+    if (xb - xa > 4 && rh >= 8) { g.strokeStyle = s === picked ? '#000' : 'rgba(0,0,0,0.35)'; g.lineWidth = s === picked ? 2 : 1; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); g.lineWidth = 1; }
+    if (xb - xa > 40 && rh >= 10) label(g, T.regions[s[1]].n, xa, xb - xa, yy + sh / 2);
   }
   /* collective instances: one band per instance over its members' rows, from
      the first entry to the last exit; the bar on top is the entry spread */
@@ -265,29 +306,58 @@ function drawTimeline() {
     g.stroke();
     g.lineWidth = 1; g.fillStyle = 'rgba(25,20,80,0.9)'; g.fillRect(b.x, b.y, Math.max(1, b.xl - b.x), 3);
   });
-  /* messages, between the rows that show their ends */
-  g.strokeStyle = 'rgba(20,40,120,0.75)'; g.fillStyle = 'rgba(20,40,120,0.75)'; g.lineWidth = 1;
+  /* messages on demand (the "messages" control): a line per message when
+     at most MAXMSG of them are in the view, else one line per pair of rows
+     with its count; the picked slice's own messages always */
+  var inView = [], mine = [];
   for (var k = 0; k < T.msgs.length; k++) {
     var m = T.msgs[k];
     if (m[3] < v0 || m[2] > v1) continue;
     var ra = dispOf[m[0]], rb = dispOf[m[1]];
     if (ra === rb && disp[ra].group) continue;
-    var x1 = t2x(m[2]), y1 = TM + (ra + 0.5) * rh, x2 = t2x(m[3]), y2 = TM + (rb + 0.5) * rh;
+    if (picked && msgOfSlice(m, picked)) mine.push(m); else inView.push(m);
+  }
+  msgState.inView = inView.length + mine.length; msgState.lines = 0; msgState.pairs = 0;
+  msgState.mode = !msgsOn ? 'off' : inView.length > MAXMSG ? 'pairs' : 'lines';
+  function arrow(m, col, wd) {
+    var x1 = t2x(m[2]), y1 = disp[dispOf[m[0]]].y + rh / 2, x2 = t2x(m[3]), y2 = disp[dispOf[m[1]]].y + rh / 2;
+    g.strokeStyle = col; g.fillStyle = col; g.lineWidth = wd;
     g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
     var an = Math.atan2(y2 - y1, x2 - x1);
     g.beginPath(); g.moveTo(x2, y2); g.lineTo(x2 - 6 * Math.cos(an - 0.4), y2 - 6 * Math.sin(an - 0.4));
     g.lineTo(x2 - 6 * Math.cos(an + 0.4), y2 - 6 * Math.sin(an + 0.4)); g.fill();
+    g.lineWidth = 1; msgState.lines++;
   }
+  if (msgState.mode === 'lines') inView.forEach(function (m) { arrow(m, 'rgba(20,40,120,0.75)', 1); });
+  else if (msgState.mode === 'pairs') {
+    var pairs = {};
+    inView.forEach(function (m) {
+      var key = dispOf[m[0]] + ',' + dispOf[m[1]], p = pairs[key] || (pairs[key] = {a: dispOf[m[0]], b: dispOf[m[1]], n: 0, t: 0});
+      p.n++; p.t += (m[2] + m[3]) / 2;
+    });
+    g.font = '10px sans-serif'; g.textBaseline = 'middle';
+    Object.keys(pairs).forEach(function (key) {
+      var p = pairs[key], x = t2x(p.t / p.n), ya = disp[p.a].y + rh / 2, yb = disp[p.b].y + rh / 2;
+      g.strokeStyle = 'rgba(20,40,120,0.55)'; g.lineWidth = Math.min(6, 1 + Math.log(p.n) / Math.LN2 / 2);
+      g.setLineDash([4, 3]); g.beginPath(); g.moveTo(x, ya); g.lineTo(x + 12, yb); g.stroke(); g.setLineDash([]);
+      g.lineWidth = 1;
+      var lab = p.n + (T.msgs.length < T.nmatched ? ' (sample)' : ''), tw = g.measureText(lab).width;
+      g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(x + 8, (ya + yb) / 2 - 6, tw + 4, 12);
+      g.fillStyle = '#14287a'; g.fillText(lab, x + 10, (ya + yb) / 2);
+      msgState.pairs++;
+    });
+  }
+  mine.forEach(function (m) { arrow(m, '#e0218a', 2); });
   /* markers */
   g.fillStyle = '#111';
   T.markers.forEach(function (mk) {
     if (mk[1] < v0 || mk[1] > v1) return;
-    var x = t2x(mk[1]), y = TM + dispOf[mk[0]] * rh;
+    var x = t2x(mk[1]), y = disp[dispOf[mk[0]]].y;
     g.beginPath(); g.moveTo(x - 4, y); g.lineTo(x + 4, y); g.lineTo(x, y + Math.min(7, rh)); g.fill();
   });
   g.restore();
   /* selection */
-  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), ndisp * rh); }
+  if (sel) { g.fillStyle = 'rgba(60,120,255,0.18)'; g.fillRect(t2x(sel[0]), TM, t2x(sel[1]) - t2x(sel[0]), rowsH); }
   /* row labels: every group's, threads' when there is room */
   g.textBaseline = 'middle';
   var every = Math.ceil(10 / rh), fs = rh >= 12 ? 11 : rh >= 9 ? 9 : 8;
@@ -298,9 +368,9 @@ function drawTimeline() {
     var ind = 4 + 10 * dd.depth, lab = dispName(dd);
     g.font = (dd.group ? 'bold ' : '') + fs + 'px sans-serif';
     while (lab.length > 2 && g.measureText(lab).width > LM - 6 - ind) lab = lab.slice(0, -2) + '\u2026';
-    if (r2 === cur) { g.fillStyle = '#dde6ff'; g.fillRect(0, TM + r2 * rh, LM - 2, rh - 1); }
+    if (r2 === cur) { g.fillStyle = '#dde6ff'; g.fillRect(0, dd.y, LM - 2, dd.h - 1); }
     g.fillStyle = dd.group ? '#123' : '#222';
-    g.fillText(lab, ind, TM + r2 * rh + rh / 2);
+    g.fillText(lab, ind, dd.y + rh / 2);
   }
   /* group brackets in the margin: an open group's extent */
   g.strokeStyle = '#99a'; g.lineWidth = 1;
@@ -310,13 +380,16 @@ function drawTimeline() {
     var e3 = r3 + 1;
     while (e3 < ndisp && disp[e3].depth > dg.depth) e3++;
     var bx = 1.5 + 10 * dg.depth;
-    g.beginPath(); g.moveTo(bx + 3, TM + (r3 + 1) * rh); g.lineTo(bx, TM + (r3 + 1) * rh); g.lineTo(bx, TM + e3 * rh - 1); g.lineTo(bx + 3, TM + e3 * rh - 1); g.stroke();
+    var by0 = dg.y + dg.h, by1 = disp[e3 - 1].y + disp[e3 - 1].h - 1;
+    g.beginPath(); g.moveTo(bx + 3, by0); g.lineTo(bx, by0); g.lineTo(bx, by1); g.lineTo(bx + 3, by1); g.stroke();
   }
   /* counters */
-  var cy = TM + ndisp * rh + 8;
+  var cy = TM + rowsH + 8;
   counters.forEach(function (c) {
+    /* a count (samples never decrease) as its rate per second, a gauge as its values */
+    var series = c.cum && c.r ? c.r : c.v, unit = counterUnit(c);
     var mn = Infinity, mx = -Infinity;
-    c.v.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
+    series.forEach(function (b) { if (b) { mn = Math.min(mn, b[0]); mx = Math.max(mx, b[1]); } });
     if (!(mx >= mn)) { cy += CH + 6; return; }
     if (mx === mn) { mx += 1; mn -= 1; }
     g.strokeStyle = '#ccc'; g.strokeRect(LM + 0.5, cy + 0.5, W, CH);
@@ -324,7 +397,7 @@ function drawTimeline() {
     var y = function (v) { return cy + CH - (v - mn) / (mx - mn) * (CH - 2) - 1; };
     g.beginPath(); var first = true;
     for (var b = 0; b < nb; b++) {
-      var e = c.v[b]; if (!e) continue;
+      var e = series[b]; if (!e) continue;
       var ta = b * T.width, tb = ta + T.width;
       if (tb < v0 || ta > v1) continue;
       var xa = Math.max(LM, t2x(ta)), xb = Math.min(LM + W, t2x(tb));
@@ -335,15 +408,20 @@ function drawTimeline() {
     g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'top';
     var nm = c.name; while (nm.length > 2 && g.measureText(nm).width > LM - 8) nm = nm.slice(0, -2) + '\u2026';
     g.fillText(nm, 4, cy + 2);
-    g.fillText(c.np > 1 ? c.np + ' ranks (mean)' : 'rank ' + c.p, 4, cy + 14);
-    g.fillText(String(+mx.toPrecision(4)), LM + 3, cy + 2);
-    g.textBaseline = 'bottom'; g.fillText(String(+mn.toPrecision(4)), LM + 3, cy + CH - 1);
+    g.fillText((c.cum ? 'rate, ' : '') + (c.np > 1 ? c.np + ' ranks (mean)' : 'rank ' + c.p), 4, cy + 14);
+    g.fillText(String(+mx.toPrecision(4)) + ' ' + unit, LM + 3, cy + 2);
+    g.textBaseline = 'bottom'; g.fillText(String(+mn.toPrecision(4)) + ' ' + unit, LM + 3, cy + CH - 1);
     cy += CH + 6;
   });
   var step = timeAxis(g, LM, TM - 2, W, v0, v1, true);
   body.setAttribute('data-tl-from', v0); body.setAttribute('data-tl-to', v1);
   body.setAttribute('data-tl-step', step);
   body.setAttribute('data-tl-colls', drawnColls.length);
+  body.setAttribute('data-tl-msgs', msgState.mode + ',' + msgState.lines + ',' + msgState.pairs + ',' + msgState.inView);
+  var mt = document.getElementById('tl-msgs-note');
+  if (mt) mt.textContent = msgState.mode === 'off' ? 'messages hidden' : msgState.mode === 'pairs' ?
+    msgState.inView + ' messages in view: counts per pair of rows (zoom in to ' + MAXMSG + ' or fewer for a line each)' :
+    msgState.lines + ' message lines';
   document.getElementById('tl-range').textContent = fmtDur(v0) + ' \u2013 ' + fmtDur(v1) +
     ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
   var ct = document.getElementById('tl-colls');
@@ -352,12 +430,14 @@ function drawTimeline() {
     ', ' + T.ncolls + ' in the run';
 }
 
+/* a counter track's unit: a count's per second, a gauge's own */
+function counterUnit(c) { return c.cum ? (c.unit ? c.unit + '/s' : '/s') : (c.unit || ''); }
 /* display rows whose canvas pixels are not blank (the browser test reads it) */
 function paintedRows(from, to) {
   var g = cv.getContext('2d'), n = 0;
   from = from || 0; to = to === undefined ? disp.length : to;
   for (var r = from; r < to; r++) {
-    var d = g.getImageData(LM, TM + r * rh, W, Math.max(1, rh - 1)).data, any = false;
+    var d = g.getImageData(LM, disp[r].y, W, Math.max(1, disp[r].h - 1)).data, any = false;
     for (var i = 0; i < d.length; i += 4) {
       var bg = disp[r].group && d[i] === 0xf3 && d[i + 1] === 0xf3 && d[i + 2] === 0xf6;
       if (!bg && (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240)) { any = true; break; }
@@ -389,11 +469,17 @@ cv.addEventListener('mousedown', function (e) {
   var p = evX(e);
   if (p[0] >= LM) { drag = {x: p[0], y: p[1]}; return; }
   var r = rowAt(p[1]);   /* the label of a group: open or close it */
-  if (r >= 0) { cur = r; if (disp[r].group) toggle(disp[r].group); else drawTimeline(); }
+  if (r >= 0) {
+    cur = r;
+    if (disp[r].group) toggle(disp[r].group);
+    else if (levels[disp[r].lane] && levels[disp[r].lane].length > 1) toggleStack(disp[r].lane);
+    else drawTimeline();
+  }
 });
 cv.addEventListener('mousemove', function (e) {
   var p = evX(e);
-  cv.style.cursor = p[0] < LM && rowAt(p[1]) >= 0 && disp[rowAt(p[1])].group ? 'pointer' : 'default';
+  var ra0 = rowAt(p[1]);
+  cv.style.cursor = p[0] < LM && ra0 >= 0 && (disp[ra0].group || (levels[disp[ra0].lane] || []).length > 1) ? 'pointer' : 'default';
   if (drag && Math.abs(p[0] - drag.x) > 4) {
     var a = x2t(Math.min(drag.x, p[0])), b = x2t(Math.max(drag.x, p[0]));
     sel = [Math.max(0, a), Math.min(dur, b)]; drawTimeline(); return;
@@ -405,7 +491,7 @@ window.addEventListener('mouseup', function (e) {
   var p = evX(e), moved = Math.abs(p[0] - drag.x) > 4;
   drag = null;
   if (moved && sel) { var s = sel; setView(s[0], s[1]); windowProfile(s[0], s[1]); sel = null; drawTimeline(); }
-  else { pinned = showAt(p[0], p[1], true); }
+  else { pinned = showAt(p[0], p[1], true); drawTimeline(); }
 });
 document.getElementById('tl-reset').addEventListener('click', function () { sel = null; setView(0, dur); windowProfile(0, dur); });
 document.getElementById('tl-left').addEventListener('click', function () { var d = (v1 - v0) / 3; setView(v0 - d, v1 - d); });
@@ -414,6 +500,16 @@ document.getElementById('tl-in').addEventListener('click', function () { var c =
 document.getElementById('tl-out').addEventListener('click', function () { var c = (v0 + v1) / 2, h = (v1 - v0); setView(c - h, c + h); });
 document.getElementById('tl-expand').addEventListener('click', function () { setAll(true); });
 document.getElementById('tl-collapse').addEventListener('click', function () { setAll(false); });
+document.getElementById('tl-search').addEventListener('keydown', function (e) {
+  if (e.key === 'Enter') { if (e.target.value !== query) searchFor(e.target.value); else searchStep(e.shiftKey ? -1 : 1); e.preventDefault(); }
+});
+document.getElementById('tl-next').addEventListener('click', function () { var v = document.getElementById('tl-search').value; if (v !== query) searchFor(v); else searchStep(1); });
+document.getElementById('tl-prev').addEventListener('click', function () { var v = document.getElementById('tl-search').value; if (v !== query) searchFor(v); else searchStep(-1); });
+document.getElementById('tl-msgs').addEventListener('change', function (e) { msgsOn = e.target.checked; drawTimeline(); });
+document.getElementById('tl-stacks').addEventListener('click', function () {
+  var any = false; for (var l = 0; l < nrow; l++) if (stackOpen[l]) any = true;
+  setStacks(!any);
+});
 cv.tabIndex = 0;
 cv.addEventListener('keydown', function (e) {
   var d = (v1 - v0) / 5;
@@ -439,6 +535,58 @@ function collFields(c) {
     ['wait spread', fmtDur(c.last - c.first)], ['last exit', fmtDur(c.end)], ['span', fmtDur(c.end - c.first)]];
   return fieldTable('collective instance', f);
 }
+/* seconds from the start to the nanosecond, as pal-dump prints them */
+function nsOf(t) { return Math.round(t * 1e9); }
+function fmtNs(ns) {
+  var neg = ns < 0, a = Math.abs(ns), sec = Math.floor(a / 1e9), fr = String(a - sec * 1e9);
+  while (fr.length < 9) fr = '0' + fr;
+  return (neg ? '-' : '') + sec + '.' + fr + ' s';
+}
+/* every field of a kept slice: times exact (ns), the MPI arguments the
+   call carried (peer, tag, communicator, bytes, request, root) */
+function sliceFields(s) {
+  var g = T.regions[s[1]], row = T.rows[s[0]], a = nsOf(s[3]), b = nsOf(s[4]);
+  var f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtNs(a)], ['end', fmtNs(b)],
+    ['duration', (b - a) + ' ns' + (b - a >= 1e4 ? ' (' + fmtDur(s[4] - s[3]) + ')' : '')], ['depth', s[2]], ['rank', row.p], ['thread', row.t]];
+  if (s[6] >= 0) f.push(['peer', s[6]], ['tag', s[7]]);
+  if (g.k === 1 && s.length > 8) f.push(['communicator', s[8]]);
+  if (s[5] || (g.k === 1 && s[6] >= 0)) f.push(['bytes', s[5]]);
+  if (s.length > 10 && s[10] >= 0) f.push(['request', s[10]]);
+  if (s.length > 9 && s[9] >= 0) f.push(['root', s[9]]);
+  return f;
+}
+/* the matched partners of slice s in the page's messages: buttons that
+   jump to the slice at the other end (the receive of a send, the send of a
+   receive) */
+function partnerLinks(s) {
+  var h = '', n = 0;
+  T.msgs.forEach(function (m, i) {
+    if (n >= 8 || !msgOfSlice(m, s)) return;
+    var send = m[0] === s[0] && m[2] >= s[3] && m[2] <= s[4], r = T.rows[send ? m[1] : m[0]];
+    h += '<button class="partner" data-msg="' + i + '" data-side="' + (send ? 's' : 'r') + '" id="tl-partner-' + n + '">' +
+      (send ? 'jump to the receive: rank ' : 'jump to the send: rank ') + r.p + (threadsOf[r.p] > 1 ? '.' + r.t : '') + ', ' +
+      fmtNs(nsOf(send ? m[3] : m[2])) + ', ' + m[4] + ' bytes</button> ';
+    n++;
+  });
+  if (n) return '<div>matched partner' + (n > 1 ? 's' : '') + ': ' + h + '</div>';
+  return T.msgs.length < T.nmatched && s.length > 6 && s[6] >= 0 ?
+    '<div class="hint">its matched partner is not in the page\u2019s sample of messages</div>' : '';
+}
+/* shows and selects the slice at the other end of message i */
+function jumpPartner(i, side) {
+  var m = T.msgs[i], lane = side === 's' ? m[1] : m[0], t = side === 's' ? m[3] : m[2], best = null;
+  slices.forEach(function (s) { if (s[0] === lane && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s; });
+  var a = Math.min(m[2], best ? best[3] : t), b = Math.max(m[3], best ? best[4] : t), pad = (b - a) * 0.3 + 1e-9;
+  if (!stackOpen[lane] || !(v0 <= a && b <= v1)) setView(a - pad, b + pad);
+  picked = best;
+  if (best) { info.innerHTML = fieldTable('slice', sliceFields(best)) + partnerLinks(best); pinned = 'slice'; body.setAttribute('data-tl-picked', 'slice'); }
+  else { info.innerHTML = '<b>the receiving side has no kept slice at ' + esc(fmtNs(nsOf(t))) + '</b>'; body.setAttribute('data-tl-picked', 'none'); }
+  drawTimeline();
+}
+info.addEventListener('click', function (e) {
+  var b = e.target.closest ? e.target.closest('button.partner') : null;
+  if (b) jumpPartner(parseInt(b.getAttribute('data-msg'), 10), b.getAttribute('data-side'));
+});
 /* what is under (x, y): a marker, a collective instance, the innermost kept
    slice, or the summary (a thread's or a group's) */
 function showAt(x, y, click) {
@@ -456,26 +604,31 @@ function showAt(x, y, click) {
     var b = collBox(c);
     if (x >= b.x - 1 && x <= b.x + b.w + 1 && y >= b.y && y <= b.y + b.h && (!cbest || c.end - c.first < cbest.end - cbest.first)) cbest = c;
   });
+  /* an open call stack: the sub-row under the pointer is a depth, and the
+     slice there is the frame open at that depth (the last sub-row: that
+     depth or deeper, the deepest); one row: the innermost kept slice */
+  var nsub = nsubOf(d), L = nsub > 1 ? Math.max(0, Math.min(nsub - 1, Math.floor((y - d.y) / rh))) : -1;
   var best = null;
   for (var k = 0; k < slices.length && lane >= 0 && !html; k++) {
     var s = slices[k];
-    if (s[0] === lane && s[3] <= t && t <= s[4] && (!best || s[2] >= best[2])) best = s;
+    if (s[0] !== lane || s[3] > t || t > s[4]) continue;
+    if (L >= 0 && (L < nsub - 1 ? s[2] !== L : s[2] < L)) continue;
+    if (!best || s[2] >= best[2]) best = s;
   }
+  if (click) picked = !html && best ? best : null;
   if (!html && best) {
-    var g = T.regions[best[1]], f = [['region', g.n], ['kind', kindName(g.k)], ['start', fmtDur(best[3])],
-      ['end', fmtDur(best[4])], ['duration', fmtDur(best[4] - best[3])], ['depth', best[2]], ['rank', row.p], ['thread', row.t]];
-    if (best[5]) f.push(['bytes', best[5]]);
-    if (best[6] >= 0) f.push(['peer', best[6]]);
-    if (g.k === 1 && best[6] >= 0) f.push(['tag', best[7]]);
-    html = fieldTable('slice', f); kind = 'slice';
+    var f = sliceFields(best);
+    html = fieldTable('slice', f) + partnerLinks(best); kind = 'slice';
   }
   if (!html) {
     var S = srcOf(d), bi = Math.floor(t / S.width), id = bi < S.nb ? S.fine[bi] : -1;
+    if (L >= 0) { var bl = Math.floor(t / dlw); id = bl < dlnb ? levels[lane][L][bl] : -1; }
     var f2 = [['time', fmtDur(bi * S.width) + ' \u2013 ' + fmtDur((bi + 1) * S.width)]];
+    if (L >= 0) f2.push(['depth', L + (L === nsub - 1 ? ' or deeper' : '')]);
     if (row) f2.push(['rank', row.p], ['thread', row.t]);
     else f2.push(['group', d.group.name], ['threads', d.group.b - d.group.a]);
     f2.push(['frames begun', bi < S.nb ? S.counts[bi] : 0]);
-    f2.unshift(['dominant region', id >= 0 ? T.regions[id].n : '(none)']);
+    f2.unshift([L >= 0 ? 'region open at this depth (most of the bucket)' : 'dominant region', id >= 0 ? T.regions[id].n : '(none)']);
     html = fieldTable(row ? 'summary bucket' : 'group summary bucket', f2); kind = 'bucket';
   }
   if (cbest && kind !== 'marker') { html = collFields(cbest) + html; kind = 'collective'; }
@@ -484,48 +637,160 @@ function showAt(x, y, click) {
   return click && kind !== 'bucket' ? kind : null;
 }
 
-/* the profile of [a, b]: calls and inclusive time from the kept slices
- * (exact when every slice is kept), dominant time from the fine summary */
-function windowProfile(a, b) {
-  var per = {};
-  function get(i) { return per[i] || (per[i] = {calls: 0, incl: 0, dom: 0}); }
-  slices.forEach(function (s) {
-    if (s[4] < a || s[3] > b) return;
-    var p = get(s[1]); p.calls++; p.incl += Math.min(b, s[4]) - Math.max(a, s[3]);
-  });
-  var ia = Math.max(0, Math.floor(a / T.width)), ib = Math.min(nb - 1, Math.floor(b / T.width));
-  for (var r = 0; r < nrow; r++) for (var i = ia; i <= ib; i++) {
-    var id = fine[r][i]; if (id < 0) continue;
-    var lo = Math.max(a, i * T.width), hi = Math.min(b, (i + 1) * T.width);
-    if (hi > lo) get(id).dom += hi - lo;
+/* the profile of [a, b], exact: from the per-bucket sums pal-view wrote
+ * (T.prof: per region, instances begun per bucket, instances open at each
+ * bucket's start, inclusive and exclusive seconds per bucket), over the
+ * whole buckets that cover [a, b] (the window is widened to their edges and
+ * the page says so); it equals `pal-view --from A --to B` on those edges.
+ * The window given with --from/--to comes exactly (T.wprof). */
+var P = T.prof || {width: dur, nb: 0, r: []};
+var profR = P.r.map(function (x) {
+  return {r: x.r, c: decodeN(x.c, P.nb), o: decodeN(x.o, P.nb), i: x.i, x: x.x};
+});
+function windowProfile(a, b, exact) {
+  var rows = [], note;
+  if (exact) {
+    exact.forEach(function (w) { rows.push({r: w[0], calls: w[1], incl: w[2], excl: w[3]}); });
+    note = fmtNs(nsOf(a)) + ' \u2013 ' + fmtNs(nsOf(b)) + ': the window given to pal-view (--from/--to), exact';
+  } else {
+    var ia = Math.max(0, Math.floor(a / P.width + 1e-9)), ib = Math.min(P.nb, Math.max(ia + 1, Math.ceil(b / P.width - 1e-9)));
+    var wa = ia * P.width, wb = ib * P.width;
+    profR.forEach(function (x) {
+      var p = {r: x.r, calls: ia < P.nb ? x.o[ia] : 0, incl: 0, excl: 0};
+      for (var i = ia; i < ib; i++) { p.calls += x.c[i]; p.incl += x.i[i]; p.excl += x.x[i]; }
+      if (p.calls) rows.push(p);
+    });
+    note = fmtNs(nsOf(wa)) + ' \u2013 ' + fmtNs(nsOf(wb)) + ' (' + (ib - ia) + ' of the profile\u2019s ' + fmtDur(P.width) +
+      ' buckets, exact: equal to pal-view --from ' + wa + ' --to ' + wb + (wa !== a || wb !== b ? '; the selection widened to their edges' : '') + ')';
+    a = wa; b = wb;
   }
-  var ids = Object.keys(per).sort(function (x, y) { return per[y].incl - per[x].incl || per[y].dom - per[x].dom; });
-  var h = '<p>' + fmtDur(a) + ' \u2013 ' + fmtDur(b) + (T.complete ? ' (every slice)' :
-    ' (calls and time from the ' + T.slices.length + ' longest of ' + T.nslices + ' slices)') + '</p>' +
+  rows.sort(function (x, y) { return y.incl - x.incl || x.r - y.r; });
+  var h = '<p>' + esc(note) + '</p>' +
     '<table class="sortable" id="tl-profile-table"><thead><tr><th>region</th><th>kind</th><th>calls</th>' +
-    '<th>inclusive s</th><th>dominant s</th></tr></thead><tbody>';
-  ids.forEach(function (i) {
-    var g = T.regions[i], p = per[i];
+    '<th>inclusive s</th><th>exclusive s</th></tr></thead><tbody>';
+  rows.forEach(function (p) {
+    var g = T.regions[p.r];
     h += '<tr><td><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</td><td>' + kindName(g.k) +
-      '</td><td>' + p.calls + '</td><td>' + p.incl.toFixed(9) + '</td><td>' + p.dom.toFixed(9) + '</td></tr>';
+      '</td><td>' + p.calls + '</td><td>' + p.incl.toFixed(9) + '</td><td>' + p.excl.toFixed(9) + '</td></tr>';
   });
   var el = document.getElementById('tl-profile');
   el.innerHTML = h + '</tbody></table>';
   sortable(document.getElementById('tl-profile-table'));
-  body.setAttribute('data-tl-profile', a + ',' + b + ',' + ids.length);
+  body.setAttribute('data-tl-profile', a + ',' + b + ',' + rows.length);
 }
 
+/* how many of the matched messages the page draws ("a uniform sample of N
+   of M" when the filter kept fewer) */
+function msgSampleNote() {
+  var n = T.msgs.length, m = T.nmatched === undefined ? n : T.nmatched;
+  return n < m ? ' (a uniform sample of ' + n + ' of ' + m + ' matched)' : ' (all ' + n + ')';
+}
+var FAMS = ['MPI waits (blocking)', 'MPI collectives', 'MPI communication', 'other waits (OpenMP barriers, joins, locks)',
+  'I/O', 'user code', 'set-up (process start and end)'];
+function famOf(g) { return g.f !== undefined ? g.f : g.k === 1 ? (g.i ? 0 : 2) : g.k === 0 ? 5 : 6; }
+/* the legend: a collapsible group per colour family (the regions by total
+   time), and a filter box that keeps the names containing its text */
 function legend() {
-  var h = '', groups = [['MPI (blocked)', function (g) { return g.k === 1 && g.i; }], ['MPI', function (g) { return g.k === 1 && !g.i; }],
-    ['user code', function (g) { return g.k === 0; }], ['set-up', function (g) { return g.k > 1; }]];
-  groups.forEach(function (gr) {
+  var h = '<div><input id="lg-filter" size="18" placeholder="filter the legend"/> <span id="lg-count" class="hint"></span></div>';
+  FAMS.forEach(function (fname, fam) {
     var items = [];
-    T.regions.forEach(function (g) { if (gr[1](g)) items.push('<span class="lg"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });
-    if (items.length) h += '<div><b>' + gr[0] + ':</b> ' + items.join(' ') + '</div>';
+    T.regions.forEach(function (g) { if (famOf(g) === fam) items.push('<span class="lg" data-n="' + esc(g.n.toLowerCase()) + '"><span class="sw" style="background:' + g.c + '"></span>' + esc(g.n) + '</span>'); });
+    if (items.length) h += '<details class="lgf"' + (items.length <= 24 ? ' open="open"' : '') + '><summary><b>' + fname + '</b> (' + items.length + ')</summary>' + items.join(' ') + '</details>';
   });
-  h += '<div><b>also:</b> <span class="lg">\u2192 message (sample of ' + T.msgs.length + ')</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
-    (counters.length ? ' <span class="lg">counter plots: min\u2013max band (over ranks) and last value (mean over ranks) per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
+  h += '<div><b>also:</b> <span class="lg">\u2192 message' + msgSampleNote() + '</span> <span class="lg">\u25bc marker (' + T.nmarkers + ')</span>' +
+    (counters.length ? ' <span class="lg">counter plots: counts (samples that never decrease) as their rate per second, gauges as their values; min\u2013max band over ranks and the mean per pixel (' + T.nsamples + ' samples)</span>' : '') + '</div>';
   document.getElementById('tl-legend').innerHTML = h;
+  var lf = document.getElementById('lg-filter');
+  lf.addEventListener('input', function () {
+    var q = lf.value.toLowerCase(), n = 0;
+    Array.prototype.forEach.call(document.querySelectorAll('#tl-legend span.lg[data-n]'), function (e) {
+      var on = !q || e.getAttribute('data-n').indexOf(q) >= 0; e.style.display = on ? '' : 'none'; if (on) n++;
+    });
+    if (q) Array.prototype.forEach.call(document.querySelectorAll('#tl-legend details'), function (d) { d.open = true; });
+    document.getElementById('lg-count').textContent = q ? n + ' match' + (n === 1 ? '' : 'es') : '';
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.msg-sample'), function (e) { e.textContent = msgSampleNote().replace('(', '; ').replace(')', ''); });
+}
+
+/* ---------- imbalance: the threads x regions heat map ----------
+   A row per thread (as the timeline's rows), a column per region (those
+   with most time, ALL.heat.cols), each cell coloured by the chosen value
+   scaled to its column's largest; the values are the CSV's region rows. */
+var H = ALL.heat || {cols: [], v: []}, hc = document.getElementById('heatmap'), hinfo = document.getElementById('heat-info');
+var HL = 150, HT = 110, hcw = 0, hrh = 0, hmetric = 3, hcell = {};
+H.v.forEach(function (c) { hcell[c[0] + ',' + c[1]] = c; });
+function heatText(c) {
+  var r = T.rows[c[0]], g = T.regions[H.cols[c[1]]];
+  return 'rank ' + r.p + ' thread ' + r.t + ', ' + g.n + ': calls ' + c[2] + ', inclusive ' + c[3].toFixed(9) +
+    ' s, exclusive ' + c[4].toFixed(9) + ' s';
+}
+function drawHeat() {
+  if (!hc) return;
+  var nc = H.cols.length, g = hc.getContext('2d');
+  hcw = nc ? Math.max(6, Math.min(40, Math.floor((hc.width - HL - 10) / nc))) : 0;
+  hrh = Math.max(3, Math.min(16, Math.floor(600 / Math.max(1, nrow))));
+  hc.height = HT + nrow * hrh + 10;
+  g.fillStyle = '#fff'; g.fillRect(0, 0, hc.width, hc.height);
+  var mx = [];
+  for (var j = 0; j < nc; j++) mx.push(0);
+  H.v.forEach(function (c) { if (c[hmetric] > mx[c[1]]) mx[c[1]] = c[hmetric]; });
+  H.v.forEach(function (c) {
+    var q = mx[c[1]] > 0 ? c[hmetric] / mx[c[1]] : 0;
+    g.fillStyle = 'rgb(' + Math.round(255 - 40 * q) + ',' + Math.round(255 - 215 * q) + ',' + Math.round(255 - 200 * q) + ')';
+    g.fillRect(HL + c[1] * hcw, HT + c[0] * hrh, hcw - 1, hrh - 1);
+  });
+  g.strokeStyle = '#ccc'; g.strokeRect(HL - 0.5, HT - 0.5, nc * hcw, nrow * hrh);
+  g.fillStyle = '#222'; g.font = '10px sans-serif'; g.textBaseline = 'middle';
+  var every = Math.ceil(10 / hrh);
+  for (var i = 0; i < nrow; i += every) g.fillText(rowName(T.rows[i]).slice(0, 24), 4, HT + (i + 0.5) * hrh);
+  for (var k = 0; k < nc; k++) {
+    g.save(); g.translate(HL + (k + 0.5) * hcw, HT - 4); g.rotate(-Math.PI / 3);
+    var nm = T.regions[H.cols[k]].n; if (nm.length > 22) nm = nm.slice(0, 21) + '\u2026';
+    g.fillStyle = T.regions[H.cols[k]].c; g.fillRect(0, -4, 8, 8); g.fillStyle = '#222'; g.fillText(nm, 11, 0); g.restore();
+  }
+  body.setAttribute('data-heat', nrow + 'x' + nc + ',' + hmetric);
+}
+function heatAt(e) {
+  var r = hc.getBoundingClientRect(), x = (e.clientX - r.left) * hc.width / r.width, y = (e.clientY - r.top) * hc.height / r.height;
+  var j = Math.floor((x - HL) / hcw), i = Math.floor((y - HT) / hrh);
+  if (j < 0 || j >= H.cols.length || i < 0 || i >= nrow) return null;
+  return hcell[i + ',' + j] || [i, j, 0, 0, 0];
+}
+if (hc) {
+  hc.addEventListener('mousemove', function (e) { var c = heatAt(e); hinfo.textContent = c ? heatText(c) : '\u00a0'; });
+  hc.addEventListener('click', function (e) {
+    var c = heatAt(e); if (!c) return;
+    hinfo.textContent = heatText(c);
+    /* the timeline: that thread's row current (its group open), search the region */
+    groups.forEach(function (g) { if (c[0] >= g.a && c[0] < g.b) g.open = true; });
+    layout(); cur = dispOf[c[0]]; searchFor(T.regions[H.cols[c[1]]].n, c[0], true); cv.scrollIntoView({block: 'center'});
+  });
+  document.getElementById('heat-metric').addEventListener('change', function (e) { hmetric = parseInt(e.target.value, 10); drawHeat(); });
+}
+
+/* ---------- search by name: the kept slices whose region contains the text ---------- */
+var found = [], foundAt = -1, query = '';
+function searchFor(q, lane, exact) {
+  query = q; found = []; foundAt = -1;
+  var el = document.getElementById('tl-search'); if (el && el.value !== q) el.value = q;
+  var lq = q.toLowerCase();
+  if (lq) slices.forEach(function (s) { var n = T.regions[s[1]].n; if (exact ? n === q : n.toLowerCase().indexOf(lq) >= 0) found.push(s); });
+  found.sort(function (a, b) { return a[3] - b[3] || a[0] - b[0]; });
+  if (lane !== undefined) for (var i = 0; i < found.length; i++) if (found[i][0] === lane) { foundAt = i - 1; break; }
+  searchStep(1);
+}
+function searchStep(dir) {
+  var st = document.getElementById('tl-found');
+  if (!found.length) { if (st) st.textContent = query ? 'no kept slice matches' : ''; picked = null; drawTimeline(); return; }
+  foundAt = (foundAt + dir + found.length) % found.length;
+  var s = found[foundAt], d = s[4] - s[3], lane = s[0];
+  groups.forEach(function (g) { if (lane >= g.a && lane < g.b) g.open = true; });
+  layout();
+  picked = s; pinned = 'slice';
+  info.innerHTML = fieldTable('slice', sliceFields(s)) + partnerLinks(s);
+  body.setAttribute('data-tl-picked', 'slice');
+  if (st) st.textContent = (foundAt + 1) + ' of ' + found.length + (T.complete ? '' : ' kept');
+  setView(s[3] - d * 2 - 1e-9, s[4] + d * 2 + 1e-9);
 }
 
 /* ---------- the animator ---------- */
@@ -570,7 +835,7 @@ function drawStl() {
     }
   }
   g.strokeStyle = 'rgba(27,79,156,0.8)'; g.beginPath();
-  A.msgs.forEach(function (m) {
+  T.msgs.forEach(function (m) {
     if (m[3] > t) return;
     g.moveTo(AL + m[2] / adur * w, 8 + (m[0] + 0.5) * r); g.lineTo(AL + m[3] / adur * w, 8 + (m[1] + 0.5) * r);
   });
@@ -587,7 +852,7 @@ function drawCm() {
   g.clearRect(0, 0, cm.width, cm.height);
   if (!R) return;
   var c = side / R, M = new Float64Array(R * R), mx = 0;
-  A.msgs.forEach(function (m) {
+  T.msgs.forEach(function (m) {
     if (m[3] > t) return;
     var i = A.lanes[m[0]].r * R + A.lanes[m[1]].r; M[i] += m[4]; if (M[i] > mx) mx = M[i];
   });
@@ -644,7 +909,9 @@ function rest() {
   if (restDone) return;
   restDone = true;
   try {
-    windowProfile(0, dur); draw(); initSortable();
+    if (T.window) windowProfile(T.window[0], T.window[1], T.wprof); else windowProfile(0, dur);
+    drawHeat();
+    draw(); initSortable();
     body.setAttribute('data-tl-painted', paintedRows());
     if (window.performance && performance.mark) performance.mark('pal-report-ready');
     body.setAttribute('data-tl-ready', 'yes');
@@ -652,7 +919,9 @@ function rest() {
   } catch (e) { fail(e); }
 }
 try {
-  layout(); legend(); drawTimeline();
+  layout(); legend();
+  if (T.window) { v0 = Math.max(0, T.window[0]); v1 = Math.min(dur, Math.max(T.window[1], v0 + 1e-9)); }
+  drawTimeline();
   body.setAttribute('data-tl-rows', nrow);
   if (window.performance && performance.mark) performance.mark('pal-timeline-drawn');
 } catch (e) { fail(e); }
@@ -664,10 +933,16 @@ function whenLoaded(f) {
 var framed = false;
 if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(function () { framed = true; whenLoaded(rest); }, 0); });
 setTimeout(function () { if (!framed) whenLoaded(rest); }, 200);
-window.palReport = {view: function () { return [v0, v1]; }, setView: setView, paintedRows: paintedRows,
-  rowY: function (r) { return TM + dispOf[r] * rh + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
+window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
+  selectWindow: function (a, b) { setView(a, b); windowProfile(a, b); }, paintedRows: paintedRows,
+  rowY: function (r) { return disp[dispOf[r]].y + rh / 2; }, timeX: t2x, slices: slices, LM: LM, W: W,
+  sliceY: function (s) { var d = disp[dispOf[s[0]]]; return d.y + (d.group ? 0 : subOf(s, d)) * rh + rh / 2; },
+  toggleStack: toggleStack, setStacks: setStacks, picked: function () { return picked; },
+  heatCells: function () { return H.v.map(function (c) { return {rank: T.rows[c[0]].p, thread: T.rows[c[0]].t, region: T.regions[H.cols[c[1]]].n, calls: c[2], total: c[3].toFixed(9), excl: c[4].toFixed(9), text: heatText(c)}; }); },
+  heatXY: function (lane, col) { return [HL + (col + 0.5) * hcw, HT + (lane + 0.5) * hrh]; }, heatCols: H.cols.length, search: searchFor,
+  messages: function (on) { msgsOn = on; document.getElementById('tl-msgs').checked = on; drawTimeline(); },
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
-  dispY: function (r) { return TM + r * rh + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
+  dispY: function (r) { return disp[r].y + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
 /* self-test hook (tests/views/html-browser.sh): #selftest plays the animator
    for a moment and records whether the cursor moved and the views changed */
 function selftest() {

@@ -20,8 +20,11 @@ static const char *const state_name[VW_NSTATES] = {"busy", "overhead", "idle"};
 #define PW 900  /* plot width */
 #define X0 90   /* left margin: row labels */
 #define WIDTH (X0 + PW + 30)
+#define MAX_ARROWS 1000  /* message arrows in the space-time picture */
 
-static void head(FILE *out, int w, int h, const char *title)
+/* the picture's header: its title, and what damage the trace had (in
+ * red, under the title: every picture of a damaged trace says so) */
+static void head(FILE *out, const vw_facts *f, int w, int h, const char *title)
 {
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -34,6 +37,15 @@ static void head(FILE *out, int w, int h, const char *title)
             w, h);
     vw_xml_escape(out, title);
     fputs("</text>\n", out);
+    char note[1024], clip[1024];
+    if (f && vw_damage_note(f, note, sizeof note)) {
+        vw_utf8_clip(clip, sizeof clip, note, (size_t)(w - 20) / 5);
+        fputs("<text class=\"damage\" x=\"10\" y=\"30\" font-size=\"10\" fill=\"#b0180e\">", out);
+        vw_xml_escape(out, clip);
+        fputs("<title>", out);
+        vw_xml_escape(out, note);
+        fputs("</title></text>\n", out);
+    }
 }
 
 static int tail(FILE *out)
@@ -144,7 +156,7 @@ static int util_svg(const vw_facts *f, FILE *out)
 {
     int top = 40, ph = 180, H = top + ph + 70;
     size_t n = used_bins(f);
-    head(out, WIDTH, H, "Utilization over time");
+    head(out, f, WIDTH, H, "Utilization over time");
     double lanes = f->nlanes ? (double)f->nlanes : 1;
     for (int s = VW_NSTATES - 1; s >= 0; s--) {
         /* stacked: states 0..s */
@@ -187,7 +199,7 @@ static int util_total_svg(const vw_facts *f, FILE *out)
     size_t n = f->nlanes;
     int bh = n > 64 ? 4 : n > 16 ? 10 : 18;
     int top = 36, H = top + (int)n * bh + 60;
-    head(out, WIDTH, H, "Utilization accumulated per thread");
+    head(out, f, WIDTH, H, "Utilization accumulated per thread");
     for (size_t i = 0; i < n; i++) {
         const vw_lane *l = &f->lanes[i];
         double tot = l->state[0] + l->state[1] + l->state[2];
@@ -233,7 +245,7 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
     for (size_t k = 0; k < shown; k++) {
         const vw_region *g = &f->regions[idx[k]];
         char col[8], lab[64];
-        vw_region_color(g->name, g->kind, vw_timeline_region_idle(tl, idx[k]), col);
+        vw_region_color(f, tl, idx[k], col);
         vw_utf8_clip(lab, sizeof lab, g->name, 18);
         if (x + 150 > WIDTH) {
             x = X0;
@@ -262,7 +274,7 @@ static int timeline_svg(const vw_facts *f, FILE *out)
     int rh = n > 128 ? 3 : n > 32 ? 6 : n > 8 ? 12 : 20;
     int top = 36, nleg = tl ? (int)(f->nregions < 24 ? f->nregions : 24) / 6 + 1 : 1;
     int H = top + (int)n * rh + 50 + 15 * nleg + 20;
-    head(out, WIDTH, H, "Space-time diagram");
+    head(out, f, WIDTH, H, "Space-time diagram");
     fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
           "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" "
           "fill=\"#1b4f9c\"/></marker></defs>\n",
@@ -294,8 +306,7 @@ static int timeline_svg(const vw_facts *f, FILE *out)
                     double x1 = X0 + (double)PW * run / ncols, x2 = X0 + (double)PW * c / ncols;
                     char col[8];
                     if (tl)
-                        vw_region_color(f->regions[prev].name, f->regions[prev].kind,
-                                        vw_timeline_region_idle(tl, (size_t)prev), col);
+                        vw_region_color(f, tl, (size_t)prev, col);
                     fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                                  "fill=\"%s\"/>\n",
                             x1, y, x2 - x1, rh - 1, tl ? col : state_color[prev]);
@@ -307,16 +318,19 @@ static int timeline_svg(const vw_facts *f, FILE *out)
         if (rh >= 10)
             row_label(out, y + rh - 4, l, many_threads(f));
     }
-    size_t shown = f->nmsgs < 1000 ? f->nmsgs : 1000;
+    /* a uniform sample of the kept messages (doc/views.md), in send order */
+    size_t *mi = malloc((f->nmsgs + 1) * sizeof *mi);
+    size_t shown = mi ? vw_msg_sample(f, MAX_ARROWS, mi) : 0;
     if (shown)
         fputs("<g stroke=\"#1b4f9c\" stroke-width=\"0.8\" opacity=\"0.8\" "
               "marker-end=\"url(#arrow)\">\n", out);
     for (size_t i = 0; i < shown; i++) {
-        const vw_msg *m = &f->msgs[i];
+        const vw_msg *m = &f->msgs[mi[i]];
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
                 X0 + PW * m->t_send / d, top + (int)m->src_lane * rh + rh / 2,
                 X0 + PW * m->t_recv / d, top + (int)m->dst_lane * rh + rh / 2);
     }
+    free(mi);
     if (shown)
         fputs("</g>\n", out);
     int ly = top + (int)n * rh + 2;
@@ -324,13 +338,18 @@ static int timeline_svg(const vw_facts *f, FILE *out)
     ly += 40;
     if (tl) {
         ly = region_legend(out, f, tl, ly);
-        if (shown)
-            fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: messages (a sample of %zu of %llu), "
-                         "send start to receive end</text>\n",
-                    X0, ly + 9, shown, (unsigned long long)f->matched);
     } else {
         state_legend(out, X0, ly);
+        ly += 15;
     }
+    if (shown && shown < f->matched)
+        fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: messages, send start to receive end "
+                     "(a uniform sample of %zu of %llu matched)</text>\n",
+                X0, ly + 9, shown, (unsigned long long)f->matched);
+    else if (shown)
+        fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: all %zu messages, send start to "
+                     "receive end</text>\n",
+                X0, ly + 9, shown);
     return tail(out);
 }
 
@@ -360,7 +379,7 @@ static void icicle(const vw_facts *f, FILE *out, long node, double x, int depth,
         if (cw >= 0.5 && depth < 40) {
             const vw_region *g = &f->regions[n->region];
             char col[8];
-            vw_region_color(g->name, g->kind, 0, col);
+            vw_region_color(f, vw_timeline_current(), (size_t)n->region, col);
             fprintf(out, "<g><title>");
             vw_xml_escape(out, g->name);
             fprintf(out, ": %llu calls, %.6f s incl, %.6f s excl", (unsigned long long)n->calls,
@@ -401,7 +420,7 @@ static int calltree_svg(const vw_facts *f, FILE *out)
         total += f->nodes[c].incl;
     int depth = f->nnodes ? depth_of(f, 0, 0) : 0;
     int H = 40 + depth * 18 + 50;
-    head(out, WIDTH, H, "Call tree (width = inclusive time, merged over threads)");
+    head(out, f, WIDTH, H, "Call tree (width = inclusive time, merged over threads)");
     y_title(out, 22, 40 + depth * 9, "call depth");
     if (total > 0)
         icicle(f, out, 0, X0, 0, PW / total);
@@ -465,7 +484,7 @@ static int comm_svg(const vw_facts *f, FILE *out)
             if (per[i] > cmax)
                 cmax = per[i];
         int bh = R > 64 ? 4 : R > 16 ? 10 : 18, h = top + (int)R * bh + 60;
-        head(out, WIDTH, h, "Communication: no point-to-point messages; bytes in collectives "
+        head(out, f, WIDTH, h, "Communication: no point-to-point messages; bytes in collectives "
                             "per rank");
         for (size_t i = 0; i < R && cmax > 0; i++) {
             double w = PW * per[i] / cmax;
@@ -487,7 +506,7 @@ static int comm_svg(const vw_facts *f, FILE *out)
         free(per);
         return tail(out);
     }
-    head(out, W, H, "Communication matrix (bytes, sender row)");
+    head(out, f, W, H, "Communication matrix (bytes, sender row)");
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\" "
                  "stroke=\"#888\"/>\n",
             left, top, side, side);
@@ -542,7 +561,7 @@ static int comm_svg(const vw_facts *f, FILE *out)
 /* clock: the run's duration on a dial (one turn = the run) */
 static int clock_svg(const vw_facts *f, FILE *out)
 {
-    head(out, 240, 250, "Clock");
+    head(out, f, 240, 250, "Clock");
     fputs("<circle cx=\"120\" cy=\"130\" r=\"90\" fill=\"none\" stroke=\"#333\" "
           "stroke-width=\"3\"/>\n", out);
     for (int k = 0; k < 12; k++) {

@@ -21,6 +21,10 @@
 #define MAX_COLLS 4096    /* collective instances kept whole (the longest) */
 #define MAX_ROWS 64       /* more rows than this: ranks are grouped in blocks */
 #define GMAP 32           /* regions counted exactly per group bucket */
+#define MAXD 8            /* call-stack levels kept per row (deeper: the last) */
+#define MAX_LEVELS 512    /* level arrays over all rows (64 kB each) */
+#define NP 1024           /* profile buckets (each NB / NP fine buckets) */
+#define PROF_CELLS 32768  /* profile buckets x regions in the report */
 
 typedef struct bucket {   /* two candidates (space-saving) and a frame count */
     uint16_t r[2];        /* region index + 1, 0 = none */
@@ -28,9 +32,25 @@ typedef struct bucket {   /* two candidates (space-saving) and a frame count */
     uint32_t n;
 } bucket;
 
+/* One region's share of one profile bucket, summed over rows: exact, so a
+ * window made of whole buckets has the profile `pal-view --from --to` gives. */
+typedef struct pcell {
+    double incl, excl;    /* seconds inside the bucket: outermost instances, exclusive */
+    uint32_t begun;       /* instances that began in the bucket */
+    uint32_t open;        /* instances open at the bucket's start (began before it) */
+} pcell;
+
+/* The exact profile of the window --from/--to, per region. */
+typedef struct wstat {
+    uint64_t calls;
+    double incl, excl;
+} wstat;
+
 typedef struct row {
     uint32_t process, stream;
     bucket *b;
+    bucket *lv[MAXD];     /* per call-stack depth: the region open there (inclusive) */
+    unsigned maxdepth;    /* deepest frame seen + 1 */
     long *stack;
     size_t depth, cap;
     double last;
@@ -42,7 +62,7 @@ typedef struct slice {
     long region;
     double start, end;
     uint64_t bytes;
-    int64_t peer, tag;
+    int64_t peer, tag, comm, root, request;
 } slice;
 
 typedef struct marker {
@@ -61,9 +81,13 @@ typedef struct coll {
 
 typedef struct counter {
     char *name;
+    char unit[32];
     uint32_t process;
-    float *mn, *mx, *last;
+    float *mn, *mx;
+    double *last, *tl;    /* per bucket: the last sample and its time */
     uint32_t *n;
+    int decreased;        /* some sample was below the one before: a gauge */
+    double prev;
 } counter;
 
 struct vw_timeline {
@@ -91,6 +115,13 @@ struct vw_timeline {
     float *cspread;       /* per bucket: their largest entry spread */
     vw_records *rec;
     vw_sink next_a, next_b;   /* tee */
+    size_t nlevels;       /* level arrays allocated (at most MAX_LEVELS) */
+    pcell **prof;         /* per region: NP buckets of NB / NP * width seconds, or NULL */
+    size_t nprof;
+    int windowed;         /* a window [wa, wb) was set: its exact profile in win */
+    double wa, wb;
+    wstat *win;
+    size_t nwin;
 };
 
 static const vw_timeline *current;
@@ -127,6 +158,8 @@ void vw_timeline_destroy(vw_timeline *t)
     for (size_t i = 0; i < t->nrows; i++) {
         free(t->rows[i].b);
         free(t->rows[i].stack);
+        for (int d = 0; d < MAXD; d++)
+            free(t->rows[i].lv[d]);
     }
     free(t->rows);
     free(t->row_of);
@@ -142,9 +175,14 @@ void vw_timeline_destroy(vw_timeline *t)
         free(c->mn);
         free(c->mx);
         free(c->last);
+        free(c->tl);
         free(c->n);
     }
     free(t->counters);
+    for (size_t i = 0; i < t->nprof; i++)
+        free(t->prof[i]);
+    free(t->prof);
+    free(t->win);
     free(t->colls);
     free(t->cbegun);
     free(t->cspread);
@@ -208,6 +246,7 @@ static void halve_counter(counter *c)
         c->mn[i] = mn;
         c->mx[i] = mx;
         c->last[i] = c->n[b] ? c->last[b] : c->last[a];
+        c->tl[i] = c->n[b] ? c->tl[b] : c->tl[a];
         c->n[i] = c->n[a] + c->n[b];
     }
     memset(c->n + NB / 2, 0, NB / 2 * sizeof *c->n);
@@ -216,12 +255,15 @@ static void halve_counter(counter *c)
 static void cover(vw_timeline *t, double end)
 {
     while (end >= t->width * NB) {
-        for (size_t i = 0; i < t->nrows; i++) {
-            bucket *b = t->rows[i].b;
-            for (size_t k = 0; k < NB / 2; k++)
-                bucket_merge(&b[k], &b[2 * k], &b[2 * k + 1]);
-            memset(b + NB / 2, 0, NB / 2 * sizeof *b);
-        }
+        for (size_t i = 0; i < t->nrows; i++)
+            for (int d = -1; d < MAXD; d++) {
+                bucket *b = d < 0 ? t->rows[i].b : t->rows[i].lv[d];
+                if (b == NULL)
+                    continue;
+                for (size_t k = 0; k < NB / 2; k++)
+                    bucket_merge(&b[k], &b[2 * k], &b[2 * k + 1]);
+                memset(b + NB / 2, 0, NB / 2 * sizeof *b);
+            }
         for (size_t i = 0; i < t->ncounters; i++)
             halve_counter(&t->counters[i]);
         for (size_t k = 0; k < NB / 2; k++) {
@@ -229,9 +271,114 @@ static void cover(vw_timeline *t, double end)
             float a = t->cspread[2 * k], b = t->cspread[2 * k + 1];
             t->cspread[k] = a > b ? a : b;
         }
+        for (size_t r = 0; r < t->nprof; r++) {
+            pcell *p = t->prof[r];
+            if (p == NULL)
+                continue;
+            for (size_t k = 0; k < NP / 2; k++) {
+                pcell a = p[2 * k], b = p[2 * k + 1];
+                p[k] = (pcell){a.incl + b.incl, a.excl + b.excl, a.begun + b.begun, a.open};
+            }
+            memset(p + NP / 2, 0, NP / 2 * sizeof *p);
+        }
         memset(t->cbegun + NB / 2, 0, NB / 2 * sizeof *t->cbegun);
         memset(t->cspread + NB / 2, 0, NB / 2 * sizeof *t->cspread);
         t->width *= 2;
+    }
+}
+
+/* ---------------- exact profile buckets and the window ---------------- */
+static double pwidth(const vw_timeline *t) { return t->width * (NB / NP); }
+
+/* the profile bucket of time x: i * pw <= x < (i + 1) * pw, as the page and
+ * `pal-view --from` compute these products */
+static size_t pbucket(const vw_timeline *t, double x)
+{
+    double pw = pwidth(t);
+    if (!(x > 0))
+        return 0;
+    size_t i = (size_t)(x / pw);
+    while (i > 0 && x < (double)i * pw)
+        i--;
+    while (x >= (double)(i + 1) * pw)
+        i++;
+    return i < NP ? i : NP - 1;
+}
+
+static pcell *prof_of(vw_timeline *t, long region)
+{
+    if (region < 0)
+        return NULL;
+    if ((size_t)region >= t->nprof) {
+        size_t n = t->nprof ? t->nprof : 64;
+        while (n <= (size_t)region)
+            n *= 2;
+        pcell **x = realloc(t->prof, n * sizeof *x);
+        if (x == NULL)
+            return NULL;
+        memset(x + t->nprof, 0, (n - t->nprof) * sizeof *x);
+        t->prof = x;
+        t->nprof = n;
+    }
+    if (t->prof[region] == NULL)
+        t->prof[region] = calloc(NP, sizeof **t->prof);
+    return t->prof[region];
+}
+
+static wstat *win_of(vw_timeline *t, long region)
+{
+    if (!t->windowed || region < 0)
+        return NULL;
+    if ((size_t)region >= t->nwin) {
+        size_t n = t->nwin ? t->nwin : 64;
+        while (n <= (size_t)region)
+            n *= 2;
+        wstat *x = realloc(t->win, n * sizeof *x);
+        if (x == NULL)
+            return NULL;
+        memset(x + t->nwin, 0, (n - t->nwin) * sizeof *x);
+        t->win = x;
+        t->nwin = n;
+    }
+    return &t->win[region];
+}
+
+/* adds [a, b) to the profile buckets' incl (excl: 0) or excl (1) */
+static void prof_add(vw_timeline *t, pcell *p, double a, double b, int excl)
+{
+    if (p == NULL || !(b > a))
+        return;
+    double pw = pwidth(t);
+    for (size_t i = pbucket(t, a); a < b && i < NP; i++) {
+        double end = i + 1 < NP ? (double)(i + 1) * pw : b;
+        double piece = (b < end ? b : end) - a;
+        if (excl)
+            p[i].excl += piece;
+        else
+            p[i].incl += piece;
+        a = end;
+    }
+}
+
+/* the part of [a, b) inside the window */
+static double in_window(const vw_timeline *t, double a, double b)
+{
+    double x = a > t->wa ? a : t->wa, y = b < t->wb ? b : t->wb;
+    return y > x ? y - x : 0;
+}
+
+/* [a, b) to bucket array b of region (no cover: the caller did it) */
+static void spread(const vw_timeline *t, bucket *bk, long region, double a, double b)
+{
+    if (a < 0)
+        a = 0;
+    size_t i = (size_t)(a / t->width);
+    while (a < b && i < NB) {
+        double end = (double)(i + 1) * t->width;
+        double piece = (b < end ? b : end) - a;
+        bucket_add(&bk[i], region, (float)piece);
+        a = end;
+        i++;
     }
 }
 
@@ -242,6 +389,10 @@ static void attribute(vw_timeline *t, row *w, long region, double a, double b)
     if (!(b > a) || region < 0)
         return;
     cover(t, b);
+    prof_add(t, prof_of(t, region), a, b, 1);
+    wstat *ws = win_of(t, region);
+    if (ws)
+        ws->excl += in_window(t, a, b);
     size_t i = (size_t)(a / t->width);
     while (a < b && i < NB) {
         double end = (double)(i + 1) * t->width;
@@ -332,6 +483,13 @@ static row *row_get(vw_timeline *t, uint32_t process, uint32_t stream)
 
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
+    unsigned char t[128];
+    if (size <= sizeof t) {   /* the items kept (slices, collectives): whole copies */
+        memcpy(t, a, size);
+        memcpy(a, b, size);
+        memcpy(b, t, size);
+        return;
+    }
     for (size_t k = 0; k < size; k++) {
         unsigned char x = a[k];
         a[k] = b[k];
@@ -408,6 +566,12 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         size_t i = (size_t)(e->start > 0 ? e->start / t->width : 0);
         if (i < NB)
             w->b[i].n++;
+        pcell *p = prof_of(t, e->region);
+        if (p)
+            p[pbucket(t, e->start)].begun++;
+        wstat *ws = win_of(t, e->region);
+        if (ws && e->start >= t->wa && e->start < t->wb)
+            ws->calls++;
         return;
     }
     /* closes: the time since the last change was this frame's */
@@ -416,6 +580,40 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         w->last = e->end;
     if (w->depth > d)
         w->depth = d;
+    cover(t, e->end);
+    /* the call-stack level of its depth (the deepest level takes deeper
+     * frames too): the region open there, inclusive */
+    unsigned lvd = d < MAXD ? (unsigned)d : MAXD - 1;
+    if (d + 1 > w->maxdepth)
+        w->maxdepth = (unsigned)d + 1;
+    if (w->lv[lvd] == NULL && t->nlevels < MAX_LEVELS &&
+        (w->lv[lvd] = calloc(NB, sizeof *w->lv[lvd])) != NULL)
+        t->nlevels++;
+    if (w->lv[lvd] && e->end > e->start)
+        spread(t, w->lv[lvd], e->region, e->start, e->end);
+    /* the profile: an outermost instance (no ancestor of its region open on
+     * the row) adds its time inclusively; an instance open across a bucket's
+     * start counts there as open */
+    int outer = 1;
+    for (size_t k = 0; k < w->depth && k < d && outer; k++)
+        outer = w->stack[k] != e->region;
+    pcell *p = prof_of(t, e->region);
+    if (p) {
+        double a = e->start > 0 ? e->start : 0;
+        if (outer)
+            prof_add(t, p, a, e->end, 0);
+        double pw = pwidth(t);
+        for (size_t k = pbucket(t, a) + 1; k < NP && (double)k * pw < e->end; k++)
+            if ((double)k * pw > e->start)
+                p[k].open++;
+    }
+    wstat *ws = win_of(t, e->region);
+    if (ws) {
+        if (e->start < t->wa && e->end > t->wa)
+            ws->calls++;
+        if (outer)
+            ws->incl += in_window(t, e->start, e->end);
+    }
     if ((size_t)e->region >= t->nidle) {
         size_t n = t->nidle ? t->nidle : 64;
         while (n <= (size_t)e->region)
@@ -431,7 +629,7 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         t->idle[e->region] = 1;
     t->slices++;
     slice s = {(uint32_t)(w - t->rows), e->depth, e->region, e->start, e->end,
-               e->bytes, e->peer, e->tag};
+               e->bytes, e->peer, e->tag, e->comm, e->root, e->request};
     keep_slice(t, &s);
 }
 
@@ -473,9 +671,10 @@ static counter *counter_get(vw_timeline *t, uint32_t process, const char *name, 
     c->mn = calloc(NB, sizeof *c->mn);
     c->mx = calloc(NB, sizeof *c->mx);
     c->last = calloc(NB, sizeof *c->last);
+    c->tl = calloc(NB, sizeof *c->tl);
     c->n = calloc(NB, sizeof *c->n);
     t->ncounters++;   /* freed by destroy even when incomplete */
-    if (!c->name || !c->mn || !c->mx || !c->last || !c->n)
+    if (!c->name || !c->mn || !c->mx || !c->last || !c->tl || !c->n)
         return NULL;
     memcpy(c->name, name, len);
     c->name[len] = '\0';
@@ -522,8 +721,14 @@ static void on_record(void *ctx, const pal_record *rec, double time)
         c->mn[i] = v;
     if (c->n[i] == 0 || v > c->mx[i])
         c->mx[i] = v;
-    c->last[i] = v;
+    c->last[i] = m.value;
+    c->tl[i] = time;
     c->n[i]++;
+    if (c->unit[0] == '\0' && m.unit[0])
+        snprintf(c->unit, sizeof c->unit, "%s", m.unit);
+    if (c->prev > m.value)   /* the first sample compares with 0: counts start there */
+        c->decreased = 1;
+    c->prev = m.value;
 }
 
 void vw_timeline_sink(vw_timeline *t, vw_sink *s)
@@ -613,6 +818,46 @@ int vw_timeline_region_idle(const vw_timeline *t, size_t region)
 size_t vw_timeline_counter_tracks(const vw_timeline *t) { return t->ncounters; }
 uint64_t vw_timeline_marker_count(const vw_timeline *t) { return t->markers_seen; }
 
+/* ---------------- message samples ---------------- */
+static const vw_msg *by_send_msgs;
+static int by_send(const void *a, const void *b)
+{
+    const vw_msg *x = &by_send_msgs[*(const size_t *)a], *y = &by_send_msgs[*(const size_t *)b];
+    if (x->t_send != y->t_send)
+        return x->t_send < y->t_send ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+size_t vw_msg_sample(const vw_facts *f, size_t max, size_t *idx)
+{
+    size_t n = f->nmsgs;
+    if (max == 0 || n == 0)
+        return 0;
+    size_t *all = malloc(n * sizeof *all);
+    size_t k = n < max ? n : max;
+    if (all == NULL) {   /* no memory: every (n / k)-th slot, still spread */
+        for (size_t i = 0; i < k; i++)
+            idx[i] = i * n / k;
+    } else {
+        /* the first k of a Fisher-Yates shuffle with a fixed seed */
+        uint64_t rng = 0x9e3779b97f4a7c15ULL;
+        for (size_t i = 0; i < n; i++)
+            all[i] = i;
+        for (size_t i = 0; i < k; i++) {
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t j = i + (size_t)((rng >> 11) % (n - i));
+            size_t x = all[i];
+            all[i] = all[j];
+            all[j] = x;
+        }
+        memcpy(idx, all, k * sizeof *idx);
+        free(all);
+    }
+    by_send_msgs = f->msgs;
+    qsort(idx, k, sizeof *idx, by_send);
+    return k;
+}
+
 /* ---------------- colours ---------------- */
 static void hsl(double h, double s, double l, char out[8])
 {
@@ -629,20 +874,53 @@ static void hsl(double h, double s, double l, char out[8])
              (int)lround((b + m) * 255));
 }
 
-void vw_region_color(const char *name, int kind, int idle, char out[8])
+int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
 {
+    const vw_region *g = &f->regions[i];
+    int idle = t && vw_timeline_region_idle(t, i);
+    if (g->kind != VW_REGION_USER && g->kind != VW_REGION_MPI)
+        return VW_FAM_SETUP;
+    if (g->kind == VW_REGION_MPI)
+        return g->instances ? VW_FAM_COLL : idle ? VW_FAM_MPI_WAIT : VW_FAM_MPI;
+    if (idle)
+        return VW_FAM_WAIT;
+    /* I/O: a region that is not MPI but moves bytes (ECL's io_call records,
+     * any description's calls with a field of role bytes), or one of the
+     * POSIX I/O calls ECL's io group records (those that move none) */
+    static const char *const io[] = {"open", "open64", "openat", "openat64", "creat", "close",
+                                     "read", "write", "pread", "pread64", "pwrite", "pwrite64",
+                                     "fsync", "fdatasync"};
+    if (g->all.bytes > 0)
+        return VW_FAM_IO;
+    for (size_t k = 0; k < sizeof io / sizeof io[0]; k++)
+        if (strcmp(g->name, io[k]) == 0)
+            return VW_FAM_IO;
+    return VW_FAM_USER;
+}
+
+void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t i, char out[8])
+{
+    /* each family a palette of distinct shades; the name's hash picks one,
+     * so a region has the same colour in every picture and every run */
+    static const char *const pal[][8] = {
+        {"#b2182b", "#e34a33", "#7f0000", "#f768a1", "#d7301f", "#990000", "#fc8d59", "#c51b7d"},
+        {"#6a3d9a", "#9e9ac8", "#54278f", "#807dba", "#ae017e", "#3f007d", "#b15928", "#dd3497"},
+        {"#e6550d", "#fdae6b", "#d94801", "#f16913", "#a63603", "#ff9933", "#cc6600", "#fd8d3c"},
+        {"#8c6d31", "#bd9e39", "#b8860b", "#e7ba52", "#996633", "#7f6000", "#c9a227", "#d4b86a"},
+        {"#08519c", "#2171b5", "#4292c6", "#084594", "#6baed6", "#1f4e79", "#3a6ea5", "#5b9bd5"},
+    };
+    const char *name = f->regions[i].name;
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         h = (h ^ *p) * 16777619u;
     double u = (double)(h % 1000) / 1000, v = (double)(h / 1000 % 3);
-    if (kind != VW_REGION_USER && kind != VW_REGION_MPI)
-        hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);          /* set-up (MPI_Init...): greys */
-    else if (kind == VW_REGION_MPI && idle)
-        hsl(350 + 20 * u, 0.75, 0.42 + 0.08 * v, out);      /* blocked MPI: reds */
-    else if (kind == VW_REGION_MPI)
-        hsl(22 + 38 * u, 0.85, 0.40 + 0.1 * v, out);        /* other MPI: oranges */
+    int fam = vw_region_family(f, t, i);
+    if (fam == VW_FAM_SETUP)
+        hsl(210 * u, 0.08, 0.55 + 0.08 * v, out);                   /* greys */
+    else if (fam == VW_FAM_USER)
+        hsl(75 + 95 * u, 0.45 + 0.1 * v, 0.38 + 0.1 * v, out);      /* yellow-greens .. teals */
     else
-        hsl(90 + 200 * u, 0.45 + 0.1 * v, 0.42 + 0.1 * v, out);   /* user: green..purple */
+        snprintf(out, 8, "%s", pal[fam][h / 7 % 8]);
 }
 
 /* ---------------- JSON ---------------- */
@@ -692,6 +970,58 @@ static size_t count_row(const bucket *b, size_t n, size_t k, long *v)
         v[o++] = (long)c;
     }
     return o;
+}
+
+/* ",\"r\":[...]": per output bucket (k fine ones) the rate of a cumulative
+ * counter, per second: on each process, (last sample - the last sample of
+ * its previous bucket with samples) / (the time between them); [min, max,
+ * mean] over the processes, null where none has a rate */
+static void counter_rates(FILE *out, const vw_timeline *t, const char *name, size_t from,
+                          size_t n, size_t k, size_t nf)
+{
+    size_t np = t->ncounters - from;
+    double *pv = malloc(np * sizeof *pv), *pt = malloc(np * sizeof *pt);
+    char *have = calloc(np, 1);
+    fputs(",\"r\":[", out);
+    for (size_t o = 0; pv && pt && have && o < nf; o++) {
+        double mn = 0, mx = 0, sum = 0;
+        size_t m = 0;
+        for (size_t j = from; j < t->ncounters; j++) {
+            const counter *d = &t->counters[j];
+            if (d->n == NULL || strcmp(d->name, name) != 0)
+                continue;
+            long lastb = -1;
+            for (size_t b = o * k; b < o * k + k && b < n; b++)
+                if (d->n[b])
+                    lastb = (long)b;
+            if (lastb < 0)
+                continue;
+            size_t q = j - from;
+            double v = d->last[lastb], tt = d->tl[lastb];
+            if (have[q] && tt > pt[q]) {
+                double r = (v - pv[q]) / (tt - pt[q]);
+                if (m == 0 || r < mn)
+                    mn = r;
+                if (m == 0 || r > mx)
+                    mx = r;
+                sum += r;
+                m++;
+            }
+            have[q] = 1;
+            pv[q] = v;
+            pt[q] = tt;
+        }
+        if (o)
+            fputc(',', out);
+        if (m)
+            fprintf(out, "[%.9g,%.9g,%.9g]", mn, mx, sum / (double)m);
+        else
+            fputs("null", out);
+    }
+    fputc(']', out);
+    free(pv);
+    free(pt);
+    free(have);
 }
 
 /* ---------------- groups: a rank's threads, blocks of ranks ---------------- */
@@ -866,6 +1196,128 @@ static int cmp_coll(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* ---------------- the window profile ---------------- */
+void vw_timeline_window(vw_timeline *t, double from, double to)
+{
+    t->windowed = 1;
+    t->wa = from;
+    t->wb = to < 0 ? INFINITY : to;
+}
+
+static const wstat *by_wincl_w;
+static int by_wincl(const void *a, const void *b)
+{
+    const wstat *x = &by_wincl_w[*(const size_t *)a], *y = &by_wincl_w[*(const size_t *)b];
+    if (x->incl != y->incl)
+        return x->incl < y->incl ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* the regions with calls in the window, by inclusive time; returns how many */
+static size_t window_regions(const vw_timeline *t, const vw_facts *f, size_t *idx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->nregions && i < t->nwin; i++)
+        if (t->win[i].calls)
+            idx[n++] = i;
+    by_wincl_w = t->win;
+    qsort(idx, n, sizeof *idx, by_wincl);
+    return n;
+}
+
+int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out)
+{
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx);
+    if (idx == NULL)
+        return -1;
+    size_t n = t->windowed ? window_regions(t, f, idx) : 0;
+    double b = isinf(t->wb) ? f->duration : t->wb;
+    fprintf(out, "Window profile of %s: %.9f s to %.9f s (%.9f s)\n", f->trace, t->wa, b,
+            b > t->wa ? b - t->wa : 0);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note))
+        fprintf(out, "  %s\n", note);
+    fputs("  calls: instances that began in the window or were open at its start;\n"
+          "  total_s: their time inside it (outermost instances); excl_s: minus their children\n\n",
+          out);
+    fprintf(out, "  %-32s %-6s %10s %16s %16s\n", "name", "kind", "calls", "total_s", "excl_s");
+    for (size_t k = 0; k < n; k++) {
+        const vw_region *g = &f->regions[idx[k]];
+        const wstat *w = &t->win[idx[k]];
+        char name[160];
+        vw_utf8_clip(name, sizeof name, g->name, 32);
+        fprintf(out, "  %-32s %-6s %10llu %16.9f %16.9f\n", name,
+                g->kind == VW_REGION_MPI ? "MPI" : g->kind == VW_REGION_USER ? "user" : "set-up",
+                (unsigned long long)w->calls, w->incl, w->excl);
+    }
+    if (n == 0)
+        fputs("  (no call in the window)\n", out);
+    free(idx);
+    return ferror(out) ? -1 : 0;
+}
+
+/* "prof": the exact per-bucket sums (pcell) per region, buckets merged so
+ * that regions x buckets stay within PROF_CELLS; "wprof": the exact profile
+ * of the window --from/--to when one was given */
+static void prof_json(const vw_timeline *t, const vw_facts *f, FILE *out)
+{
+    double pw = pwidth(t);
+    size_t np = pbucket(t, f->duration) + 1, nr = 0;
+    for (size_t i = 0; i < f->nregions && i < t->nprof; i++)
+        nr += t->prof[i] != NULL;
+    size_t k = 1;
+    while (nr * ((np + k - 1) / k) > PROF_CELLS && k < NP)
+        k *= 2;
+    size_t m = (np + k - 1) / k;
+    long *v = malloc((m + 1) * sizeof *v);
+    fprintf(out, ",\"prof\":{\"width\":%.17g,\"nb\":%zu,\"r\":[", pw * (double)k, v ? m : 0);
+    for (size_t i = 0, items = 0; v && i < f->nregions && i < t->nprof; i++) {
+        const pcell *p = t->prof[i];
+        if (p == NULL)
+            continue;
+        fprintf(out, "%s{\"r\":%zu,\"c\":", items++ ? "," : "", i);
+        for (size_t o = 0; o < m; o++) {
+            v[o] = 0;
+            for (size_t j = o * k; j < o * k + k && j < NP; j++)
+                v[o] += p[j].begun;
+        }
+        rle_longs(out, v, m);
+        fputs(",\"o\":", out);
+        for (size_t o = 0; o < m; o++)
+            v[o] = p[o * k].open;
+        rle_longs(out, v, m);
+        for (int x = 0; x < 2; x++) {
+            fputs(x ? ",\"x\":[" : ",\"i\":[", out);
+            for (size_t o = 0; o < m; o++) {
+                double sum = 0;
+                for (size_t j = o * k; j < o * k + k && j < NP; j++)
+                    sum += x ? p[j].excl : p[j].incl;
+                if (sum == 0)
+                    fprintf(out, "%s0", o ? "," : "");
+                else
+                    fprintf(out, "%s%.12g", o ? "," : "", sum);
+            }
+            fputc(']', out);
+        }
+        fputc('}', out);
+    }
+    fputs("]}", out);
+    free(v);
+    if (!t->windowed)
+        return;
+    fprintf(out, ",\"window\":[%.17g,%.17g],\"wprof\":[", t->wa,
+            isinf(t->wb) ? f->duration : t->wb);
+    size_t *idx = malloc((f->nregions + 1) * sizeof *idx);
+    size_t n = idx ? window_regions(t, f, idx) : 0;
+    for (size_t j = 0; j < n; j++) {
+        const wstat *w = &t->win[idx[j]];
+        fprintf(out, "%s[%zu,%llu,%.12g,%.12g]", j ? "," : "", idx[j],
+                (unsigned long long)w->calls, w->incl, w->excl);
+    }
+    free(idx);
+    fputc(']', out);
+}
+
 int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
 {
     size_t n = used(t, f);
@@ -896,10 +1348,11 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         const vw_region *g = &f->regions[i];
         char col[8];
         int idle = vw_timeline_region_idle(t, i);
-        vw_region_color(g->name, g->kind, idle, col);
+        vw_region_color(f, t, i, col);
         fprintf(out, "%s{\"n\":", i ? "," : "");
         vw_json_string(out, g->name);
-        fprintf(out, ",\"k\":%d,\"i\":%d,\"c\":\"%s\"}", g->kind, idle, col);
+        fprintf(out, ",\"k\":%d,\"i\":%d,\"f\":%d,\"c\":\"%s\"}", g->kind, idle,
+                vw_region_family(f, t, i), col);
     }
     long *v = malloc((nf + 1) * sizeof *v);   /* one row of a level */
     if (v == NULL) {
@@ -920,6 +1373,33 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
             else
                 rle_longs(out, v, level_row(t->rows[r].b, n, lv ? k : k * COARSE, v));
         }
+    }
+    /* per thread, its call-stack levels: per bucket the region open at
+     * each depth (the last level: that depth and deeper); buckets merged
+     * (kd) so that all levels of all rows hold at most MAX_CELLS */
+    size_t nlv = 0, kd = k;
+    for (size_t i = 0; i < f->nlanes; i++) {
+        long r = row_find(t, f->lanes[i].process, f->lanes[i].stream);
+        const row *w = r >= 0 ? &t->rows[r] : NULL;
+        for (unsigned d = 0; w && d < MAXD && d < w->maxdepth && w->lv[d]; d++)
+            nlv++;
+    }
+    while (nlv * ((n + kd - 1) / kd) > MAX_CELLS)
+        kd *= 2;
+    fprintf(out, "],\"dlw\":%.9g,\"dlnb\":%zu,\"dl\":[", t->width * (double)kd,
+            (n + kd - 1) / kd);
+    for (size_t i = 0; i < f->nlanes; i++) {
+        const vw_lane *l = &f->lanes[i];
+        long r = row_find(t, l->process, l->stream);
+        fputs(i ? ",[" : "[", out);
+        const row *w = r >= 0 ? &t->rows[r] : NULL;
+        unsigned nl = w ? (w->maxdepth < MAXD ? w->maxdepth : MAXD) : 0;
+        for (unsigned d = 0; d < nl && w->lv[d]; d++) {
+            if (d)
+                fputc(',', out);
+            rle_longs(out, v, level_row(w->lv[d], n, kd, v));
+        }
+        fputc(']', out);
     }
     free(v);
     fputs("],", out);
@@ -960,16 +1440,23 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         const slice *s = &t->heap[i];
         if (map[s->row] < 0)
             continue;
-        fprintf(out, "%s[%ld,%ld,%u,%.9g,%.9g,%llu,%lld,%lld]", items++ ? "," : "",
-                map[s->row], s->region, s->depth, s->start, s->end,
-                (unsigned long long)s->bytes, (long long)s->peer, (long long)s->tag);
+        /* times to the nanosecond (the trace's times are whole ns) */
+        fprintf(out, "%s[%ld,%ld,%u,%.9f,%.9f,%llu,%lld,%lld,%lld,%lld,%lld]",
+                items++ ? "," : "", map[s->row], s->region, s->depth, s->start, s->end,
+                (unsigned long long)s->bytes, (long long)s->peer, (long long)s->tag,
+                (long long)s->comm, (long long)s->root, (long long)s->request);
     }
-    fputs("],\"msgs\":[", out);
-    for (size_t i = 0; i < f->nmsgs; i++) {
-        const vw_msg *m = &f->msgs[i];
+    /* the messages kept (a uniform sample of the matched ones when there
+     * are more), in order of send time */
+    fprintf(out, "],\"nmatched\":%llu,\"msgs\":[", (unsigned long long)f->matched);
+    size_t *mi = malloc((f->nmsgs + 1) * sizeof *mi);
+    size_t nm = mi ? vw_msg_sample(f, f->nmsgs, mi) : 0;
+    for (size_t i = 0; i < nm; i++) {
+        const vw_msg *m = &f->msgs[mi[i]];
         fprintf(out, "%s[%zu,%zu,%.9g,%.9g,%llu]", i ? "," : "", m->src_lane, m->dst_lane,
                 m->t_send, m->t_recv, (unsigned long long)m->bytes);
     }
+    free(mi);
     fprintf(out, "],\"nmarkers\":%llu,\"markers\":[", (unsigned long long)t->markers_seen);
     items = 0;
     for (size_t i = 0; i < t->nmarkers; i++) {
@@ -994,9 +1481,19 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         size_t np = 0;
         for (size_t j = i; j < t->ncounters; j++)
             np += t->counters[j].n && strcmp(t->counters[j].name, c->name) == 0;
+        int cum = 1;   /* every process's samples never decrease: a count, drawn as a rate */
+        for (size_t j = i; j < t->ncounters; j++)
+            if (t->counters[j].n && strcmp(t->counters[j].name, c->name) == 0 &&
+                t->counters[j].decreased)
+                cum = 0;
         fprintf(out, "%s{\"name\":", items++ ? "," : "");
         vw_json_string(out, c->name);
-        fprintf(out, ",\"p\":%u,\"np\":%zu,\"v\":[", c->process, np);
+        fputs(",\"unit\":", out);
+        vw_json_string(out, c->unit);
+        fprintf(out, ",\"cum\":%d,\"p\":%u,\"np\":%zu", cum, c->process, np);
+        if (cum)
+            counter_rates(out, t, c->name, i, n, k, nf);
+        fputs(",\"v\":[", out);
         for (size_t o = 0; o < nf; o++) {
             float mn = 0, mx = 0;
             double sum = 0;
@@ -1031,7 +1528,14 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         }
         fputs("]}", out);
     }
-    fputs("]}", out);
+    fputc(']', out);
+    prof_json(t, f, out);
+    char note[1024];
+    if (vw_damage_note(f, note, sizeof note)) {
+        fputs(",\"damage\":", out);
+        vw_json_string(out, note);
+    }
+    fputc('}', out);
     free(map);
     return ferror(out) ? -1 : 0;
 }

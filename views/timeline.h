@@ -29,6 +29,15 @@ void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_si
  * facts' region index. 0, or -1 on a write error. */
 int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out);
 
+/* Keeps the exact profile of the window [from, to) seconds (to < 0: to the
+ * end) while the trace is read: per region, the instances that began in it
+ * or were open at its start, their time inside it (outermost instances:
+ * recursion counts once) and their exclusive time inside it. Call before
+ * reading. */
+void vw_timeline_window(vw_timeline *t, double from, double to);
+/* That profile as text (pal-view --from/--to); 0, or -1 on a write error. */
+int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out);
+
 /* The region that dominates lane's thread over [a, b) seconds, -1 for none;
  * *share gets its share of [a, b) when share is not NULL. */
 long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,
@@ -38,11 +47,31 @@ int vw_timeline_region_idle(const vw_timeline *t, size_t region);
 size_t vw_timeline_counter_tracks(const vw_timeline *t);
 uint64_t vw_timeline_marker_count(const vw_timeline *t);
 
-/* A region's colour, "#rrggbb": from a hash of its name, so it is the same
- * in every picture and every run; MPI functions in reds (blocked) and
- * oranges, user regions in greens, blues and purples, other kinds (a
- * process's set-up: MPI_Init, MPI_Finalize) in greys. */
-void vw_region_color(const char *name, int kind, int idle, char out[8]);
+/* Colour families by role: blocking MPI calls (waits, receives), MPI
+ * collectives, other MPI communication, other waits (regions seen blocked:
+ * OpenMP barriers, thread joins, locks), I/O (regions that are not MPI and
+ * move bytes, and the POSIX I/O calls of ECL's io group), user code, set-up
+ * (MPI_Init, MPI_Finalize). The same in every picture, the report's timeline, call
+ * tree, heat map and legend. t may be NULL (no region is then known to
+ * block). */
+enum { VW_FAM_MPI_WAIT, VW_FAM_COLL, VW_FAM_MPI, VW_FAM_WAIT, VW_FAM_IO, VW_FAM_USER,
+       VW_FAM_SETUP, VW_NFAM };
+int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t region);
+/* Region i's colour, "#rrggbb": its family's, a shade picked by a hash of
+ * its name (reds for blocking MPI, purples for collectives, oranges for
+ * other MPI, browns and golds for other waits, blues for I/O, greens to
+ * teals for user code, greys for set-up). */
+void vw_region_color(const vw_facts *f, const vw_timeline *t, size_t region, char out[8]);
+
+/* A uniform sample of at most max of the facts' messages, for a view that
+ * draws fewer than the filter keeps: their indexes into f->msgs, in order of
+ * send time, into idx (max entries); returns how many (every message when
+ * there are no more than max). f->msgs is itself a uniform (reservoir)
+ * sample of the matched messages, but its slots are not interchangeable: a
+ * slot keeps the early message it was filled with unless a later one
+ * replaced it, so a prefix of it over-represents the run's start and misses
+ * the messages of the following stretch. Deterministic. */
+size_t vw_msg_sample(const vw_facts *f, size_t max, size_t *idx);
 
 /* The summary of the trace being drawn, for views that can use it (the
  * space-time picture); NULL when there is none (views then use the states). */

@@ -135,6 +135,14 @@ typedef struct vw_facts {
     const vw_cstat *node_counters;      /* nnodes * ncounters: [node * ncounters + c] */
     size_t nlane_counters;              /* the per-lane shares with calls */
     const vw_lane_cstat *lane_counters;
+    /* damage the reader reported (every view says so; vw_damage_note):
+     * damaged chunks or bad lines skipped, the bytes passed over, chunks
+     * the writers' summaries count but not found, a file cut inside a
+     * chunk, files not closed by their writer, files flushed on a fatal
+     * signal, ranks of a run without a file. Records the writers dropped
+     * and counted are in `lost`. All 0: the trace was read whole. */
+    uint64_t damaged, bytes_skipped, chunks_missing;
+    uint32_t truncated, not_closed, signaled, ranks_missing;
 } vw_facts;
 
 /* The operations table of one view. text and svg may be NULL. */

@@ -20,6 +20,8 @@ typedef struct vw_frame_ev {
     double start, end;      /* seconds; end < 0 when the frame opens */
     uint64_t bytes;         /* at close: bytes moved */
     int64_t peer, tag;      /* at close: -1 / 0 when none */
+    int64_t comm;           /* at close: the communicator (0 when none), as in the record */
+    int64_t root, request;  /* at close: a collective's root, a request id; -1 when none */
 } vw_frame_ev;
 
 /* A collective instance, once all its members called it (or at the end of
@@ -94,6 +96,11 @@ extern const vw_view vw_view_profile, vw_view_utilization, vw_view_util_total,
 /* helpers shared by views */
 void vw_xml_escape(FILE *out, const char *s);
 double vw_rank_imbalance(const vw_facts *f, size_t region, double *mean_out);
+/* One line (plain text, no newline) saying what damage and loss the trace
+ * had -- "damaged trace: 1 damaged chunk or bad line skipped, ...; the
+ * views show what could be read" -- into buf; returns its length, 0 (and
+ * "") when the trace was read whole and nothing was lost. */
+size_t vw_damage_note(const vw_facts *f, char *buf, size_t size);
 
 /* ---------------- exports ---------------- */
 typedef struct vw_chrome vw_chrome;

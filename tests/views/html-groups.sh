@@ -43,6 +43,11 @@ tl = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</scr
 nb, nc = tl['nb'], -(-tl['nb'] // tl['coarse'])
 bad = [(lv, i, sum(r[1::2])) for lv, want in (('lv0', nc), ('lv1', nb), ('counts', nb))
        for i, r in enumerate(tl[lv]) if sum(r[1::2]) != want]
+# the call-stack levels too, within the report's bucket budget
+bad += [('dl', i, d, sum(r[1::2])) for i, row in enumerate(tl['dl']) for d, r in enumerate(row)
+        if sum(r[1::2]) != tl['dlnb']]
+if sum(len(row) for row in tl['dl']) * tl['dlnb'] > 262144:
+    bad.append(('dl budget', sum(len(row) for row in tl['dl']), tl['dlnb']))
 if bad:
     print(f'FAIL: timeline rows that do not cover the run (level, row, buckets; want {nc}/{nb}): {bad[:5]}')
     sys.exit(1)

@@ -60,7 +60,8 @@ try {
     let inner = best;
     for (const s of R.slices) if (s[0] === 0 && s[3] <= t && t <= s[4] && s[2] >= inner[2]) inner = s;
     const names = JSON.parse(document.getElementById('data').textContent).tl.regions;
-    return { x: R.timeX(t), y: R.rowY(0), name: names[inner[1]].n };
+    // an open call stack has a sub-row per depth: click the inner slice's
+    return { x: R.timeX(t), y: R.sliceY ? R.sliceY(inner) : R.rowY(0), name: names[inner[1]].n };
   });
   if (!target) fail('no slice in row 0');
   else {

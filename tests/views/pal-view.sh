@@ -139,4 +139,19 @@ st=$?
 "$pv" "$tmp/none.ecl" >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && grep -q none.ecl "$tmp/err" || bad "missing trace"
 
+# --from/--to: the text profile becomes the window's (from 0 past the end:
+# the whole run's calls); the SVG pictures and the CSV refuse a window
+"$pv" --from 0 --to 1e6 "$trace" >"$tmp/window" || bad "--from/--to exit status"
+head -1 "$tmp/window" | grep -q '^Window profile of ' || bad "--from/--to: no window profile"
+wcalls=$(awk 'NR > 5 && NF == 5 { s += $3 } END { print s + 0 }' "$tmp/window")
+pcalls=$("$pv" --export csv "$trace" | awk -F, '$1 == "region" { s += $6 } END { print s + 0 }')
+[ "$wcalls" = "$pcalls" ] && [ "$wcalls" -gt 0 ] || bad "--from 0 --to 1e6: $wcalls calls, the run has $pcalls"
+for o in "--svg $tmp/wsvg" "--export csv"; do
+    # shellcheck disable=SC2086
+    "$pv" --from 0.001 $o "$trace" >/dev/null 2>"$tmp/err"
+    [ $? = 1 ] && grep -q 'from/--to' "$tmp/err" || bad "--from with $o: not refused"
+done
+"$pv" --from 2 --to 1 "$trace" >/dev/null 2>&1
+[ $? = 1 ] || bad "--to before --from: not refused"
+
 exit $fail
