@@ -320,7 +320,7 @@ int vw_export_csv(const vw_facts *f, FILE *out)
     char note[1024];
     if (vw_damage_note(f, note, sizeof note)) {   /* the table holds what could be read */
         fputs("damage,,,", out);
-        csv_name(out, note);
+        vw_csv_name(out, note);
         fputs(",,,,,,\n", out);
     }
     return ferror(out) ? -1 : 0;
