@@ -143,23 +143,23 @@ void pal_run_read_clock(pal_reader *r, pal_src *src)
     size_t nv = src->dict->max_fields ? src->dict->max_fields : 1;
     pal_value *vals = calloc(nv, sizeof *vals);
     uint32_t *lens = calloc(nv, sizeof *lens);
-    for (size_t i = 0; vals && lens && i < r->nstreams; i++) {
-        pal_stream *s = r->streams[i];
-        if (s->src != src || s->stream != 0)
+    int fd = pal_src_fd(r, src);
+    for (pal_stream *s = src->streams; fd >= 0 && vals && lens && s; s = s->src_next) {
+        if (s->stream != 0)
             continue;
         for (size_t c = 0; c < s->nchunks; c++) {
             uint8_t hb[ECC_CHUNK_HEADER];
             ecc_event ev;
             memset(&ev, 0, sizeof ev);
             ev.offset = s->chunks[c];
-            if (ecc_read_at(src->fd, hb, sizeof hb, ev.offset) != 0 ||
+            if (ecc_read_at(fd, hb, sizeof hb, ev.offset) != 0 ||
                 ecc_chunk_decode(hb, &ev.chunk) != NULL ||
                 ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
                 ev.chunk.raw_length > ((uint32_t)1 << 24))
                 continue;            /* damage: reported when the stream is read */
             uint8_t *st = malloc(ev.chunk.stored_length + 1);
             uint8_t *raw = malloc(ev.chunk.raw_length + 1);
-            if (st && raw && ecc_read_payload(src->fd, &ev, st) == NULL &&
+            if (st && raw && ecc_read_payload(fd, &ev, st) == NULL &&
                 ecc_decompress(ev.chunk.compression, st, ev.chunk.stored_length, raw,
                                ev.chunk.raw_length) == NULL) {
                 const unsigned char *p = raw, *end = raw + ev.chunk.raw_length;
@@ -573,8 +573,18 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
-        if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK)
-            goto fail;
+        if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
+            if (st != PAL_EIO && st != PAL_EFORMAT)
+                goto fail;
+            /* a file that cannot be read (missing, unreadable, its header
+             * damaged beyond its copy) is named; the others are read */
+            pal_reader_note(r, "%s; its records are missing, the other traces are read",
+                            pal_last_error());
+            pal_src_discard(r, s);
+            r->nsrcs--;
+            r->st.files_unreadable++;
+            continue;
+        }
         if (s->framing != FRAMING_ECL) {
             st = PAL_EFORMAT;
             pal_set_last_error("cannot read '%s' with other traces: only ECL traces make a run",
@@ -589,6 +599,14 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
                                s->path);
             goto fail;
         }
+        /* its clock measurements while its descriptor is open */
+        pal_run_read_clock(r, s);
+    }
+    if (r->nsrcs == 0) {
+        pal_set_last_error("cannot open traces: none of the %zu files can be read (%s)", l.n,
+                           r->err);
+        st = PAL_EIO;
+        goto fail;
     }
     names_free(&l);
     l.n = 0;
@@ -665,8 +683,6 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < r->nsrcs; i++)
         if (r->srcs[i].hdr.rank == 0)
             r0 = &r->srcs[i];
-    for (size_t i = 0; i < r->nsrcs; i++)
-        pal_run_read_clock(r, &r->srcs[i]);
     double origin = HUGE_VAL;
     for (size_t i = 0; i < r->nsrcs; i++) {
         pal_src *s = &r->srcs[i];
