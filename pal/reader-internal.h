@@ -152,6 +152,7 @@ struct pal_reader {
     pal_src *lru_head, *lru_tail;    /* open files, most recently used first */
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
+    uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
     pal_stream **heap;
     size_t nheap;
     size_t batch_size;               /* records per stream batch */

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "pal/decode.h"
@@ -50,6 +51,7 @@
 #define PAL_WINDOW_BUDGET ((size_t)64 << 20)
 #define PAL_WINDOW_MIN ((size_t)16 << 10)
 #define PAL_ZIN ((size_t)32 << 10)           /* compressed bytes read at a time */
+#define PAL_SCAN_WINDOW ((size_t)256 << 10)  /* file bytes read at a time at open */
 /* The LEB kernels decode a record without bounds tests while this many bytes
  * are left: a one-byte key and 15 LEBs of 10 bytes at most. */
 #define PAL_FAST_MARGIN ((size_t)160)
@@ -338,9 +340,24 @@ static const char *merge_dict_chunk(pal_dict *d, const unsigned char *p, size_t 
     return NULL;
 }
 
+/* ecc_read_payload, from the scan's window when it holds the payload. */
+static const char *payload_from_scan(int fd, const ecc_scan *sc, const ecc_event *ev,
+                                     uint8_t *buf)
+{
+    const uint8_t *p = sc ? ecc_scan_bytes(sc, ev->offset + ECC_CHUNK_HEADER,
+                                           ev->chunk.stored_length) : NULL;
+    if (!p)
+        return ecc_read_payload(fd, ev, buf);
+    memcpy(buf, p, ev->chunk.stored_length);
+    if (ecc_crc32(0, buf, ev->chunk.stored_length) != ev->chunk.payload_crc)
+        return "chunk payload CRC mismatch";
+    return NULL;
+}
+
 /* Reads, checks and decompresses a (small) chunk's payload into a malloc'd
- * buffer (*out, raw_length bytes). NULL or why. */
-static const char *load_small(int fd, const ecc_event *ev, uint8_t **out)
+ * buffer (*out, raw_length bytes); with sc, from the scan's window when it
+ * holds the payload. NULL or why. */
+static const char *load_small(int fd, const ecc_scan *sc, const ecc_event *ev, uint8_t **out)
 {
     const ecc_chunk *c = &ev->chunk;
     *out = NULL;
@@ -351,7 +368,7 @@ static const char *load_small(int fd, const ecc_event *ev, uint8_t **out)
     const char *why = NULL;
     if (!st || !raw)
         why = "out of memory";
-    else if ((why = ecc_read_payload(fd, ev, st)) == NULL && c->compression)
+    else if ((why = payload_from_scan(fd, sc, ev, st)) == NULL && c->compression)
         why = ecc_decompress(c->compression, st, c->stored_length, raw, c->raw_length);
     if (raw != st)
         free(st);
@@ -463,12 +480,31 @@ static int grow_window(pal_stream *s, uint64_t want)
     return 0;
 }
 
+/* Chunk header hb at off, and in the same read up to cap bytes after it into
+ * buf (*got: how many came). 0, or -1 with errno. */
+static int read_header_ahead(int fd, uint8_t *hb, uint8_t *buf, size_t cap, uint64_t off,
+                             size_t *got)
+{
+    *got = 0;
+    if (cap == 0 || !buf)
+        return ecc_read_at(fd, hb, ECC_CHUNK_HEADER, off);
+    struct iovec iov[2] = { { hb, ECC_CHUNK_HEADER }, { buf, cap } };
+    ssize_t n;
+    do
+        n = preadv(fd, iov, 2, (off_t)off);
+    while (n < 0 && errno == EINTR);
+    if (n < (ssize_t)ECC_CHUNK_HEADER)      /* short or failed: the header alone */
+        return ecc_read_at(fd, hb, ECC_CHUNK_HEADER, off);
+    *got = (size_t)n - ECC_CHUNK_HEADER;
+    return 0;
+}
+
 /* A copy whose original was read: is its payload intact? (Copies are small:
  * definitions.) */
-static int copy_intact(int fd, const ecc_event *ev)
+static int copy_intact(int fd, const ecc_scan *sc, const ecc_event *ev)
 {
     uint8_t *p;
-    const char *why = load_small(fd, ev, &p);
+    const char *why = load_small(fd, sc, ev, &p);
     free(p);
     return why == NULL;
 }
@@ -502,7 +538,20 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         uint8_t hb[ECC_CHUNK_HEADER];
         ecc_event ev;
         memset(&ev, 0, sizeof ev);
-        if (ecc_read_at(fd, hb, sizeof hb, off) != 0) {
+        /* the header and, guessing from the stream's previous chunk where
+         * and how long, the payload after it: one read for both */
+        int guess_z = s->ch.compression != ECC_COMP_NONE && s->zin;
+        uint8_t *pre_buf = guess_z ? s->zin : s->win;
+        size_t pre_cap = guess_z ? s->zcap : s->wcap;
+        size_t pre_want = (size_t)s->ch.stored_length + 4096;
+        if (pre_want < pre_cap)
+            pre_cap = pre_want;
+        if (off + ECC_CHUNK_HEADER >= src->size)
+            pre_cap = 0;
+        else if (pre_cap > src->size - off - ECC_CHUNK_HEADER)
+            pre_cap = (size_t)(src->size - off - ECC_CHUNK_HEADER);
+        size_t pre = 0;             /* payload bytes in pre_buf */
+        if (read_header_ahead(fd, hb, pre_buf, pre_cap, off, &pre) != 0) {
             fail_io(r, src, off, "cannot read chunk header");
             return PAL_EIO;
         }
@@ -519,7 +568,7 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         uint64_t whole = ECC_CHUNK_HEADER + (uint64_t)c->stored_length;
         if ((c->flags & ECC_CFLAG_COPY) && s->have_seq && s->last_seq == c->sequence) {
             /* the original was read; the copy is only checked */
-            if (!copy_intact(fd, &ev)) {
+            if (!copy_intact(fd, NULL, &ev)) {
                 report(r, src, off, "copy of a definitions chunk damaged (payload CRC "
                        "mismatch); its original was read");
                 if (damaged(r, whole) != PAL_OK)
@@ -569,9 +618,13 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         uint8_t *buf = c->compression ? s->zin : s->win;
         uint32_t crc = 0;
         uint64_t poff = off + ECC_CHUNK_HEADER;
+        if (buf != pre_buf)
+            pre = 0;                /* the guess was wrong, or the buffer moved */
         for (uint64_t done = 0; done < c->stored_length;) {
             size_t k = c->stored_length - done < piece ? (size_t)(c->stored_length - done) : piece;
-            if (ecc_read_at(fd, buf, k, poff + done) != 0) {
+            if (done == 0 && k <= pre) {
+                /* read with the header */
+            } else if (ecc_read_at(fd, buf, k, poff + done) != 0) {
                 fail_io(r, src, off, "cannot read chunk payload");
                 return PAL_EIO;
             }
@@ -1682,6 +1735,12 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
 {
     ecc_scan sc;
     ecc_scan_init(&sc, src->fd, src->size, src->data_start);
+    /* the file in large windows, one read each (a small per-rank trace:
+     * one read in all), shared by the files of a run */
+    if (!r->scanbuf)
+        r->scanbuf = malloc(PAL_SCAN_WINDOW);
+    if (r->scanbuf)
+        ecc_scan_buffer(&sc, r->scanbuf, PAL_SCAN_WINDOW);
     uint64_t dict_seq = 0;
     int dict_ok = 0;
     src->first_time = UINT64_MAX;
@@ -1758,7 +1817,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
         case ECC_KIND_DICT: {
             if ((c->flags & ECC_CFLAG_COPY) && dict_ok && dict_seq == c->sequence) {
                 /* the original was merged; the copy is only checked */
-                if (!copy_intact(src->fd, &ev)) {
+                if (!copy_intact(src->fd, &sc, &ev)) {
                     report(r, src, ev.offset, "copy of a dictionary chunk damaged; its "
                            "original was read");
                     damaged(r, ev.length);
@@ -1766,7 +1825,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
                 break;
             }
             uint8_t *p;
-            const char *w = load_small(src->fd, &ev, &p);
+            const char *w = load_small(src->fd, &sc, &ev, &p);
             if (!w) {
                 w = merge_dict_chunk(src->dict, p, c->raw_length, why, sizeof why);
                 free(p);
@@ -1786,7 +1845,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
         case ECC_KIND_HEADER_COPY: {
             /* nothing depends on them, but their damage is said */
             uint8_t *p;
-            const char *w = load_small(src->fd, &ev, &p);
+            const char *w = load_small(src->fd, &sc, &ev, &p);
             free(p);
             if (w) {
                 report(r, src, ev.offset, "%s chunk damaged: %s; skipped",
@@ -1799,7 +1858,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
         }
         case ECC_KIND_END: {
             uint8_t *p;
-            const char *w = load_small(src->fd, &ev, &p);
+            const char *w = load_small(src->fd, &sc, &ev, &p);
             end_ctx ec = { r, src, 0 };
             if (!w) {
                 w = ecc_end_decode(p, c->raw_length, &src->end, end_stream, &ec);
@@ -2103,6 +2162,8 @@ static int stream_order(const void *a, const void *b)
 
 pal_status pal_reader_finish_open(pal_reader *r)
 {
+    free(r->scanbuf);           /* the scans are done */
+    r->scanbuf = NULL;
     if (r->nstreams > 1)        /* (a trace may have no records at all) */
         qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
     r->heap = calloc(r->nstreams ? r->nstreams : 1, sizeof *r->heap);
@@ -2249,6 +2310,7 @@ void pal_reader_close(pal_reader *r)
     }
     free(r->streams);
     free(r->stab);
+    free(r->scanbuf);
     ecc_inflater_destroy(r->inf);
     free(r->heap);
     for (size_t i = 0; i < r->nsrcs; i++) {
