@@ -410,35 +410,62 @@ fail:
     return NULL;
 }
 
-/* Sources whose dictionaries are the same (the usual case: every rank
- * defined the same types in the same order) share one, so that a run of
- * thousands of files does not hold thousands of copies. */
-static void share_dicts(pal_reader *r)
+/* The distinct dictionaries of a run's files so far, encoded. */
+typedef struct dict_set {
+    unsigned char **enc;
+    size_t *len;
+    pal_dict **dict;
+    size_t n, cap;
+} dict_set;
+
+/* Source s, just opened, shares the dictionary of an earlier one when they
+ * are the same (the usual case: every rank defined the same types in the
+ * same order), so that a run of thousands of files never holds thousands
+ * of copies, not even while it opens. */
+static void share_dict(dict_set *ds, pal_src *s)
 {
-    unsigned char **enc = calloc(r->nsrcs, sizeof *enc);
-    size_t *len = calloc(r->nsrcs, sizeof *len);
-    if (!enc || !len)
-        goto out;
-    for (size_t i = 0; i < r->nsrcs; i++) {
-        pal_src *s = &r->srcs[i];
-        if (edl_dict_encode(s->dict->ed, &enc[i], &len[i]) != EDL_OK)
-            continue;
-        for (size_t j = 0; j < i; j++) {
-            if (enc[j] && len[j] == len[i] && memcmp(enc[j], enc[i], len[i]) == 0) {
-                pal_dict_destroy(s->dict);
-                s->dict = r->srcs[j].dict;
-                s->own_dict = 0;
-                free(enc[i]);
-                enc[i] = NULL;
-                break;
-            }
+    unsigned char *e;
+    size_t n;
+    if (edl_dict_encode(s->dict->ed, &e, &n) != EDL_OK)
+        return;
+    for (size_t j = 0; j < ds->n; j++) {
+        if (ds->len[j] == n && memcmp(ds->enc[j], e, n) == 0) {
+            pal_dict_destroy(s->dict);
+            s->dict = ds->dict[j];
+            s->own_dict = 0;
+            free(e);
+            return;
         }
     }
-out:
-    for (size_t i = 0; enc && i < r->nsrcs; i++)
-        free(enc[i]);
-    free(enc);
-    free(len);
+    if (ds->n == ds->cap) {
+        size_t cap = ds->cap ? 2 * ds->cap : 8;
+        unsigned char **ne = realloc(ds->enc, cap * sizeof *ne);
+        if (ne)
+            ds->enc = ne;
+        size_t *nl = ne ? realloc(ds->len, cap * sizeof *nl) : NULL;
+        if (nl)
+            ds->len = nl;
+        pal_dict **nd = nl ? realloc(ds->dict, cap * sizeof *nd) : NULL;
+        if (!nd) {
+            free(e);
+            return;             /* not shared: more memory, same records */
+        }
+        ds->dict = nd;
+        ds->cap = cap;
+    }
+    ds->enc[ds->n] = e;
+    ds->len[ds->n] = n;
+    ds->dict[ds->n++] = s->dict;
+}
+
+static void dict_set_free(dict_set *ds)
+{
+    for (size_t i = 0; i < ds->n; i++)
+        free(ds->enc[i]);
+    free(ds->enc);
+    free(ds->len);
+    free(ds->dict);
+    memset(ds, 0, sizeof *ds);
 }
 
 pal_status pal_run_prepare(pal_reader *r)
@@ -517,6 +544,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
     namelist l = { NULL, 0, 0 };
+    dict_set ds = { NULL, NULL, NULL, 0, 0 };   /* while the files open */
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     char name[4200];
@@ -601,7 +629,9 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         }
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
+        share_dict(&ds, s);
     }
+    dict_set_free(&ds);
     if (r->nsrcs == 0) {
         pal_set_last_error("cannot open traces: none of the %zu files can be read (%s)", l.n,
                            r->err);
@@ -697,7 +727,6 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     }
     for (size_t i = 0; i < r->nsrcs; i++)
         r->srcs[i].g0 -= origin;
-    share_dicts(r);
     if ((st = pal_run_prepare(r)) != PAL_OK) {
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
@@ -720,6 +749,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = r;
     return PAL_OK;
 fail:
+    dict_set_free(&ds);
     pal_reader_close(r);
 fail_list:
     names_free(&l);
