@@ -362,7 +362,7 @@ typedef struct ecc_scan {
 } ecc_scan;
 
 void ecc_scan_init(ecc_scan *s, int fd, uint64_t size, uint64_t start);
-/* Reads through buf (cap bytes, caller's, at least 4 KiB): the file in
+/* Reads through buf (cap bytes, the caller's, at least one chunk header): the file in
  * windows of cap bytes read in one pread each, not a pread per chunk
  * header, and payloads that lie in the window there (ecc_scan_bytes). */
 void ecc_scan_buffer(ecc_scan *s, uint8_t *buf, size_t cap);
