@@ -48,6 +48,10 @@ struct pal_src {
     uint64_t data_start;             /* first chunk */
     pal_dict *dict;                  /* the dictionary its records are decoded with */
     int own_dict;                    /* else the reader's, or shared with another file */
+    int dict_borrowed;               /* a run: an earlier file's, its header's bytes the same */
+    int dict_chunks;                 /* it has dictionary chunks */
+    uint8_t *dict_raw;               /* a run, while opening: its header's dictionary bytes */
+    size_t dict_raw_len;
     /* a run: record descriptor of the reader's dictionary for each of this
      * file's (by index); NULL when the reader's dictionary is this one */
     const pal_recdesc **map;
@@ -153,6 +157,12 @@ struct pal_reader {
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
+    struct pal_dcache {              /* a run: the headers' dictionaries decoded so far */
+        uint8_t *raw;
+        size_t len;
+        pal_dict *dict;              /* owned by the first file that had it */
+    } *dcache;
+    size_t ndcache, capdcache;
     pal_stream **heap;
     size_t nheap;
     size_t batch_size;               /* records per stream batch */
@@ -188,6 +198,10 @@ struct pal_reader {
  * (closing the least recently used one when r->max_open are open). -1 when
  * it cannot be: reported once, s->gone set. */
 int pal_src_fd(pal_reader *r, pal_src *s);
+/* A run: after s opened (and kept its dictionary), the next files whose
+ * headers hold the same dictionary bytes borrow it instead of decoding
+ * their own. Frees s->dict_raw. */
+void pal_src_cache_dict(pal_reader *r, pal_src *s);
 /* Forgets s, the last source opened, after its open failed: its streams,
  * descriptor, dictionary and path. */
 void pal_src_discard(pal_reader *r, pal_src *s);

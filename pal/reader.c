@@ -1729,6 +1729,53 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
     return "no intact copy of the header either";
 }
 
+/* A file that borrowed a dictionary (pal_src_cache_dict) and has
+ * dictionary chunks of its own: its own copy, to add them to. */
+static pal_status own_dict(pal_reader *r, pal_src *src)
+{
+    for (size_t i = 0; i < r->ndcache; i++) {
+        if (r->dcache[i].dict != src->dict)
+            continue;
+        edl_dict *ed = NULL;
+        char err[256];
+        if (edl_dict_decode(r->dcache[i].raw, r->dcache[i].len, &ed, err, sizeof err) != EDL_OK)
+            return PAL_ENOMEM;      /* it decoded before: only memory can fail */
+        pal_dict *d;
+        if (pal_dict_wrap(ed, &d, err, sizeof err) != PAL_OK)
+            return PAL_ENOMEM;
+        d->ns_per_tick = src->dict->ns_per_tick;
+        src->dict = d;
+        src->dict_borrowed = 0;
+        return PAL_OK;
+    }
+    return PAL_ENOMEM;
+}
+
+void pal_src_cache_dict(pal_reader *r, pal_src *s)
+{
+    uint8_t *raw = s->dict_raw;
+    s->dict_raw = NULL;
+    if (!raw)
+        return;
+    if (!s->own_dict || s->dict_chunks || s->dict_borrowed) {
+        free(raw);                  /* its dictionary is not the header's alone */
+        return;
+    }
+    if (r->ndcache == r->capdcache) {
+        size_t cap = r->capdcache ? 2 * r->capdcache : 4;
+        struct pal_dcache *nc = realloc(r->dcache, cap * sizeof *nc);
+        if (!nc) {
+            free(raw);              /* not cached: decoded again, same records */
+            return;
+        }
+        r->dcache = nc;
+        r->capdcache = cap;
+    }
+    r->dcache[r->ndcache].raw = raw;
+    r->dcache[r->ndcache].len = s->dict_raw_len;
+    r->dcache[r->ndcache++].dict = s->dict;
+}
+
 /* The scan at open: every chunk header, in file order. Dictionary chunks are
  * merged, records chunks listed per stream, damage noted for the first read. */
 static pal_status scan_file(pal_reader *r, pal_src *src)
@@ -1824,6 +1871,9 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
                 }
                 break;
             }
+            src->dict_chunks = 1;
+            if (src->dict_borrowed && own_dict(r, src) != PAL_OK)
+                return PAL_ENOMEM;
             uint8_t *p;
             const char *w = load_small(src->fd, &sc, &ev, &p);
             if (!w) {
@@ -1995,15 +2045,31 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         if (dw)
             OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu32, path, dw,
                       src->hdr.dict_offset);
-        edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
-        free(draw);
-        if (es != EDL_OK)
-            OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
-                      "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                      path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
-        if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
-            OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                      path, src->hdr.dict_offset, err);
+        /* a run's files mostly hold the same dictionary: decoded once */
+        for (size_t i = 0; r->run && i < r->ndcache; i++)
+            if (r->dcache[i].len == dlen && memcmp(r->dcache[i].raw, draw, dlen) == 0) {
+                src->dict = r->dcache[i].dict;
+                src->dict_borrowed = 1;
+                break;
+            }
+        if (src->dict_borrowed) {
+            free(draw);
+        } else {
+            edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+            if (r->run) {
+                src->dict_raw = draw;       /* for pal_src_cache_dict */
+                src->dict_raw_len = dlen;
+            } else {
+                free(draw);
+            }
+            if (es != EDL_OK)
+                OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
+                          "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
+                          path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
+            if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
+                OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32
+                          ": %s", path, src->hdr.dict_offset, err);
+        }
     }
     free(hb);
     hb = NULL;
@@ -2148,6 +2214,7 @@ void pal_src_discard(pal_reader *r, pal_src *s)
         pal_dict_destroy(s->dict);
     free(s->map);
     free(s->path);
+    free(s->dict_raw);
     memset(s, 0, sizeof *s);
     s->fd = -1;
 }
@@ -2227,7 +2294,7 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
                   path);
     else
         st = open_foreign(r, s, &given);
-    s->own_dict = s->dict != NULL;
+    s->own_dict = s->dict != NULL && !s->dict_borrowed;
 fail:
     pal_dict_destroy(given);
     return st;
@@ -2311,6 +2378,9 @@ void pal_reader_close(pal_reader *r)
     free(r->streams);
     free(r->stab);
     free(r->scanbuf);
+    for (size_t i = 0; i < r->ndcache; i++)
+        free(r->dcache[i].raw);
+    free(r->dcache);
     ecc_inflater_destroy(r->inf);
     free(r->heap);
     for (size_t i = 0; i < r->nsrcs; i++) {
@@ -2323,6 +2393,7 @@ void pal_reader_close(pal_reader *r)
             pal_dict_destroy(s->dict);
         free(s->map);
         free(s->path);
+        free(s->dict_raw);
     }
     free(r->srcs);
     pal_dict_destroy(r->dict);

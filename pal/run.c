@@ -629,7 +629,9 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         }
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
-        share_dict(&ds, s);
+        if (!s->dict_borrowed)
+            share_dict(&ds, s);
+        pal_src_cache_dict(r, s);
     }
     dict_set_free(&ds);
     if (r->nsrcs == 0) {

@@ -41,10 +41,13 @@ static char dir[4096];
 static char *paths[NFILES];
 
 /* Records of rank k: 1 to 7, one chunk (two for every third rank, the
- * second zstd-compressed where zstd is built in, else zlib). */
+ * second zstd-compressed where zstd is built in, else zlib); every fifth
+ * rank adds a record type in a dictionary chunk (its header's dictionary
+ * is the same as the others': the reader shares it until then) and writes
+ * one record of it. */
 static unsigned nrec(unsigned k)
 {
-    return 1 + k % 7;
+    return 1 + k % 7 + (k % 5 == 4);
 }
 
 static int write_rank(unsigned k)
@@ -52,7 +55,7 @@ static int write_rank(unsigned k)
     edl_dict *d = tick_dict();
     tb *t = tb_create(d);
     tb_set_header(t, (int32_t)k, NFILES, "node", 1e9);
-    unsigned n = nrec(k), first = k % 3 == 0 ? (n + 1) / 2 : n;
+    unsigned n = nrec(k) - (k % 5 == 4), first = k % 3 == 0 ? (n + 1) / 2 : n;
     uint64_t time = 1000 + k;
     tb_chunk_begin(t, 0, 1, time);
     for (unsigned i = 0; i < n; i++) {
@@ -77,6 +80,20 @@ static int write_rank(unsigned k)
     }
     if (k % 3 != 0 || n < 2)
         tb_chunk_end(t, NULL);
+    if (k % 5 == 4) {
+        edl_record *x;
+        if (edl_dict_add_record(d, "extra", "added while tracing", &x) != EDL_OK ||
+            edl_record_add_field(x, "kind", EDL_UINT16, EDL_ENC_ULEB, NULL, NULL) != EDL_OK ||
+            edl_record_add_field(x, "stamp", EDL_UINT64, EDL_ENC_TDELTA, "ns", NULL) != EDL_OK ||
+            edl_record_add_field(x, "region", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL) != EDL_OK ||
+            edl_dict_add_bind(d, "50", NULL, "extra") != EDL_OK)
+            return -1;
+        tb_dict_chunk(t, 0);
+        tb_chunk_begin(t, 0, 1, time);
+        tb_val v[] = {TB_U(50), TB_U(time), TB_U(k)};
+        tb_record(t, "extra", v);
+        tb_chunk_end(t, NULL);
+    }
     tb_finish_index(t);
     int rc = tb_write(t, paths[k]);
     tb_destroy(t);
