@@ -355,9 +355,19 @@ typedef struct ecc_scan {
     uint64_t size, pos;
     int done;
     int ioerr;                       /* errno of a failed read */
+    /* with ecc_scan_buffer: file bytes [boff, boff + blen) are in buf */
+    uint8_t *buf;
+    size_t cap, blen;
+    uint64_t boff;
 } ecc_scan;
 
 void ecc_scan_init(ecc_scan *s, int fd, uint64_t size, uint64_t start);
+/* Reads through buf (cap bytes, the caller's, at least one chunk header): the file in
+ * windows of cap bytes read in one pread each, not a pread per chunk
+ * header, and payloads that lie in the window there (ecc_scan_bytes). */
+void ecc_scan_buffer(ecc_scan *s, uint8_t *buf, size_t cap);
+/* File bytes [off, off + n) if the scan's window holds them, else NULL. */
+const uint8_t *ecc_scan_bytes(const ecc_scan *s, uint64_t off, uint64_t n);
 /* The next event; s->pos moves past it. */
 void ecc_scan_next(ecc_scan *s, ecc_event *ev);
 /* Offset of the next valid chunk header (or footer) at or after from; the

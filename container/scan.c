@@ -35,6 +35,41 @@ static int footer_at(int fd, uint64_t size, uint64_t off, uint64_t *index_off)
            ecc_footer_decode(b, index_off);
 }
 
+void ecc_scan_buffer(ecc_scan *s, uint8_t *buf, size_t cap)
+{
+    s->buf = buf;
+    s->cap = cap;
+    s->blen = 0;
+    s->boff = 0;
+}
+
+const uint8_t *ecc_scan_bytes(const ecc_scan *s, uint64_t off, uint64_t n)
+{
+    if (s->buf && off >= s->boff && n <= s->blen && off - s->boff <= s->blen - n)
+        return s->buf + (off - s->boff);
+    return NULL;
+}
+
+/* n (<= 64) bytes at off: from the window, read again from off on when it
+ * does not hold them. 0, or -1 with errno. */
+static int scan_read(ecc_scan *s, uint8_t *b, size_t n, uint64_t off)
+{
+    if (!s->buf)
+        return ecc_read_at(s->fd, b, n, off);
+    const uint8_t *p = ecc_scan_bytes(s, off, n);
+    if (!p) {
+        size_t want = s->size - off < s->cap ? (size_t)(s->size - off) : s->cap;
+        s->blen = 0;
+        if (want < n || ecc_read_at(s->fd, s->buf, want, off) != 0)
+            return -1;
+        s->boff = off;
+        s->blen = want;
+        p = s->buf;
+    }
+    memcpy(b, p, n);
+    return 0;
+}
+
 int64_t ecc_resync(int fd, uint64_t size, uint64_t from)
 {
     uint8_t win[SCAN_WINDOW + ECC_CHUNK_HEADER];
@@ -70,6 +105,9 @@ int64_t ecc_resync(int fd, uint64_t size, uint64_t from)
 
 void ecc_scan_init(ecc_scan *s, int fd, uint64_t size, uint64_t start)
 {
+    s->buf = NULL;
+    s->cap = s->blen = 0;
+    s->boff = 0;
     s->fd = fd;
     s->size = size;
     s->pos = start;
@@ -91,7 +129,9 @@ void ecc_scan_next(ecc_scan *s, ecc_event *ev)
         ev->type = ECC_EV_END;
         return;
     }
-    if (left == ECC_FOOTER && footer_at(s->fd, s->size, s->pos, &ev->index_offset)) {
+    uint8_t fb[ECC_FOOTER];
+    if (left == ECC_FOOTER && scan_read(s, fb, sizeof fb, s->pos) == 0 &&
+        ecc_footer_decode(fb, &ev->index_offset)) {
         s->done = 1;
         ev->type = ECC_EV_FOOTER;
         ev->length = ECC_FOOTER;
@@ -109,7 +149,7 @@ void ecc_scan_next(ecc_scan *s, ecc_event *ev)
         s->pos = s->size;
         return;
     }
-    if (ecc_read_at(s->fd, b, sizeof b, s->pos) != 0) {
+    if (scan_read(s, b, sizeof b, s->pos) != 0) {
         s->ioerr = errno ? errno : EIO;
         s->done = 1;
         ev->type = ECC_EV_IOERR;

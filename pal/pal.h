@@ -210,6 +210,8 @@ typedef struct pal_reader_stats {
     uint64_t lost;                /* records the writers dropped and counted */
     uint32_t ranks_missing;       /* a run: ranks of the run without a file */
     uint32_t clock_fallbacks;     /* a run: ranks whose clock could not be fully corrected */
+    uint32_t files_unreadable;    /* a run: files that could not be opened (named in a
+                                   * message); the others were read */
 } pal_reader_stats;
 
 /* Opens a trace. dict_path NULL: the dictionary embedded in the trace; else a
@@ -228,7 +230,11 @@ PAL_API pal_status pal_reader_open(const char *path, const char *dict_path, pal_
  * pal_reader_open does. Memory is bounded by the number of threads, not by
  * the length of the traces (doc/pal.md, "Reading a run").
  * PAL_EFORMAT: traces of different runs (unless PAL_OPEN_FORCE), two files of
- * one rank, a merged trace among per-rank ones, a foreign format. */
+ * one rank, a merged trace among per-rank ones, a foreign format. A file that
+ * cannot be read (missing, unreadable, its header damaged) is named in a
+ * message and left out (pal_reader_stats.files_unreadable); PAL_EIO when no
+ * file can be read. Files are opened as they are read, within half the
+ * descriptor limit, so any number of files can be read. */
 #define PAL_OPEN_FORCE 1u         /* read traces of different runs together */
 #define PAL_OPEN_AS_RUN 2u        /* one file too is read as a run (times in ns) */
 PAL_API pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,

@@ -10,7 +10,15 @@
  * current stream's records handed out without touching the heap while they
  * come before every other stream's next one. A stream keeps one window of
  * its current chunk's payload and one batch of decoded records, so memory is
- * bounded by the number of streams, never by the trace's length. */
+ * bounded by the number of streams, never by the trace's length.
+ *
+ * Many files (a run of thousands of ranks): streams are found by a hash of
+ * (file, process, thread); a file's descriptor is opened when one of its
+ * chunks is read and kept in a least-recently-used list of at most
+ * r->max_open descriptors (pal_src_fd), so any number of files reads within
+ * the process's descriptor limit; a stream's buffers are allocated when it
+ * first reads a chunk, sized by a budget shared by all streams, and freed
+ * when it ends. */
 #ifndef PAL_READER_INTERNAL_H
 #define PAL_READER_INTERNAL_H
 
@@ -27,13 +35,23 @@ typedef struct pal_otf2 pal_otf2;
 /* One file. */
 struct pal_src {
     char *path;
-    int fd;
+    int fd;                          /* -1 while closed: pal_src_fd opens it */
     uint64_t size;
+    uint64_t dev, ino;               /* the file opened first (a reopen checks them) */
+    pal_src *lru_prev, *lru_next;    /* in r's list of open files, most recent first */
+    int in_lru;
+    int gone;                        /* could not be opened again: its streams end */
+    pal_stream *streams;             /* its streams (through pal_stream.src_next) */
+    pal_stream **streams_end;        /* where the next one is linked (NULL: &streams) */
     int framing;
     ecc_file_header hdr;             /* ECL */
     uint64_t data_start;             /* first chunk */
     pal_dict *dict;                  /* the dictionary its records are decoded with */
     int own_dict;                    /* else the reader's, or shared with another file */
+    int dict_borrowed;               /* a run: an earlier file's, its header's bytes the same */
+    int dict_chunks;                 /* it has dictionary chunks */
+    uint8_t *dict_raw;               /* a run, while opening: its header's dictionary bytes */
+    size_t dict_raw_len;
     /* a run: record descriptor of the reader's dictionary for each of this
      * file's (by index); NULL when the reader's dictionary is this one */
     const pal_recdesc **map;
@@ -68,6 +86,7 @@ struct pal_src {
 /* One (source, process, thread) sequence of chunks. */
 struct pal_stream {
     pal_src *src;
+    pal_stream *src_next;            /* the next stream of the same file */
     uint32_t process, stream;
     uint64_t key;                    /* process << 32 | stream, for ties */
     /* its records chunks (offsets, file order), copies included */
@@ -91,7 +110,8 @@ struct pal_stream {
     size_t zcap;
     const uint8_t *zp, *zend;
     uint64_t stored_left, stored_next;
-    ecc_inflater *inf;
+    ecc_inflater *inf;               /* its own, for a payload inflated as it is read */
+    ecc_inflater *cinf;              /* the one inflating the current chunk */
     const unsigned char *cp, *cend, *csafe;
     uint64_t cbase;                  /* payload offset of win[0] */
     uint32_t ccount, cleft;
@@ -131,6 +151,18 @@ struct pal_reader {
     size_t nsrcs;
     pal_stream **streams;
     size_t nstreams;
+    pal_stream **stab;               /* hash of the streams by (file, process, thread) */
+    size_t stab_cap;                 /* a power of two, over twice nstreams */
+    pal_src *lru_head, *lru_tail;    /* open files, most recently used first */
+    size_t nopen, max_open;
+    ecc_inflater *inf;               /* for payloads decompressed in one go */
+    uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
+    struct pal_dcache {              /* a run: the headers' dictionaries decoded so far */
+        uint8_t *raw;
+        size_t len;
+        pal_dict *dict;              /* owned by the first file that had it */
+    } *dcache;
+    size_t ndcache, capdcache;
     pal_stream **heap;
     size_t nheap;
     size_t batch_size;               /* records per stream batch */
@@ -163,6 +195,17 @@ struct pal_reader {
 };
 
 /* ---- reader.c ---- */
+/* The descriptor of s, opened again if the list of open files let it go
+ * (closing the least recently used one when r->max_open are open). -1 when
+ * it cannot be: reported once, s->gone set. */
+int pal_src_fd(pal_reader *r, pal_src *s);
+/* A run: after s opened (and kept its dictionary), the next files whose
+ * headers hold the same dictionary bytes borrow it instead of decoding
+ * their own. Frees s->dict_raw. */
+void pal_src_cache_dict(pal_reader *r, pal_src *s);
+/* Forgets s, the last source opened, after its open failed: its streams,
+ * descriptor, dictionary and path. */
+void pal_src_discard(pal_reader *r, pal_src *s);
 /* Queues a message for the first read (or sends it at once once started). */
 void pal_reader_note(pal_reader *r, const char *fmt, ...) PAL_PRINTF(2, 3);
 /* Opens the ECL file path as source s of r (header, scan, streams). */

@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "pal/decode.h"
@@ -44,12 +46,17 @@
 /* Payload bytes a stream keeps: a whole chunk of the default capture buffer
  * for a file read alone, a window for the many streams of a run. */
 #define PAL_WINDOW_FILE (((size_t)1 << 20) + 4096)
-#define PAL_WINDOW_RUN ((size_t)64 << 10)
+/* ...which many streams share: each gets the budget over their number, at
+ * least the minimum (a run of 4,096 ranks: 16 KiB a stream, reads of that). */
+#define PAL_WINDOW_BUDGET ((size_t)64 << 20)
+#define PAL_WINDOW_MIN ((size_t)16 << 10)
 #define PAL_ZIN ((size_t)32 << 10)           /* compressed bytes read at a time */
+#define PAL_SCAN_WINDOW ((size_t)256 << 10)  /* file bytes read at a time at open */
 /* The LEB kernels decode a record without bounds tests while this many bytes
  * are left: a one-byte key and 15 LEBs of 10 bytes at most. */
 #define PAL_FAST_MARGIN ((size_t)160)
 #define PAL_MAX_MSGS 200                     /* messages kept from open */
+#define PAL_MAX_OPEN 4096                    /* descriptors one reader keeps open */
 
 static void default_diag(void *ctx, const char *message)
 {
@@ -127,6 +134,94 @@ static void fail_io(pal_reader *r, const pal_src *s, uint64_t off, const char *w
     report(r, s, off, "%s: %s", what, errno ? strerror(errno) : "read error");
     r->state = ST_FAILED;
     r->failed = PAL_EIO;
+}
+
+/* ---------------------------------------------------------------- open files */
+
+static void lru_unlink(pal_reader *r, pal_src *s)
+{
+    if (!s->in_lru)
+        return;
+    if (s->lru_prev)
+        s->lru_prev->lru_next = s->lru_next;
+    else
+        r->lru_head = s->lru_next;
+    if (s->lru_next)
+        s->lru_next->lru_prev = s->lru_prev;
+    else
+        r->lru_tail = s->lru_prev;
+    s->lru_prev = s->lru_next = NULL;
+    s->in_lru = 0;
+}
+
+static void lru_front(pal_reader *r, pal_src *s)
+{
+    s->lru_prev = NULL;
+    s->lru_next = r->lru_head;
+    if (r->lru_head)
+        r->lru_head->lru_prev = s;
+    else
+        r->lru_tail = s;
+    r->lru_head = s;
+    s->in_lru = 1;
+}
+
+/* s's descriptor was just opened: in the list, the oldest let go beyond
+ * r->max_open (only ECL sources are ever let go: the others are read alone). */
+static void lru_add(pal_reader *r, pal_src *s)
+{
+    if (r->max_open == 0) {
+        /* half the descriptors the process may have (after a run raised its
+         * limit): the rest stay for the caller, its outputs, other readers */
+        struct rlimit rl;
+        rlim_t cur = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_cur : 256;
+        if (cur == RLIM_INFINITY || cur > PAL_MAX_OPEN * 2)
+            cur = PAL_MAX_OPEN * 2;
+        r->max_open = cur > 48 ? (size_t)(cur - 32) / 2 : 8;
+    }
+    while (r->nopen >= r->max_open && r->lru_tail && r->lru_tail != s) {
+        pal_src *old = r->lru_tail;
+        lru_unlink(r, old);
+        close(old->fd);
+        old->fd = -1;
+        r->nopen--;
+    }
+    lru_front(r, s);
+    r->nopen++;
+}
+
+int pal_src_fd(pal_reader *r, pal_src *s)
+{
+    if (PAL_LIKELY(s->fd >= 0)) {
+        if (s != r->lru_head && s->in_lru) {
+            lru_unlink(r, s);
+            lru_front(r, s);
+        }
+        return s->fd;
+    }
+    if (s->gone)
+        return -1;
+    int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    const char *why = NULL;
+    if (fd < 0 || fstat(fd, &sb) != 0)
+        why = strerror(errno);
+    else if ((uint64_t)sb.st_dev != s->dev || (uint64_t)sb.st_ino != s->ino)
+        why = "it is another file than the one opened first";
+    else if ((uint64_t)sb.st_size < s->size)
+        why = "it is shorter than when it was opened";
+    if (why) {
+        if (fd >= 0)
+            close(fd);
+        s->gone = 1;
+        report(r, s, 0, "cannot open the trace again to read on (%s): the rest of its "
+               "records is missing", why);
+        damaged(r, 0);
+        return -1;
+    }
+    s->fd = fd;
+    lru_add(r, s);
+    return fd;
 }
 
 /* ---------------------------------------------------------------- values */
@@ -245,9 +340,24 @@ static const char *merge_dict_chunk(pal_dict *d, const unsigned char *p, size_t 
     return NULL;
 }
 
+/* ecc_read_payload, from the scan's window when it holds the payload. */
+static const char *payload_from_scan(int fd, const ecc_scan *sc, const ecc_event *ev,
+                                     uint8_t *buf)
+{
+    const uint8_t *p = sc ? ecc_scan_bytes(sc, ev->offset + ECC_CHUNK_HEADER,
+                                           ev->chunk.stored_length) : NULL;
+    if (!p)
+        return ecc_read_payload(fd, ev, buf);
+    memcpy(buf, p, ev->chunk.stored_length);
+    if (ecc_crc32(0, buf, ev->chunk.stored_length) != ev->chunk.payload_crc)
+        return "chunk payload CRC mismatch";
+    return NULL;
+}
+
 /* Reads, checks and decompresses a (small) chunk's payload into a malloc'd
- * buffer (*out, raw_length bytes). NULL or why. */
-static const char *load_small(const pal_src *s, const ecc_event *ev, uint8_t **out)
+ * buffer (*out, raw_length bytes); with sc, from the scan's window when it
+ * holds the payload. NULL or why. */
+static const char *load_small(int fd, const ecc_scan *sc, const ecc_event *ev, uint8_t **out)
 {
     const ecc_chunk *c = &ev->chunk;
     *out = NULL;
@@ -258,7 +368,7 @@ static const char *load_small(const pal_src *s, const ecc_event *ev, uint8_t **o
     const char *why = NULL;
     if (!st || !raw)
         why = "out of memory";
-    else if ((why = ecc_read_payload(s->fd, ev, st)) == NULL && c->compression)
+    else if ((why = payload_from_scan(fd, sc, ev, st)) == NULL && c->compression)
         why = ecc_decompress(c->compression, st, c->stored_length, raw, c->raw_length);
     if (raw != st)
         free(st);
@@ -284,9 +394,20 @@ static int refill(pal_reader *r, pal_stream *s)
     s->cp = s->win;
     s->cend = s->win + keep;
     size_t room = s->wcap - keep;
+    int fd = s->raw_left > 0 ? pal_src_fd(r, s->src) : -1;
+    if (s->raw_left > 0 && fd < 0) {
+        if (r->state == ST_FAILED)
+            return -1;
+        snprintf(s->bad_why, sizeof s->bad_why, "the file cannot be opened again");
+        s->bad = 1;
+        s->bad_done = s->ccount - s->cleft;
+        s->cleft = 0;
+        s->raw_left = 0;
+        return -1;
+    }
     if (s->ch.compression == ECC_COMP_NONE) {
         size_t n = room < s->raw_left ? room : (size_t)s->raw_left;
-        if (n && ecc_read_at(s->src->fd, s->win + keep, n, s->file_next) != 0) {
+        if (n && ecc_read_at(fd, s->win + keep, n, s->file_next) != 0) {
             fail_io(r, s->src, s->coff, "cannot read chunk payload");
             return -1;
         }
@@ -298,7 +419,7 @@ static int refill(pal_reader *r, pal_stream *s)
         while (out < s->win + s->wcap && s->raw_left > 0) {
             if (s->zp == s->zend && s->stored_left > 0) {
                 size_t k = s->stored_left < s->zcap ? (size_t)s->stored_left : s->zcap;
-                if (ecc_read_at(s->src->fd, s->zin, k, s->stored_next) != 0) {
+                if (ecc_read_at(fd, s->zin, k, s->stored_next) != 0) {
                     fail_io(r, s->src, s->coff, "cannot read chunk payload");
                     return -1;
                 }
@@ -310,7 +431,8 @@ static int refill(pal_reader *r, pal_stream *s)
             const uint8_t *zp0 = s->zp;
             uint8_t *out0 = out;
             int done = 0;
-            const char *why = ecc_inflate(s->inf, &s->zp, s->zend, &out, s->win + s->wcap, &done);
+            const char *why = ecc_inflate(s->cinf, &s->zp, s->zend, &out, s->win + s->wcap,
+                                          &done);
             s->raw_left -= (uint64_t)(out - out0);
             if (!why && !done && s->zp == zp0 && out == out0 && s->zp == s->zend &&
                 s->stored_left == 0)
@@ -358,12 +480,31 @@ static int grow_window(pal_stream *s, uint64_t want)
     return 0;
 }
 
+/* Chunk header hb at off, and in the same read up to cap bytes after it into
+ * buf (*got: how many came). 0, or -1 with errno. */
+static int read_header_ahead(int fd, uint8_t *hb, uint8_t *buf, size_t cap, uint64_t off,
+                             size_t *got)
+{
+    *got = 0;
+    if (cap == 0 || !buf)
+        return ecc_read_at(fd, hb, ECC_CHUNK_HEADER, off);
+    struct iovec iov[2] = { { hb, ECC_CHUNK_HEADER }, { buf, cap } };
+    ssize_t n;
+    do
+        n = preadv(fd, iov, 2, (off_t)off);
+    while (n < 0 && errno == EINTR);
+    if (n < (ssize_t)ECC_CHUNK_HEADER)      /* short or failed: the header alone */
+        return ecc_read_at(fd, hb, ECC_CHUNK_HEADER, off);
+    *got = (size_t)n - ECC_CHUNK_HEADER;
+    return 0;
+}
+
 /* A copy whose original was read: is its payload intact? (Copies are small:
  * definitions.) */
-static int copy_intact(const pal_src *src, const ecc_event *ev)
+static int copy_intact(int fd, const ecc_scan *sc, const ecc_event *ev)
 {
     uint8_t *p;
-    const char *why = load_small(src, ev, &p);
+    const char *why = load_small(fd, sc, ev, &p);
     free(p);
     return why == NULL;
 }
@@ -380,11 +521,37 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
             return r->failed;
         if (s->next >= s->nchunks)
             return PAL_END;
+        int fd = pal_src_fd(r, src);
+        if (fd < 0)
+            return r->state == ST_FAILED ? r->failed : PAL_END;    /* reported */
+        if (!s->win) {
+            /* the first chunk: buffers now, not for every stream at open */
+            s->wcap = 4096;
+            if (!(s->win = malloc(s->wcap))) {
+                r->state = ST_FAILED;
+                r->failed = PAL_ENOMEM;
+                return PAL_ENOMEM;
+            }
+            s->cp = s->cend = s->csafe = s->win;
+        }
         uint64_t off = s->chunks[s->next++];
         uint8_t hb[ECC_CHUNK_HEADER];
         ecc_event ev;
         memset(&ev, 0, sizeof ev);
-        if (ecc_read_at(src->fd, hb, sizeof hb, off) != 0) {
+        /* the header and, guessing from the stream's previous chunk where
+         * and how long, the payload after it: one read for both */
+        int guess_z = s->ch.compression != ECC_COMP_NONE && s->zin;
+        uint8_t *pre_buf = guess_z ? s->zin : s->win;
+        size_t pre_cap = guess_z ? s->zcap : s->wcap;
+        size_t pre_want = (size_t)s->ch.stored_length + 4096;
+        if (pre_want < pre_cap)
+            pre_cap = pre_want;
+        if (off + ECC_CHUNK_HEADER >= src->size)
+            pre_cap = 0;
+        else if (pre_cap > src->size - off - ECC_CHUNK_HEADER)
+            pre_cap = (size_t)(src->size - off - ECC_CHUNK_HEADER);
+        size_t pre = 0;             /* payload bytes in pre_buf */
+        if (read_header_ahead(fd, hb, pre_buf, pre_cap, off, &pre) != 0) {
             fail_io(r, src, off, "cannot read chunk header");
             return PAL_EIO;
         }
@@ -401,7 +568,7 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         uint64_t whole = ECC_CHUNK_HEADER + (uint64_t)c->stored_length;
         if ((c->flags & ECC_CFLAG_COPY) && s->have_seq && s->last_seq == c->sequence) {
             /* the original was read; the copy is only checked */
-            if (!copy_intact(src, &ev)) {
+            if (!copy_intact(fd, NULL, &ev)) {
                 report(r, src, off, "copy of a definitions chunk damaged (payload CRC "
                        "mismatch); its original was read");
                 if (damaged(r, whole) != PAL_OK)
@@ -411,6 +578,14 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         }
         if (c->record_count == 0)
             continue;
+        if (c->compression && !s->zin) {
+            s->zcap = PAL_ZIN < r->window ? PAL_ZIN : r->window;
+            if (!(s->zin = malloc(s->zcap))) {
+                r->state = ST_FAILED;
+                r->failed = PAL_ENOMEM;
+                return PAL_ENOMEM;
+            }
+        }
         /* the CRC of the stored bytes, read a window at a time */
         size_t piece = c->compression ? s->zcap : s->wcap;
         if (!c->compression && c->stored_length > r->window && s->wcap < r->window) {
@@ -443,9 +618,13 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         uint8_t *buf = c->compression ? s->zin : s->win;
         uint32_t crc = 0;
         uint64_t poff = off + ECC_CHUNK_HEADER;
+        if (buf != pre_buf)
+            pre = 0;                /* the guess was wrong, or the buffer moved */
         for (uint64_t done = 0; done < c->stored_length;) {
             size_t k = c->stored_length - done < piece ? (size_t)(c->stored_length - done) : piece;
-            if (ecc_read_at(src->fd, buf, k, poff + done) != 0) {
+            if (done == 0 && k <= pre) {
+                /* read with the header */
+            } else if (ecc_read_at(fd, buf, k, poff + done) != 0) {
                 fail_io(r, src, off, "cannot read chunk payload");
                 return PAL_EIO;
             }
@@ -490,12 +669,18 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
                 s->stored_left = c->stored_length;
                 s->stored_next = poff;
             }
-            if (!s->inf && !(s->inf = ecc_inflater_create())) {
+            /* a payload that comes out whole here (stored bytes all read, the
+             * raw ones fitting the window) uses the reader's one inflater; a
+             * larger one, inflated as its records are read, the stream's own */
+            int one_go = whole_in && c->raw_length <= r->window;
+            ecc_inflater **pinf = one_go ? &r->inf : &s->inf;
+            if (!*pinf && !(*pinf = ecc_inflater_create())) {
                 r->state = ST_FAILED;
                 r->failed = PAL_ENOMEM;
                 return PAL_ENOMEM;
             }
-            if ((why = ecc_inflater_reset(s->inf, c->compression, c->raw_length)) != NULL) {
+            s->cinf = *pinf;
+            if ((why = ecc_inflater_reset(s->cinf, c->compression, c->raw_length)) != NULL) {
                 report(r, src, off, "records chunk damaged: %s; chunk skipped", why);
                 if (damaged(r, whole) != PAL_OK)
                     return PAL_EFORMAT;
@@ -1269,6 +1454,28 @@ pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n)
     return PAL_OK;
 }
 
+/* A stream that has ended gives its buffers back (a run's streams end at
+ * different times: the memory goes with them). */
+static void stream_release(pal_stream *s)
+{
+    s->ended = 1;
+    free(s->win);
+    free(s->zin);
+    ecc_inflater_destroy(s->inf);
+    free(s->batch);
+    free(s->bvals);
+    free(s->blens);
+    s->win = s->zin = NULL;
+    s->inf = s->cinf = NULL;
+    s->batch = s->bnext = s->bend = NULL;
+    s->bvals = NULL;
+    s->blens = NULL;
+    s->wcap = s->zcap = 0;
+    free(s->chunks);
+    s->chunks = NULL;
+    s->nchunks = s->capchunks = s->next = 0;
+}
+
 /* The first read: what opening found is said, every stream's first batch
  * (of the reader's share) is decoded and the heap built. */
 static pal_status start(pal_reader *r)
@@ -1292,15 +1499,17 @@ static pal_status start(pal_reader *r)
         return PAL_OK;
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
-        if (!in_share(r, s))
-            continue;   /* never decoded */
+        if (!in_share(r, s)) {
+            stream_release(s);   /* never decoded, its buffers never made */
+            continue;
+        }
         pal_status st = stream_fill(r, s);
         if (st == PAL_OK)
             heap_push(r, s);
         else if (st != PAL_END)
             return st;
         else
-            s->ended = 1;
+            stream_release(s);
     }
     return PAL_OK;
 }
@@ -1346,7 +1555,7 @@ static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
             else if (st != PAL_END)
                 return st;
             else
-                s->ended = 1;
+                stream_release(s);
         }
     }
     if (r->nheap == 0) {
@@ -1409,14 +1618,54 @@ static double unit_ticks(const char *unit)
     return 0;
 }
 
+static size_t stream_hash(const pal_reader *r, const pal_src *src, uint32_t process,
+                          uint32_t stream)
+{
+    uint64_t h = ((uint64_t)(src - r->srcs) << 40) ^ ((uint64_t)process << 20) ^ stream;
+    h *= 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 32) & (r->stab_cap - 1);
+}
+
+/* Puts s in the hash of streams (there is room). */
+static void stab_put(pal_reader *r, pal_stream *s)
+{
+    size_t i = stream_hash(r, s->src, s->process, s->stream);
+    while (r->stab[i])
+        i = (i + 1) & (r->stab_cap - 1);
+    r->stab[i] = s;
+}
+
+/* Room for one more stream in the hash (kept under half full). */
+static int stab_room(pal_reader *r)
+{
+    if (2 * (r->nstreams + 1) <= r->stab_cap)
+        return 0;
+    size_t cap = r->stab_cap ? 2 * r->stab_cap : 64;
+    pal_stream **nt = calloc(cap, sizeof *nt);
+    if (!nt)
+        return -1;
+    free(r->stab);
+    r->stab = nt;
+    r->stab_cap = cap;
+    for (size_t i = 0; i < r->nstreams; i++)
+        stab_put(r, r->streams[i]);
+    return 0;
+}
+
+/* The stream (src, process, stream), made when it is new: a hash look-up,
+ * whatever the number of files and streams. NULL: no memory. */
 static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, uint32_t stream)
 {
-    /* a file has few streams; the last one found is the likeliest */
-    for (size_t i = r->nstreams; i-- > 0;) {
-        pal_stream *s = r->streams[i];
-        if (s->src == src && s->process == process && s->stream == stream)
-            return s;
+    if (r->stab_cap) {
+        for (size_t i = stream_hash(r, src, process, stream); r->stab[i];
+             i = (i + 1) & (r->stab_cap - 1)) {
+            pal_stream *s = r->stab[i];
+            if (s->src == src && s->process == process && s->stream == stream)
+                return s;
+        }
     }
+    if (stab_room(r) != 0)
+        return NULL;
     if (r->nstreams % 64 == 0) {
         pal_stream **ns = realloc(r->streams, (r->nstreams + 64) * sizeof *ns);
         if (!ns)
@@ -1431,6 +1680,11 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     s->stream = stream;
     s->key = (uint64_t)process << 32 | stream;
     r->streams[r->nstreams++] = s;
+    stab_put(r, s);
+    /* the file's list keeps the order streams were found in */
+    pal_stream **tail = src->streams_end ? src->streams_end : &src->streams;
+    *tail = s;
+    src->streams_end = &s->src_next;
     return s;
 }
 
@@ -1506,12 +1760,65 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
     return "no intact copy of the header either";
 }
 
+/* A file that borrowed a dictionary (pal_src_cache_dict) and has
+ * dictionary chunks of its own: its own copy, to add them to. */
+static pal_status own_dict(pal_reader *r, pal_src *src)
+{
+    for (size_t i = 0; i < r->ndcache; i++) {
+        if (r->dcache[i].dict != src->dict)
+            continue;
+        edl_dict *ed = NULL;
+        char err[256];
+        if (edl_dict_decode(r->dcache[i].raw, r->dcache[i].len, &ed, err, sizeof err) != EDL_OK)
+            return PAL_ENOMEM;      /* it decoded before: only memory can fail */
+        pal_dict *d;
+        if (pal_dict_wrap(ed, &d, err, sizeof err) != PAL_OK)
+            return PAL_ENOMEM;
+        d->ns_per_tick = src->dict->ns_per_tick;
+        src->dict = d;
+        src->dict_borrowed = 0;
+        return PAL_OK;
+    }
+    return PAL_ENOMEM;
+}
+
+void pal_src_cache_dict(pal_reader *r, pal_src *s)
+{
+    uint8_t *raw = s->dict_raw;
+    s->dict_raw = NULL;
+    if (!raw)
+        return;
+    if (!s->own_dict || s->dict_chunks || s->dict_borrowed) {
+        free(raw);                  /* its dictionary is not the header's alone */
+        return;
+    }
+    if (r->ndcache == r->capdcache) {
+        size_t cap = r->capdcache ? 2 * r->capdcache : 4;
+        struct pal_dcache *nc = realloc(r->dcache, cap * sizeof *nc);
+        if (!nc) {
+            free(raw);              /* not cached: decoded again, same records */
+            return;
+        }
+        r->dcache = nc;
+        r->capdcache = cap;
+    }
+    r->dcache[r->ndcache].raw = raw;
+    r->dcache[r->ndcache].len = s->dict_raw_len;
+    r->dcache[r->ndcache++].dict = s->dict;
+}
+
 /* The scan at open: every chunk header, in file order. Dictionary chunks are
  * merged, records chunks listed per stream, damage noted for the first read. */
 static pal_status scan_file(pal_reader *r, pal_src *src)
 {
     ecc_scan sc;
     ecc_scan_init(&sc, src->fd, src->size, src->data_start);
+    /* the file in large windows, one read each (a small per-rank trace:
+     * one read in all), shared by the files of a run */
+    if (!r->scanbuf)
+        r->scanbuf = malloc(PAL_SCAN_WINDOW);
+    if (r->scanbuf)
+        ecc_scan_buffer(&sc, r->scanbuf, PAL_SCAN_WINDOW);
     uint64_t dict_seq = 0;
     int dict_ok = 0;
     src->first_time = UINT64_MAX;
@@ -1588,15 +1895,18 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
         case ECC_KIND_DICT: {
             if ((c->flags & ECC_CFLAG_COPY) && dict_ok && dict_seq == c->sequence) {
                 /* the original was merged; the copy is only checked */
-                if (!copy_intact(src, &ev)) {
+                if (!copy_intact(src->fd, &sc, &ev)) {
                     report(r, src, ev.offset, "copy of a dictionary chunk damaged; its "
                            "original was read");
                     damaged(r, ev.length);
                 }
                 break;
             }
+            src->dict_chunks = 1;
+            if (src->dict_borrowed && own_dict(r, src) != PAL_OK)
+                return PAL_ENOMEM;
             uint8_t *p;
-            const char *w = load_small(src, &ev, &p);
+            const char *w = load_small(src->fd, &sc, &ev, &p);
             if (!w) {
                 w = merge_dict_chunk(src->dict, p, c->raw_length, why, sizeof why);
                 free(p);
@@ -1616,7 +1926,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
         case ECC_KIND_HEADER_COPY: {
             /* nothing depends on them, but their damage is said */
             uint8_t *p;
-            const char *w = load_small(src, &ev, &p);
+            const char *w = load_small(src->fd, &sc, &ev, &p);
             free(p);
             if (w) {
                 report(r, src, ev.offset, "%s chunk damaged: %s; skipped",
@@ -1629,7 +1939,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
         }
         case ECC_KIND_END: {
             uint8_t *p;
-            const char *w = load_small(src, &ev, &p);
+            const char *w = load_small(src->fd, &sc, &ev, &p);
             end_ctx ec = { r, src, 0 };
             if (!w) {
                 w = ecc_end_decode(p, c->raw_length, &src->end, end_stream, &ec);
@@ -1669,8 +1979,8 @@ static void file_verdict(pal_reader *r, pal_src *src)
         r->st.not_closed++;
         if (src->hdr.buffer_size && src->hdr.buffer_count) {
             size_t threads = 0;
-            for (size_t i = 0; i < r->nstreams; i++)
-                threads += r->streams[i]->src == src && r->streams[i]->stream != 0;
+            for (const pal_stream *s = src->streams; s; s = s->src_next)
+                threads += s->stream != 0;
             pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
                             "still running): what each thread had not yet written is missing, "
                             "at most %" PRIu32 " buffers of %" PRIu32 " bytes per thread (%zu "
@@ -1691,9 +2001,8 @@ static void file_verdict(pal_reader *r, pal_src *src)
     if (src->end.lost_unbuffered)
         pal_reader_note(r, "%s: %" PRIu64 " records were dropped while tracing because no "
                         "buffer could be allocated", who, src->end.lost_unbuffered);
-    for (size_t i = 0; i < r->nstreams; i++) {
-        pal_stream *s = r->streams[i];
-        if (s->src != src || !s->have_end || s->listed >= s->end_chunks)
+    for (pal_stream *s = src->streams; s; s = s->src_next) {
+        if (!s->have_end || s->listed >= s->end_chunks)
             continue;
         uint64_t missing = s->end_chunks - s->listed;
         r->st.chunks_missing += missing;
@@ -1767,15 +2076,31 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         if (dw)
             OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu32, path, dw,
                       src->hdr.dict_offset);
-        edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
-        free(draw);
-        if (es != EDL_OK)
-            OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
-                      "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                      path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
-        if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
-            OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                      path, src->hdr.dict_offset, err);
+        /* a run's files mostly hold the same dictionary: decoded once */
+        for (size_t i = 0; r->run && i < r->ndcache; i++)
+            if (r->dcache[i].len == dlen && memcmp(r->dcache[i].raw, draw, dlen) == 0) {
+                src->dict = r->dcache[i].dict;
+                src->dict_borrowed = 1;
+                break;
+            }
+        if (src->dict_borrowed) {
+            free(draw);
+        } else {
+            edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+            if (r->run) {
+                src->dict_raw = draw;       /* for pal_src_cache_dict */
+                src->dict_raw_len = dlen;
+            } else {
+                free(draw);
+            }
+            if (es != EDL_OK)
+                OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
+                          "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
+                          path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
+            if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
+                OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32
+                          ": %s", path, src->hdr.dict_offset, err);
+        }
     }
     free(hb);
     hb = NULL;
@@ -1861,7 +2186,7 @@ pal_status pal_reader_alloc(const char *name, pal_reader **out)
 }
 
 /* Opens path as source s: regular file, size. */
-static pal_status src_open_fd(pal_src *s, const char *path)
+static pal_status src_open_fd(pal_reader *r, pal_src *s, const char *path)
 {
     struct stat sb;
     s->fd = -1;
@@ -1883,7 +2208,46 @@ static pal_status src_open_fd(pal_src *s, const char *path)
         return PAL_EIO;
     }
     s->size = (uint64_t)sb.st_size;
+    s->dev = (uint64_t)sb.st_dev;
+    s->ino = (uint64_t)sb.st_ino;
+    lru_add(r, s);
     return PAL_OK;
+}
+
+void pal_src_discard(pal_reader *r, pal_src *s)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *x = r->streams[i];
+        if (x->src != s) {
+            r->streams[w++] = x;
+            continue;
+        }
+        free(x->chunks);
+        free(x);
+    }
+    r->nstreams = w;
+    if (r->stab_cap) {
+        memset(r->stab, 0, r->stab_cap * sizeof *r->stab);
+        for (size_t i = 0; i < r->nstreams; i++)
+            stab_put(r, r->streams[i]);
+    }
+    if (s->fd >= 0) {
+        if (s->in_lru) {
+            lru_unlink(r, s);
+            r->nopen--;
+        }
+        close(s->fd);
+    }
+    pal_ascii_close(s->ascii);
+    pal_otf2_close(s->otf2);
+    if (s->own_dict)
+        pal_dict_destroy(s->dict);
+    free(s->map);
+    free(s->path);
+    free(s->dict_raw);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
 }
 
 static int stream_order(const void *a, const void *b)
@@ -1896,24 +2260,24 @@ static int stream_order(const void *a, const void *b)
 
 pal_status pal_reader_finish_open(pal_reader *r)
 {
+    free(r->scanbuf);           /* the scans are done */
+    r->scanbuf = NULL;
     if (r->nstreams > 1)        /* (a trace may have no records at all) */
         qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
     r->heap = calloc(r->nstreams ? r->nstreams : 1, sizeof *r->heap);
     if (!r->heap)
         return PAL_ENOMEM;
-    /* a file of a few streams keeps whole chunks; a run keeps windows */
-    r->window = r->run || r->nstreams > 16 ? PAL_WINDOW_RUN : PAL_WINDOW_FILE;
+    /* a file of a few streams keeps whole chunks; many streams share a
+     * budget. Windows are allocated at a stream's first chunk, start small
+     * (definitions are tiny) and grow to r->window (load_chunk). */
+    size_t per = r->nstreams ? PAL_WINDOW_BUDGET / r->nstreams : PAL_WINDOW_FILE;
+    r->window = per > PAL_WINDOW_FILE ? PAL_WINDOW_FILE : per < PAL_WINDOW_MIN ? PAL_WINDOW_MIN
+                                                                               : per;
     r->batch_size = r->nstreams > 16 ? PAL_RUN_BATCH : PAL_BATCH;
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
         if (stream_batch(s, r->batch_size, s->src->dict->max_fields) != PAL_OK)
             return PAL_ENOMEM;
-        /* windows start small (definitions are tiny) and grow to the limit */
-        s->wcap = 4096;
-        s->zcap = PAL_ZIN < r->window ? PAL_ZIN : r->window;
-        if (!(s->win = malloc(s->wcap)) || !(s->zin = malloc(s->zcap)))
-            return PAL_ENOMEM;
-        s->cp = s->cend = s->csafe = s->win;
     }
     return PAL_OK;
 }
@@ -1927,7 +2291,7 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
     pal_dict *given = NULL;
     if (dict_path && (st = pal_dict_load(dict_path, &given)) != PAL_OK)
         return st;              /* pal_dict_load set the message */
-    if ((st = src_open_fd(s, path)) != PAL_OK)
+    if ((st = src_open_fd(r, s, path)) != PAL_OK)
         goto fail;
     uint8_t magic[8];
     int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, 8, 0) == 0;
@@ -1961,7 +2325,7 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
                   path);
     else
         st = open_foreign(r, s, &given);
-    s->own_dict = s->dict != NULL;
+    s->own_dict = s->dict != NULL && !s->dict_borrowed;
 fail:
     pal_dict_destroy(given);
     return st;
@@ -2043,6 +2407,12 @@ void pal_reader_close(pal_reader *r)
         free(s);
     }
     free(r->streams);
+    free(r->stab);
+    free(r->scanbuf);
+    for (size_t i = 0; i < r->ndcache; i++)
+        free(r->dcache[i].raw);
+    free(r->dcache);
+    ecc_inflater_destroy(r->inf);
     free(r->heap);
     for (size_t i = 0; i < r->nsrcs; i++) {
         pal_src *s = &r->srcs[i];
@@ -2054,6 +2424,7 @@ void pal_reader_close(pal_reader *r)
             pal_dict_destroy(s->dict);
         free(s->map);
         free(s->path);
+        free(s->dict_raw);
     }
     free(r->srcs);
     pal_dict_destroy(r->dict);

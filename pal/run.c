@@ -143,23 +143,23 @@ void pal_run_read_clock(pal_reader *r, pal_src *src)
     size_t nv = src->dict->max_fields ? src->dict->max_fields : 1;
     pal_value *vals = calloc(nv, sizeof *vals);
     uint32_t *lens = calloc(nv, sizeof *lens);
-    for (size_t i = 0; vals && lens && i < r->nstreams; i++) {
-        pal_stream *s = r->streams[i];
-        if (s->src != src || s->stream != 0)
+    int fd = pal_src_fd(r, src);
+    for (pal_stream *s = src->streams; fd >= 0 && vals && lens && s; s = s->src_next) {
+        if (s->stream != 0)
             continue;
         for (size_t c = 0; c < s->nchunks; c++) {
             uint8_t hb[ECC_CHUNK_HEADER];
             ecc_event ev;
             memset(&ev, 0, sizeof ev);
             ev.offset = s->chunks[c];
-            if (ecc_read_at(src->fd, hb, sizeof hb, ev.offset) != 0 ||
+            if (ecc_read_at(fd, hb, sizeof hb, ev.offset) != 0 ||
                 ecc_chunk_decode(hb, &ev.chunk) != NULL ||
                 ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
                 ev.chunk.raw_length > ((uint32_t)1 << 24))
                 continue;            /* damage: reported when the stream is read */
             uint8_t *st = malloc(ev.chunk.stored_length + 1);
             uint8_t *raw = malloc(ev.chunk.raw_length + 1);
-            if (st && raw && ecc_read_payload(src->fd, &ev, st) == NULL &&
+            if (st && raw && ecc_read_payload(fd, &ev, st) == NULL &&
                 ecc_decompress(ev.chunk.compression, st, ev.chunk.stored_length, raw,
                                ev.chunk.raw_length) == NULL) {
                 const unsigned char *p = raw, *end = raw + ev.chunk.raw_length;
@@ -410,35 +410,62 @@ fail:
     return NULL;
 }
 
-/* Sources whose dictionaries are the same (the usual case: every rank
- * defined the same types in the same order) share one, so that a run of
- * thousands of files does not hold thousands of copies. */
-static void share_dicts(pal_reader *r)
+/* The distinct dictionaries of a run's files so far, encoded. */
+typedef struct dict_set {
+    unsigned char **enc;
+    size_t *len;
+    pal_dict **dict;
+    size_t n, cap;
+} dict_set;
+
+/* Source s, just opened, shares the dictionary of an earlier one when they
+ * are the same (the usual case: every rank defined the same types in the
+ * same order), so that a run of thousands of files never holds thousands
+ * of copies, not even while it opens. */
+static void share_dict(dict_set *ds, pal_src *s)
 {
-    unsigned char **enc = calloc(r->nsrcs, sizeof *enc);
-    size_t *len = calloc(r->nsrcs, sizeof *len);
-    if (!enc || !len)
-        goto out;
-    for (size_t i = 0; i < r->nsrcs; i++) {
-        pal_src *s = &r->srcs[i];
-        if (edl_dict_encode(s->dict->ed, &enc[i], &len[i]) != EDL_OK)
-            continue;
-        for (size_t j = 0; j < i; j++) {
-            if (enc[j] && len[j] == len[i] && memcmp(enc[j], enc[i], len[i]) == 0) {
-                pal_dict_destroy(s->dict);
-                s->dict = r->srcs[j].dict;
-                s->own_dict = 0;
-                free(enc[i]);
-                enc[i] = NULL;
-                break;
-            }
+    unsigned char *e;
+    size_t n;
+    if (edl_dict_encode(s->dict->ed, &e, &n) != EDL_OK)
+        return;
+    for (size_t j = 0; j < ds->n; j++) {
+        if (ds->len[j] == n && memcmp(ds->enc[j], e, n) == 0) {
+            pal_dict_destroy(s->dict);
+            s->dict = ds->dict[j];
+            s->own_dict = 0;
+            free(e);
+            return;
         }
     }
-out:
-    for (size_t i = 0; enc && i < r->nsrcs; i++)
-        free(enc[i]);
-    free(enc);
-    free(len);
+    if (ds->n == ds->cap) {
+        size_t cap = ds->cap ? 2 * ds->cap : 8;
+        unsigned char **ne = realloc(ds->enc, cap * sizeof *ne);
+        if (ne)
+            ds->enc = ne;
+        size_t *nl = ne ? realloc(ds->len, cap * sizeof *nl) : NULL;
+        if (nl)
+            ds->len = nl;
+        pal_dict **nd = nl ? realloc(ds->dict, cap * sizeof *nd) : NULL;
+        if (!nd) {
+            free(e);
+            return;             /* not shared: more memory, same records */
+        }
+        ds->dict = nd;
+        ds->cap = cap;
+    }
+    ds->enc[ds->n] = e;
+    ds->len[ds->n] = n;
+    ds->dict[ds->n++] = s->dict;
+}
+
+static void dict_set_free(dict_set *ds)
+{
+    for (size_t i = 0; i < ds->n; i++)
+        free(ds->enc[i]);
+    free(ds->enc);
+    free(ds->len);
+    free(ds->dict);
+    memset(ds, 0, sizeof *ds);
 }
 
 pal_status pal_run_prepare(pal_reader *r)
@@ -517,6 +544,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
     namelist l = { NULL, 0, 0 };
+    dict_set ds = { NULL, NULL, NULL, 0, 0 };   /* while the files open */
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     char name[4200];
@@ -573,8 +601,18 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
-        if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK)
-            goto fail;
+        if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
+            if (st != PAL_EIO && st != PAL_EFORMAT)
+                goto fail;
+            /* a file that cannot be read (missing, unreadable, its header
+             * damaged beyond its copy) is named; the others are read */
+            pal_reader_note(r, "%s; its records are missing, the other traces are read",
+                            pal_last_error());
+            pal_src_discard(r, s);
+            r->nsrcs--;
+            r->st.files_unreadable++;
+            continue;
+        }
         if (s->framing != FRAMING_ECL) {
             st = PAL_EFORMAT;
             pal_set_last_error("cannot read '%s' with other traces: only ECL traces make a run",
@@ -589,6 +627,18 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
                                s->path);
             goto fail;
         }
+        /* its clock measurements while its descriptor is open */
+        pal_run_read_clock(r, s);
+        if (!s->dict_borrowed)
+            share_dict(&ds, s);
+        pal_src_cache_dict(r, s);
+    }
+    dict_set_free(&ds);
+    if (r->nsrcs == 0) {
+        pal_set_last_error("cannot open traces: none of the %zu files can be read (%s)", l.n,
+                           r->err);
+        st = PAL_EIO;
+        goto fail;
     }
     names_free(&l);
     l.n = 0;
@@ -665,8 +715,6 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < r->nsrcs; i++)
         if (r->srcs[i].hdr.rank == 0)
             r0 = &r->srcs[i];
-    for (size_t i = 0; i < r->nsrcs; i++)
-        pal_run_read_clock(r, &r->srcs[i]);
     double origin = HUGE_VAL;
     for (size_t i = 0; i < r->nsrcs; i++) {
         pal_src *s = &r->srcs[i];
@@ -681,7 +729,6 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     }
     for (size_t i = 0; i < r->nsrcs; i++)
         r->srcs[i].g0 -= origin;
-    share_dicts(r);
     if ((st = pal_run_prepare(r)) != PAL_OK) {
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
@@ -704,6 +751,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = r;
     return PAL_OK;
 fail:
+    dict_set_free(&ds);
     pal_reader_close(r);
 fail_list:
     names_free(&l);

@@ -521,6 +521,49 @@ START_TEST(scanner_events)
 }
 END_TEST
 
+/* Through a window (ecc_scan_buffer): the same events as pread by pread, at
+ * every cut and window size, and payloads found in the window. */
+START_TEST(scanner_window)
+{
+    uint8_t f[512];
+    size_t a, b;
+    size_t n = build_file(f, &a, &b);
+    char path[64];
+    int fd = write_tmp(f, n, path);
+    static const size_t caps[] = { 64, 65, 100, 137, 200, 4096 };
+    for (size_t ci = 0; ci < sizeof caps / sizeof *caps; ci++) {
+        for (size_t cut = 0; cut <= n; cut++) {
+            uint8_t win[4096];
+            ecc_scan s1, s2;
+            ecc_scan_init(&s1, fd, cut, 0);
+            ecc_scan_init(&s2, fd, cut, 0);
+            ecc_scan_buffer(&s2, win, caps[ci]);
+            for (;;) {
+                ecc_event e1, e2;
+                ecc_scan_next(&s1, &e1);
+                ecc_scan_next(&s2, &e2);
+                ck_assert_msg(e1.type == e2.type && e1.offset == e2.offset &&
+                              e1.length == e2.length && e1.index_offset == e2.index_offset,
+                              "window %zu, cut %zu: event at %llu differs", caps[ci], cut,
+                              (unsigned long long)e1.offset);
+                if (e1.type == ECC_EV_CHUNK) {
+                    const uint8_t *p = ecc_scan_bytes(&s2, e2.offset + 64,
+                                                      e2.chunk.stored_length);
+                    if (p)
+                        ck_assert(memcmp(p, f + e2.offset + 64, e2.chunk.stored_length) == 0);
+                    else
+                        ck_assert(caps[ci] < 64 + e2.chunk.stored_length);
+                }
+                if (e1.type == ECC_EV_END || e1.type == ECC_EV_IOERR)
+                    break;
+            }
+        }
+    }
+    close(fd);
+    unlink(path);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- output files */
 
 START_TEST(output_files)
@@ -584,6 +627,7 @@ int main(void)
     tcase_add_test(tc, compression_roundtrip);
     tcase_add_test(tc, end_summary_roundtrip);
     tcase_add_test(tc, scanner_events);
+    tcase_add_test(tc, scanner_window);
     tcase_add_test(tc, output_files);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
