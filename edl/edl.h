@@ -10,6 +10,15 @@
 #ifndef EDL_H
 #define EDL_H
 
+/* The version of ECL (the package) this header belongs to, for code that
+ * must build against several: EDL_VERSION_NUMBER is MAJOR*10000 + MINOR*100
+ * + PATCH. tests/build/version.sh checks them against configure.ac. */
+#define EDL_VERSION_MAJOR 0
+#define EDL_VERSION_MINOR 1
+#define EDL_VERSION_PATCH 0
+#define EDL_VERSION_STRING "0.1.0"
+#define EDL_VERSION_NUMBER (EDL_VERSION_MAJOR * 10000 + EDL_VERSION_MINOR * 100 + EDL_VERSION_PATCH)
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -15,6 +15,15 @@
 #ifndef PAL_H
 #define PAL_H
 
+/* The version of ECL (the package) this header belongs to, for code that
+ * must build against several: PAL_VERSION_NUMBER is MAJOR*10000 + MINOR*100
+ * + PATCH. tests/build/version.sh checks them against configure.ac. */
+#define PAL_VERSION_MAJOR 0
+#define PAL_VERSION_MINOR 1
+#define PAL_VERSION_PATCH 0
+#define PAL_VERSION_STRING "0.1.0"
+#define PAL_VERSION_NUMBER (PAL_VERSION_MAJOR * 10000 + PAL_VERSION_MINOR * 100 + PAL_VERSION_PATCH)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -280,6 +289,10 @@ PAL_API pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role,
 #define PAL_OUT_THROUGH 1u        /* write into an existing non-regular file */
 
 typedef struct pal_merge_options {
+    size_t size;                  /* sizeof(pal_merge_options), as pal_merge_options_default
+                                   * sets it: a program built with an older, shorter struct
+                                   * passes its size, and the fields it lacks take their
+                                   * defaults (PAL_EINVAL when it does not cover compress) */
     int compress;                 /* output chunks: 0 none, 1 zlib, 2 zstd */
     int level;                    /* compression level, 0 = fastest */
     size_t chunk_size;            /* raw bytes per output chunk */
@@ -309,7 +322,7 @@ typedef struct pal_merge_result {
 } pal_merge_result;
 
 /* Defaults: zstd when built with it (else zlib) at the fastest level, 64 KiB
- * chunks, checking on. */
+ * chunks, checking on; size set. Call it first, then change fields. */
 PAL_API void pal_merge_options_default(pal_merge_options *o);
 PAL_API pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                              const pal_merge_options *o, pal_merge_result *result);
