@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "edl-roles.h"   /* the role list, shared with edl.h */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -61,32 +63,23 @@ typedef enum pal_type {
 /* Record roles: what a record is (the first group, one per record) and what
  * else it is (doc/edl.md, "Roles"). The codes are the dictionary's
  * (doc/dictionary-format.md). */
+#define PAL_ROLE_ENUM_(name, code, text) PAL_ROLE_##name = code,
 typedef enum pal_record_role {
     PAL_ROLE_NONE = 0,
-    PAL_ROLE_ENTER = 1, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
-    PAL_ROLE_COUNTER, PAL_ROLE_DEFINITION, PAL_ROLE_METADATA, PAL_ROLE_LOST,
-    PAL_ROLE_PROCESS_BEGIN, PAL_ROLE_PROCESS_END, PAL_ROLE_THREAD_BEGIN, PAL_ROLE_THREAD_END,
-    PAL_ROLE_STATE, PAL_ROLE_PAUSE, PAL_ROLE_RESUME, PAL_ROLE_REQUEST_COMPLETE,
-    PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE,
-    PAL_ROLE_SEND = 32, PAL_ROLE_RECV, PAL_ROLE_COLLECTIVE, PAL_ROLE_COMMUNICATION, PAL_ROLE_IDLE,
-    PAL_ROLE_UNTIMED,
-    PAL_ROLE_RMA_PUT = 38, PAL_ROLE_RMA_GET, PAL_ROLE_RMA_ATOMIC, PAL_ROLE_RMA_WIN_CREATE,
-    PAL_ROLE_RMA_WIN_FREE, PAL_ROLE_RMA_SYNC, PAL_ROLE_RMA_LOCK, PAL_ROLE_RMA_UNLOCK,
+    EDL_RECORD_ROLE_LIST(PAL_ROLE_ENUM_)
     PAL_ROLE_LIMIT = 64
 } pal_record_role;
+#undef PAL_ROLE_ENUM_
 
 /* Field roles: what a field's value means; at most one field of a record has
  * each. Timestamp, process and thread include the header's designations. */
+#define PAL_FROLE_ENUM_(name, code, text) PAL_FROLE_##name = code,
 typedef enum pal_field_role {
     PAL_FROLE_NONE = 0,
-    PAL_FROLE_TIMESTAMP, PAL_FROLE_PROCESS, PAL_FROLE_THREAD, PAL_FROLE_DURATION,
-    PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
-    PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT, PAL_FROLE_BYTES_RECEIVED,
-    PAL_FROLE_BYTES, PAL_FROLE_ROOT, PAL_FROLE_REQUEST, PAL_FROLE_VALUE, PAL_FROLE_COUNTER,
-    PAL_FROLE_NAME, PAL_FROLE_UNIT, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
-    PAL_FROLE_MEMBERS, PAL_FROLE_STATE, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_WINDOW,
+    EDL_FIELD_ROLE_LIST(PAL_FROLE_ENUM_)
     PAL_FROLE_LIMIT
 } pal_field_role;
+#undef PAL_FROLE_ENUM_
 
 typedef struct pal_dict pal_dict;
 typedef struct pal_recdesc pal_recdesc;

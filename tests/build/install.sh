@@ -58,6 +58,24 @@ int main(int argc, char **argv)
     return v != 42;
 }
 EOC
+cat >"$tmp/work/tool.c" <<'EOC'
+#include <stdio.h>
+#include <pal.h>
+#include <edl.h>
+int main(int argc, char **argv)
+{
+    pal_reader *r;
+    const pal_record *rec;
+    unsigned long n = 0;
+    if (argc != 2 || pal_reader_open(argv[1], NULL, &r) != PAL_OK)
+        return 1;
+    while (pal_reader_next(r, &rec) == PAL_OK)
+        n += pal_recdesc_has_role(pal_record_desc(rec), PAL_ROLE_SEND) != 0;
+    pal_reader_close(r);
+    printf("sends %lu (PAL %s, EDL %s)\n", n, PAL_VERSION_STRING, EDL_VERSION_STRING);
+    return PAL_ROLE_SEND != (int)EDL_ROLE_SEND;
+}
+EOC
 cat >"$tmp/work/script.sh" <<EOS
 set -eu
 eval "\$('$prefix/bin/ecl-config' --env)"
@@ -76,6 +94,9 @@ pkg-config --modversion ecl
 echo "+ ecl-config --cflags --libs (no environment but PATH)"
 env -i PATH=/usr/bin:/bin mpicc app.c -o app-cfg \$('$prefix/bin/ecl-config' --cflags --libs)
 env -i PATH=/usr/bin:/bin ldd ./app-cfg | grep libecl
+echo "+ cc tool.c \$(ecl-config --pal --cflags --libs) (pal.h, edl.h)"
+env -i PATH=/usr/bin:/bin cc -std=c99 -pedantic-errors -Wall -Werror tool.c -o tool \$('$prefix/bin/ecl-config' --pal --cflags --libs)
+env -i PATH=/usr/bin:/bin ./tool trace.ecl
 if [ $have_python = yes ]; then
     echo "+ python3 -c 'import pal'"
     python3 -c 'import pal, sys; print(pal.__file__); t = pal.open("trace.ecl"); c = t.counts(); sys.exit(0 if (c["mpi_send"], c["enter"]) == (1, 2) else "counts %r" % c)'
@@ -96,4 +117,5 @@ for want in "enter 2" "leave 2" "mpi_init 2" "mpi_finalize 2" "mpi_send 1" "mpi_
         || { cat "$tmp/work/counts"; fail "the installed run's trace has not $2 $1 records"; }
 done
 [ -x "$tmp/work/app-pc" ] || fail "pkg-config ecl did not link the program"
+grep -q "^sends 1 (PAL " "$tmp/out" || fail "a PAL tool built with ecl-config --pal did not count 1 send"
 echo "PASS: install into $prefix, built and traced with only ecl-config --env"

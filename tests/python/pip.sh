@@ -34,7 +34,7 @@ Name: pal
 Description: libpal of the build tree (tests/python/pip.sh)
 Version: $version
 Libs: -L\${libdir} -lpal
-Cflags: -I$top_srcdir/pal
+Cflags: -I$top_srcdir/pal -I$top_srcdir/edl
 EOF
 PKG_CONFIG_PATH=$tmp/pc
 export PKG_CONFIG_PATH
