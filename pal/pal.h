@@ -199,6 +199,9 @@ typedef struct pal_trace_info {
 } pal_trace_info;
 
 typedef struct pal_reader_stats {
+    size_t size;                  /* the bytes of the struct PAL filled: the caller's
+                                   * sizeof (pal_reader_get_stats passes it), at most
+                                   * this header's; fields past it were not written */
     uint64_t records;             /* records returned */
     uint64_t chunks;              /* good chunks read */
     uint64_t damaged;             /* damaged chunks (or bad lines) reported and skipped */
@@ -253,7 +256,11 @@ PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
 PAL_API const char *pal_reader_error(const pal_reader *r);  /* last message, "" if none */
-PAL_API void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st);
+/* Fills the first size bytes of *st (a program built with an older, shorter
+ * struct gets the fields it knows) and sets st->size; pal_reader_get_stats
+ * passes sizeof *st. Nothing for a size below sizeof(size_t). */
+PAL_API void pal_reader_get_stats_sized(const pal_reader *r, pal_reader_stats *st, size_t size);
+#define pal_reader_get_stats(r, st) pal_reader_get_stats_sized((r), (st), sizeof *(st))
 
 /* A handle names a field once for every record type that has it; getting a
  * field through a handle is an array lookup. Owned by the reader. */

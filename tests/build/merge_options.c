@@ -4,8 +4,11 @@
  * refused (PAL_EINVAL, with a message). Reads the per-rank traces in DIR
  * (made by tests/mpi/mktraces drift): the merge with options through
  * `compress` only pairs as many messages as the full default merge, since
- * `check` defaults to on. Usage: merge_options DIR */
+ * `check` defaults to on. pal_reader_stats carries its size the same way:
+ * a shorter struct gets the fields it has, nothing past them.
+ * Usage: merge_options DIR */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +62,34 @@ int main(int argc, char **argv)
     } else {
         printf("options of size %zu: %llu records, %llu messages paired, as the defaults\n",
                older.size, (unsigned long long)res.records, (unsigned long long)res.messages);
+    }
+
+    /* an "older" pal_reader_stats: size and records only */
+    pal_reader *r;
+    if (pal_reader_open(out, NULL, &r) != PAL_OK) {
+        printf("FAIL: cannot read the merged trace: %s\n", pal_last_error());
+        return 1;
+    }
+    const pal_record *rec;
+    while (pal_reader_next(r, &rec) == PAL_OK)
+        ;
+    pal_reader_stats rs;
+    memset(&rs, 0xff, sizeof rs);
+    size_t shorter = offsetof(pal_reader_stats, records) + sizeof rs.records;
+    pal_reader_get_stats_sized(r, &rs, shorter);
+    pal_reader_stats rfull;
+    pal_reader_get_stats(r, &rfull);
+    pal_reader_close(r);
+    if (rs.size != shorter || rs.records != all.records || rs.chunks != UINT64_MAX ||
+        rfull.size != sizeof rfull || rfull.records != all.records) {
+        printf("FAIL: stats of size %zu: size %zu, records %llu, chunks %llx; full: size %zu, "
+               "records %llu (want %llu)\n", shorter, rs.size, (unsigned long long)rs.records,
+               (unsigned long long)rs.chunks, rfull.size, (unsigned long long)rfull.records,
+               (unsigned long long)all.records);
+        fail = 1;
+    } else {
+        printf("pal_reader_stats of size %zu: %llu records, nothing past them written\n",
+               shorter, (unsigned long long)rs.records);
     }
 
     pal_merge_options none;
