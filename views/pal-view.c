@@ -191,6 +191,8 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
+    /* getopt's messages name the tool, not the path it was run by */
+    argv[0] = (char *)"pal-view";
     while ((c = getopt_long(argc, argv, "d:c:o:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': dict = optarg; break;

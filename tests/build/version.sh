@@ -23,7 +23,7 @@ done
 for t in pal/pal-dump views/pal-view ecl/tools/ecl-merge ecl/tools/ecl-run ecl/tools/ecl-config edl/edlc; do
     out=$("$top_builddir/$t" --version 2>&1 | head -n 1)
     case $out in
-    *" $want"|*" $want "*) echo "$t --version: $out" ;;
+    *" $want"|*" $want "*|*" $want, "*) echo "$t --version: $out" ;;
     *) echo "FAIL: $t --version says '$out', not $want"; fail=1 ;;
     esac
 done
