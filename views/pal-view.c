@@ -39,7 +39,9 @@ static void usage(FILE *out)
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
-          "                [--through] TRACE...\n"
+          "                [--through] [--suggest-filter] TRACE...\n"
+          "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
+          "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
           "--from/--to: the Chrome export's window, in seconds from the start.\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
@@ -179,7 +181,7 @@ int main(int argc, char **argv)
     const char *output = NULL;
     int gzip = 0;
     double from = 0, to = -1;
-    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
+    enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM, O_SUGGEST,
            O_TO };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
@@ -188,6 +190,7 @@ int main(int argc, char **argv)
         {"through", no_argument, NULL, O_THROUGH},     {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},           {"gzip", no_argument, NULL, O_GZIP},
         {"from", required_argument, NULL, O_FROM},     {"to", required_argument, NULL, O_TO},
+        {"suggest-filter", no_argument, NULL, O_SUGGEST},
         {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
@@ -208,7 +211,10 @@ int main(int argc, char **argv)
             if (nsel < sizeof sel / sizeof sel[0])
                 sel[nsel++] = optarg;
             break;
-        case O_SVG: svgdir = optarg; break;
+        case O_SUGGEST:
+            if (nsel < sizeof sel / sizeof sel[0])
+                sel[nsel++] = "suggest-filter";
+            break;
         case O_EXPORT:
             if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "otf2")) {
                 fprintf(stderr, "pal-view: --export: expected chrome, csv or otf2\n");
@@ -216,7 +222,20 @@ int main(int argc, char **argv)
             }
             export = optarg;
             break;
-        case O_HTML: html = optarg; break;
+        case O_HTML:
+        case O_SVG:
+            /* `--html -o r.html` would write a file named "-o" */
+            if (optarg[0] == '-' && optarg[1] != '\0') {
+                fprintf(stderr, "pal-view: --%s takes its %s: --%s %s (got '%s')\n",
+                        c == O_HTML ? "html" : "svg", c == O_HTML ? "file name" : "directory",
+                        c == O_HTML ? "html" : "svg", c == O_HTML ? "FILE" : "DIR", optarg);
+                return 1;
+            }
+            if (c == O_HTML)
+                html = optarg;
+            else
+                svgdir = optarg;
+            break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
         case 'o': output = optarg; break;
         case O_GZIP: gzip = 1; break;

@@ -4,7 +4,7 @@
 # line, "TOOL (ecl) VERSION" (edlc adds ", dictionary format M.N"), exit 0;
 # an unknown option exits 1 with a message on standard error whose first
 # line starts with "TOOL: " and names the option -- the tool's name, not the
-# path it was run by.
+# path it was run by; `pal-view --html -o FILE` is refused, not written to "-o".
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
@@ -44,4 +44,15 @@ for t in pal/pal-dump views/pal-view ecl/tools/ecl-merge edl/edlc ecl/tools/ecl-
     fi
     echo "$name: --help, -V = --version ($v2), unknown option: '$first', status $st"
 done
+# an option that takes a file name does not take the next option as one:
+# `pal-view --html -o r.html` wrote a file named "-o"
+(cd "$tmp" && "$top_builddir/views/pal-view" --html -o r.html no-such.ecl) 2>"$tmp/err"
+st=$?
+if [ $st -ne 1 ] || ! grep -q "^pal-view: --html takes its file name" "$tmp/err" || [ -e "$tmp/-o" ]; then
+    cat "$tmp/err"
+    echo "FAIL: pal-view --html -o r.html: status $st"
+    fail=1
+else
+    echo "pal-view --html -o: $(cat "$tmp/err")"
+fi
 exit $fail
