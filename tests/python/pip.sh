@@ -7,6 +7,8 @@
 #   - the system Python's venv (--system-site-packages: its setuptools and
 #     numpy): counts, columns; with numpy made unimportable, records still
 #     iterate and columns/to_pandas raise ImportError saying they need numpy;
+#   - the same from the sdist ecl-pal-VERSION.tar.gz (make dist-python,
+#     which make dist runs);
 #   - a venv of another Python >= 3.9 (pyenv, a python3 first on PATH), with
 #     no system packages: built with numpy when that Python has it, else
 #     without, and then columns says so.
@@ -57,9 +59,10 @@ run_py() {
     fi
 }
 
-# part NAME PYTHON VENV-OPTION: make a venv, pip install, check
+# part NAME PYTHON VENV-OPTION [SOURCE]: make a venv, pip install SOURCE
+# (default: the copy of python/), check
 part() {
-    name=$1 base=$2 opt=$3
+    name=$1 base=$2 opt=$3 src=${4:-$tmp/src}
     venv=$tmp/venv-$name
     echo "== $name: $base ($("$base" -c 'import sys; print(sys.version.split()[0])'))"
     if ! "$base" -c 'import sys; sys.exit(sys.version_info < (3, 9))'; then
@@ -83,8 +86,8 @@ part() {
             "(pip builds a wheel), and --no-index cannot fetch it"
         return
     fi
-    echo "+ pip install --no-build-isolation --no-index ./python"
-    if ! "$venv/bin/python" -m pip install --no-build-isolation --no-index "$tmp/src" \
+    echo "+ pip install --no-build-isolation --no-index ${src#$tmp/}"
+    if ! "$venv/bin/python" -m pip install --no-build-isolation --no-index "$src" \
             >"$tmp/pip.out" 2>&1; then
         cat "$tmp/pip.out"
         echo "FAIL: pip install in the $name venv"
@@ -144,6 +147,15 @@ sys_py=${ECL_TEST_PY:-/usr/bin/python3}
 [ -x "$sys_py" ] || sys_py=$(command -v python3 || true)
 if [ -n "$sys_py" ]; then
     part system "$sys_py" --system-site-packages
+    # the sdist that make dist writes (make dist-python), built the same way
+    if (cd "$tmp" && ${MAKE:-make} -s -C "$top_builddir" dist-python >"$tmp/sdist.out" 2>&1) &&
+       cp "$top_builddir/ecl-pal-$version.tar.gz" "$tmp/"; then
+        part sdist "$sys_py" --system-site-packages "$tmp/ecl-pal-$version.tar.gz"
+    else
+        cat "$tmp/sdist.out"
+        echo "FAIL: make dist-python"
+        fail=1
+    fi
 else
     echo "SKIP part system: no python3"
 fi
