@@ -5,7 +5,8 @@
 # `exclude function "fib"` with the 43782 records that saves, and the file
 # it prints, given back as ECL_FILTER, records no call of fib while the
 # other functions stay; the trace shrinks by those 43782 records (and fib's
-# definitions).
+# definitions). At finalize, a trace of at least ECL_FUNC_NOTE records with
+# instrumented functions gets one note saying how to size a filter.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/auto/common.sh"
 PALVIEW="$B/views/pal-view"
 cd "$WORK" || exit 99
@@ -14,6 +15,13 @@ $CC -g -O0 -fPIC -shared -finstrument-functions "$S/autolib.c" -o libautolib.so 
 $CC -g -O0 -finstrument-functions "$S/fib.c" -o fib -L. -lautolib -Wl,-rpath,"$WORK" \
     || fail "cannot build fib"
 run_traced "unfiltered" $ECLRUN ./fib
+[ -s "$WORK/err" ] && { cat "$WORK/err"; fail "a note under the default ECL_FUNC_NOTE (10000000 records)"; }
+# the note at finalize when the trace holds at least ECL_FUNC_NOTE records
+run_traced "note" env ECL_FUNC_NOTE=40000 $ECLRUN ./fib
+cat "$WORK/err"
+expect "notes" "$(grep -c '^ecl: note: [0-9]* records with [0-9]* instrumented functions; to size a filter, run `pal-view --suggest-filter TRACE > app.filter`' "$WORK/err")" 1
+run_traced "no note" env ECL_FUNC_NOTE=0 $ECLRUN ./fib
+[ -s "$WORK/err" ] && { cat "$WORK/err"; fail "a note with ECL_FUNC_NOTE=0"; }
 before=$("$PALDUMP" --count "$TRACE" | awk '$1 == "total" {print $2}')
 # fib's definitions (its name, its source line) go too; the estimate counts
 # the calls' enter and leave records
