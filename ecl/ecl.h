@@ -14,6 +14,15 @@
 #ifndef ECL_H
 #define ECL_H
 
+/* The version of ECL (the package) this header belongs to, for code that
+ * must build against several: ECL_VERSION_NUMBER is MAJOR*10000 + MINOR*100
+ * + PATCH. tests/build/version.sh checks them against configure.ac. */
+#define ECL_VERSION_MAJOR 0
+#define ECL_VERSION_MINOR 1
+#define ECL_VERSION_PATCH 0
+#define ECL_VERSION_STRING "0.1.0"
+#define ECL_VERSION_NUMBER (ECL_VERSION_MAJOR * 10000 + ECL_VERSION_MINOR * 100 + ECL_VERSION_PATCH)
+
 #include <stddef.h>
 #include <stdint.h>
 

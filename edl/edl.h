@@ -10,8 +10,19 @@
 #ifndef EDL_H
 #define EDL_H
 
+/* The version of ECL (the package) this header belongs to, for code that
+ * must build against several: EDL_VERSION_NUMBER is MAJOR*10000 + MINOR*100
+ * + PATCH. tests/build/version.sh checks them against configure.ac. */
+#define EDL_VERSION_MAJOR 0
+#define EDL_VERSION_MINOR 1
+#define EDL_VERSION_PATCH 0
+#define EDL_VERSION_STRING "0.1.0"
+#define EDL_VERSION_NUMBER (EDL_VERSION_MAJOR * 10000 + EDL_VERSION_MINOR * 100 + EDL_VERSION_PATCH)
+
 #include <stddef.h>
 #include <stdint.h>
+
+#include "edl-roles.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,84 +98,23 @@ typedef enum edl_encoding {
  * What a record is, what its fields are, and which definition record names an
  * id, so that tools find meaning in the description, never in record names. */
 
-/* Record roles. A record with roles has exactly one of the first group (what
- * it is), unconditionally, and any of the second (what else it is). */
+/* Record roles and field roles: codes and names from the one list of
+ * edl-roles.h (what each means is said there). */
+#define EDL_ROLE_ENUM_(name, code, text) EDL_ROLE_##name = code,
 typedef enum edl_record_role {
     EDL_ROLE_NONE = 0,
-    EDL_ROLE_ENTER = 1,          /* a region is entered */
-    EDL_ROLE_LEAVE,              /* a region is left */
-    EDL_ROLE_CALL,               /* a whole call, recorded when it returns:
-                                  * [time - duration, time] */
-    EDL_ROLE_OVERHEAD,           /* the tool's own time: [time, time + duration] */
-    EDL_ROLE_MARKER,             /* an instant event, with a text */
-    EDL_ROLE_COUNTER,            /* a counter sample */
-    EDL_ROLE_DEFINITION,         /* defines an id that references point to */
-    EDL_ROLE_METADATA,           /* about the trace, not the program's activity */
-    EDL_ROLE_LOST,               /* records were lost */
-    EDL_ROLE_PROCESS_BEGIN,
-    EDL_ROLE_PROCESS_END,
-    EDL_ROLE_THREAD_BEGIN,
-    EDL_ROLE_THREAD_END,
-    EDL_ROLE_STATE,              /* the thread enters a state */
-    EDL_ROLE_PAUSE,              /* recording stops */
-    EDL_ROLE_RESUME,             /* recording resumes */
-    EDL_ROLE_REQUEST_COMPLETE,   /* a nonblocking request completed */
-    EDL_ROLE_REQUEST_START,      /* a (persistent) request was started */
-    EDL_ROLE_MESSAGE,            /* a message sent or received at one instant (needs
-                                  * send or recv) */
-    EDL_ROLE_SEND = 32,          /* a message is sent here */
-    EDL_ROLE_RECV,               /* a message is received here */
-    EDL_ROLE_COLLECTIVE,         /* a collective operation */
-    EDL_ROLE_COMMUNICATION,      /* time inside is communication */
-    EDL_ROLE_IDLE,               /* time inside is waiting */
-    EDL_ROLE_UNTIMED,            /* its message completed unseen, at an unknown time
-                                  * (a receive released with MPI_Request_free) */
-    /* 1.3 (doc/dictionary-format.md, "The 1.3 tail"): one-sided communication */
-    EDL_ROLE_RMA_PUT = 38,       /* writes into a window of another process */
-    EDL_ROLE_RMA_GET,            /* reads from a window of another process */
-    EDL_ROLE_RMA_ATOMIC,         /* an atomic update of a window (accumulate, fetch-and-op) */
-    EDL_ROLE_RMA_WIN_CREATE,     /* creates a window */
-    EDL_ROLE_RMA_WIN_FREE,       /* frees a window */
-    EDL_ROLE_RMA_SYNC,           /* synchronises a window (fence, flush, post/start/...) */
-    EDL_ROLE_RMA_LOCK,           /* locks a window (of one process, or all) */
-    EDL_ROLE_RMA_UNLOCK,         /* unlocks it */
+    EDL_RECORD_ROLE_LIST(EDL_ROLE_ENUM_)
     EDL_ROLE_LIMIT = 64          /* every code is below this */
 } edl_record_role;
+#undef EDL_ROLE_ENUM_
 
-/* Field roles: what a field's value means. At most one field of a record has
- * a given role. */
+#define EDL_FROLE_ENUM_(name, code, text) EDL_FROLE_##name = code,
 typedef enum edl_field_role {
     EDL_FROLE_NONE = 0,
-    EDL_FROLE_TIMESTAMP,         /* the record's time (the header's TIMESTAMP by default) */
-    EDL_FROLE_PROCESS,           /* the record's process (PROCESS) */
-    EDL_FROLE_THREAD,            /* the record's thread (THREAD) */
-    EDL_FROLE_DURATION,          /* a duration, in the timestamp's unit */
-    EDL_FROLE_REGION,            /* the region entered, left or called: an id or a name */
-    EDL_FROLE_PEER,              /* the other process of a message */
-    EDL_FROLE_DEST,              /* the destination of the message sent */
-    EDL_FROLE_SOURCE,            /* the source of the message received */
-    EDL_FROLE_TAG,               /* the message tag (of the message sent, when both) */
-    EDL_FROLE_RECV_TAG,          /* the tag of the message received, beside a sent one */
-    EDL_FROLE_COMMUNICATOR,      /* the communicator (process group) */
-    EDL_FROLE_BYTES_SENT,
-    EDL_FROLE_BYTES_RECEIVED,
-    EDL_FROLE_BYTES,             /* bytes an operation moves, when sent and received
-                                  * are not told apart (a broadcast's size) */
-    EDL_FROLE_ROOT,              /* the root process of a collective */
-    EDL_FROLE_REQUEST,           /* a request id */
-    EDL_FROLE_VALUE,             /* a counter's value */
-    EDL_FROLE_COUNTER,           /* which counter: an id or a name */
-    EDL_FROLE_NAME,              /* the name a definition gives */
-    EDL_FROLE_UNIT,              /* the unit of a counter */
-    EDL_FROLE_TEXT,              /* a marker's text */
-    EDL_FROLE_COUNT,             /* how many (records lost, ...) */
-    EDL_FROLE_SIZE,              /* the number of processes of a group */
-    EDL_FROLE_MEMBERS,           /* a group's processes as text: "0-3,8" */
-    EDL_FROLE_STATE,             /* the state entered: an id or a name */
-    EDL_FROLE_REMOTE_MEMBERS,    /* an intercommunicator's remote group, as text */
-    EDL_FROLE_WINDOW,            /* 1.3: a one-sided communication window (its id) */
+    EDL_FIELD_ROLE_LIST(EDL_FROLE_ENUM_)
     EDL_FROLE_LIMIT
 } edl_field_role;
+#undef EDL_FROLE_ENUM_
 
 #define EDL_REF_GLOBAL 0x01u     /* ids are unique in the trace (default: per process) */
 

@@ -24,7 +24,7 @@ static void usage(FILE *f)
             "       %s --print FILE           print a dictionary (.bin), the dictionary of\n"
             "                                  an ECL trace, or a compiled .edl as EDL\n"
             "options: --werror (warnings are errors), --through (write into an -o that is\n"
-            "         a device, FIFO or symbolic link), --help, --version\n"
+            "         a device, FIFO or symbolic link), -h/--help, -V/--version\n"
             "exit status: 0 success; 1 errors (bad usage, bad EDL, an unreadable input,\n"
             "         an output that cannot be written)\n",
             prog, prog, prog);
@@ -193,8 +193,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("edlc %s (dictionary format %d.%d)\n", PACKAGE_VERSION,
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            /* as every tool says it (doc/tools.md), and the dictionary format */
+            printf("edlc (%s) %s, dictionary format %d.%d\n", PACKAGE_NAME, PACKAGE_VERSION,
                    EDL_DICT_VERSION_MAJOR, EDL_DICT_VERSION_MINOR);
             return 0;
         } else if (a[0] == '-' && a[1] != 0) {

@@ -11,53 +11,23 @@
 #include "edl/roles.h"
 #include "pal/pal.h"   /* the vocabulary: PAL_COLLECTIVE_OPS, PAL_RMA_KINDS */
 
-/* Record roles, by code; "" for a code with no role. */
+/* Record roles, by code; NULL for a code with no role (edl-roles.h). */
+#define BY_CODE(name, code, text) [EDL_ROLE_##name] = text,
 static const char *const record_roles[EDL_ROLE_LIMIT] = {
-    [EDL_ROLE_ENTER] = "enter",
-    [EDL_ROLE_LEAVE] = "leave",
-    [EDL_ROLE_CALL] = "call",
-    [EDL_ROLE_OVERHEAD] = "overhead",
-    [EDL_ROLE_MARKER] = "marker",
-    [EDL_ROLE_COUNTER] = "counter",
-    [EDL_ROLE_DEFINITION] = "definition",
-    [EDL_ROLE_METADATA] = "metadata",
-    [EDL_ROLE_LOST] = "lost",
-    [EDL_ROLE_PROCESS_BEGIN] = "process_begin",
-    [EDL_ROLE_PROCESS_END] = "process_end",
-    [EDL_ROLE_THREAD_BEGIN] = "thread_begin",
-    [EDL_ROLE_THREAD_END] = "thread_end",
-    [EDL_ROLE_STATE] = "state",
-    [EDL_ROLE_PAUSE] = "pause",
-    [EDL_ROLE_RESUME] = "resume",
-    [EDL_ROLE_REQUEST_COMPLETE] = "request_complete",
-    [EDL_ROLE_REQUEST_START] = "request_start",
-    [EDL_ROLE_MESSAGE] = "message",
-    [EDL_ROLE_SEND] = "send",
-    [EDL_ROLE_RECV] = "recv",
-    [EDL_ROLE_COLLECTIVE] = "collective",
-    [EDL_ROLE_COMMUNICATION] = "communication",
-    [EDL_ROLE_IDLE] = "idle",
-    [EDL_ROLE_UNTIMED] = "untimed",
-#define X(id, name, role, otf2) [EDL_ROLE_##role] = "rma_" name,
-    PAL_RMA_KINDS(X)
-#undef X
+    EDL_RECORD_ROLE_LIST(BY_CODE)
 };
+#undef BY_CODE
 
+#define TEXT(name, code, text) text,
 const char *const edl_record_role_names[] = {
-    "enter", "leave", "call", "overhead", "marker", "counter", "definition", "metadata", "lost",
-    "process_begin", "process_end", "thread_begin", "thread_end", "state", "pause", "resume",
-    "request_complete", "request_start", "message", "send", "recv", "collective", "communication", "idle",
-    "untimed",
-#define X(id, name, role, otf2) "rma_" name,
-    PAL_RMA_KINDS(X)
-#undef X
-    NULL};
+    EDL_RECORD_ROLE_LIST(TEXT) NULL};
 
+/* field role codes are consecutive from 1: the name of code c is at c - 1 */
 const char *const edl_field_role_names[] = {
-    "timestamp", "process", "thread", "duration", "region", "peer", "dest", "source", "tag",
-    "recv_tag", "communicator", "bytes_sent", "bytes_received", "bytes", "root", "request", "value",
-    "counter", "name", "unit", "text", "count", "size", "members", "state", "remote_members",
-    "window", NULL};
+    EDL_FIELD_ROLE_LIST(TEXT) NULL};
+#undef TEXT
+_Static_assert(sizeof edl_field_role_names / sizeof *edl_field_role_names == EDL_FROLE_LIMIT,
+               "field role codes are not consecutive from 1 (edl-roles.h)");
 
 /* The operations of OPERATION IS: OTF2's collective operations, by the names
  * MPI gives them (the one table, pal.h). */

@@ -858,20 +858,8 @@ size_t pal_field_index(const pal_fielddesc *f)
 
 /* ---- meaning ---- */
 
-/* The codes of pal.h are the dictionary's; say so where both are visible. */
-_Static_assert((int)PAL_ROLE_MESSAGE == (int)EDL_ROLE_MESSAGE &&
-               (int)PAL_ROLE_SEND == (int)EDL_ROLE_SEND &&
-               (int)PAL_ROLE_IDLE == (int)EDL_ROLE_IDLE &&
-               (int)PAL_ROLE_UNTIMED == (int)EDL_ROLE_UNTIMED &&
-               (int)PAL_ROLE_RMA_PUT == (int)EDL_ROLE_RMA_PUT &&
-               (int)PAL_ROLE_RMA_UNLOCK == (int)EDL_ROLE_RMA_UNLOCK &&
-               (int)PAL_ROLE_LIMIT == (int)EDL_ROLE_LIMIT,
-               "record role codes of pal.h and edl.h differ");
-_Static_assert((int)PAL_FROLE_BYTES == (int)EDL_FROLE_BYTES &&
-               (int)PAL_FROLE_REMOTE_MEMBERS == (int)EDL_FROLE_REMOTE_MEMBERS &&
-               (int)PAL_FROLE_WINDOW == (int)EDL_FROLE_WINDOW &&
-               (int)PAL_FROLE_LIMIT == (int)EDL_FROLE_LIMIT,
-               "field role codes of pal.h and edl.h differ");
+/* The role codes of pal.h are the dictionary's: both headers expand the
+ * list of edl-roles.h. */
 
 /* Identifies record.field in name tables across dictionaries (FNV-1a). */
 static uint64_t ref_slot(const char *record, const char *field)

@@ -421,6 +421,7 @@ fail:
 void pal_merge_options_default(pal_merge_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
 #ifdef HAVE_ZSTD
     o->compress = ECC_COMP_ZSTD;
 #else
@@ -448,6 +449,17 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                      const pal_merge_options *o, pal_merge_result *res_out)
 {
     PAL_REQUIRE(inputs && n > 0 && output && o, PAL_EINVAL);
+    /* options of a shorter (older) struct: the fields past its size default */
+    if (o->size < offsetof(pal_merge_options, compress) + sizeof o->compress) {
+        pal_set_last_error("cannot merge: pal_merge_options.size is %zu (call "
+                           "pal_merge_options_default first)", o->size);
+        return PAL_EINVAL;
+    }
+    pal_merge_options given;
+    pal_merge_options_default(&given);
+    memcpy(&given, o, o->size < sizeof given ? o->size : sizeof given);
+    given.size = sizeof given;
+    o = &given;
     pal_merge_result res;
     memset(&res, 0, sizeof res);
     mctx c = { o, &res };

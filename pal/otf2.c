@@ -162,14 +162,69 @@ static const char otf2_edl[] =
     "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
     "END;\n"
     "\n"
-    "RECORD mpi_leave DESCRIPTION \"Leave of a region of paradigm MPI\" IS\n"
+    "RECORD mpi_leave DESCRIPTION \"Leave of a region of paradigm MPI, with the bytes of its ecl:bytes* attributes\" IS\n"
     "BEGIN\n"
     "    ROLE IS leave, communication;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
+    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
+    "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
+    "END;\n"
+    "\n"
+    "RECORD enter_idle DESCRIPTION \"Enter of a region that waits (description ecl:idle)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, idle;\n"
     "    FIELD event  IS string;\n"
     "    FIELD time   IS int64 UNIT \"ns\";\n"
     "    FIELD rank   IS int64;\n"
     "    FIELD thread IS int64;\n"
     "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD mpi_enter_idle DESCRIPTION \"Enter of a region of paradigm MPI that waits (ecl:idle)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, communication, idle;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD coll_enter_idle DESCRIPTION \"Enter of a collective region that waits (ecl:idle)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, collective, communication, idle;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD process_begin DESCRIPTION \"Enter and Leave of a region that starts the process (ecl:process_begin: MPI_Init), at its Leave\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS process_begin;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD duration IS int64 UNIT \"ns\" ROLE duration;\n"
+    "END;\n"
+    "\n"
+    "RECORD process_end DESCRIPTION \"Enter and Leave of a region that ends the process (ecl:process_end: MPI_Finalize), at its Leave\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS process_end;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD duration IS int64 UNIT \"ns\" ROLE duration;\n"
     "END;\n"
     "\n"
     "RECORD coll_enter DESCRIPTION \"Enter of a collective region (region role barrier or coll_*)\" IS\n"
@@ -401,6 +456,11 @@ static const char otf2_edl[] =
     "    \"parameter_int\" IS \"parameter_int\";\n"
     "    \"pause\" IS \"pause\";\n"
     "    \"resume\" IS \"resume\";\n"
+    BIND_SELF("enter_idle")
+    BIND_SELF("mpi_enter_idle")
+    BIND_SELF("coll_enter_idle")
+    BIND_SELF("process_begin")
+    BIND_SELF("process_end")
 #define X(id, name, otf2_op, otf2_role) BIND_SELF("coll_leave_" name)
     PAL_COLLECTIVE_OPS(X)
 #undef X
@@ -414,7 +474,8 @@ enum {
     R_LOCATION, R_REGION, R_COMM, R_METRIC, R_PARAMETER, R_ENTER, R_LEAVE, R_MPI_ENTER,
     R_MPI_LEAVE, R_COLL_ENTER, R_COLL_LEAVE, R_SEND, R_ISEND, R_ISEND_COMPLETE, R_IRECV_REQUEST,
     R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
-    R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME,
+    R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME, R_ENTER_IDLE,
+    R_MPI_ENTER_IDLE, R_COLL_ENTER_IDLE, R_PROCESS_BEGIN, R_PROCESS_END,
     R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
     R_COUNT = R_RMA + PAL_RMA_KIND_COUNT
@@ -423,7 +484,8 @@ static const char *const rec_names[R_COUNT] = {
     "location", "region", "comm", "metric", "parameter", "enter", "leave", "mpi_enter",
     "mpi_leave", "coll_enter", "coll_leave", "send", "isend", "isend_complete", "irecv_request",
     "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
-    "metric_float", "marker", "parameter_int", "pause", "resume",
+    "metric_float", "marker", "parameter_int", "pause", "resume", "enter_idle",
+    "mpi_enter_idle", "coll_enter_idle", "process_begin", "process_end",
 #define X(id, name, otf2_op, otf2_role) "coll_leave_" name,
     PAL_COLLECTIVE_OPS(X)
 #undef X
@@ -452,13 +514,25 @@ typedef struct oloc {
     pal_coll_op coll_op;        /* PAL_COLL_OP_NONE: an operation EDL does not know */
     uint64_t coll_comm, coll_sent, coll_recv;
     int64_t coll_root;
+    /* an open ecl:process_begin/_end region: its Enter's time */
+    int proc_open;
+    OTF2_TimeStamp proc_t;
     /* the last Rma event (rma_pending: its kind + 1), for the next Leave */
     int rma_pending;
     uint64_t rma_win, rma_bytes;
     int64_t rma_peer;
 } oloc;
 
-typedef struct oregion { uint32_t name; OTF2_RegionRole role; OTF2_Paradigm paradigm; int used; } oregion;
+/* ECL's region descriptions (views/otf2.c, doc/views.md "OTF2 export"):
+ * what OTF2's region roles cannot say */
+enum { RF_IDLE = 1, RF_PROCESS_BEGIN = 2, RF_PROCESS_END = 4 };
+typedef struct oregion {
+    uint32_t name, descr;
+    OTF2_RegionRole role;
+    OTF2_Paradigm paradigm;
+    int used;
+    int flags;                  /* RF_*, from descr once strings are read; -1: not yet */
+} oregion;
 typedef struct ogroup { OTF2_GroupType type; OTF2_Paradigm paradigm; uint64_t *members; uint32_t n; int used; } ogroup;
 typedef struct ocomm { uint32_t name; uint32_t group; int used; } ocomm;
 typedef struct omember { uint32_t name, unit; int used; } omember;
@@ -487,6 +561,12 @@ struct pal_otf2 {
     size_t nclasses;
     oparam *params;
     size_t nparams;
+    /* attribute definitions (their name strings), and which are the
+     * ecl:bytes_sent, ecl:bytes_received, ecl:bytes ones (ref + 1; 0: none) */
+    uint32_t *attr_name;
+    size_t nattrs;
+    int attrs_resolved;
+    uint64_t attr_bytes[3];
     oloc *locs;                      /* sorted by group, then id */
     size_t nlocs, caplocs;
     oloc **byid, *last;              /* sorted by id, for loc_find */
@@ -555,11 +635,22 @@ static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef 
                                   OTF2_Paradigm paradigm, OTF2_RegionFlag flags, OTF2_StringRef file,
                                   uint32_t b, uint32_t e)
 {
-    (void)canon, (void)descr, (void)flags, (void)file, (void)b, (void)e;
+    (void)canon, (void)flags, (void)file, (void)b, (void)e;
     pal_otf2 *o = ud;
     if (grow((void **)&o->regions, &o->nregions, self, sizeof *o->regions) != 0)
         return OTF2_CALLBACK_ERROR;
-    o->regions[self] = (oregion){ name, role, paradigm, 1 };
+    o->regions[self] = (oregion){ name, descr, role, paradigm, 1, -1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
+                                     OTF2_StringRef descr, OTF2_Type type)
+{
+    (void)descr, (void)type;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->attr_name, &o->nattrs, self, sizeof *o->attr_name) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->attr_name[self] = name;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -733,6 +824,16 @@ static int64_t world_rank(pal_otf2 *o, OTF2_CommRef comm, uint32_t r)
 
 /* ---------------- records ---------------- */
 
+/* an OTF2 time in ns from the archive's offset */
+static int64_t ns_of(const pal_otf2 *o, OTF2_TimeStamp t)
+{
+    if (t == OTF2_UNDEFINED_TIMESTAMP)
+        return 0;
+    if (o->res == 1000000000)
+        return (int64_t)(t - o->offset);
+    return (int64_t)(((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1)));
+}
+
 static orec *push(pal_otf2 *o, int type, const oloc *l, OTF2_TimeStamp t)
 {
     if (o->qn == o->qcap) {
@@ -749,12 +850,7 @@ static orec *push(pal_otf2 *o, int type, const oloc *l, OTF2_TimeStamp t)
     e->type = type;
     e->process = l ? l->group : 0;
     e->stream = l ? l->thread : 0;
-    if (t == OTF2_UNDEFINED_TIMESTAMP)
-        e->tns = 0;
-    else if (o->res == 1000000000)
-        e->tns = (int64_t)(t - o->offset);
-    else
-        e->tns = (int64_t)(((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1)));
+    e->tns = ns_of(o, t);
     const char *n = rec_names[type];
     e->v[0].s = (const unsigned char *)n;
     e->len[0] = (uint32_t)strlen(n);
@@ -858,26 +954,89 @@ static int collective_role(OTF2_RegionRole r)
     if (!e)                                                                     \
         return OTF2_CALLBACK_INTERRUPT
 
-static int region_type(const pal_otf2 *o, OTF2_RegionRef r, int leave)
+/* RF_* of region r: the words of its description ("ecl:idle", ...) */
+static int region_flags(pal_otf2 *o, OTF2_RegionRef r)
 {
+    if (r >= o->nregions || !o->regions[r].used)
+        return 0;
+    oregion *g = &o->regions[r];
+    if (g->flags < 0) {
+        const char *d = str_of(o, g->descr);
+        g->flags = 0;
+        for (const char *w = d; w && *w;) {
+            size_t n = strcspn(w, " ");
+            if (n == 8 && memcmp(w, "ecl:idle", 8) == 0)
+                g->flags |= RF_IDLE;
+            else if (n == 17 && memcmp(w, "ecl:process_begin", 17) == 0)
+                g->flags |= RF_PROCESS_BEGIN;
+            else if (n == 15 && memcmp(w, "ecl:process_end", 15) == 0)
+                g->flags |= RF_PROCESS_END;
+            w += n + (w[n] == ' ');
+        }
+    }
+    return g->flags;
+}
+
+static int region_type(pal_otf2 *o, OTF2_RegionRef r, int leave)
+{
+    int idle = !leave && (region_flags(o, r) & RF_IDLE);
     if (r < o->nregions && o->regions[r].used) {
         if (collective_role(o->regions[r].role))
-            return leave ? R_COLL_LEAVE : R_COLL_ENTER;
+            return leave ? R_COLL_LEAVE : idle ? R_COLL_ENTER_IDLE : R_COLL_ENTER;
         if (o->regions[r].paradigm == OTF2_PARADIGM_MPI)
-            return leave ? R_MPI_LEAVE : R_MPI_ENTER;
+            return leave ? R_MPI_LEAVE : idle ? R_MPI_ENTER_IDLE : R_MPI_ENTER;
     }
-    return leave ? R_LEAVE : R_ENTER;
+    return leave ? R_LEAVE : idle ? R_ENTER_IDLE : R_ENTER;
+}
+
+/* the ecl:bytes* attributes among the definitions, once */
+static void resolve_attrs(pal_otf2 *o)
+{
+    static const char *const names[3] = {"ecl:bytes_sent", "ecl:bytes_received", "ecl:bytes"};
+    o->attrs_resolved = 1;
+    for (size_t a = 0; a < o->nattrs; a++)
+        for (int i = 0; i < 3; i++) {
+            const char *n = str_of(o, o->attr_name[a]);
+            if (n && strcmp(n, names[i]) == 0)
+                o->attr_bytes[i] = a + 1;
+        }
 }
 
 static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
 {
+    if (region_flags(ud, r) & (RF_PROCESS_BEGIN | RF_PROCESS_END)) {
+        /* one process_begin/_end record with its duration, at the Leave */
+        oloc *pl = loc_find(ud, lid);
+        if (pl) {
+            pl->proc_open = 1;
+            pl->proc_t = t;
+        }
+        ((pal_otf2 *)ud)->represented++;   /* by the record at the Leave */
+        return OTF2_CALLBACK_SUCCESS;
+    }
     EV_BEGIN(region_type(ud, r, 0));
     set_u(e, 4, r);
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode e_process(EV_HEAD, OTF2_RegionRef r, int type)
+{
+    oloc *pl = loc_find(ud, lid);
+    OTF2_TimeStamp t0 = pl && pl->proc_open ? pl->proc_t : t;
+    if (pl)
+        pl->proc_open = 0;
+    EV_BEGIN(type);
+    set_u(e, 4, r);
+    set_i(e, 5, e->tns - ns_of(o, t0));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
 {
+    int pf = region_flags(ud, r);
+    if (pf & (RF_PROCESS_BEGIN | RF_PROCESS_END))
+        return e_process(lid, t, ud, al, r, (pf & RF_PROCESS_BEGIN) ? R_PROCESS_BEGIN
+                                                                  : R_PROCESS_END);
     const oloc *pl = loc_find(ud, lid);
     int type = region_type(ud, r, 1);
     if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op != PAL_COLL_OP_NONE)
@@ -893,6 +1052,20 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         set_i(e, 7, l->rma_peer);
         set_u(e, 8, l->rma_bytes);
         l->rma_pending = 0;
+    } else if (type == R_MPI_LEAVE) {
+        /* the bytes the call moved, when the writer said them (ECL's export) */
+        if (!o->attrs_resolved)
+            resolve_attrs(o);
+        for (int i = 0; i < 3; i++) {
+            uint64_t v;
+            e->len[5 + i] = PAL_ABSENT;
+            OTF2_AttributeRef a = (OTF2_AttributeRef)(o->attr_bytes[i] - 1);
+            if (al && o->attr_bytes[i] && OTF2_AttributeList_TestAttributeByID(al, a) &&
+                OTF2_AttributeList_GetUint64(al, a, &v) == OTF2_SUCCESS) {
+                set_u(e, 5 + i, v);
+                e->len[5 + i] = 0;
+            }
+        }
     } else if (e->type == R_COLL_LEAVE || type >= R_COLL_OP) {
         if (l && l->coll_pending) {
             set_u(e, 5, l->coll_comm);
@@ -1235,6 +1408,7 @@ void pal_otf2_close(pal_otf2 *o)
         free(o->classes[i].members);
     free(o->classes);
     free(o->params);
+    free(o->attr_name);
     free(o->locs);
     free(o->byid);
     free(o->q);
@@ -1300,6 +1474,7 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, d_clock);
     OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, d_string);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, d_region);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attribute);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);

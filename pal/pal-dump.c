@@ -653,6 +653,8 @@ int main(int argc, char **argv)
     o.types = calloc((size_t)argc + 1, sizeof *o.types);
     if (!o.types)
         return 1;
+    /* getopt's messages name the tool, not the path it was run by */
+    argv[0] = (char *)prog;
     while ((c = getopt_long(argc, argv, "d:f:t:p:s:n:chV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd':

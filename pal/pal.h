@@ -15,8 +15,19 @@
 #ifndef PAL_H
 #define PAL_H
 
+/* The version of ECL (the package) this header belongs to, for code that
+ * must build against several: PAL_VERSION_NUMBER is MAJOR*10000 + MINOR*100
+ * + PATCH. tests/build/version.sh checks them against configure.ac. */
+#define PAL_VERSION_MAJOR 0
+#define PAL_VERSION_MINOR 1
+#define PAL_VERSION_PATCH 0
+#define PAL_VERSION_STRING "0.1.0"
+#define PAL_VERSION_NUMBER (PAL_VERSION_MAJOR * 10000 + PAL_VERSION_MINOR * 100 + PAL_VERSION_PATCH)
+
 #include <stddef.h>
 #include <stdint.h>
+
+#include "edl-roles.h"   /* the role list, shared with edl.h */
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,32 +63,23 @@ typedef enum pal_type {
 /* Record roles: what a record is (the first group, one per record) and what
  * else it is (doc/edl.md, "Roles"). The codes are the dictionary's
  * (doc/dictionary-format.md). */
+#define PAL_ROLE_ENUM_(name, code, text) PAL_ROLE_##name = code,
 typedef enum pal_record_role {
     PAL_ROLE_NONE = 0,
-    PAL_ROLE_ENTER = 1, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
-    PAL_ROLE_COUNTER, PAL_ROLE_DEFINITION, PAL_ROLE_METADATA, PAL_ROLE_LOST,
-    PAL_ROLE_PROCESS_BEGIN, PAL_ROLE_PROCESS_END, PAL_ROLE_THREAD_BEGIN, PAL_ROLE_THREAD_END,
-    PAL_ROLE_STATE, PAL_ROLE_PAUSE, PAL_ROLE_RESUME, PAL_ROLE_REQUEST_COMPLETE,
-    PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE,
-    PAL_ROLE_SEND = 32, PAL_ROLE_RECV, PAL_ROLE_COLLECTIVE, PAL_ROLE_COMMUNICATION, PAL_ROLE_IDLE,
-    PAL_ROLE_UNTIMED,
-    PAL_ROLE_RMA_PUT = 38, PAL_ROLE_RMA_GET, PAL_ROLE_RMA_ATOMIC, PAL_ROLE_RMA_WIN_CREATE,
-    PAL_ROLE_RMA_WIN_FREE, PAL_ROLE_RMA_SYNC, PAL_ROLE_RMA_LOCK, PAL_ROLE_RMA_UNLOCK,
+    EDL_RECORD_ROLE_LIST(PAL_ROLE_ENUM_)
     PAL_ROLE_LIMIT = 64
 } pal_record_role;
+#undef PAL_ROLE_ENUM_
 
 /* Field roles: what a field's value means; at most one field of a record has
  * each. Timestamp, process and thread include the header's designations. */
+#define PAL_FROLE_ENUM_(name, code, text) PAL_FROLE_##name = code,
 typedef enum pal_field_role {
     PAL_FROLE_NONE = 0,
-    PAL_FROLE_TIMESTAMP, PAL_FROLE_PROCESS, PAL_FROLE_THREAD, PAL_FROLE_DURATION,
-    PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
-    PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT, PAL_FROLE_BYTES_RECEIVED,
-    PAL_FROLE_BYTES, PAL_FROLE_ROOT, PAL_FROLE_REQUEST, PAL_FROLE_VALUE, PAL_FROLE_COUNTER,
-    PAL_FROLE_NAME, PAL_FROLE_UNIT, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
-    PAL_FROLE_MEMBERS, PAL_FROLE_STATE, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_WINDOW,
+    EDL_FIELD_ROLE_LIST(PAL_FROLE_ENUM_)
     PAL_FROLE_LIMIT
 } pal_field_role;
+#undef PAL_FROLE_ENUM_
 
 typedef struct pal_dict pal_dict;
 typedef struct pal_recdesc pal_recdesc;
@@ -197,6 +199,9 @@ typedef struct pal_trace_info {
 } pal_trace_info;
 
 typedef struct pal_reader_stats {
+    size_t size;                  /* the bytes of the struct PAL filled: the caller's
+                                   * sizeof (pal_reader_get_stats passes it), at most
+                                   * this header's; fields past it were not written */
     uint64_t records;             /* records returned */
     uint64_t chunks;              /* good chunks read */
     uint64_t damaged;             /* damaged chunks (or bad lines) reported and skipped */
@@ -266,7 +271,11 @@ PAL_API pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
 PAL_API const char *pal_reader_error(const pal_reader *r);  /* last message, "" if none */
-PAL_API void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st);
+/* Fills the first size bytes of *st (a program built with an older, shorter
+ * struct gets the fields it knows) and sets st->size; pal_reader_get_stats
+ * passes sizeof *st. Nothing for a size below sizeof(size_t). */
+PAL_API void pal_reader_get_stats_sized(const pal_reader *r, pal_reader_stats *st, size_t size);
+#define pal_reader_get_stats(r, st) pal_reader_get_stats_sized((r), (st), sizeof *(st))
 
 /* A handle names a field once for every record type that has it; getting a
  * field through a handle is an array lookup. Owned by the reader. */
@@ -295,6 +304,10 @@ PAL_API pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role,
 #define PAL_OUT_THROUGH 1u        /* write into an existing non-regular file */
 
 typedef struct pal_merge_options {
+    size_t size;                  /* sizeof(pal_merge_options), as pal_merge_options_default
+                                   * sets it: a program built with an older, shorter struct
+                                   * passes its size, and the fields it lacks take their
+                                   * defaults (PAL_EINVAL when it does not cover compress) */
     int compress;                 /* output chunks: 0 none, 1 zlib, 2 zstd */
     int level;                    /* compression level, 0 = fastest */
     size_t chunk_size;            /* raw bytes per output chunk */
@@ -324,7 +337,7 @@ typedef struct pal_merge_result {
 } pal_merge_result;
 
 /* Defaults: zstd when built with it (else zlib) at the fastest level, 64 KiB
- * chunks, checking on. */
+ * chunks, checking on; size set. Call it first, then change fields. */
 PAL_API void pal_merge_options_default(pal_merge_options *o);
 PAL_API pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                              const pal_merge_options *o, pal_merge_result *result);

@@ -2480,11 +2480,13 @@ const char *pal_reader_error(const pal_reader *r)
     return r->err;
 }
 
-void pal_reader_get_stats(const pal_reader *r, pal_reader_stats *st)
+void pal_reader_get_stats_sized(const pal_reader *r, pal_reader_stats *st, size_t size)
 {
-    PAL_REQUIRE(r && st, );
-    *st = r->st;
-    st->records += (uint64_t)(r->bnext - r->bmark);     /* see next_slow */
+    PAL_REQUIRE(r && st && size >= sizeof st->size, );
+    pal_reader_stats all = r->st;
+    all.records += (uint64_t)(r->bnext - r->bmark);     /* see next_slow */
+    all.size = size < sizeof all ? size : sizeof all;   /* an older, shorter struct */
+    memcpy(st, &all, all.size);
 }
 
 pal_status pal_reader_handle(pal_reader *r, const char *field_name, const pal_handle **out)

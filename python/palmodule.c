@@ -7,13 +7,21 @@
  *
  * Every pass over the trace opens its own pal_reader, so iterations and
  * column reads are independent and may interleave. */
+/* Built by make (config.h) or by pip (python/setup.py, which defines
+ * PACKAGE_VERSION, and PAL_PY_NO_NUMPY when the environment it builds in has
+ * no numpy: records then iterate, and columns/to_pandas say what is missing).
+ * numpy is imported when columns are first asked for, not at import. */
+#ifdef HAVE_CONFIG_H
 #include <config.h>
+#endif
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#ifndef PAL_PY_NO_NUMPY
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#endif
 
 #include <math.h>
 #include <sys/mman.h>
@@ -21,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pal/pal.h"
+#include <pal.h>
 
 static PyObject *pal_error;           /* pal.Error */
 
@@ -1015,6 +1023,53 @@ static PyObject *iter_next(IterObject *it)
 }
 
 /* ---------------- columns: one type's fields into numpy arrays ---------------- */
+#ifndef PAL_PY_NO_NUMPY
+
+/* Imports module for Trace.what, or raises an ImportError that says that
+ * what needs it (the import's own error as its cause); NULL then. */
+static PyObject *import_for(const char *module, const char *what)
+{
+    PyObject *m = PyImport_ImportModule(module);
+    if (m)
+        return m;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyErr_Format(PyExc_ImportError, "pal: Trace.%s needs %s, which this Python cannot import "
+                 "(pip install %s; iterating records needs neither numpy nor pandas)",
+                 what, module, module);
+    PyObject *type2, *value2, *tb2;
+    PyErr_Fetch(&type2, &value2, &tb2);
+    PyErr_NormalizeException(&type2, &value2, &tb2);
+    PyException_SetCause(value2, value);   /* steals value */
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    PyErr_Restore(type2, value2, tb2);
+    return NULL;
+}
+
+/* numpy's C API, loaded on first use: 0, or -1 with an ImportError set. */
+static int need_numpy(const char *what)
+{
+    if (PyArray_API)
+        return 0;
+    PyObject *np = import_for("numpy", what);
+    if (!np)
+        return -1;
+    Py_DECREF(np);
+    if (_import_array() < 0) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_ImportError, "pal: Trace.%s: the numpy this Python imports does not "
+                     "match the numpy pal was built with (rebuild: pip install --no-build-isolation "
+                     "ECL's python/ in this environment)", what);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return -1;
+    }
+    return 0;
+}
 
 /* A growing column. Numeric values go into data; str and list values into
  * objs (references owned); names into codes with their own table. */
@@ -1556,6 +1611,8 @@ static PyObject *trace_columns(TraceObject *t, PyObject *args, PyObject *kw)
     int resolve = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|p:columns", kwlist, &type, &resolve))
         return NULL;
+    if (need_numpy("columns") < 0)
+        return NULL;
     return read_columns(t, type, resolve ? AS_OBJECTS : AS_IDS);
 }
 
@@ -1568,7 +1625,9 @@ static PyObject *trace_to_pandas(TraceObject *t, PyObject *args, PyObject *kw)
     int resolve = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|p:to_pandas", kwlist, &type, &resolve))
         return NULL;
-    PyObject *pd = PyImport_ImportModule("pandas");
+    if (need_numpy("to_pandas") < 0)
+        return NULL;
+    PyObject *pd = import_for("pandas", "to_pandas");
     if (!pd)
         return NULL;
     PyObject *cols = read_columns(t, type, resolve ? AS_CATEGORIES : AS_IDS);
@@ -1595,6 +1654,26 @@ out:
     Py_DECREF(pd);
     return df;
 }
+#else
+/* Built without numpy: columns and to_pandas say so. */
+static PyObject *no_numpy(const char *what)
+{
+    PyErr_Format(PyExc_ImportError, "pal: Trace.%s needs numpy, and this pal module was built "
+                 "without it (numpy was not installed where pip built it: install numpy, then "
+                 "pip install --no-build-isolation ECL's python/ again)", what);
+    return NULL;
+}
+
+static PyObject *trace_columns(TraceObject *t, PyObject *args, PyObject *kw)
+{
+    return no_numpy("columns");
+}
+
+static PyObject *trace_to_pandas(TraceObject *t, PyObject *args, PyObject *kw)
+{
+    return no_numpy("to_pandas");
+}
+#endif
 
 /* ---------------- events: Trace.events() ---------------- */
 typedef struct {
@@ -1858,7 +1937,6 @@ PyMODINIT_FUNC PyInit_pal(void) __attribute__((visibility("default")));
 
 PyMODINIT_FUNC PyInit_pal(void)
 {
-    import_array();
     if (PyType_Ready(&TraceType) < 0 || PyType_Ready(&RecordType) < 0 ||
         PyType_Ready(&IterType) < 0 || PyType_Ready(&EventIterType) < 0)
         return NULL;

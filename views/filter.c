@@ -1007,13 +1007,20 @@ static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
     int kindof = (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
     if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
         pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
-        /* a process's start or end that takes time: a span named by what the
+        /* a process's start or end that takes time: a span named by its
+         * region field (an OTF2 archive's MPI_Init), else by what the
          * description says of the record */
         const char *nm = pal_recdesc_description(d);
         if (nm == NULL || nm[0] == '\0')
             nm = pal_recdesc_name(d);
         k->flags = F_SETUP;
-        k->region = region_named(r, nm, strlen(nm), VW_REGION_SETUP);
+        const char *rr = NULL, *rfld = NULL;
+        if (rf && pal_field_reference(rf, &rr, &rfld, NULL) == PAL_OK) {
+            k->refkey = strhash(rr, strlen(rr)) ^ mix(strhash(rfld, strlen(rfld)));
+            k->idname = pal_field_name(rf);
+        } else {
+            k->region = region_named(r, nm, strlen(nm), VW_REGION_SETUP);
+        }
     } else if (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE ||
                k->prim == PAL_ROLE_CALL) {
         const char *nm = pal_recdesc_region(d);
@@ -1048,7 +1055,8 @@ static long region_of(vw_run *r, meaning *M, const kind *k, const pal_record *re
         return k->region;
     const char *s;
     size_t len;
-    int kindof = (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
+    int kindof = (k->flags & F_SETUP) ? VW_REGION_SETUP
+                 : (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
     if (pal_record_str(rec, M->h[H_REGION], &s, &len) == PAL_OK)
         return region_named(r, s, len, kindof);
     int64_t id = geti(rec, M->h[H_REGION], -1);
@@ -1184,7 +1192,7 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         return 0;
     case PAL_ROLE_PROCESS_BEGIN:
     case PAL_ROLE_PROCESS_END:
-        if (k->region < 0)
+        if (!(k->flags & F_SETUP))
             return 0;   /* at an instant: says when, not what the thread does */
         break;
     default:

@@ -42,12 +42,22 @@ enum {
     E_LIMIT
 };
 
+/* What OTF2 has no place for, carried so that PAL's import gives it back
+ * (doc/views.md, "OTF2 export"): the bytes a call says it moves, as
+ * attributes of its Leave (A_*: the attribute ids). */
+enum { A_BYTES_SENT, A_BYTES_RECEIVED, A_BYTES, A_COUNT };
+static const char *const attr_names[A_COUNT] = {"ecl:bytes_sent", "ecl:bytes_received",
+                                                "ecl:bytes"};
+static const pal_field_role attr_roles[A_COUNT] = {PAL_FROLE_BYTES_SENT,
+                                                   PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES};
+
 typedef struct ev {
     uint64_t t;
     uint64_t bytes, bytes2, req;
     union { int64_t i; double f; } v;
+    uint64_t attr[A_COUNT];   /* E_LEAVE: the attributes of amask */
     uint32_t a, comm, tag, root;
-    uint8_t kind, isfloat;
+    uint8_t kind, isfloat, amask;
 } ev;
 
 /* ---------------- a map of (uint64, uint64) keys to indices ---------------- */
@@ -124,6 +134,7 @@ typedef struct req {
 
 typedef struct region {
     uint32_t name;
+    uint32_t desc;             /* string id of "ecl:idle", ...; UINT32_MAX: none */
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
 } region;
@@ -180,11 +191,14 @@ typedef struct xp {
     pmap winmap;
     uint32_t marker_str;
     int have_base;
+    int have_first;            /* first_ns: the earliest time of any record */
+    int64_t first_ns;
     int64_t base;
     uint64_t tmin, tmax;
     int any_time;
     uint32_t max_rank;
     int any_rank;
+    int attrs_used;            /* a Leave carries attributes: define them */
     /* what was written */
     uint64_t count[E_LIMIT];
     uint64_t clamped, lost;
@@ -285,7 +299,16 @@ static void write_event(xp *x, loc *l, const ev *e)
     OTF2_EvtWriter *w = l->w;
     switch (e->kind) {
     case E_ENTER: rc = OTF2_EvtWriter_Enter(w, NULL, e->t, e->a); break;
-    case E_LEAVE: rc = OTF2_EvtWriter_Leave(w, NULL, e->t, e->a); break;
+    case E_LEAVE: {
+        OTF2_AttributeList *al = e->amask ? OTF2_AttributeList_New() : NULL;
+        for (int i = 0; al && i < A_COUNT; i++)
+            if (e->amask & (1u << i))
+                OTF2_AttributeList_AddUint64(al, (OTF2_AttributeRef)i, e->attr[i]);
+        rc = OTF2_EvtWriter_Leave(w, al, e->t, e->a);
+        if (al)
+            OTF2_AttributeList_Delete(al);
+        break;
+    }
     case E_SEND: rc = OTF2_EvtWriter_MpiSend(w, NULL, e->t, e->a, e->comm, e->tag, e->bytes); break;
     case E_ISEND:
         rc = OTF2_EvtWriter_MpiIsend(w, NULL, e->t, e->a, e->comm, e->tag, e->bytes, e->req);
@@ -464,6 +487,11 @@ static uint32_t region_id(xp *x, const pal_record *rec)
     const pal_recdesc *rd = pal_record_desc(rec);
     const char *text = pal_recdesc_region(rd);
     uint32_t s = UINT32_MAX;
+    if ((pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ||
+         pal_record_has_role(rec, PAL_ROLE_PROCESS_END)) &&
+        !pal_recdesc_role_field(rd, PAL_FROLE_REGION) && pal_recdesc_description(rd) &&
+        pal_recdesc_description(rd)[0])
+        text = pal_recdesc_description(rd);   /* named as pal-view names it (MPI_Init) */
     if (text[0])
         s = str_id(x, text, strlen(text));
     else if ((s = named(x, rec, PAL_FROLE_REGION, "region")) == UINT32_MAX)
@@ -503,7 +531,19 @@ static uint32_t region_id(xp *x, const pal_record *rec)
     g->name = s;
     g->role = OTF2_REGION_ROLE_FUNCTION;
     g->paradigm = OTF2_PARADIGM_USER;
-    if (pal_record_has_role(rec, PAL_ROLE_OVERHEAD)) {
+    /* what OTF2's region roles cannot say, in the description: a region that
+     * waits (role idle), the process's start or end (MPI_Init, MPI_Finalize) */
+    const char *desc = pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ? "ecl:process_begin"
+                       : pal_record_has_role(rec, PAL_ROLE_PROCESS_END) ? "ecl:process_end"
+                       : pal_record_has_role(rec, PAL_ROLE_IDLE)        ? "ecl:idle"
+                                                                         : NULL;
+    g->desc = UINT32_MAX;
+    if (desc && (g->desc = str_id(x, desc, strlen(desc))) == UINT32_MAX)
+        return UINT32_MAX;
+    if (pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ||
+        pal_record_has_role(rec, PAL_ROLE_PROCESS_END)) {
+        g->paradigm = x->h[PAL_FROLE_COMMUNICATOR] ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+    } else if (pal_record_has_role(rec, PAL_ROLE_OVERHEAD)) {
         g->role = OTF2_REGION_ROLE_ARTIFICIAL;
         g->paradigm = OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     } else if (pal_record_has_role(rec, PAL_ROLE_COLLECTIVE)) {
@@ -914,6 +954,12 @@ static uint64_t stamp(xp *x, int64_t ns)
 static int record(xp *x, const pal_record *rec)
 {
     const pal_recdesc *rd = pal_record_desc(rec);
+    if (pal_recdesc_role_field(rd, PAL_FROLE_TIMESTAMP)) {
+        int64_t ns = pal_record_time_ns(rec);
+        if (!x->have_first || ns < x->first_ns)
+            x->first_ns = ns;
+        x->have_first = 1;
+    }
     if (pal_record_has_role(rec, PAL_ROLE_DEFINITION)) {
         if (pal_recdesc_role_field(rd, PAL_FROLE_MEMBERS))
             return add_comm(x, rec);
@@ -927,7 +973,11 @@ static int record(xp *x, const pal_record *rec)
     }
     int enter = pal_record_has_role(rec, PAL_ROLE_ENTER),
         leave = pal_record_has_role(rec, PAL_ROLE_LEAVE),
-        call = pal_record_has_role(rec, PAL_ROLE_CALL),
+        call = pal_record_has_role(rec, PAL_ROLE_CALL) ||
+               /* a process's start or end that takes time, as pal-view shows it */
+               ((pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ||
+                 pal_record_has_role(rec, PAL_ROLE_PROCESS_END)) &&
+                pal_recdesc_role_field(rd, PAL_FROLE_DURATION)),
         over = pal_record_has_role(rec, PAL_ROLE_OVERHEAD),
         message = pal_record_has_role(rec, PAL_ROLE_MESSAGE),
         marker = pal_record_has_role(rec, PAL_ROLE_MARKER),
@@ -1005,7 +1055,19 @@ static int record(xp *x, const pal_record *rec)
                 return -1;
             if (rma && emit_rma(x, l, rec, leave ? t1 : t0, t1) != 0)
                 return -1;
-            if (simple(x, l, E_LEAVE, t1, reg) != 0)
+            ev e;
+            memset(&e, 0, sizeof e);
+            e.kind = E_LEAVE;
+            e.t = t1;
+            e.a = reg;
+            /* the bytes the call says it moves (a collective's and a
+             * one-sided operation's go with their own events) */
+            for (int i = 0; !coll && !rma && (leave || call) && i < A_COUNT; i++)
+                if (get_u64(x, rec, attr_roles[i], &e.attr[i])) {
+                    e.amask |= (uint8_t)(1u << i);
+                    x->attrs_used = 1;
+                }
+            if (put(x, l, e) != 0)
                 return -1;
         }
         return 0;
@@ -1158,6 +1220,11 @@ static int write_defs(xp *x, const pal_trace_info *info)
     if (s_machine == UINT32_MAX || s_node == UINT32_MAX || s_world == UINT32_MAX ||
         s_marker == UINT32_MAX || s_empty == UINT32_MAX)
         return oom();
+    uint32_t s_attr[A_COUNT];
+    for (int i = 0; i < A_COUNT; i++)
+        if (x->attrs_used &&
+            (s_attr[i] = str_id(x, attr_names[i], strlen(attr_names[i]))) == UINT32_MAX)
+            return oom();
     /* location and group names */
     uint32_t *gname = calloc(x->nlocs + 1, sizeof *gname), *lname = calloc(x->nlocs + 1,
                                                                              sizeof *lname);
@@ -1202,8 +1269,14 @@ static int write_defs(xp *x, const pal_trace_info *info)
         fprintf(stderr, "pal-view: otf2: cannot get the global definition writer\n");
         return -1;
     }
+    /* time 0 of the archive is the trace's first record, exported or not
+     * (an ECL trace's clock records): times read back from the archive are
+     * those pal-view shows for the trace, a run's length included */
     uint64_t offset = x->any_time ? x->tmin : 0;
-    uint64_t length = x->any_time ? x->tmax - x->tmin + 1 : 0;
+    if (x->any_time && x->have_first && x->first_ns >= x->base &&
+        (uint64_t)(x->first_ns - x->base) < offset)
+        offset = (uint64_t)(x->first_ns - x->base);
+    uint64_t length = x->any_time ? x->tmax - offset + 1 : 0;
     uint64_t realtime = info->realtime_offset_ns > 0
         ? (uint64_t)(info->realtime_offset_ns + x->base) + offset : OTF2_UNDEFINED_TIMESTAMP;
     CK(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, offset, length, realtime));
@@ -1234,6 +1307,9 @@ static int write_defs(xp *x, const pal_trace_info *info)
         }
         group_of[i] = ngroups - 1;
     }
+    for (int i = 0; x->attrs_used && i < A_COUNT; i++)
+        CK(OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, s_attr[i], s_empty,
+                                               OTF2_TYPE_UINT64));
     for (size_t i = 0; i < x->nlocs; i++) {
         loc *l = &x->locs[i];
         uint64_t nev = 0;
@@ -1244,7 +1320,10 @@ static int write_defs(xp *x, const pal_trace_info *info)
     }
     for (size_t i = 0; i < x->nregions; i++)
         CK(OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)i, x->regions[i].name,
-                                            x->regions[i].name, s_empty, x->regions[i].role,
+                                            x->regions[i].name,
+                                            x->regions[i].desc == UINT32_MAX ? s_empty
+                                                                             : x->regions[i].desc,
+                                            x->regions[i].role,
                                             x->regions[i].paradigm, OTF2_REGION_FLAG_NONE,
                                             s_empty, 0, 0));
     /* groups: 0 the ranks' locations (world order), 1.. each communicator's

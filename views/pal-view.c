@@ -44,10 +44,12 @@ static void usage(FILE *out)
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
-          "                [--through] TRACE...\n"
+          "                [--through] [--suggest-filter] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
           "       pal-view [-d DICT] --what-if ideal|scale:REGION=F[,...] TRACE...\n"
           "       pal-view [-d DICT] --predict NP RUN RUN...\n"
+          "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
+          "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
           "--from/--to: a window, in seconds from the start: the Chrome export's, the\n"
           "text profile's (calls and time inside it) and the --html report's (opens on it).\n"
@@ -192,7 +194,7 @@ int main(int argc, char **argv)
     double predict = 0;
     vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
-           O_TO, O_WAITS, O_WHAT_IF, O_PREDICT };
+           O_SUGGEST, O_TO, O_WAITS, O_WHAT_IF, O_PREDICT };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
         {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
@@ -203,9 +205,12 @@ int main(int argc, char **argv)
         {"waits", optional_argument, NULL, O_WAITS},
         {"what-if", required_argument, NULL, O_WHAT_IF},
         {"predict", required_argument, NULL, O_PREDICT},
+        {"suggest-filter", no_argument, NULL, O_SUGGEST},
         {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
+    /* getopt's messages name the tool, not the path it was run by */
+    argv[0] = (char *)"pal-view";
     while ((c = getopt_long(argc, argv, "d:c:o:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': dict = optarg; break;
@@ -221,7 +226,10 @@ int main(int argc, char **argv)
             if (nsel < sizeof sel / sizeof sel[0])
                 sel[nsel++] = optarg;
             break;
-        case O_SVG: svgdir = optarg; break;
+        case O_SUGGEST:
+            if (nsel < sizeof sel / sizeof sel[0])
+                sel[nsel++] = "suggest-filter";
+            break;
         case O_EXPORT:
             if (strcmp(optarg, "chrome") && strcmp(optarg, "csv") && strcmp(optarg, "otf2")) {
                 fprintf(stderr, "pal-view: --export: expected chrome, csv or otf2\n");
@@ -229,7 +237,20 @@ int main(int argc, char **argv)
             }
             export = optarg;
             break;
-        case O_HTML: html = optarg; break;
+        case O_HTML:
+        case O_SVG:
+            /* `--html -o r.html` would write a file named "-o" */
+            if (optarg[0] == '-' && optarg[1] != '\0') {
+                fprintf(stderr, "pal-view: --%s takes its %s: --%s %s (got '%s')\n",
+                        c == O_HTML ? "html" : "svg", c == O_HTML ? "file name" : "directory",
+                        c == O_HTML ? "html" : "svg", c == O_HTML ? "FILE" : "DIR", optarg);
+                return 1;
+            }
+            if (c == O_HTML)
+                html = optarg;
+            else
+                svgdir = optarg;
+            break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
         case 'o': output = optarg; break;
         case O_WHAT_IF:

@@ -258,6 +258,87 @@ const vw_view vw_view_profile = {VW_ABI_VERSION, "profile",
                                  "text profile: regions and MPI functions, pairs, waiters",
                                  profile_text, NULL};
 
+/* ---------------- suggest-filter: an ECL_FILTER file for floods ----------------
+ * As scorep-score -g does for Score-P: the regions (instrumented functions)
+ * that cost many records for little time each, as exclude rules, with the
+ * records that leaving them out saves. A candidate is a user region with at
+ * least SF_MIN_CALLS calls whose calls last less than SF_MAX_MEAN seconds on
+ * average (inclusive). */
+#define SF_MIN_CALLS 1000
+#define SF_MAX_MEAN 10e-6
+
+typedef struct sfc { size_t i; uint64_t calls; } sfc;
+
+static int by_calls(const void *a, const void *b)
+{
+    const sfc *x = a, *y = b;
+    return x->calls != y->calls ? (x->calls < y->calls ? 1 : -1) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* a function name as a quoted pattern of the filter grammar that matches it
+ * literally: glob characters escaped for fnmatch, quote and backslash for
+ * the quotes */
+static void filter_pattern(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputs(*s == '"' ? "\\\"" : "\\\\\\\\", out);
+        else if (*s == '*' || *s == '?' || *s == '[')
+            fprintf(out, "\\\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fputc('?', out);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static int suggest_filter_text(const vw_facts *f, FILE *out)
+{
+    sfc *c = calloc(f->nregions + 1, sizeof *c);
+    if (!c)
+        return -1;
+    size_t n = 0;
+    uint64_t saved = 0;
+    for (size_t i = 0; i < f->nregions; i++) {
+        const vw_region *g = &f->regions[i];
+        if (g->kind != VW_REGION_USER || g->all.calls < SF_MIN_CALLS ||
+            g->all.total / (double)g->all.calls >= SF_MAX_MEAN)
+            continue;
+        c[n++] = (sfc){i, g->all.calls};
+        saved += 2 * g->all.calls;       /* an enter and a leave record per call */
+    }
+    qsort(c, n, sizeof *c, by_calls);
+    double share = f->records ? 100.0 * (double)saved / (double)f->records : 0;
+    fprintf(out, "# ECL_FILTER file suggested by pal-view --suggest-filter for %s\n", f->trace);
+    fprintf(out, "# (doc/instrumentation.md, \"Filter files\"): functions called at least %d "
+                 "times\n# for less than %.0f us on average\n", SF_MIN_CALLS, SF_MAX_MEAN * 1e6);
+    if (n == 0) {
+        fprintf(out, "# none: no function floods this trace of %llu records\n",
+                (unsigned long long)f->records);
+        free(c);
+        return 0;
+    }
+    fprintf(out, "# leaving them out saves about %llu of %llu records (%.1f%%)\n",
+            (unsigned long long)saved, (unsigned long long)f->records, share);
+    for (size_t k = 0; k < n; k++) {
+        const vw_region *g = &f->regions[c[k].i];
+        fputs("exclude function ", out);
+        filter_pattern(out, g->name);
+        fprintf(out, "   # %llu calls, %.3f us each, %llu records\n",
+                (unsigned long long)g->all.calls, g->all.total / (double)g->all.calls * 1e6,
+                (unsigned long long)(2 * g->all.calls));
+    }
+    free(c);
+    return 0;
+}
+
+const vw_view vw_view_suggest_filter = {VW_ABI_VERSION, "suggest-filter",
+                                        "an ECL_FILTER file excluding the functions that flood "
+                                        "the trace, with the records it saves",
+                                        suggest_filter_text, NULL};
+
 void vw_csv_name(FILE *out, const char *nm)
 {
     if (strpbrk(nm, ",\"\n")) {

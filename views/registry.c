@@ -20,7 +20,7 @@ void vw_registry_init(void)
     static const vw_view *const builtin[] = {&vw_view_profile,  &vw_view_utilization,
                                              &vw_view_util_total, &vw_view_timeline,
                                              &vw_view_calltree, &vw_view_comm,
-                                             &vw_view_clock};
+                                             &vw_view_clock, &vw_view_suggest_filter};
     nviews = 0;
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         vw_registry_add(builtin[i]);

@@ -92,7 +92,7 @@ extern const char vw_default_config[];
 
 /* ---------------- built-in views ---------------- */
 extern const vw_view vw_view_profile, vw_view_utilization, vw_view_util_total,
-    vw_view_timeline, vw_view_calltree, vw_view_comm, vw_view_clock;
+    vw_view_timeline, vw_view_calltree, vw_view_comm, vw_view_clock, vw_view_suggest_filter;
 /* helpers shared by views */
 void vw_xml_escape(FILE *out, const char *s);
 double vw_rank_imbalance(const vw_facts *f, size_t region, double *mean_out);

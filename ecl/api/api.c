@@ -123,6 +123,9 @@ ECL_API ecl_status ecl_finalize(void)
         ecl_gpu_fini();
         ecl_auto_fini();
         st = from_core(ecl_trace_close());
+        ecl_trace_stats ts;
+        ecl_trace_get_stats(&ts);
+        ecl_auto_flood_note(ts.records);
     }
     api_state = API_FINALIZED;
     pthread_mutex_unlock(&api_lock);

@@ -185,6 +185,10 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
         if (parse_uint(value, 0, 1000000000000ul, &n) != 0)
             BAD("expected a number of calls, or 0 for no limit", name, value);
         cfg->autocfg.max_calls = n;
+    } else if (strcmp(name, "ECL_FUNC_NOTE") == 0) {
+        if (parse_uint(value, 0, 1000000000000000ul, &n) != 0)
+            BAD("expected a number of records, or 0 for no note", name, value);
+        cfg->autocfg.note_records = n;
     } else if (strcmp(name, "ECL_COUNTERS") == 0) {
         if (strlen(value) >= sizeof cfg->autocfg.counters || strpbrk(value, " \t") != NULL)
             BAD("expected a comma-separated list of counter names, default or none", name,
@@ -260,6 +264,7 @@ int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)
     ecl_trace_config_default(&cfg->trace);
     cfg->autocfg.groups = ECL_API_GROUPS_DEFAULT;
     cfg->autocfg.counter_period_ns = 1000000;
+    cfg->autocfg.note_records = 10000000;
     for (char **e = environ; e != NULL && *e != NULL; e++) {
         const char *eq = strchr(*e, '=');
         char name[64];

@@ -18,6 +18,7 @@ typedef struct ecl_api_auto_config {
     char filter[1024];           /* ECL_FILTER: filter file, "" none */
     unsigned depth;              /* ECL_FUNC_DEPTH: deepest call recorded, 0 = no limit */
     uint64_t max_calls;          /* ECL_FUNC_MAX_CALLS: per function, 0 = no limit */
+    uint64_t note_records;       /* ECL_FUNC_NOTE: the flood note's threshold, 0 = never */
     char counters[512];          /* ECL_COUNTERS: event names, "" none */
     uint64_t counter_period_ns;  /* ECL_COUNTER_PERIOD */
 } ecl_api_auto_config;

@@ -42,6 +42,11 @@ int ecl_auto_init(const ecl_api_auto_config *cfg, char *err, size_t errlen);
 /* Called by ecl_finalize before the trace is closed: writes the suppressed
  * counts and the last counter samples. */
 void ecl_auto_fini(void);
+/* Called by ecl_finalize after the trace is closed, with the records it
+ * holds: when functions were instrumented and the trace holds at least
+ * ECL_FUNC_NOTE records, one note on standard error on how to size a filter
+ * (pal-view --suggest-filter), once per process. */
+void ecl_auto_flood_note(uint64_t records);
 
 /* Defines a region whose name is only known at run time, once per name
  * (the interface layer's table). 0 on error. */

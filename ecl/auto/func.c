@@ -57,6 +57,7 @@ static pthread_key_t fn_key;
 static int fn_key_ok;
 static unsigned depth_limit = STACK_MAX;
 static uint64_t max_calls;
+static uint64_t note_records;     /* ECL_FUNC_NOTE */
 static int func_on;              /* the functions group, set at init */
 static ecl_auto_filter *filter;
 
@@ -77,6 +78,7 @@ int ecl_auto_func_init(const ecl_api_auto_config *cfg, char *err, size_t errlen)
         return -1;
     depth_limit = cfg->depth != 0 && cfg->depth < STACK_MAX ? cfg->depth : STACK_MAX;
     max_calls = cfg->max_calls;
+    note_records = cfg->note_records;
     if (pthread_key_create(&fn_key, fn_thread_free) == 0)
         fn_key_ok = 1;
     __atomic_store_n(&func_on, (cfg->groups & ECL_API_G_FUNCTIONS) != 0, __ATOMIC_RELEASE);
@@ -238,6 +240,26 @@ static void write_suppressed(uint32_t region, unsigned reason, uint64_t count)
     p = ecl_buf_put_uleb(p, reason);
     p = ecl_buf_put_uleb(p, count);
     ecl_trace_write_definition(ECL_REC_SUPPRESSED, buf, (size_t)(p - buf));
+}
+
+void ecl_auto_flood_note(uint64_t records)
+{
+    static int said;
+    size_t nfn = 0;
+    pthread_mutex_lock(&fn_lock);
+    for (fn_info *f = all_fns; f != NULL; f = f->next)
+        nfn++;
+    pthread_mutex_unlock(&fn_lock);
+    if (note_records == 0 || nfn == 0 || records < note_records ||
+        __atomic_exchange_n(&said, 1, __ATOMIC_ACQ_REL))
+        return;
+    char line[512];
+    snprintf(line, sizeof line,
+             "ecl: note: %llu records with %zu instrumented functions; to size a filter, run "
+             "`pal-view --suggest-filter TRACE > app.filter` and trace again with "
+             "ECL_FILTER=app.filter (doc/instrumentation.md; ECL_FUNC_NOTE=0: no note)\n",
+             (unsigned long long)records, nfn);
+    ecl_sys_stderr(line);
 }
 
 void ecl_auto_func_fini(void)

@@ -619,7 +619,9 @@ function meaning_table(i,    n, k, r, fr, lst, nfm, nm) {
     }
     if (opname[i] != "" && !((i, "collective") in rset))
         die("op= is for collectives: " fname[i])
-    printf "static const edl_meaning meaning_%s = { roles_%s, %d, %s, %s, %d, %s };\n", nm, nm, n, region[i] == "" ? "NULL" : cstr(region[i]), nfm ? "fmeaning_" nm : "NULL", nfm, opname[i] == "" ? "NULL" : cstr(opname[i])
+    # conditional arguments in parentheses: POSIX (and original-awk) parse
+    # no unparenthesized comparison in a printf argument list
+    printf "static const edl_meaning meaning_%s = { roles_%s, %d, %s, %s, %d, %s };\n", nm, nm, n, (region[i] == "" ? "NULL" : cstr(region[i])), (nfm ? "fmeaning_" nm : "NULL"), nfm, (opname[i] == "" ? "NULL" : cstr(opname[i]))
 }
 
 function out_table(    i, k) {
@@ -631,7 +633,7 @@ function out_table(    i, k) {
         gate_open(i)
         printf "static const ecl_trace_field fields_%s[] = {\n", tolower(fname[i])
         for (k = 1; k <= nf[i]; k++)
-            printf "    { %s, %s, %s, %s, %s },\n", cstr(fld_name[i, k]), fld_type[i, k], enc_of(fld_kind[i, k]), fld_unit[i, k] == "" ? "NULL" : cstr(fld_unit[i, k]), fld_desc[i, k] == "" ? "NULL" : cstr(fld_desc[i, k])
+            printf "    { %s, %s, %s, %s, %s },\n", cstr(fld_name[i, k]), fld_type[i, k], enc_of(fld_kind[i, k]), (fld_unit[i, k] == "" ? "NULL" : cstr(fld_unit[i, k])), (fld_desc[i, k] == "" ? "NULL" : cstr(fld_desc[i, k]))
         print "};"
         meaning_table(i)
         gate_close(i)
@@ -691,7 +693,7 @@ function out_wrapper(i,    j, k, args, pargs, nm, st, nstr, fn, reg, hf) {
     reg = registers(i)
     printf "\n/* %s (%s):", fn, group[i]
     for (k = 1; k <= nr[i]; k++)
-        printf " %s%s%s", rkey[i, k], rval[i, k] == "" ? "" : "=", rval[i, k]
+        printf " %s%s%s", rkey[i, k], (rval[i, k] == "" ? "" : "="), rval[i, k]
     if (persistent[i]) printf " persistent"
     print " */"
     printf "ECL_MPI_API int %s(%s)\n{\n", fn, declist(i)
@@ -776,7 +778,7 @@ function out_wrapper(i,    j, k, args, pargs, nm, st, nstr, fn, reg, hf) {
             printf "    %s f_%s = %s;\n", ctype_of(fld_kind[i, k]), nm, fld_expr[i, k]
     }
     if (messagep[i] != "") {
-        printf "    uint64_t f_message = %s ? ecl_mpi_msg_new(*%s, ci, f_peer, f_tag, f_bytes) : 0;\n", flagp[i] != "" ? "st_ok_" : "rc_ == MPI_SUCCESS", messagep[i]
+        printf "    uint64_t f_message = %s ? ecl_mpi_msg_new(*%s, ci, f_peer, f_tag, f_bytes) : 0;\n", (flagp[i] != "" ? "st_ok_" : "rc_ == MPI_SUCCESS"), messagep[i]
     }
     hf = "ci, " (hasfield(i, "peer") ? "f_peer" : "-1") ", " (hasfield(i, "tag") ? "f_tag" : "0") ", " (hasfield(i, "bytes") ? "f_bytes" : "0")
     if (hasfield(i, "source") && rstatusp[i] == "")
@@ -786,9 +788,9 @@ function out_wrapper(i,    j, k, args, pargs, nm, st, nstr, fn, reg, hf) {
     if (idupp[i] != "")
         printf "    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_idup(*%s, ci, *%s, (uint32_t)f_newcomm) : 0;\n", requestp[i], idupp[i]
     else if (requestp[i] != "")
-        printf "    int imm_ = 0;\n    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_new(*%s, ECL_MPI_KIND_%s, %d, %s, &imm_) : 0;\n", requestp[i], upper(kind[i]), persistent[i] ? 1 : 0, hf
+        printf "    int imm_ = 0;\n    uint64_t f_request = rc_ == MPI_SUCCESS ? ecl_mpi_req_new(*%s, ECL_MPI_KIND_%s, %d, %s, &imm_) : 0;\n", requestp[i], upper(kind[i]), (persistent[i] ? 1 : 0), hf
     if (newcommp[i] != "")
-        printf "    uint64_t f_newcomm = rc_ == MPI_SUCCESS ? ecl_mpi_comm_created(%s, *%s) : 0;\n", commp[i] != "" ? "ci" : "NULL", newcommp[i]
+        printf "    uint64_t f_newcomm = rc_ == MPI_SUCCESS ? ecl_mpi_comm_created(%s, *%s) : 0;\n", (commp[i] != "" ? "ci" : "NULL"), newcommp[i]
     if (localcommp[i] != "")
         printf "    uint64_t f_newcomm = rc_ == MPI_SUCCESS ? ecl_mpi_comm_of(*%s)->id : 0;\n", localcommp[i]
     if (newgroupp[i] != "")
@@ -1025,7 +1027,7 @@ function out_md(    i, j, k, s, f, fn) {
             if (j != i && rec[j] == i)
                 fn = fn ", `MPI_" fname[j] "`" (family[j] != "" ? " (" family[j] ")" : "")
         f = fortran_ok(i) || fcustom[i] ? "yes" : "no"
-        printf "| %d | `%s` | %s | %s | %s | %s |\n", id_of[recname(i)], recname(i), group[i], fn, f, s == "" ? "--" : s
+        printf "| %d | `%s` | %s | %s | %s | %s |\n", id_of[recname(i)], recname(i), group[i], fn, f, (s == "" ? "--" : s)
     }
 }
 
@@ -1056,7 +1058,7 @@ function out_ids(    k, id, nm) {
 function out_funcs(    i) {
     for (i = 1; i <= nfunc; i++)
         if (ftype[i] == "call")
-            printf "MPI_%s %s %s %s\n", fname[i], family[i] == "" ? "-" : family[i], group[i], custom[i] ? "custom" : "generated"
+            printf "MPI_%s %s %s %s\n", fname[i], (family[i] == "" ? "-" : family[i]), group[i], (custom[i] ? "custom" : "generated")
 }
 
 function out_families(    k) {

@@ -122,6 +122,8 @@ int main(int argc, char **argv)
     o.diag = diag;
     const char *output = NULL;
     int verbose = 0, c;
+    /* getopt's messages name the tool, not the path it was run by */
+    argv[0] = (char *)prog;
     while ((c = getopt_long(argc, argv, "o:n:z:fqvhV", longs, NULL)) != -1) {
         switch (c) {
         case 'o':

@@ -4,6 +4,8 @@
 # its per-rank files (a directory) each equal pal-dump record by record
 # (tests/python/check.py), with 4 ranks; the isend DataFrame has one row per
 # send with the peer, tag and bytes of the description's integer types.
+# examples/python/profile.py gives the calls per region and MPI function of
+# the halo run, and of an MPI-only run (examples/mpi/ring: no regions).
 # Skips (77) when ECL was configured without MPI.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -49,4 +51,26 @@ for f, kind in t.fields("mpi_isend").items():
 print("%d isends on ranks 0-3, fields %s" % (n, sorted(c)))
 sys.exit(bad)
 PYEOF
+
+# profile.py: regions and MPI calls, counts as pal-dump's
+profile() {
+    "$PY" "$top_srcdir/examples/python/profile.py" "$1" >"$tmp/profile" \
+        || { cat "$tmp/profile"; echo "FAIL: profile.py $1"; fail=1; return; }
+    shift
+    for want; do
+        set -- $want
+        awk -v r="$1" -v n="$2" '$1 == r && $2 == n && $3 > 0 {ok = 1} END {exit !ok}' \
+            "$tmp/profile" || { cat "$tmp/profile"; echo "FAIL: profile.py: not $2 calls of $1"; fail=1; }
+    done
+}
+n_isend=$("$dump" --count --type mpi_isend "$tmp/run/trace.ecl" | awk '$1 == "mpi_isend" {print $2}')
+profile "$tmp/run/trace.ecl" "MPI_Isend $n_isend" "MPI_Waitall $n_isend" "MPI_Allreduce 4"
+ring="$top_builddir/examples/mpi/ring"
+mkdir "$tmp/ring"
+(cd "$tmp/ring" && ECL_DIR=$tmp/ring LD_PRELOAD= ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+    timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 2 "$ring") \
+    >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "mpirun ring failed"; exit 99; }
+n_send=$("$dump" --count --type mpi_send "$tmp/ring/trace.ecl" | awk '$1 == "mpi_send" {print $2}')
+[ "${n_send:-0}" -gt 0 ] || { echo "FAIL: no mpi_send in the ring run"; fail=1; }
+profile "$tmp/ring/trace.ecl" "MPI_Send $n_send" "MPI_Recv $n_send"
 exit $fail

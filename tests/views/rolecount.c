@@ -2,7 +2,8 @@
  * PAL's roles (the oracle of tests/views/otf2.sh and tests/pal/otf2.sh):
  * one line per OTF2 event kind, "kind N", in a fixed order.
  *   enter   records with role enter, call or overhead (a call or an overhead
- *           record is a region entered and left)
+ *           record is a region entered and left), or process_begin/_end
+ *           with a duration
  *   leave   leave, call or overhead
  *   send    records with role send        recv   role recv
  *   coll_begin  collective and (enter or call)
@@ -120,7 +121,11 @@ int main(int argc, char **argv)
     pal_status st;
     while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
         int en = pal_record_has_role(rec, PAL_ROLE_ENTER), le = pal_record_has_role(rec, PAL_ROLE_LEAVE),
-            ca = pal_record_has_role(rec, PAL_ROLE_CALL),
+            ca = pal_record_has_role(rec, PAL_ROLE_CALL) ||
+                 /* a process's start or end that takes time (MPI_Init) */
+                 ((pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ||
+                   pal_record_has_role(rec, PAL_ROLE_PROCESS_END)) &&
+                  pal_recdesc_role_field(pal_record_desc(rec), PAL_FROLE_DURATION)),
             ov = pal_record_has_role(rec, PAL_ROLE_OVERHEAD),
             co = pal_record_has_role(rec, PAL_ROLE_COLLECTIVE);
         enter += en || ca || ov;

@@ -1,0 +1,99 @@
+#!/bin/sh
+# otf2-roundtrip.sh -- an OTF2 export read back is the trace: pal-view's text
+# profile of a trace and of its archive (pal-view --export otf2, read by
+# PAL's OTF2 import) are equal line for line -- MPI_Init and MPI_Finalize
+# (process start and end), the waiting (idle) share and the ranks that wait,
+# the bytes of nonblocking and persistent calls, collectives, messages, the
+# run's length -- but for the trace's name, its dictionary and the record
+# count; numbers are equal to the last digit printed, give or take one in
+# that digit (times turned into seconds from another zero round
+# differently). On real 4-rank mpiruns of examples/mpi halo (Isend/Irecv,
+# persistent requests, Waitall), ring, collectives, io (MPI-IO) and io again
+# with POSIX I/O recorded (ECL_GROUPS=all). Skips (77) without OTF2 or MPI.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+if [ "${ECL_TEST_HAVE_OTF2:-no}" != yes ]; then
+    echo "SKIP: ECL was configured without OTF2 (no libotf2: Debian libotf2-trace-dev)"
+    exit 77
+fi
+if [ "${ECL_TEST_HAVE_MPI:-no}" != yes ]; then
+    echo "SKIP: ECL was configured without MPI (no examples/mpi)"
+    exit 77
+fi
+OMPI_ALLOW_RUN_AS_ROOT=1
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
+done
+pv="$top_builddir/views/pal-view"
+ex="$top_builddir/examples/mpi"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/otf2-roundtrip.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# the profile without what names the input: its first line and the record count
+profile() {
+    "$pv" "$1" 2>"$2.err" | sed -e 1d -e 's/^  records [0-9]*, /  /' >"$2"
+}
+# same A B: the lines pair up, words are equal, numbers within one unit of
+# their last printed digit; the lines that differ are shown
+same() {
+    awk 'function unit(w,   d) { d = index(w, "."); return d ? 10 ^ -(length(w) - d) : 1 }
+         function num(w) { return w ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+         FNR == NR { a[FNR] = $0; na = FNR; next }
+         { nb = FNR
+           n = split(a[FNR], x, / +/); m = split($0, y, / +/); ok = n == m
+           for (i = 1; ok && i <= n; i++) {
+               if (x[i] == y[i]) continue
+               if (!num(x[i]) || !num(y[i])) { ok = 0; break }
+               d = x[i] - y[i]; if (d < 0) d = -d
+               u = unit(x[i]) > unit(y[i]) ? unit(x[i]) : unit(y[i])
+               if (d > u * 1.01) ok = 0
+           }
+           if (!ok) { print "- " a[FNR]; print "+ " $0; bad = 1 } }
+         END { if (na != nb) { print "lines: " na " and " nb; bad = 1 }; exit bad }' "$1" "$2"
+}
+roundtrip() {
+    name=$1
+    shift
+    mkdir "$tmp/$name"
+    if ! (cd "$tmp/$name" && ECL_DIR=$tmp/$name LD_PRELOAD= \
+            ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+            timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$@") \
+            >"$tmp/out" 2>&1; then
+        cat "$tmp/out"
+        echo "FAIL: $name: mpirun $*"
+        fail=1
+        return
+    fi
+    trace=$tmp/$name/trace.ecl
+    "$pv" --export otf2 -o "$tmp/$name/otf2" "$trace" || { echo "FAIL: $name: export"; fail=1; return; }
+    profile "$trace" "$tmp/$name/p.trace"
+    profile "$tmp/$name/otf2/traces.otf2" "$tmp/$name/p.otf2"
+    if [ -s "$tmp/$name/p.otf2.err" ]; then
+        cat "$tmp/$name/p.otf2.err"
+        echo "FAIL: $name: pal-view said something about the archive"
+        fail=1
+    fi
+    if same "$tmp/$name/p.trace" "$tmp/$name/p.otf2"; then
+        echo "$name: profiles equal ($(wc -l <"$tmp/$name/p.trace") lines;" \
+             "$(grep -c '^  MPI_' "$tmp/$name/p.trace") MPI function lines)"
+    else
+        echo "FAIL: $name: the profile of the OTF2 export differs from the trace's"
+        fail=1
+    fi
+}
+roundtrip halo "$ex/halo"
+grep -q '^Ranks that wait most' "$tmp/halo/p.otf2" || { echo "FAIL: halo: no waiting ranks"; fail=1; }
+grep -q '^  MPI_Init  *4 ' "$tmp/halo/p.otf2" || { echo "FAIL: halo: no MPI_Init"; fail=1; }
+grep -q '^  MPI_Isend  *80 .* 640$' "$tmp/halo/p.otf2" || { echo "FAIL: halo: no Isend bytes"; fail=1; }
+roundtrip ring "$ex/ring"
+roundtrip collectives "$ex/collectives"
+roundtrip io "$ex/io"
+ECL_GROUPS=all
+export ECL_GROUPS
+roundtrip io-posix "$ex/io"
+unset ECL_GROUPS
+grep -q '^  write ' "$tmp/io-posix/p.otf2" || { echo "FAIL: io-posix: no POSIX write calls"; fail=1; }
+exit $fail
