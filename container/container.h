@@ -382,6 +382,13 @@ const char *ecc_read_payload(int fd, const ecc_event *ev, uint8_t *buf);
 #define ECC_OUT_THROUGH 1u
 typedef struct ecc_out ecc_out;
 int ecc_out_open(const char *path, unsigned flags, ecc_out **out, char *err, size_t errlen);
+/* For outputs another library creates itself (libotf2's archive): the
+ * check ecc_out_open makes, on a name that will be created. */
+int ecc_out_check(const char *path, unsigned flags, char *err, size_t errlen);
+/* An output directory: created (0777 less the umask; *created set), or an
+ * existing directory -- a symbolic link to one only with ECC_OUT_THROUGH;
+ * anything else refused. */
+int ecc_out_dir(const char *dir, unsigned flags, int *created, char *err, size_t errlen);
 int ecc_out_fd(const ecc_out *o);
 const char *ecc_out_name(const ecc_out *o);
 int ecc_out_write(ecc_out *o, const void *buf, size_t n, char *err, size_t errlen);

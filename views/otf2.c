@@ -26,6 +26,7 @@
 
 #include <otf2/otf2.h>
 
+#include "container/container.h"
 #include "pal/pal.h"
 #include "views/otf2.h"
 
@@ -1340,19 +1341,46 @@ static void xp_free(xp *x)
     pal_reader_close(x->r);
 }
 
+/* libotf2 creates the archive's files itself, following links: the names
+ * it will create get the check every other output gets (ecc_out_check),
+ * and an archive, or part of one, already there is refused. 0, or 1 with a
+ * message. */
+static int archive_place(const char *dir, unsigned out_flags)
+{
+    static const char *const names[] = { "traces.otf2", "traces.def", "traces" };
+    char err[4400], p[4200];
+    int created;
+    if (ecc_out_dir(dir, out_flags, &created, err, sizeof err) != 0) {
+        fprintf(stderr, "pal-view: otf2: %s\n", err);
+        return 1;
+    }
+    for (size_t i = 0; !created && i < sizeof names / sizeof *names; i++) {
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        if (lstat(p, &sb) != 0)
+            continue;
+        if (S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) {
+            fprintf(stderr, "pal-view: otf2: '%s' exists: an archive is already in '%s'; "
+                    "remove it or choose another -o DIR\n", p, dir);
+            return 1;
+        }
+        if (ecc_out_check(p, out_flags, err, sizeof err) != 0) {
+            fprintf(stderr, "pal-view: otf2: %s\n", err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, const char *dir,
-                   int verbose)
+                   unsigned out_flags, int verbose)
 {
     xp x;
     memset(&x, 0, sizeof x);
     char anchor[4200];
-    struct stat sb;
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-    if (stat(anchor, &sb) == 0) {
-        fprintf(stderr, "pal-view: otf2: '%s' exists: remove the archive or choose another "
-                "-o DIR\n", anchor);
+    if (archive_place(dir, out_flags) != 0)
         return 1;
-    }
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
     if (pal_reader_open_run(paths, n, dict_path, 0, &x.r) != PAL_OK) {
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return 1;

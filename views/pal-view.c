@@ -43,8 +43,9 @@ static void usage(FILE *out)
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
           "--from/--to: the Chrome export's window, in seconds from the start.\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
-          "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
-          "is a device, FIFO or symbolic link (otherwise refused).\n"
+          "read as one stream. --through: write into an output (--html, SVG, -o, the\n"
+          "OTF2 archive's files and directory) that is a device, FIFO or symbolic link\n"
+          "(otherwise refused).\n"
           "exit status: 0 success; 1 usage error, unreadable trace, a description\n"
           "without the roles the views need, or output not written; 2 drawn, but\n"
           "damage was found or the traces are partial\n",
@@ -278,7 +279,7 @@ int main(int argc, char **argv)
         }
 #ifdef HAVE_OTF2
         return vw_otf2_export((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                              output, 0);
+                              output, out_flags, 0);
 #else
         fprintf(stderr, "pal-view: --export otf2: this pal-view was built without OTF2 "
                 "(configure found no libotf2; Debian: libotf2-trace-dev)\n");
@@ -360,11 +361,13 @@ int main(int argc, char **argv)
     if (export)
         rc |= export_close(&xo, output, rc);
     if (svgdir) {
-        quiet_text = 1;
-        if (mkdir(svgdir, 0777) && errno != EEXIST) {
-            fprintf(stderr, "pal-view: %s: %s\n", svgdir, strerror(errno));
+        char derr[4400];
+        int created;
+        if (ecc_out_dir(svgdir, out_flags, &created, derr, sizeof derr) != 0) {
+            fprintf(stderr, "pal-view: %s\n", derr);
             rc = 1;
         }
+        quiet_text = 1;
         for (size_t i = 0; i < vw_registry_count() && rc == 0; i++) {
             const vw_view *v = vw_registry_get(i);
             int want = nsel ? selected(sel, nsel, v->name) : 0;
