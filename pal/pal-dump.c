@@ -802,9 +802,8 @@ done:
         pal_reader_stats rs;
         pal_reader_get_stats(r, &rs);
         /* damage, or a partial result: a trace not closed, lacking chunks,
-         * ended by a signal; a run lacking ranks */
-        if (rs.damaged || rs.truncated || rs.not_closed || rs.signaled || rs.chunks_missing ||
-            rs.ranks_missing)
+         * ended by a signal; a run lacking ranks; records lost at capture */
+        if (pal_stats_partial(&rs))
             rc = 2;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

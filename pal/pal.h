@@ -227,6 +227,12 @@ typedef struct pal_reader_stats {
     uint32_t clock_fallbacks;     /* a run: ranks whose clock could not be fully corrected */
 } pal_reader_stats;
 
+/* Whether what was read is less than what was recorded: damage, a file cut
+ * short, a writer not closed or ended by a signal, chunks or ranks missing,
+ * records dropped at capture (lost). Every tool exits with status 2 then
+ * (doc/tools.md, "Exit status"). 0 for NULL st. */
+PAL_API int pal_stats_partial(const pal_reader_stats *st);
+
 /* Opens a trace. dict_path NULL: the dictionary embedded in the trace; else a
  * binary dictionary or an EDL source (see pal_dict_load) that describes an ECL
  * trace, a raw binary record stream or an ascii (line) trace. Messages

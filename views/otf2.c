@@ -1480,8 +1480,7 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
                 x.count[E_SEND] + x.count[E_ISEND], x.count[E_RECV] + x.count[E_IRECV],
                 x.count[E_CBEGIN], x.count[E_CEND], x.count[E_METRIC], x.count[E_PARAM],
                 x.count[E_RMA_PUT] + x.count[E_RMA_GET] + x.count[E_RMA_ATOMIC], x.lost);
-    int partial = rs.damaged || rs.truncated || rs.not_closed || rs.chunks_missing ||
-                  rs.ranks_missing;
+    int partial = pal_stats_partial(&rs) || x.lost;
     xp_free(&x);
     return rc ? 1 : partial ? 2 : 0;
 }
