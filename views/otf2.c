@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1341,6 +1342,30 @@ static void xp_free(xp *x)
     pal_reader_close(x->r);
 }
 
+/* libotf2 reports some failures -- a write of buffered data that fails, on
+ * a full disk -- only to its error callback, and the call that caused them
+ * still succeeds: the export keeps the first such error and fails on it. */
+typedef struct otf2_fault {
+    OTF2_ErrorCode code;
+    char msg[512];
+} otf2_fault;
+
+static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line,
+                                    const char *function, OTF2_ErrorCode code, const char *fmt,
+                                    va_list va)
+{
+    (void)file;
+    (void)line;
+    (void)function;
+    otf2_fault *f = ud;
+    if (f->code == OTF2_SUCCESS && code != OTF2_SUCCESS) {
+        f->code = code;
+        if (fmt)
+            vsnprintf(f->msg, sizeof f->msg, fmt, va);
+    }
+    return code;
+}
+
 /* libotf2 creates the archive's files itself, following links: the names
  * it will create get the check every other output gets (ecc_out_check),
  * and an archive, or part of one, already there is refused. 0, or 1 with a
@@ -1399,10 +1424,14 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
         return oom(), 1;
     }
     x.ncomms = 1;
+    otf2_fault fault = { OTF2_SUCCESS, "" };
+    OTF2_ErrorCallback old_cb = OTF2_Error_RegisterCallback(on_otf2_error, &fault);
     x.ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                              OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!x.ar) {
-        fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s'\n", dir);
+        fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s'%s%s\n", dir,
+                fault.code != OTF2_SUCCESS ? ": " : "", fault.msg);
+        OTF2_Error_RegisterCallback(old_cb, NULL);
         xp_free(&x);
         return 1;
     }
@@ -1416,6 +1445,7 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
         fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s': %s\n", dir,
                 OTF2_Error_GetDescription(oc));
         OTF2_Archive_Close(x.ar);
+        OTF2_Error_RegisterCallback(old_cb, NULL);
         xp_free(&x);
         return 1;
     }
@@ -1460,9 +1490,13 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
     c = OTF2_Archive_Close(x.ar);
     if (c != OTF2_SUCCESS && x.err == OTF2_SUCCESS)
         x.err = c;
+    OTF2_Error_RegisterCallback(old_cb, NULL);
+    if (x.err == OTF2_SUCCESS && fault.code != OTF2_SUCCESS)
+        x.err = fault.code;
     if (x.err != OTF2_SUCCESS) {
-        fprintf(stderr, "pal-view: otf2: writing '%s' failed: %s\n", anchor,
-                OTF2_Error_GetDescription(x.err));
+        fprintf(stderr, "pal-view: otf2: writing the archive in '%s' failed: %s%s%s; what "
+                "libotf2 wrote there is partial\n", dir, OTF2_Error_GetDescription(x.err),
+                fault.code != OTF2_SUCCESS && fault.msg[0] ? ": " : "", fault.msg);
         rc = 1;
     }
     pal_reader_stats rs;
