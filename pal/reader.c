@@ -1642,12 +1642,20 @@ static void file_verdict(pal_reader *r, pal_src *src)
             size_t threads = 0;
             for (size_t i = 0; i < r->nstreams; i++)
                 threads += r->streams[i]->src == src && r->streams[i]->stream != 0;
-            pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
-                            "still running): what each thread had not yet written is missing, "
-                            "at most %" PRIu32 " buffers of %" PRIu32 " bytes per thread (%zu "
-                            "threads)%s", who, src->hdr.buffer_count, src->hdr.buffer_size,
-                            threads, src->first_time <= src->last_time ? "" :
-                            "; it holds no records");
+            if (threads == 0)      /* no thread wrote a chunk: all it recorded is lost */
+                pal_reader_note(r, "%s: the trace was not closed (its process was killed, or "
+                                "is still running) and no thread wrote a chunk: every record "
+                                "it made is lost, up to %" PRIu32 " buffers of %" PRIu32
+                                " bytes per thread (how many records is not known: the count "
+                                "is written at close)", who, src->hdr.buffer_count,
+                                src->hdr.buffer_size);
+            else
+                pal_reader_note(r, "%s: the trace was not closed (its process was killed, or "
+                                "is still running): what each thread had not yet written is "
+                                "missing, at most %" PRIu32 " buffers of %" PRIu32 " bytes per "
+                                "thread (%zu threads)%s", who, src->hdr.buffer_count,
+                                src->hdr.buffer_size, threads,
+                                src->first_time <= src->last_time ? "" : "; it holds no records");
         } else {
             pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
                             "still running): what it had not yet written is missing", who);
