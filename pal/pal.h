@@ -123,6 +123,11 @@ PAL_API void pal_dict_print(const pal_dict *d, void *file);
  * (NUL-terminated when size > 0, cut at an escape's boundary) and returns
  * the length it needed, like snprintf. */
 #define PAL_TEXT_QUOTE 1u
+/* The bytes (1..4) of the well-formed UTF-8 character that starts s[0..n),
+ * or 0 when none does (a bad lead byte, an overlong form, a surrogate,
+ * beyond U+10FFFF, cut short) -- the test every escaping of PAL's tools
+ * makes. */
+PAL_API size_t pal_utf8_length(const char *s, size_t n);
 PAL_API size_t pal_text_escape(char *buf, size_t size, const char *s, size_t n, unsigned flags);
 /* The same, written to a FILE* passed as void*, left-aligned in width bytes
  * (0: no padding). */

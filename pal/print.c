@@ -25,11 +25,16 @@ void pal_dict_print(const pal_dict *d, void *file)
     free(text);
 }
 
-/* The length of the valid UTF-8 sequence at s[0..n) (2..4 bytes), or 0. */
+/* The length of the valid UTF-8 sequence at s[0..n) (n > 0; 1..4 bytes,
+ * its code point in *cpp), or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cpp)
 {
     size_t len;
     uint32_t cp;
+    if (s[0] < 0x80) {
+        *cpp = s[0];
+        return 1;
+    }
     if (s[0] >= 0xc2 && s[0] <= 0xdf) {
         len = 2;
         cp = s[0] & 0x1f;
@@ -54,6 +59,12 @@ static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cpp)
         return 0;
     *cpp = cp;
     return len;
+}
+
+size_t pal_utf8_length(const char *s, size_t n)
+{
+    uint32_t cp;
+    return s && n > 0 ? utf8_seq((const unsigned char *)s, n, &cp) : 0;
 }
 
 size_t pal_text_escape(char *buf, size_t size, const char *s, size_t n, unsigned flags)
