@@ -5,7 +5,8 @@
 #                tutorial's CSV-like log, 3 toymp, 4 the roles_ascii
 #                golden case; +128 strict)
 #   fuzz_binary  tests/pal/fuzz-corpus-binary (ECL traces: read alone, as a
-#                run, merged, strict; see fuzz_binary.c)
+#                run, merged, strict; the refusals of a run: different runs,
+#                the same rank twice, another format; see fuzz_binary.c)
 # Built only with ./configure --enable-fuzz CC=clang; skipped otherwise.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
