@@ -792,8 +792,11 @@ static orec *push(pal_otf2 *o, int type, const oloc *l, OTF2_TimeStamp t)
         e->tns = 0;
     else if (o->res == 1000000000)
         e->tns = (int64_t)(t - o->offset);
-    else
-        e->tns = (int64_t)(((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1)));
+    else {
+        /* a damaged timer resolution or time can scale beyond int64: kept at its ends */
+        double ns = ((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1));
+        e->tns = ns >= 9.2e18 ? INT64_MAX : ns <= -9.2e18 ? INT64_MIN : (int64_t)ns;
+    }
     const char *n = rec_names[type];
     e->v[0].s = (const unsigned char *)n;
     e->len[0] = (uint32_t)strlen(n);
@@ -1379,7 +1382,8 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
                         undef_group);
     r->st.damaged += undef_str + undef_group;
     /* threads numbered within their location group, by location id */
-    qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);
+    if (o->nlocs > 1)      /* none: an archive without locations, locs NULL */
+        qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);
     for (size_t i = 0; i < o->nlocs; i++)
         o->locs[i].thread = i > 0 && o->locs[i - 1].group == o->locs[i].group
                                 ? o->locs[i - 1].thread + 1 : 0;
@@ -1387,7 +1391,8 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     for (size_t i = 0; i < o->nlocs; i++)
         o->byid[i] = &o->locs[i];
-    qsort(o->byid, o->nlocs, sizeof *o->byid, byid_cmp);
+    if (o->nlocs > 1)
+        qsort(o->byid, o->nlocs, sizeof *o->byid, byid_cmp);
     for (size_t i = 0; i < o->nlocs; i++)
         OTF2_Reader_SelectLocation(o->rd, o->locs[i].id);
     int have_defs = OTF2_Reader_OpenDefFiles(o->rd) == OTF2_SUCCESS;
