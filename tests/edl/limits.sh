@@ -16,8 +16,14 @@ bad() { echo "FAIL: $*"; fail=1; }
 picl=$top_srcdir/edl/formats/picl.edl
 
 # /dev/zero: refused, with a message naming the limit, in bounded memory
-(ulimit -t 20; ulimit -v 2000000 2>/dev/null; exec "$edlc" -o "$tmp/z.bin" /dev/zero) \
-    >"$tmp/out" 2>"$tmp/err"
+# (2 GB of address space; a sanitizer build, which reserves far more and
+# cannot start under it, runs without that limit)
+if { (ulimit -v 2000000 && exec "$edlc" --version) >/dev/null 2>&1; } 2>/dev/null; then
+    vlimit="ulimit -v 2000000"
+else
+    vlimit=":"
+fi
+(ulimit -t 20; $vlimit; exec "$edlc" -o "$tmp/z.bin" /dev/zero) >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] || bad "edlc /dev/zero: exit status $st, expected 1"
 grep -q "/dev/zero: error: larger than 16 MiB" "$tmp/err" ||
