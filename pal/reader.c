@@ -1636,7 +1636,12 @@ static void file_verdict(pal_reader *r, pal_src *src)
         snprintf(who, sizeof who, "%s (rank %d)", src->path, (int)src->hdr.rank);
     else
         snprintf(who, sizeof who, "%s", src->path);
-    if (!src->closed) {
+    if (!src->closed && (src->hdr.flags & ECC_HFLAG_EXEC)) {
+        /* not closed on purpose: every buffer was written, then exec */
+        pal_reader_note(r, "%s: the process replaced its program by exec; every buffer was "
+                        "written first, so nothing is missing (the trace ends there, without "
+                        "an end summary)", who);
+    } else if (!src->closed) {
         r->st.not_closed++;
         if (src->hdr.buffer_size && src->hdr.buffer_count) {
             size_t threads = 0;
