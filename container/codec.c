@@ -190,6 +190,13 @@ void ecc_file_header_encode(uint8_t *out, ecc_file_header *h, const void *dict, 
     ecc_put32(out + 16, header_crc(out, len));
 }
 
+void ecc_file_header_set_flag(uint8_t *hdr, size_t length, uint32_t mask, int on)
+{
+    uint32_t f = ecc_get32(hdr + 160);
+    ecc_put32(hdr + 160, on ? f | mask : f & ~mask);
+    ecc_put32(hdr + 16, header_crc(hdr, length));
+}
+
 void ecc_file_header_set_clock(uint8_t *hdr, size_t length, double ticks_per_second,
                                int64_t realtime_offset_ns)
 {

@@ -143,7 +143,9 @@ uint32_t ecc_crc32(uint32_t crc, const void *p, size_t n);
 /* file header flags (version 2) */
 enum {
     ECC_HFLAG_MERGED = 1,            /* a merged trace */
-    ECC_HFLAG_DICT_ZLIB = 2          /* the embedded dictionary is a zlib stream */
+    ECC_HFLAG_DICT_ZLIB = 2,         /* the embedded dictionary is a zlib stream */
+    ECC_HFLAG_EXEC = 4               /* the writer called exec after writing every
+                                      * buffer (cleared when the exec failed) */
 };
 
 typedef struct ecc_file_header {
@@ -185,6 +187,8 @@ const char *ecc_file_header_dict(const uint8_t *hdr, const ecc_file_header *h, u
                                  size_t *len);
 /* Rewrites the clock of an encoded header (length bytes) in place, ticks per
  * second and realtime offset, and its CRC. */
+/* Sets (on) or clears the header flags in mask, and the header's CRC. */
+void ecc_file_header_set_flag(uint8_t *hdr, size_t length, uint32_t mask, int on);
 void ecc_file_header_set_clock(uint8_t *hdr, size_t length, double ticks_per_second,
                                int64_t realtime_offset_ns);
 /* Rewrites rank and size of an encoded header (length bytes) in place and
@@ -392,6 +396,13 @@ const char *ecc_read_payload(int fd, const ecc_event *ev, uint8_t *buf);
 #define ECC_OUT_THROUGH 1u
 typedef struct ecc_out ecc_out;
 int ecc_out_open(const char *path, unsigned flags, ecc_out **out, char *err, size_t errlen);
+/* For outputs another library creates itself (libotf2's archive): the
+ * check ecc_out_open makes, on a name that will be created. */
+int ecc_out_check(const char *path, unsigned flags, char *err, size_t errlen);
+/* An output directory: created (0777 less the umask; *created set), or an
+ * existing directory -- a symbolic link to one only with ECC_OUT_THROUGH;
+ * anything else refused. */
+int ecc_out_dir(const char *dir, unsigned flags, int *created, char *err, size_t errlen);
 int ecc_out_fd(const ecc_out *o);
 const char *ecc_out_name(const ecc_out *o);
 int ecc_out_write(ecc_out *o, const void *buf, size_t n, char *err, size_t errlen);

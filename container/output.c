@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,9 +39,61 @@ static const char *kind_of(mode_t m)
     return "not a regular file";
 }
 
-int ecc_out_open(const char *path, unsigned flags, ecc_out **out, char *err, size_t errlen)
+/* The one rule for a name an output will take: 0 when it does not exist or
+ * is a regular file; 1 when it is something else that ECC_OUT_THROUGH lets
+ * the caller write into; -1 with a message otherwise. */
+static int out_target(const char *path, unsigned flags, char *err, size_t errlen)
 {
     struct stat sb;
+    if (lstat(path, &sb) != 0 || S_ISREG(sb.st_mode))
+        return 0;
+    if (S_ISDIR(sb.st_mode) || !(flags & ECC_OUT_THROUGH)) {
+        snprintf(err, errlen, "cannot write '%s': it is %s%s", path, kind_of(sb.st_mode),
+                 S_ISDIR(sb.st_mode) ? "" : " (--through writes into it)");
+        return -1;
+    }
+    return 1;
+}
+
+int ecc_out_check(const char *path, unsigned flags, char *err, size_t errlen)
+{
+    return out_target(path, flags, err, errlen) < 0 ? -1 : 0;
+}
+
+int ecc_out_dir(const char *dir, unsigned flags, int *created, char *err, size_t errlen)
+{
+    struct stat sb;
+    *created = 0;
+    if (mkdir(dir, 0777) == 0) {
+        *created = 1;
+        return 0;
+    }
+    if (errno != EEXIST) {
+        snprintf(err, errlen, "cannot create directory '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    if (lstat(dir, &sb) != 0) {
+        snprintf(err, errlen, "cannot write into '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(sb.st_mode))
+        return 0;
+    struct stat tb;
+    if (S_ISLNK(sb.st_mode) && (flags & ECC_OUT_THROUGH)) {
+        if (stat(dir, &tb) == 0 && S_ISDIR(tb.st_mode))
+            return 0;
+        snprintf(err, errlen, "cannot write into '%s': it is a symbolic link to no directory",
+                 dir);
+        return -1;
+    }
+    snprintf(err, errlen, "cannot write into '%s': it is %s, not a directory%s", dir,
+             kind_of(sb.st_mode),
+             S_ISLNK(sb.st_mode) ? " (--through writes into it)" : "");
+    return -1;
+}
+
+int ecc_out_open(const char *path, unsigned flags, ecc_out **out, char *err, size_t errlen)
+{
     *out = NULL;
     ecc_out *o = calloc(1, sizeof *o);
     if (!o || !(o->path = strdup(path))) {
@@ -49,12 +102,10 @@ int ecc_out_open(const char *path, unsigned flags, ecc_out **out, char *err, siz
         return -1;
     }
     o->fd = -1;
-    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        if (S_ISDIR(sb.st_mode) || !(flags & ECC_OUT_THROUGH)) {
-            snprintf(err, errlen, "cannot write '%s': it is %s%s", path, kind_of(sb.st_mode),
-                     S_ISDIR(sb.st_mode) ? "" : " (--through writes into it)");
-            goto fail;
-        }
+    int t = out_target(path, flags, err, errlen);
+    if (t < 0)
+        goto fail;
+    if (t > 0) {
         o->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
         if (o->fd < 0) {
             snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));

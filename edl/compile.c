@@ -420,6 +420,27 @@ static edl_status run(edl_cc *cc, edl_dict **out)
     return EDL_OK;
 }
 
+/* A diagnostic about the whole file (no line), to fn or stderr. */
+static void whole_file_error(const char *file, edl_diag_fn fn, void *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void whole_file_error(const char *file, edl_diag_fn fn, void *ctx, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    edl_diagnostic d;
+    memset(&d, 0, sizeof d);
+    d.severity = EDL_SEV_ERROR;
+    d.file = file;
+    d.message = msg;
+    if (fn)
+        fn(ctx, &d);
+    else
+        default_sink(NULL, &d);
+}
+
 edl_status edl_compile_string(const char *name, const char *text, size_t len, edl_diag_fn fn,
                               void *ctx, edl_dict **out)
 {
@@ -428,6 +449,12 @@ edl_status edl_compile_string(const char *name, const char *text, size_t len, ed
     *out = NULL;
     if (!text && len)
         return EDL_EINVAL;
+    if (len > EDL_SOURCE_MAX) {
+        whole_file_error(name ? name : "<input>", fn, ctx,
+                         "larger than %zu MiB: not an EDL source (the compiler's limit, "
+                         "EDL_SOURCE_MAX)", EDL_SOURCE_MAX >> 20);
+        return EDL_ECOMPILE;
+    }
     edl_cc *cc = calloc(1, sizeof *cc);
     edl_arena *arena = calloc(1, sizeof *arena);
     if (!cc || !arena) {
@@ -458,7 +485,7 @@ edl_status edl_compile_file(const char *path, edl_diag_fn fn, void *ctx, edl_dic
     char *buf = NULL;
     size_t len = 0, cap = 0;
     int failed = !f;
-    while (f && !failed) {
+    while (f && !failed && len <= EDL_SOURCE_MAX) {     /* one byte over: refused */
         if (len == cap) {
             cap = cap ? cap * 2 : 65536;
             char *nb = realloc(buf, cap);
@@ -479,17 +506,7 @@ edl_status edl_compile_file(const char *path, edl_diag_fn fn, void *ctx, edl_dic
     if (f)
         fclose(f);
     if (failed) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "cannot read file: %s", strerror(errno));
-        edl_diagnostic d;
-        memset(&d, 0, sizeof d);
-        d.severity = EDL_SEV_ERROR;
-        d.file = path;
-        d.message = msg;
-        if (fn)
-            fn(ctx, &d);
-        else
-            default_sink(NULL, &d);
+        whole_file_error(path, fn, ctx, "cannot read file: %s", strerror(errno));
         free(buf);
         return EDL_EIO;
     }

@@ -383,9 +383,16 @@ typedef struct edl_diagnostic {
  * written to stderr as edl_diagnostic_format renders it. */
 typedef void (*edl_diag_fn)(void *ctx, const edl_diagnostic *d);
 
+/* The largest EDL source the compiler takes, and the largest input edlc
+ * reads (a source or a dictionary): 16 MiB, where real descriptions take a
+ * few KiB. A larger one is refused with a diagnostic (EDL_ECOMPILE), so that
+ * a wrong file (/dev/zero, a trace) cannot exhaust memory. */
+#define EDL_SOURCE_MAX ((size_t)16 << 20)
+
 /* Compiles an EDL source into a dictionary. Returns EDL_OK (*out set; warnings
- * may have been reported), EDL_ECOMPILE (errors reported, *out NULL), EDL_EIO
- * (file unreadable, reported), EDL_ENOMEM or EDL_EINVAL (NULL out or path). */
+ * may have been reported), EDL_ECOMPILE (errors reported -- a source over
+ * EDL_SOURCE_MAX among them --, *out NULL), EDL_EIO (file unreadable,
+ * reported), EDL_ENOMEM or EDL_EINVAL (NULL out or path). */
 EDL_API edl_status edl_compile_file(const char *path, edl_diag_fn fn, void *ctx, edl_dict **out);
 /* Same for len bytes of text named name in diagnostics. */
 EDL_API edl_status edl_compile_string(const char *name, const char *text, size_t len,

@@ -45,6 +45,9 @@ static void on_diag(void *ctx, const edl_diagnostic *d)
     free(text);
 }
 
+/* Reads path ("-": standard input) whole, up to EDL_SOURCE_MAX bytes: a
+ * larger input is refused -- unless it is an ECL trace, of which only the
+ * header (with its dictionary) at the start is needed. */
 static int read_all(const char *path, unsigned char **buf, size_t *len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -54,7 +57,8 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
     }
     size_t cap = 65536, n = 0;
     unsigned char *p = malloc(cap);
-    while (p) {
+    int oom = !p;
+    while (p && n <= EDL_SOURCE_MAX) {
         size_t got = fread(p + n, 1, cap - n, f);
         n += got;
         if (got == 0)
@@ -63,7 +67,7 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
             unsigned char *np = realloc(p, cap *= 2);
             if (!np) {
                 free(p);
-                p = NULL;
+                oom = 1;
             }
             p = np;
         }
@@ -72,7 +76,14 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
     if (f != stdin)
         fclose(f);
     if (err) {
-        fprintf(stderr, "%s: cannot read '%s'\n", prog, path);
+        fprintf(stderr, "%s: cannot read '%s': %s\n", prog, path,
+                oom ? "out of memory" : strerror(errno));
+        free(p);
+        return -1;
+    }
+    if (n > EDL_SOURCE_MAX && !(n >= 8 && memcmp(p, ECC_FILE_MAGIC, 8) == 0)) {
+        fprintf(stderr, "%s: '%s': larger than %zu MiB, so neither an EDL source nor a "
+                "dictionary (edlc's limit, doc/edl.md)\n", prog, path, EDL_SOURCE_MAX >> 20);
         free(p);
         return -1;
     }

@@ -605,6 +605,9 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     res.incomplete = rs.not_closed;
     res.missing += rs.ranks_missing;
     res.clock_fallback = rs.clock_fallbacks;
+    if (rs.lost)          /* kept in the merged trace, and a problem all the same */
+        say(&c, "%" PRIu64 " records were dropped while tracing (counted in `lost` records); "
+            "the merged trace lacks them", rs.lost);
     for (size_t i = 0; i < r->nsrcs; i++)
         res.ranks += r->srcs[i].hdr.rank >= 0;
     if (roles) {

@@ -508,7 +508,9 @@ typedef struct oloc {
     uint64_t id;
     uint32_t group, thread;
     uint32_t name;
-    uint64_t events;
+    uint64_t events;                 /* as its definition declares */
+    uint64_t seen;                   /* events read (of the kinds read) */
+    OTF2_TimeStamp last_t;           /* the time of its last event read */
     /* the last MpiCollectiveEnd, for the Leave that follows it */
     int coll_pending;
     pal_coll_op coll_op;        /* PAL_COLL_OP_NONE: an operation EDL does not know */
@@ -577,6 +579,9 @@ struct pal_otf2 {
     size_t qhead, qn, qcap;
     orec cur;
     uint64_t events, represented;
+    /* consistency (no checksums in OTF2): what can be checked is counted
+     * and said at the end, as damage */
+    uint64_t undef_loc, undef_region, undef_comm, out_of_order;
     int failed;
     char *members_text;              /* comm members, one string per comm, kept */
     char **texts;
@@ -831,7 +836,9 @@ static int64_t ns_of(const pal_otf2 *o, OTF2_TimeStamp t)
         return 0;
     if (o->res == 1000000000)
         return (int64_t)(t - o->offset);
-    return (int64_t)(((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1)));
+    /* a damaged timer resolution or time can scale beyond int64: kept at its ends */
+    double ns = ((double)t - (double)o->offset) * (1e9 / (double)(o->res ? o->res : 1));
+    return ns >= 9.2e18 ? INT64_MAX : ns <= -9.2e18 ? INT64_MIN : (int64_t)ns;
 }
 
 static orec *push(pal_otf2 *o, int type, const oloc *l, OTF2_TimeStamp t)
@@ -950,9 +957,24 @@ static int collective_role(OTF2_RegionRole r)
     (void)al;                                                                   \
     oloc *l = loc_find(o, lid);                                                 \
     o->represented++;                                                           \
+    check_event(o, l, t);                                                       \
     orec *e = push(o, (type), l, t);                                            \
     if (!e)                                                                     \
         return OTF2_CALLBACK_INTERRUPT
+
+/* An event's location: defined, its times in order, its events no more
+ * than its definition declares (checked at the end). */
+static void check_event(pal_otf2 *o, oloc *l, OTF2_TimeStamp t)
+{
+    if (!l) {
+        o->undef_loc++;
+        return;
+    }
+    if (l->seen++ > 0 && t < l->last_t && t != OTF2_UNDEFINED_TIMESTAMP)
+        o->out_of_order++;
+    if (t != OTF2_UNDEFINED_TIMESTAMP)
+        l->last_t = t;
+}
 
 /* RF_* of region r: the words of its description ("ecl:idle", ...) */
 static int region_flags(pal_otf2 *o, OTF2_RegionRef r)
@@ -1015,6 +1037,8 @@ static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
         return OTF2_CALLBACK_SUCCESS;
     }
     EV_BEGIN(region_type(ud, r, 0));
+    if (r >= o->nregions || !o->regions[r].used)
+        o->undef_region++;
     set_u(e, 4, r);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -1045,6 +1069,8 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         type = R_RMA + pl->rma_pending - 1;
     EV_BEGIN(type);
     set_u(e, 4, r);
+    if (r >= o->nregions || !o->regions[r].used)
+        o->undef_region++;
     if (type >= R_RMA && l) {
         OTF2_CommRef c = l->rma_win < o->nwins ? o->wincomm[l->rma_win] : 0;
         set_u(e, 5, c);
@@ -1086,6 +1112,8 @@ static OTF2_CallbackCode p2p(EV_HEAD, int type, uint32_t other, OTF2_CommRef com
                              uint64_t len, uint64_t req)
 {
     EV_BEGIN(type);
+    if (comm >= o->ncomms || !o->comms[comm].used)
+        o->undef_comm++;
     set_i(e, 4, world_rank(o, comm, other));
     set_u(e, 5, comm);
     set_i(e, 6, tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag);
@@ -1490,8 +1518,28 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
         OFAIL(PAL_EFORMAT, "cannot open trace '%s': reading the global definitions: %s", path,
               OTF2_Error_GetDescription(oc));
     OTF2_Reader_CloseGlobalDefReader(o->rd, gdr);
+    /* definitions that name others the archive does not define */
+    uint64_t undef_str = 0, undef_group = 0;
+    for (size_t i = 0; i < o->nregions; i++)
+        undef_str += o->regions[i].used &&
+                     (o->regions[i].name >= o->nstr || !o->str[o->regions[i].name]);
+    for (size_t i = 0; i < o->nlocs; i++)
+        undef_str += o->locs[i].name != OTF2_UNDEFINED_STRING &&
+                     (o->locs[i].name >= o->nstr || !o->str[o->locs[i].name]);
+    for (size_t i = 0; i < o->ncomms; i++)
+        undef_group += o->comms[i].used && o->comms[i].group != OTF2_UNDEFINED_GROUP &&
+                       (o->comms[i].group >= o->ngroups || !o->groups[o->comms[i].group].used);
+    if (undef_str)
+        pal_reader_note(r, "%s: %" PRIu64 " region or location definitions name a string the "
+                        "archive does not define: read as \"\"", path, undef_str);
+    if (undef_group)
+        pal_reader_note(r, "%s: %" PRIu64 " communicator definitions name a group the archive "
+                        "does not define: their ranks are read as world ranks", path,
+                        undef_group);
+    r->st.damaged += undef_str + undef_group;
     /* threads numbered within their location group, by location id */
-    qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);
+    if (o->nlocs > 1)      /* none: an archive without locations, locs NULL */
+        qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);
     for (size_t i = 0; i < o->nlocs; i++)
         o->locs[i].thread = i > 0 && o->locs[i - 1].group == o->locs[i].group
                                 ? o->locs[i - 1].thread + 1 : 0;
@@ -1499,7 +1547,8 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     for (size_t i = 0; i < o->nlocs; i++)
         o->byid[i] = &o->locs[i];
-    qsort(o->byid, o->nlocs, sizeof *o->byid, byid_cmp);
+    if (o->nlocs > 1)
+        qsort(o->byid, o->nlocs, sizeof *o->byid, byid_cmp);
     for (size_t i = 0; i < o->nlocs; i++)
         OTF2_Reader_SelectLocation(o->rd, o->locs[i].id);
     int have_defs = OTF2_Reader_OpenDefFiles(o->rd) == OTF2_SUCCESS;
@@ -1571,6 +1620,38 @@ fail:
     return st;
 }
 
+/* What an OTF2 archive, which has no checksums, lets a reader check: each
+ * inconsistency said once with its count, and counted as damage. */
+static void consistency(pal_reader *r, const pal_src *s, pal_otf2 *o)
+{
+    if (o->undef_loc)
+        pal_reader_note(r, "%s: %" PRIu64 " events on locations the definitions do not define: "
+                        "read as process 0", s->path, o->undef_loc);
+    if (o->undef_region)
+        pal_reader_note(r, "%s: %" PRIu64 " enter or leave events name a region the "
+                        "definitions do not define", s->path, o->undef_region);
+    if (o->undef_comm)
+        pal_reader_note(r, "%s: %" PRIu64 " messages name a communicator the definitions do "
+                        "not define: their peers are read as given", s->path, o->undef_comm);
+    if (o->out_of_order)
+        pal_reader_note(r, "%s: %" PRIu64 " events come before the event preceding them on "
+                        "their location (times out of order)", s->path, o->out_of_order);
+    uint64_t over = 0;
+    for (size_t i = 0; i < o->nlocs; i++) {
+        const oloc *l = &o->locs[i];
+        if (l->seen > l->events) {
+            if (over++ == 0)
+                pal_reader_note(r, "%s: location %" PRIu64 " holds %" PRIu64 " events where "
+                                "its definition declares %" PRIu64, s->path, l->id, l->seen,
+                                l->events);
+        }
+    }
+    if (over > 1)
+        pal_reader_note(r, "%s: %" PRIu64 " locations in all hold more events than their "
+                        "definitions declare", s->path, over);
+    r->st.damaged += o->undef_loc + o->undef_region + o->undef_comm + o->out_of_order + over;
+}
+
 pal_status pal_otf2_next(pal_reader *r, const pal_record **out)
 {
     pal_src *s = &r->srcs[0];
@@ -1598,6 +1679,7 @@ pal_status pal_otf2_next(pal_reader *r, const pal_record **out)
             return r->strict ? PAL_EFORMAT : PAL_END;
         }
         if (!more) {
+            consistency(r, s, o);
             /* events of kinds the description above has no record for */
             if (o->events > o->represented)
                 pal_reader_note(r, "%s: %" PRIu64 " of the archive's %" PRIu64 " events are of "

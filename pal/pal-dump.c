@@ -120,67 +120,10 @@ static int parse_u64(const char *s, uint64_t *out)
 
 /* ---- output helpers ---- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return len;
-}
-
 static void put_text_string(FILE *f, const char *s, size_t n)
 {
     fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\r': fputs("\\r", f); break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                fprintf(f, "\\x%02x", c);
-            } else if (c >= 0x80) {
-                /* valid UTF-8 as is, other bytes escaped */
-                size_t len = utf8_len((const unsigned char *)s + i, n - i);
-                if (len == 0) {
-                    fprintf(f, "\\x%02x", c);
-                } else {
-                    fwrite(s + i, 1, len, f);
-                    i += len - 1;
-                }
-            } else {
-                fputc(c, f);
-            }
-        }
-    }
+    pal_text_print(f, s, n, PAL_TEXT_QUOTE, 0);
     fputc('"', f);
 }
 
@@ -203,7 +146,7 @@ static void put_json_string(FILE *f, const char *s, size_t n)
             }
             i++;
         } else {
-            size_t len = utf8_len(p + i, n - i);
+            size_t len = pal_utf8_length((const char *)p + i, n - i);
             if (len == 0) {
                 fprintf(f, "\\u%04x", c);       /* the byte as a Latin-1 code point */
                 i++;
@@ -420,14 +363,17 @@ static void print_record(state *s, const pal_record *rec, const typeinfo *t, FIL
             fputs(tbuf, f);
         else
             fputc('-', f);
-        fprintf(f, " p%" PRIu32 " s%" PRIu32 " %s", proc, stream, name);
+        fprintf(f, " p%" PRIu32 " s%" PRIu32 " ", proc, stream);
+        pal_text_print(f, name, strlen(name), 0, 0);
         for (size_t i = 0; i < nf; i++) {
             if (t->skip[i] || !pal_record_present(rec, i))
                 continue;
             const pal_fielddesc *fd = pal_recdesc_field(rd, i);
             const char *nm;
             size_t n;
-            fprintf(f, " %s=", pal_field_name(fd));
+            fputc(' ', f);
+            pal_text_print(f, pal_field_name(fd), strlen(pal_field_name(fd)), 0, 0);
+            fputc('=', f);
             if (name_of(s, rec, t, i, &nm, &n)) {
                 put_text_string(f, nm, n);
                 continue;
@@ -543,13 +489,17 @@ static void print_counts(state *s, FILE *f)
         if (!t->selected || (t->count == 0 && !s->o->count_all))
             continue;
         list[m++] = rd;
-        if (strlen(pal_recdesc_name(rd)) > width)
-            width = strlen(pal_recdesc_name(rd));
+        const char *nm = pal_recdesc_name(rd);
+        size_t w = pal_text_escape(NULL, 0, nm, strlen(nm), 0);
+        if (w > width)
+            width = w;
     }
     qsort(list, m, sizeof *list, cmp_type_name);
     for (size_t i = 0; i < m; i++) {
         uint64_t c = s->types[pal_recdesc_index(list[i])].count;
-        fprintf(f, "%-*s %12" PRIu64 "\n", (int)width, pal_recdesc_name(list[i]), c);
+        const char *nm = pal_recdesc_name(list[i]);
+        pal_text_print(f, nm, strlen(nm), 0, (int)width);
+        fprintf(f, " %12" PRIu64 "\n", c);
         total += c;
     }
     fprintf(f, "%-*s %12" PRIu64 "\n", (int)width, "total", total);
@@ -563,8 +513,12 @@ static void print_info(state *s, FILE *f)
     pal_reader_info(s->r, &in);
     pal_reader_get_stats(s->r, &st);
     static const char *const clocks[] = {"unknown", "monotonic", "cycle counter", "realtime"};
-    fprintf(f, "format:           %s %s (%s)\n", pal_dict_name(s->d), pal_dict_version(s->d),
-            pal_dict_representation(s->d));
+    const char *dn = pal_dict_name(s->d), *dv = pal_dict_version(s->d);
+    fputs("format:           ", f);
+    pal_text_print(f, dn, strlen(dn), 0, 0);
+    fputc(' ', f);
+    pal_text_print(f, dv, strlen(dv), 0, 0);
+    fprintf(f, " (%s)\n", pal_dict_representation(s->d));
     fprintf(f, "record types:     %zu\n", pal_dict_record_count(s->d));
     fprintf(f, "time field:       %s (%s)\n", *pal_dict_time_field(s->d) ?
             pal_dict_time_field(s->d) : "none", pal_dict_time_unit(s->d));
@@ -572,7 +526,9 @@ static void print_info(state *s, FILE *f)
     fprintf(f, "clock:            %s\n",
             in.clock_source >= 0 && in.clock_source <= 3 ? clocks[in.clock_source] : "?");
     fprintf(f, "realtime offset:  %" PRId64 " ns\n", in.realtime_offset_ns);
-    fprintf(f, "host:             %s\n", in.host);
+    fputs("host:             ", f);
+    pal_text_print(f, in.host, strnlen(in.host, sizeof in.host), 0, 0);
+    fputc('\n', f);
     fprintf(f, "pid:              %" PRIu32 "\n", in.pid);
     fprintf(f, "rank / size:      %" PRId32 " / %" PRId32 "\n", in.rank, in.size);
     fprintf(f, "start time:       %" PRIu64 "\n", in.start_time);
@@ -815,9 +771,8 @@ done:
         pal_reader_stats rs;
         pal_reader_get_stats(r, &rs);
         /* damage, or a partial result: a trace not closed, lacking chunks,
-         * ended by a signal; a run lacking ranks */
-        if (rs.damaged || rs.truncated || rs.not_closed || rs.signaled || rs.chunks_missing ||
-            rs.ranks_missing)
+         * ended by a signal; a run lacking ranks; records lost at capture */
+        if (pal_stats_partial(&rs))
             rc = 2;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -114,6 +114,26 @@ PAL_API const pal_bindinfo *pal_dict_bindinfo(const pal_dict *d);
 /* Prints the dictionary as EDL source (that compiles back to it) to a FILE*
  * passed as void*. */
 PAL_API void pal_dict_print(const pal_dict *d, void *file);
+/* Text from a trace (names, string values) made safe for a terminal or a
+ * text file -- the one rule of every text output (pal-dump, pal-view's text
+ * views; doc/tools.md, "Text output"): valid UTF-8 that prints stays as it
+ * is; newline, tab and carriage return become \n \t \r, a backslash \\,
+ * with PAL_TEXT_QUOTE a double quote \"; every other control character
+ * (C0, DEL, the C1 range U+0080..U+009F) and every byte that is not part of
+ * valid UTF-8 becomes \xHH, one per byte. So no trace can move the cursor,
+ * erase a line or fake a line of output. Writes s[0..n) escaped into buf
+ * (NUL-terminated when size > 0, cut at an escape's boundary) and returns
+ * the length it needed, like snprintf. */
+#define PAL_TEXT_QUOTE 1u
+/* The bytes (1..4) of the well-formed UTF-8 character that starts s[0..n),
+ * or 0 when none does (a bad lead byte, an overlong form, a surrogate,
+ * beyond U+10FFFF, cut short) -- the test every escaping of PAL's tools
+ * makes. */
+PAL_API size_t pal_utf8_length(const char *s, size_t n);
+PAL_API size_t pal_text_escape(char *buf, size_t size, const char *s, size_t n, unsigned flags);
+/* The same, written to a FILE* passed as void*, left-aligned in width bytes
+ * (0: no padding). */
+PAL_API void pal_text_print(void *file, const char *s, size_t n, unsigned flags, int width);
 
 /* RecordDIterator */
 PAL_API void pal_dict_records(const pal_dict *d, pal_recdesc_iter *it);
@@ -218,6 +238,12 @@ typedef struct pal_reader_stats {
     uint32_t files_unreadable;    /* a run: files that could not be opened (named in a
                                    * message); the others were read */
 } pal_reader_stats;
+
+/* Whether what was read is less than what was recorded: damage, a file cut
+ * short, a writer not closed or ended by a signal, chunks or ranks missing,
+ * records dropped at capture (lost). Every tool exits with status 2 then
+ * (doc/tools.md, "Exit status"). 0 for NULL st. */
+PAL_API int pal_stats_partial(const pal_reader_stats *st);
 
 /* Opens a trace. dict_path NULL: the dictionary embedded in the trace; else a
  * binary dictionary or an EDL source (see pal_dict_load) that describes an ECL

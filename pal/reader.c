@@ -1975,18 +1975,31 @@ static void file_verdict(pal_reader *r, pal_src *src)
         snprintf(who, sizeof who, "%s (rank %d)", src->path, (int)src->hdr.rank);
     else
         snprintf(who, sizeof who, "%s", src->path);
-    if (!src->closed) {
+    if (!src->closed && (src->hdr.flags & ECC_HFLAG_EXEC)) {
+        /* not closed on purpose: every buffer was written, then exec */
+        pal_reader_note(r, "%s: the process replaced its program by exec; every buffer was "
+                        "written first, so nothing is missing (the trace ends there, without "
+                        "an end summary)", who);
+    } else if (!src->closed) {
         r->st.not_closed++;
         if (src->hdr.buffer_size && src->hdr.buffer_count) {
             size_t threads = 0;
             for (const pal_stream *s = src->streams; s; s = s->src_next)
                 threads += s->stream != 0;
-            pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
-                            "still running): what each thread had not yet written is missing, "
-                            "at most %" PRIu32 " buffers of %" PRIu32 " bytes per thread (%zu "
-                            "threads)%s", who, src->hdr.buffer_count, src->hdr.buffer_size,
-                            threads, src->first_time <= src->last_time ? "" :
-                            "; it holds no records");
+            if (threads == 0)      /* no thread wrote a chunk: all it recorded is lost */
+                pal_reader_note(r, "%s: the trace was not closed (its process was killed, or "
+                                "is still running) and no thread wrote a chunk: every record "
+                                "it made is lost, up to %" PRIu32 " buffers of %" PRIu32
+                                " bytes per thread (how many records is not known: the count "
+                                "is written at close)", who, src->hdr.buffer_count,
+                                src->hdr.buffer_size);
+            else
+                pal_reader_note(r, "%s: the trace was not closed (its process was killed, or "
+                                "is still running): what each thread had not yet written is "
+                                "missing, at most %" PRIu32 " buffers of %" PRIu32 " bytes per "
+                                "thread (%zu threads)%s", who, src->hdr.buffer_count,
+                                src->hdr.buffer_size, threads,
+                                src->first_time <= src->last_time ? "" : "; it holds no records");
         } else {
             pal_reader_note(r, "%s: the trace was not closed (its process was killed, or is "
                             "still running): what it had not yet written is missing", who);

@@ -51,11 +51,15 @@ static int names_add(namelist *l, const char *a, const char *b)
     return 0;
 }
 
+/* The list owns its strings and its array; freeing leaves it empty, so
+ * that freeing it again (on a later failure path) is harmless. */
 static void names_free(namelist *l)
 {
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i]);
     free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -640,8 +644,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         st = PAL_EIO;
         goto fail;
     }
-    names_free(&l);
-    l.n = 0;
+    names_free(&l);        /* the sources keep their own copies of the paths */
 
     /* one run: the same run id among the MPI ranks (when the writers knew
      * one); processes without a rank are independent programs, read side

@@ -50,3 +50,9 @@ const char *pal_last_error(void)
 {
     return last_error;
 }
+
+int pal_stats_partial(const pal_reader_stats *st)
+{
+    return st && (st->damaged || st->truncated || st->not_closed || st->signaled ||
+                  st->chunks_missing || st->ranks_missing || st->lost);
+}

@@ -6,6 +6,8 @@
 
 #include "views/escape.h"
 
+#include "pal/pal.h"
+
 size_t vw_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
     unsigned c = s[0];
@@ -163,4 +165,9 @@ char *vw_utf8_clip(char *buf, size_t size, const char *s, size_t max_chars)
     }
     buf[o] = '\0';
     return buf;
+}
+
+void vw_term_text(FILE *out, const char *s, int width)
+{
+    pal_text_print(out, s, strlen(s), 0, width);
 }

@@ -37,4 +37,8 @@ void vw_json_string(FILE *out, const char *s);    /* NUL-terminated s */
  * "…" (U+2026). Returns buf. For labels that must fit a box. */
 char *vw_utf8_clip(char *buf, size_t size, const char *s, size_t max_chars);
 
+/* Text for a terminal (the text views): s escaped by PAL's one rule for
+ * text (pal_text_escape), left-aligned in width bytes (0: no padding). */
+void vw_term_text(FILE *out, const char *s, int width);
+
 #endif /* VW_ESCAPE_H */

@@ -1664,8 +1664,7 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
         /* damage, or a partial trace: the views are drawn, the exit status says it */
         pal_reader_stats rs;
         pal_reader_get_stats(rd, &rs);
-        partial = rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
-                  rs.chunks_missing || rs.ranks_missing;
+        partial = pal_stats_partial(&rs) || r->f.lost > 0;   /* lost: records say so too */
         r->f.damaged = rs.damaged;   /* the views say so (vw_damage_note) */
         r->f.bytes_skipped = rs.bytes_skipped;
         r->f.chunks_missing = rs.chunks_missing;

@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 
 #include <otf2/otf2.h>
 
+#include "container/container.h"
 #include "pal/pal.h"
 #include "views/otf2.h"
 
@@ -1399,19 +1401,70 @@ static void xp_free(xp *x)
     pal_reader_close(x->r);
 }
 
+/* libotf2 reports some failures -- a write of buffered data that fails, on
+ * a full disk -- only to its error callback, and the call that caused them
+ * still succeeds: the export keeps the first such error and fails on it. */
+typedef struct otf2_fault {
+    OTF2_ErrorCode code;
+    char msg[512];
+} otf2_fault;
+
+static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line,
+                                    const char *function, OTF2_ErrorCode code, const char *fmt,
+                                    va_list va)
+{
+    (void)file;
+    (void)line;
+    (void)function;
+    otf2_fault *f = ud;
+    if (f->code == OTF2_SUCCESS && code != OTF2_SUCCESS) {
+        f->code = code;
+        if (fmt)
+            vsnprintf(f->msg, sizeof f->msg, fmt, va);
+    }
+    return code;
+}
+
+/* libotf2 creates the archive's files itself, following links: the names
+ * it will create get the check every other output gets (ecc_out_check),
+ * and an archive, or part of one, already there is refused. 0, or 1 with a
+ * message. */
+static int archive_place(const char *dir, unsigned out_flags)
+{
+    static const char *const names[] = { "traces.otf2", "traces.def", "traces" };
+    char err[4400], p[4200];
+    int created;
+    if (ecc_out_dir(dir, out_flags, &created, err, sizeof err) != 0) {
+        fprintf(stderr, "pal-view: otf2: %s\n", err);
+        return 1;
+    }
+    for (size_t i = 0; !created && i < sizeof names / sizeof *names; i++) {
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        if (lstat(p, &sb) != 0)
+            continue;
+        if (S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) {
+            fprintf(stderr, "pal-view: otf2: '%s' exists: an archive is already in '%s'; "
+                    "remove it or choose another -o DIR\n", p, dir);
+            return 1;
+        }
+        if (ecc_out_check(p, out_flags, err, sizeof err) != 0) {
+            fprintf(stderr, "pal-view: otf2: %s\n", err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, const char *dir,
-                   int verbose)
+                   unsigned out_flags, int verbose)
 {
     xp x;
     memset(&x, 0, sizeof x);
     char anchor[4200];
-    struct stat sb;
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-    if (stat(anchor, &sb) == 0) {
-        fprintf(stderr, "pal-view: otf2: '%s' exists: remove the archive or choose another "
-                "-o DIR\n", anchor);
+    if (archive_place(dir, out_flags) != 0)
         return 1;
-    }
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
     if (pal_reader_open_run(paths, n, dict_path, 0, &x.r) != PAL_OK) {
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return 1;
@@ -1430,10 +1483,14 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
         return oom(), 1;
     }
     x.ncomms = 1;
+    otf2_fault fault = { OTF2_SUCCESS, "" };
+    OTF2_ErrorCallback old_cb = OTF2_Error_RegisterCallback(on_otf2_error, &fault);
     x.ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                              OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!x.ar) {
-        fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s'\n", dir);
+        fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s'%s%s\n", dir,
+                fault.code != OTF2_SUCCESS ? ": " : "", fault.msg);
+        OTF2_Error_RegisterCallback(old_cb, NULL);
         xp_free(&x);
         return 1;
     }
@@ -1447,6 +1504,7 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
         fprintf(stderr, "pal-view: otf2: cannot create the archive in '%s': %s\n", dir,
                 OTF2_Error_GetDescription(oc));
         OTF2_Archive_Close(x.ar);
+        OTF2_Error_RegisterCallback(old_cb, NULL);
         xp_free(&x);
         return 1;
     }
@@ -1491,9 +1549,13 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
     c = OTF2_Archive_Close(x.ar);
     if (c != OTF2_SUCCESS && x.err == OTF2_SUCCESS)
         x.err = c;
+    OTF2_Error_RegisterCallback(old_cb, NULL);
+    if (x.err == OTF2_SUCCESS && fault.code != OTF2_SUCCESS)
+        x.err = fault.code;
     if (x.err != OTF2_SUCCESS) {
-        fprintf(stderr, "pal-view: otf2: writing '%s' failed: %s\n", anchor,
-                OTF2_Error_GetDescription(x.err));
+        fprintf(stderr, "pal-view: otf2: writing the archive in '%s' failed: %s%s%s; what "
+                "libotf2 wrote there is partial\n", dir, OTF2_Error_GetDescription(x.err),
+                fault.code != OTF2_SUCCESS && fault.msg[0] ? ": " : "", fault.msg);
         rc = 1;
     }
     pal_reader_stats rs;
@@ -1511,8 +1573,7 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
                 x.count[E_SEND] + x.count[E_ISEND], x.count[E_RECV] + x.count[E_IRECV],
                 x.count[E_CBEGIN], x.count[E_CEND], x.count[E_METRIC], x.count[E_PARAM],
                 x.count[E_RMA_PUT] + x.count[E_RMA_GET] + x.count[E_RMA_ATOMIC], x.lost);
-    int partial = rs.damaged || rs.truncated || rs.not_closed || rs.chunks_missing ||
-                  rs.ranks_missing;
+    int partial = pal_stats_partial(&rs) || x.lost;
     xp_free(&x);
     return rc ? 1 : partial ? 2 : 0;
 }

@@ -10,8 +10,11 @@
  * and writes the OTF2 archive DIR/traces.otf2 (with DIR/traces.def and
  * DIR/traces/). A summary line goes to stderr when verbose. 0: written, the
  * trace read whole; 2: written, but damage was found or the trace is partial;
- * 1: nothing usable was written (message on stderr). */
+ * 1: nothing usable was written (message on stderr). DIR is created, or
+ * must be a directory holding no archive; a symbolic link, FIFO or device
+ * in the place of DIR or of a file of the archive is refused unless
+ * out_flags has ECC_OUT_THROUGH (container/container.h). */
 int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, const char *dir,
-                   int verbose);
+                   unsigned out_flags, int verbose);
 
 #endif

@@ -54,8 +54,9 @@ static void usage(FILE *out)
           "--from/--to: a window, in seconds from the start: the Chrome export's, the\n"
           "text profile's (calls and time inside it) and the --html report's (opens on it).\n"
           "TRACE: a trace, or the per-rank traces of a run (files or their directory),\n"
-          "read as one stream. --through: write into an --html FILE (or SVG files) that\n"
-          "is a device, FIFO or symbolic link (otherwise refused).\n"
+          "read as one stream. --through: write into an output (--html, SVG, -o, the\n"
+          "OTF2 archive's files and directory) that is a device, FIFO or symbolic link\n"
+          "(otherwise refused).\n"
           "exit status: 0 success; 1 usage error, unreadable trace, a description\n"
           "without the roles the views need, or output not written; 2 drawn, but\n"
           "damage was found or the traces are partial\n",
@@ -368,7 +369,7 @@ int main(int argc, char **argv)
         }
 #ifdef HAVE_OTF2
         return vw_otf2_export((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                              output, 0);
+                              output, out_flags, 0);
 #else
         fprintf(stderr, "pal-view: --export otf2: this pal-view was built without OTF2 "
                 "(configure found no libotf2; Debian: libotf2-trace-dev)\n");
@@ -468,11 +469,13 @@ int main(int argc, char **argv)
     if (export)
         rc |= export_close(&xo, output, rc);
     if (svgdir) {
-        quiet_text = 1;
-        if (mkdir(svgdir, 0777) && errno != EEXIST) {
-            fprintf(stderr, "pal-view: %s: %s\n", svgdir, strerror(errno));
+        char derr[4400];
+        int created;
+        if (ecc_out_dir(svgdir, out_flags, &created, derr, sizeof derr) != 0) {
+            fprintf(stderr, "pal-view: %s\n", derr);
             rc = 1;
         }
+        quiet_text = 1;
         for (size_t i = 0; i < vw_registry_count() && rc == 0; i++) {
             const vw_view *v = vw_registry_get(i);
             int want = nsel ? selected(sel, nsel, v->name) : 0;

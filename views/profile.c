@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
 #include "views/vw.h"
 
 /* max over ranks / mean over ranks of a region's inclusive time */
@@ -104,7 +105,9 @@ static void region_table(const vw_facts *f, FILE *out, int kind, double lane_tim
     for (size_t k = 0; k < n; k++) {
         const vw_region *g = &f->regions[idx[k]];
         double imb = vw_rank_imbalance(f, idx[k], NULL);
-        fprintf(out, "  %-28s %10llu %12.6f %12.6f %12.9f %12.9f %7.2f %9.2f", g->name,
+        fputs("  ", out);
+        vw_term_text(out, g->name, 28);
+        fprintf(out, " %10llu %12.6f %12.6f %12.9f %12.9f %7.2f %9.2f",
                 (unsigned long long)g->all.calls, g->all.total, g->all.excl,
                 g->all.total / (double)g->all.calls, g->all.max,
                 lane_time > 0 ? 100.0 * g->all.total / lane_time : 0.0, imb);
@@ -141,8 +144,12 @@ static void counter_table(const vw_facts *f, FILE *out)
             const vw_cstat *s = &f->region_counters[idx[k] * C + c];
             if (s->calls == 0)
                 continue;
-            fprintf(out, "  %-28s %-16s %10llu %16.0f %16.0f %14.1f\n", f->regions[idx[k]].name,
-                    f->counter_names[c], (unsigned long long)s->calls, s->incl, s->excl,
+            fputs("  ", out);
+            vw_term_text(out, f->regions[idx[k]].name, 28);
+            fputc(' ', out);
+            vw_term_text(out, f->counter_names[c], 16);
+            fprintf(out, " %10llu %16.0f %16.0f %14.1f\n", (unsigned long long)s->calls, s->incl,
+                    s->excl,
                     s->incl / (double)s->calls);
         }
     free(idx);
@@ -175,7 +182,11 @@ static int profile_text(const vw_facts *f, FILE *out)
         for (int s = 0; s < VW_NSTATES; s++)
             st[s] += f->lanes[i].state[s];
     }
-    fprintf(out, "Profile of %s (dictionary %s)\n", f->trace, f->dict);
+    fputs("Profile of ", out);
+    vw_term_text(out, f->trace, 0);
+    fputs(" (dictionary ", out);
+    vw_term_text(out, f->dict, 0);
+    fputs(")\n", out);
     fprintf(out, "  records %llu, ranks %zu, threads %zu, run %.6f s, thread time %.6f s\n",
             (unsigned long long)f->records, f->nranks, f->nlanes, f->duration, lane_time);
     double tot = st[0] + st[1] + st[2], setup = 0;
@@ -209,8 +220,9 @@ static int profile_text(const vw_facts *f, FILE *out)
             fprintf(out, "\nCollectives (instances across ranks; spread = last entry - first)\n"
                          "  %-28s %10s %14s %14s\n",
                     "name", "instances", "mean_spread_s", "max_spread_s");
-        fprintf(out, "  %-28s %10llu %14.9f %14.9f\n", g->name,
-                (unsigned long long)g->instances, g->spread_sum / (double)g->instances,
+        fputs("  ", out);
+        vw_term_text(out, g->name, 28);
+        fprintf(out, " %10llu %14.9f %14.9f\n", (unsigned long long)g->instances, g->spread_sum / (double)g->instances,
                 g->spread_max);
     }
     if (f->has_messages) {

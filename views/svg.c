@@ -364,7 +364,7 @@ static void node_counters(const vw_facts *f, FILE *out, long node, int xml)
         if (xml)
             vw_xml_escape(out, f->counter_names[k]);
         else
-            fputs(f->counter_names[k], out);
+            vw_term_text(out, f->counter_names[k], 0);
         fprintf(out, xml ? " %.0f incl, %.0f excl" : "=%.0f/%.0f", s->incl, s->excl);
     }
 }
@@ -437,8 +437,10 @@ static int calltree_text_node(const vw_facts *f, FILE *out, long node, int depth
 {
     for (long c = f->nodes[node].first_child; c >= 0; c = f->nodes[c].next_sibling) {
         const vw_node *n = &f->nodes[c];
-        fprintf(out, "%*s%s  calls=%llu incl=%.6f excl=%.6f", 2 * depth, "",
-                f->regions[n->region].name, (unsigned long long)n->calls, n->incl, n->excl);
+        fprintf(out, "%*s", 2 * depth, "");
+        vw_term_text(out, f->regions[n->region].name, 0);
+        fprintf(out, "  calls=%llu incl=%.6f excl=%.6f", (unsigned long long)n->calls, n->incl,
+                n->excl);
         node_counters(f, out, c, 0);   /* counter=incl/excl */
         fputc('\n', out);
         calltree_text_node(f, out, c, depth + 1);

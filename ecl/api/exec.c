@@ -40,39 +40,57 @@ static void *next_fn(const char *name, void **cache)
     if (f_ == NULL)                                                                \
         return -1
 
+/* Here only when the exec failed: errno is the exec's. */
+static void exec_failed(void)
+{
+    int e = errno;
+    ecl_trace_exec_failed();
+    errno = e;
+}
+
 ECL_API int execve(const char *path, char *const argv[], char *const envp[])
 {
     NEXT(execve_fn, "execve");
     ecl_trace_before_exec();
-    return f_(path, argv, envp);
+    int rc_ = f_(path, argv, envp);
+    exec_failed();
+    return rc_;
 }
 
 ECL_API int execvpe(const char *file, char *const argv[], char *const envp[])
 {
     NEXT(execve_fn, "execvpe");
     ecl_trace_before_exec();
-    return f_(file, argv, envp);
+    int rc_ = f_(file, argv, envp);
+    exec_failed();
+    return rc_;
 }
 
 ECL_API int execv(const char *path, char *const argv[])
 {
     NEXT(execv_fn, "execv");
     ecl_trace_before_exec();
-    return f_(path, argv);
+    int rc_ = f_(path, argv);
+    exec_failed();
+    return rc_;
 }
 
 ECL_API int execvp(const char *file, char *const argv[])
 {
     NEXT(execv_fn, "execvp");
     ecl_trace_before_exec();
-    return f_(file, argv);
+    int rc_ = f_(file, argv);
+    exec_failed();
+    return rc_;
 }
 
 ECL_API int fexecve(int fd, char *const argv[], char *const envp[])
 {
     NEXT(fexecve_fn, "fexecve");
     ecl_trace_before_exec();
-    return f_(fd, argv, envp);
+    int rc_ = f_(fd, argv, envp);
+    exec_failed();
+    return rc_;
 }
 
 /* execl, execlp, execle: the variadic list (arg, ..., NULL) as an argv array

@@ -164,32 +164,12 @@ fail:
 
 int ecl_auto_filter_load(const char *path, ecl_auto_filter **out, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL) {
-        snprintf(err, errlen, "cannot open filter file '%s' (ECL_FILTER): %s", path,
-                 strerror(errno));
+    char *text;
+    size_t len;
+    /* 1 MiB: a filter file holds rules, a few lines each */
+    if (ecl_sys_read_config(path, "filter file", "ECL_FILTER", (size_t)1 << 20, &text, &len, err,
+                            errlen) != 0)
         return -1;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text != NULL) {
-        size_t got = fread(text + len, 1, cap - len - 1, fp);
-        len += got;
-        if (len < cap - 1)
-            break;
-        char *t = realloc(text, cap *= 2);
-        if (t == NULL)
-            free(text);
-        text = t;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (text == NULL || bad) {
-        snprintf(err, errlen, "cannot read filter file '%s' (ECL_FILTER)", path);
-        free(text);
-        return -1;
-    }
-    text[len] = '\0';
     int r = ecl_auto_filter_parse(path, text, out, err, errlen);
     free(text);
     return r;

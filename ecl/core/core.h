@@ -125,6 +125,8 @@ void ecl_trace_run_id(uint8_t out[ECC_RUN_ID]);
  * other threads make meanwhile are lost if exec succeeds. No-op unless the
  * trace is open in this process (not in a forked or vforked child). */
 void ecl_trace_before_exec(void);
+/* The exec after ecl_trace_before_exec failed: tracing goes on. */
+void ecl_trace_exec_failed(void);
 
 /* Pause/resume (process-wide). Pause records `pause` on the calling thread,
  * then turns recording off; resume turns it on and records `resume`. */

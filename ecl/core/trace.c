@@ -187,6 +187,18 @@ static void refresh_clock(void)
     pthread_mutex_unlock(&ecl_T.def_lock);
 }
 
+/* The header's exec flag (doc/trace-format.md): set just before exec, once
+ * every buffer is written; cleared when the exec failed and tracing goes on. */
+static void exec_flag(int on)
+{
+    char err[4400];
+    pthread_mutex_lock(&ecl_T.def_lock);
+    ecc_file_header_set_flag(ecl_T.header, ecl_T.header_len, ECC_HFLAG_EXEC, on);
+    if (rewrite_header(err, sizeof err) != 0)
+        ecl_trace_fail(err);
+    pthread_mutex_unlock(&ecl_T.def_lock);
+}
+
 /* A run id for a process that is not told one (not an MPI program): random
  * bytes, or time and pid when /dev/urandom cannot be read. */
 static void new_run_id(uint8_t id[ECC_RUN_ID])
@@ -574,7 +586,18 @@ void ecl_trace_before_exec(void)
     if (get_state() == ECL_T_OPEN) {
         ecl_buf_flush_all();
         refresh_clock();
+        exec_flag(1);      /* a reader then knows the file ends here on purpose */
     }
+    pthread_mutex_unlock(&close_lock);
+}
+
+void ecl_trace_exec_failed(void)
+{
+    if (get_state() != ECL_T_OPEN || ecl_T.pid != ecl_sys_pid())
+        return;
+    pthread_mutex_lock(&close_lock);
+    if (get_state() == ECL_T_OPEN)
+        exec_flag(0);
     pthread_mutex_unlock(&close_lock);
 }
 

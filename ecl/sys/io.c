@@ -99,6 +99,68 @@ int ecl_sys_mkdirs(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+int ecl_sys_read_config(const char *path, const char *what, const char *setting, size_t max,
+                        char **text, size_t *len, char *err, size_t errlen)
+{
+    struct stat st;
+    char *buf = NULL;
+    size_t n = 0;
+    int fd, e = 0;
+    do {
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s '%s' (%s): %s", what, path, setting,
+                 strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "cannot read %s '%s' (%s): it is %s, not a regular file", what,
+                 path, setting,
+                 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                 : S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+        close(fd);
+        return -1;
+    }
+    if ((uint64_t)st.st_size > max) {
+        snprintf(err, errlen, "cannot read %s '%s' (%s): larger than %zu bytes", what, path,
+                 setting, max);
+        close(fd);
+        return -1;
+    }
+    if (!(buf = malloc((size_t)st.st_size + 1))) {
+        e = ENOMEM;
+        goto fail;
+    }
+    while (n < (size_t)st.st_size) {      /* a file that grows: what it had at fstat */
+        ssize_t got = read(fd, buf + n, (size_t)st.st_size - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            e = errno;
+            goto fail;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+fail:
+    snprintf(err, errlen, "cannot read %s '%s' (%s): %s", what, path, setting, strerror(e));
+    free(buf);
+    close(fd);
+    return -1;
+}
+
 int ecl_sys_create(const char *path, char *err, size_t errlen)
 {
     int fd;

@@ -83,6 +83,13 @@ int ecl_sys_mkdirs(const char *path, char *err, size_t errlen);
  * one (O_EXCL); returns the fd, or -errno with a message in err (-EEXIST: the
  * file exists). */
 int ecl_sys_create(const char *path, char *err, size_t errlen);
+/* Reads a configuration file whole (ECL_FILTER, ...), as the traced program
+ * starts: opened without blocking and refused unless it is a regular file of
+ * at most max bytes -- a FIFO with no writer, a device or a directory would
+ * hang or flood the program. *text (malloc'd, NUL-terminated, *len bytes)
+ * is the caller's. 0, or -1 with "cannot read WHAT 'PATH' (SETTING): why" in err. */
+int ecl_sys_read_config(const char *path, const char *what, const char *setting, size_t max,
+                        char **text, size_t *len, char *err, size_t errlen);
 /* Removes a file. */
 int ecl_sys_remove(const char *path, char *err, size_t errlen);
 /* Writes all of iov at offset off with pwritev, retrying short writes and

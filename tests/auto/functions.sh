@@ -6,7 +6,8 @@
 # out exactly the functions it excludes; the depth and call limits leave out
 # calls and count them in `suppressed` records; the same program linked with
 # libecl-core records the same; a bad filter file stops tracing with a
-# message naming the file and line.
+# message naming the file and line, and so does a filter file that is a FIFO
+# or a device (read without blocking: the program runs).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/auto/common.sh"
 cd "$WORK" || exit 99
 $CC -g -O0 -fPIC -shared -finstrument-functions "$S/autolib.c" -o libautolib.so \
@@ -81,4 +82,20 @@ one_message "^ecl: bad.txt:2:9: expected 'function' or 'file', found 'fnction'; 
     "bad filter: no or another message: $(cat err)"
 [ -z "$(ls "$WORK"/*.ecl 2>/dev/null)" ] || fail "bad filter: a trace was left"
 echo "bad filter: $(cat err)"
+
+# a filter file that is a FIFO with no writer (it would block the program
+# at start for ever) or a device (it would never end): refused at once with
+# a message, the program runs untraced
+mkfifo fifo.txt || exit 99
+for f in fifo.txt /dev/zero; do
+    rm -f "$WORK"/*.ecl
+    ECL_FILTER=$f timeout 60 $ECLRUN ./fib > out 2> err
+    st=$?
+    [ $st -eq 0 ] || fail "filter $f: the program failed or hung (exit status $st): $(cat err)"
+    case $f in fifo.txt) kind="a FIFO" ;; *) kind="a device" ;; esac
+    one_message "^ecl: cannot read filter file '$f' (ECL_FILTER): it is $kind, not a regular file; tracing disabled" \
+        "filter $f: no or another message: $(cat err)"
+    [ -z "$(ls "$WORK"/*.ecl 2>/dev/null)" ] || fail "filter $f: a trace was left"
+    echo "filter $f: $(cat err)"
+done
 exit 0

@@ -609,6 +609,32 @@ START_TEST(output_files)
     ck_assert(stat(p, &sb) == 0 && sb.st_size == 2);          /* its target written */
     /* a directory, never */
     ck_assert_int_eq(ecc_out_open(dir, ECC_OUT_THROUGH, &o, err, sizeof err), -1);
+    /* names another library creates (libotf2's): the same check, nothing made */
+    ck_assert_int_eq(ecc_out_check(q, 0, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "a symbolic link"));
+    ck_assert_int_eq(ecc_out_check(q, ECC_OUT_THROUGH, err, sizeof err), 0);
+    ck_assert_int_eq(ecc_out_check(p, 0, err, sizeof err), 0);
+    snprintf(q, sizeof q, "%s/absent", dir);
+    ck_assert_int_eq(ecc_out_check(q, 0, err, sizeof err), 0);
+    ck_assert_int_eq(access(q, F_OK), -1);
+    /* output directories: made when missing, kept when there; a link to one
+     * only written through, a FIFO or a file never */
+    int created;
+    snprintf(q, sizeof q, "%s/d", dir);
+    ck_assert_int_eq(ecc_out_dir(q, 0, &created, err, sizeof err), 0);
+    ck_assert_int_eq(created, 1);
+    ck_assert_int_eq(ecc_out_dir(q, 0, &created, err, sizeof err), 0);
+    ck_assert_int_eq(created, 0);
+    char l[300];
+    snprintf(l, sizeof l, "%s/dlink", dir);
+    ck_assert_int_eq(symlink(q, l), 0);
+    ck_assert_int_eq(ecc_out_dir(l, 0, &created, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "a symbolic link"));
+    ck_assert_int_eq(ecc_out_dir(l, ECC_OUT_THROUGH, &created, err, sizeof err), 0);
+    snprintf(l, sizeof l, "%s/fifo", dir);
+    ck_assert_int_eq(ecc_out_dir(l, ECC_OUT_THROUGH, &created, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "a FIFO"));
+    ck_assert_int_eq(ecc_out_dir(p, ECC_OUT_THROUGH, &created, err, sizeof err), -1);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

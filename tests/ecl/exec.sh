@@ -3,7 +3,9 @@
 # function writes every thread's buffers first (tests/ecl/exectest.c), with
 # ECL linked in and with ECL preloaded (as ecl-run does); an image exec'ed in
 # the same pid gets a trace of its own instead of truncating the first; an
-# exec that fails leaves tracing on with nothing lost or doubled.
+# exec that fails leaves tracing on with nothing lost or doubled. The trace
+# left by an exec says so (header flag EXEC): pal-dump reads it whole, exit
+# 0, saying the program was replaced -- not that it was killed.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/ecl/common.sh"
 N=3000
 # In sanitizer builds the preloaded library comes before the sanitizer runtime.
@@ -35,6 +37,13 @@ PRELOAD="env LD_PRELOAD=$B/ecl/.libs/libecl-core.so $B/tests/ecl/exectest-preloa
 for f in execve execv execvp execvpe execl execlp execle fexecve; do
     run "$f" "$EXECTEST" $f $N
     check_before "$trace" "$f"
+    # the reader says why the trace ends there, and that nothing is missing
+    "$B/pal/pal-dump" --count "$trace" > /dev/null 2> "$WORK/dump.err"
+    st=$?
+    [ $st -eq 0 ] || { cat "$WORK/dump.err"; fail "$f: pal-dump exit status $st, expected 0"; }
+    grep -q "replaced its program by exec; every buffer was written first, so nothing is missing" \
+        "$WORK/dump.err" || fail "$f: pal-dump does not say the trace ends at exec: $(cat "$WORK/dump.err")"
+    grep -q "killed" "$WORK/dump.err" && fail "$f: pal-dump says the process was killed"
     echo "$f: ok"
 done
 run "execv, preloaded" $PRELOAD execv $N
@@ -59,6 +68,9 @@ run fail "$EXECTEST" fail $N
 "$CHECK" --expect enter=$((4 * N)) --expect leave=$((4 * N)) --expect marker=1 \
     --expect thread_def=2 --expect clock_sync=2 "$trace" > "$WORK/check.out" \
     || { cat "$WORK/check.out"; fail "after a failed exec, records are lost or doubled"; }
+"$B/pal/pal-dump" --count "$trace" > /dev/null 2> "$WORK/dump.err" ||
+    { cat "$WORK/dump.err"; fail "after a failed exec: pal-dump exit status $?"; }
+grep -q "exec" "$WORK/dump.err" && fail "after a failed exec, the trace still says exec"
 echo "fail: ok"
 
 exit 0

@@ -2,7 +2,8 @@
 # nomem.sh -- a thread whose trace buffers cannot be allocated loses its
 # records, and the loss is not silent: ECL says so once on stderr (naming the
 # trace and the reason), the program runs on, and the trace counts every
-# dropped record in `lost` records on the threads' streams.
+# dropped record in `lost` records on the threads' streams; pal-dump,
+# pal-view (and its OTF2 export) and ecl-merge exit with status 2 on it.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/ecl/common.sh"
 
 # 256 MiB buffers cannot be allocated under a 300 MB address-space limit,
@@ -32,4 +33,17 @@ lost=$((THREADS * (1 + 2 * PAIRS + PAIRS / 1000)))
     --expect enter=0 --expect marker=0 "$trace" > "$WORK/check.out" \
     || { cat "$WORK/check.out"; fail "the dropped records are not counted in the trace"; }
 cat "$WORK/check.out"
+# every tool says the trace is partial: exit status 2 (doc/tools.md)
+for t in "pal/pal-dump --count" "views/pal-view" "ecl/tools/ecl-merge -q -o $WORK/m.ecl"; do
+    # shellcheck disable=SC2086
+    $B/$t "$trace" > /dev/null 2>&1
+    st=$?
+    [ $st -eq 2 ] || fail "$t on a trace with $lost records lost: exit status $st, expected 2"
+done
+if "$B/views/pal-view" --export otf2 -o "$WORK/probe" "$trace" > /dev/null 2>&1; [ $? -ne 1 ]; then
+    "$B/views/pal-view" --export otf2 -o "$WORK/otf2" "$trace" > /dev/null 2>&1
+    st=$?
+    [ $st -eq 2 ] || fail "pal-view --export otf2 with records lost: exit status $st, expected 2"
+fi
+echo "pal-dump, pal-view, ecl-merge: exit status 2 (records lost)"
 exit 0

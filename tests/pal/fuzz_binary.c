@@ -5,6 +5,12 @@
  *                  little-endian, modulo its length), read as a run;
  *               2: the same two, merged, and the merged trace read back;
  *               3: read in strict mode.
+ *   for 1 and 2, byte 0 >> 2 & 3 picks the refusal paths a run can take:
+ *               0: runs forced together (PAL_OPEN_FORCE), as before;
+ *               1: not forced: two different runs are refused;
+ *               2: the first trace twice (the same rank twice: refused);
+ *               3: the first trace and a file of another format (the
+ *                  second part behind bytes that are no ECL magic).
  * Every record is read and each of its fields fetched and formatted. The
  * seed corpus (tests/pal/fuzz-corpus-binary) holds real format 2.0 traces
  * and a format 1.0 one. Built with ./configure --enable-fuzz CC=clang (with
@@ -38,10 +44,10 @@ static void put(const char *path, const uint8_t *d, size_t n)
     fclose(f);
 }
 
-static void read_all(const char *const *paths, size_t n, int strict)
+static void read_all(const char *const *paths, size_t n, int strict, unsigned flags)
 {
     pal_reader *r;
-    if (pal_reader_open_run(paths, n, NULL, PAL_OPEN_FORCE, &r) != PAL_OK)
+    if (pal_reader_open_run(paths, n, NULL, flags, &r) != PAL_OK)
         return;
     pal_reader_set_diag(r, quiet, NULL);
     pal_reader_set_strict(r, strict);
@@ -86,26 +92,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size < 3)
         return 0;
-    int mode = data[0] & 3;
+    int mode = data[0] & 3, refusal = data[0] >> 2 & 3;
     const uint8_t *d = data + 3;
     size_t n = size - 3, cut = ((size_t)data[1] | (size_t)data[2] << 8) % (n + 1);
-    const char *paths[2] = { p1, p2 };
+    const char *paths[2] = { p1, refusal == 2 ? p1 : p2 };
+    unsigned flags = refusal == 0 ? PAL_OPEN_FORCE : 0;
     if (mode == 0 || mode == 3) {
         put(p1, d, n);
-        read_all(paths, 1, mode == 3);
+        read_all(paths, 1, mode == 3, PAL_OPEN_FORCE);
     } else {
         put(p1, d, cut);
-        put(p2, d + cut, n - cut);
+        if (refusal == 3) {             /* another format: no ECL magic */
+            uint8_t *o = malloc(n - cut + 4);
+            if (!o)
+                abort();
+            memcpy(o, "PICL", 4);
+            memcpy(o + 4, d + cut, n - cut);
+            put(p2, o, n - cut + 4);
+            free(o);
+        } else {
+            put(p2, d + cut, n - cut);
+        }
         if (mode == 1) {
-            read_all(paths, 2, 0);
+            read_all(paths, 2, 0, flags);
         } else {
             pal_merge_options o;
             pal_merge_options_default(&o);
-            o.open_flags = PAL_OPEN_FORCE;
+            o.open_flags = flags;
             pal_merge_result res;
             if (pal_merge(paths, 2, pm, &o, &res) == PAL_OK) {
                 const char *m[1] = { pm };
-                read_all(m, 1, 0);
+                read_all(m, 1, 0, PAL_OPEN_FORCE);
             }
             unlink(pm);
         }

@@ -5,9 +5,18 @@
  * MPI_Wait completing it, MPI_Barrier, a metric "flops" = 42, the parameter
  * "phase" = "done" }. Rank 1: main { two MPI_Recv from 0 (tags 5 and 6),
  * MPI_Barrier, "flops" = 43 }.
- * Usage: otf2-writer DIR   (writes DIR/traces.otf2) */
+ * Usage: otf2-writer DIR [broken]   (writes DIR/traces.otf2)
+ * "broken": an archive libotf2 writes and reads without complaint but whose
+ * content does not hold together, as a damaged archive (OTF2 has no
+ * checksums) may not: after rank 1's events, an enter and a leave of
+ * region 99 (not defined), an enter at 1003 (before the event preceding
+ * it: out of order), a send on communicator 7 (not defined) and a leave;
+ * rank 1 declares 3 events fewer than it holds; MPI_Wait's name is string
+ * 77 (not defined). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <otf2/otf2.h>
 
@@ -42,12 +51,40 @@ static void metric(OTF2_EvtWriter *w, int64_t v)
     OTF2_EvtWriter_Metric(w, NULL, 1060, 0, 1, &type, &value);
 }
 
+/* libotf2 refuses to write a time before the last one: the time 1074 of
+ * rank 1 becomes 1003 in the file (a timestamp is 8 bytes, little-endian
+ * here). 0, or 1 with a message. */
+static int unorder(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/traces/1.evt", dir);
+    FILE *f = fopen(path, "r+b");
+    unsigned char b[65536];
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    for (size_t i = 0; i + 8 <= n; i++) {
+        uint64_t v = 0;
+        for (int k = 7; k >= 0; k--)
+            v = v << 8 | b[i + k];
+        if (v == 1074) {
+            unsigned char t[8] = { 1003 & 0xff, 1003 >> 8, 0, 0, 0, 0, 0, 0 };
+            if (fseek(f, (long)i, SEEK_SET) == 0 && fwrite(t, 1, 8, f) == 8 && fclose(f) == 0)
+                return 0;
+            break;
+        }
+    }
+    fprintf(stderr, "otf2-writer: cannot put a time out of order in '%s'\n", path);
+    if (f)
+        fclose(f);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: otf2-writer DIR\n");
+    if (argc != 2 && !(argc == 3 && strcmp(argv[2], "broken") == 0)) {
+        fprintf(stderr, "usage: otf2-writer DIR [broken]\n");
         return 1;
     }
+    int broken = argc == 3;
     OTF2_Archive *ar = OTF2_Archive_Open(argv[1], "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
                                          4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                          OTF2_COMPRESSION_NONE);
@@ -87,6 +124,13 @@ int main(int argc, char **argv)
     barrier(w1);
     metric(w1, 43);
     OTF2_EvtWriter_Leave(w1, NULL, 1070, R_MAIN);
+    if (broken) {
+        OTF2_EvtWriter_Enter(w1, NULL, 1071, 99);
+        OTF2_EvtWriter_Leave(w1, NULL, 1072, 99);
+        OTF2_EvtWriter_Enter(w1, NULL, 1074, R_MAIN);     /* made 1003 below */
+        OTF2_EvtWriter_MpiSend(w1, NULL, 1075, 0, 7, 9, 8);
+        OTF2_EvtWriter_Leave(w1, NULL, 1076, R_MAIN);
+    }
 
     uint64_t n0 = 0, n1 = 0;
     OTF2_EvtWriter_GetNumberOfEvents(w0, &n0);
@@ -109,7 +153,8 @@ int main(int argc, char **argv)
     OTF2_GlobalDefWriter_WriteLocationGroup(g, 1, 12, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                             OTF2_UNDEFINED_LOCATION_GROUP);
     OTF2_GlobalDefWriter_WriteLocation(g, 0, 13, OTF2_LOCATION_TYPE_CPU_THREAD, n0, 0);
-    OTF2_GlobalDefWriter_WriteLocation(g, 1, 14, OTF2_LOCATION_TYPE_CPU_THREAD, n1, 1);
+    OTF2_GlobalDefWriter_WriteLocation(g, 1, 14, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                       broken ? n1 - 3 : n1, 1);
     OTF2_GlobalDefWriter_WriteRegion(g, R_MAIN, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION,
                                      OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
     OTF2_GlobalDefWriter_WriteRegion(g, R_SEND, 2, 2, 0, OTF2_REGION_ROLE_POINT2POINT,
@@ -120,7 +165,7 @@ int main(int argc, char **argv)
                                      OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
     OTF2_GlobalDefWriter_WriteRegion(g, R_ISEND, 5, 5, 0, OTF2_REGION_ROLE_POINT2POINT,
                                      OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
-    OTF2_GlobalDefWriter_WriteRegion(g, R_WAIT, 6, 6, 0, OTF2_REGION_ROLE_FUNCTION,
+    OTF2_GlobalDefWriter_WriteRegion(g, R_WAIT, broken ? 77 : 6, 6, 0, OTF2_REGION_ROLE_FUNCTION,
                                      OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
     const uint64_t locs[] = {0, 1}, ranks[] = {0, 1};
     OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
@@ -140,5 +185,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "otf2-writer: %s\n", OTF2_Error_GetDescription(rc));
         return 1;
     }
-    return 0;
+    return broken ? unorder(argv[1]) : 0;
 }

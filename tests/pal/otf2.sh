@@ -9,7 +9,10 @@
 # (tests/views/rolecount: also the rma_ roles and collective operations)
 # and the same matched messages as the original, and the same region
 # profile (calls and seconds, examples/embed); a 4-rank one-sided MPI run
-# too (skipped without MPI).
+# too (skipped without MPI). An archive whose definitions and events do not
+# agree (undefined strings, regions, communicators; times out of order; more
+# events than declared) is read with each inconsistency said and counted as
+# damage.
 # Skips (77) without OTF2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -31,6 +34,22 @@ for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
 done
 
 "$writer" "$tmp/w" || { echo "otf2-writer failed"; exit 99; }
+
+# an archive whose content does not hold together (otf2-writer broken):
+# OTF2 has no checksums, so what can be checked is -- each said once with
+# its count and counted as damage (exit status 2)
+"$writer" "$tmp/broken" broken || { echo "otf2-writer broken failed"; exit 99; }
+"$pd" --info "$tmp/broken/traces.otf2" >"$tmp/info" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] || bad "an inconsistent archive: exit status $st, expected 2"
+grep -q '^damaged: *6$' "$tmp/info" || bad "an inconsistent archive: $(grep damaged "$tmp/info"), expected 6"
+for m in "1 region or location definitions name a string the archive does not define" \
+         "2 enter or leave events name a region the definitions do not define" \
+         "1 messages name a communicator the definitions do not define" \
+         "1 events come before the event preceding them on their location" \
+         "location 1 holds 17 events where its definition declares 15"; do
+    grep -q "traces.otf2: $m" "$tmp/err" || bad "an inconsistent archive: no message '$m'"
+done
 a="$tmp/w/traces.otf2"
 "$pd" --count "$a" >"$tmp/count" 2>"$tmp/err" || bad "pal-dump --count exit status $?"
 [ -s "$tmp/err" ] && { cat "$tmp/err"; bad "pal-dump wrote to stderr"; }

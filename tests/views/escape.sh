@@ -5,7 +5,8 @@
 # control bytes, quotes and '<&>'. Parsers: python3's xml.etree (expat) and
 # json on the bytes decoded as strict UTF-8, and xmllint when installed
 # (Debian: libxml2-utils). Also: the unit test of views/escape.c, and the
-# report's Profile block keeps its lines.
+# report's Profile block keeps its lines; the text views and pal-dump write
+# every name with its control bytes escaped (pal_text_escape).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -67,4 +68,24 @@ PY
 # the report's profile keeps its lines
 awk '/<h2[^>]*>Profile/ {on=1} on {n++} /<\/pre>/ && on {print n; exit}' "$tmp/r.html" >"$tmp/n"
 [ "$(cat "$tmp/n")" -ge 8 ] 2>/dev/null || bad "report profile: $(cat "$tmp/n") lines"
+
+# text for a terminal (pal-view's text views, pal-dump): no control byte of a
+# name reaches it raw -- the one rule of pal_text_escape: \n \t \r \\ and \xHH
+# (C0, DEL, C1, invalid UTF-8), so a name can neither move the cursor nor
+# fake a line
+"$pv" --view profile --view calltree "$trace" >"$tmp/text" || bad "text views exit status"
+"$top_builddir/pal/pal-dump" "$trace" >"$tmp/dump" || bad "pal-dump exit status"
+for f in text dump; do
+    python3 - "$tmp/$f" <<'PY' || bad "$f: control bytes or invalid UTF-8 in text output"
+import re, sys
+data = open(sys.argv[1], 'rb').read()
+data.decode('utf-8', 'strict')
+bad = re.findall(rb'[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]', data)
+if bad:
+    print(sys.argv[1], 'raw control bytes:', sorted(set(bad))); sys.exit(1)
+PY
+    grep -q 'tab\\there\\nnewline' "$tmp/$f" || bad "$f: the name with a newline is not one escaped line"
+    grep -q 'ctl\\x01\\x02\\x1fx' "$tmp/$f" || bad "$f: control bytes not written as \\xHH"
+    grep -q 'bad\\xffbyte' "$tmp/$f" || bad "$f: an invalid byte not written as \\xHH"
+done
 exit $fail

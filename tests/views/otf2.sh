@@ -9,7 +9,8 @@
 # a small trace with requests and communicators (otf2-req.edl: the roles of
 # ECL's MPI records), and real 4-rank mpiruns of examples/mpi/halo, onesided
 # and collectives (skipped without MPI). Also: region names, the clock properties, communicators and
-# their members, local ranks, and an existing archive refused.
+# their members, local ranks, an existing archive refused, and a write that
+# fails (a full disk) said and exit status 1.
 # Skips (77) when pal-view was built without OTF2 or otf2-print is missing.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -97,6 +98,16 @@ fi
 grep -q "traces.otf2' exists" "$tmp/err" || bad "no message for an existing archive"
 "$pv" --export otf2 "$thr" 2>"$tmp/err" && bad "--export otf2 without -o accepted"
 grep -q 'needs -o DIR' "$tmp/err" || bad "no message for a missing -o"
+
+# a full disk: every write past 8 KiB fails (a file-size limit, with SIGXFSZ
+# ignored, fails writes with EFBIG as a full disk fails them with ENOSPC);
+# libotf2 reports that to its error callback only: the export says it
+# failed and that the archive is partial, and exits 1
+(trap '' XFSZ; ulimit -f 8; exec "$pv" --export otf2 -o "$tmp/full" "$thr") >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] || bad "an archive on a full disk: exit status $st, expected 1"
+grep -q "^pal-view: otf2: writing the archive in '$tmp/full' failed: .*partial" "$tmp/err" ||
+    bad "an archive on a full disk: no message saying so: $(cat "$tmp/err")"
 
 # PICL: messages and regions through picl.edl's roles
 check picl "$tmp/picl" -d "$top_srcdir/edl/formats/picl.edl" \
