@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "views/escape.h"
 #include "views/vw.h"
 #include "views/waits.h"
 
@@ -291,8 +292,10 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
             double e = ce + me;
             total += pc * pm;
             terr += pc * pm * e;
-            fprintf(out, "  %-24s %-10s %-10s %12.3f %14.9f %14.9f %7.2f%%\n", r->name,
-                    model_name[mc], model_name[mm], pc, pm, pc * pm, 100 * e);
+            fputs("  ", out);
+            vw_term_text(out, r->name, 24);   /* a name from the trace */
+            fprintf(out, " %-10s %-10s %12.3f %14.9f %14.9f %7.2f%%\n", model_name[mc],
+                    model_name[mm], pc, pm, pc * pm, 100 * e);
         }
         fprintf(out, "  %-24s %-10s %-10s %12s %14s %14.9f %7.2f%%\n", "(all regions)", "", "",
                 "", "", total, total > 0 ? 100 * terr / total : 0);

@@ -1067,9 +1067,11 @@ static void write_text(const state *s, FILE *out)
             if (s->w[i].table != t)
                 continue;
             path_label(s, s->w[i].path, buf, sizeof buf);
-            fprintf(out, "  %-16s %6u %6u %14.6f %10llu  %s\n", pattern_id[s->w[i].pattern],
+            fprintf(out, "  %-16s %6u %6u %14.6f %10llu  ", pattern_id[s->w[i].pattern],
                     s->w[i].process, s->w[i].stream, s->w[i].seconds,
-                    (unsigned long long)s->w[i].n, buf);
+                    (unsigned long long)s->w[i].n);
+            vw_term_text(out, buf, 0);   /* names come from the trace */
+            fputc('\n', out);
         }
     }
     fputs("\nLoad imbalance per call path (seconds outside MPI per rank)\n", out);
@@ -1077,8 +1079,10 @@ static void write_text(const state *s, FILE *out)
             "call path");
     for (size_t i = 0; i < s->nimb; i++) {
         path_label(s, s->imb[i].path, buf, sizeof buf);
-        fprintf(out, "  %14.6f %14.6f %8u %14.6f  %s\n", s->imb[i].mean, s->imb[i].max,
-                s->imb[i].max_rank, s->imb[i].max - s->imb[i].mean, buf);
+        fprintf(out, "  %14.6f %14.6f %8u %14.6f  ", s->imb[i].mean, s->imb[i].max,
+                s->imb[i].max_rank, s->imb[i].max - s->imb[i].mean);
+        vw_term_text(out, buf, 0);
+        fputc('\n', out);
     }
     size_t no = 0;
     uint32_t *o = cp_order(s, &no);
@@ -1088,7 +1092,9 @@ static void write_text(const state *s, FILE *out)
     fprintf(out, "  %14s %8s  %s\n", "seconds", "share", "call path");
     for (size_t i = 0; o && i < no; i++) {
         path_label(s, cp_pathid(o[i]), buf, sizeof buf);
-        fprintf(out, "  %14.6f %7.2f%%  %s\n", s->cp_path[o[i]], 100 * s->cp_path[o[i]] / len, buf);
+        fprintf(out, "  %14.6f %7.2f%%  ", s->cp_path[o[i]], 100 * s->cp_path[o[i]] / len);
+        vw_term_text(out, buf, 0);
+        fputc('\n', out);
     }
     free(o);
     fprintf(out, "  %14s %8s  %s\n", "seconds", "share", "rank, thread");
