@@ -27,19 +27,7 @@ __attribute__((destructor)) static void finalize_late(void)
 #define REGION_REF { "region_def", "region", 0 }
 #define NO_REF { NULL, NULL, 0 }
 
-typedef struct auto_type {
-    uint32_t id;
-    const char *name;
-    const char *description;
-    ecl_trace_field fields[6];
-    size_t nfields;
-    edl_role roles[2];
-    size_t nroles;
-    edl_field_meaning meaning[4];
-    size_t nmeaning;
-} auto_type;
-
-static const auto_type types[] = {
+static const ecl_trace_type_spec types[] = {
     { ECL_REC_REGION_SOURCE, "region_source", "where the function of a region is",
       { { "region", U32, NULL, NULL }, { "file", STR, NULL, "source file; empty if unknown" },
         { "line", U32, NULL, "0 unknown" },
@@ -95,16 +83,7 @@ static const auto_type types[] = {
  * types are in the dictionary of the file header. */
 __attribute__((constructor)) static void define_types(void)
 {
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        const auto_type *t = &types[i];
-        edl_meaning m = { t->roles, t->nroles, NULL, t->meaning, t->nmeaning, NULL};
-        uint32_t id;
-        ecl_core_status st = ecl_trace_type_define_meaning(t->id, t->name, t->description,
-                                                           t->fields, t->nfields, &m, &id);
-        if (st != ECL_CORE_OK)
-            fprintf(stderr, "ecl: cannot define the record type %s (id %u)\n", t->name,
-                    (unsigned)t->id);
-    }
+    ecl_trace_types_define(types, sizeof types / sizeof types[0], "");
 }
 
 int ecl_auto_init(const ecl_api_auto_config *cfg, char *err, size_t errlen)

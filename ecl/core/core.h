@@ -173,6 +173,23 @@ ecl_core_status ecl_trace_type_define_meaning(uint32_t id, const char *name,
                                               const char *description,
                                               const ecl_trace_field *fields, size_t nfields,
                                               const edl_meaning *meaning, uint32_t *out);
+/* A fixed record type of an ECL layer (ecl/auto, ecl/gpu), as a table row:
+ * fields, record roles and field meanings. */
+typedef struct ecl_trace_type_spec {
+    uint32_t id;
+    const char *name;
+    const char *description;
+    ecl_trace_field fields[10];
+    size_t nfields;
+    edl_role roles[2];
+    size_t nroles;
+    edl_field_meaning meaning[4];
+    size_t nmeaning;
+} ecl_trace_type_spec;
+/* Defines the n types of a layer's table with their meaning. Each that
+ * cannot be defined is said on standard error, the message ending in
+ * `consequence` ("" for none); returns how many failed. */
+size_t ecl_trace_types_define(const ecl_trace_type_spec *t, size_t n, const char *consequence);
 /* Layout of a defined type's extra fields, one letter each: 'u' ULEB, 's' SLEB,
  * '1' '2' '4' '8' FIXED of that width, 'l' LSTRING; NULL if the id is unknown.
  * Async-signal-safe (used to re-check buffers while crashing). */

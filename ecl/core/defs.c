@@ -565,3 +565,19 @@ void ecl_defs_fini(void)
     edl_dict_destroy(ecl_T.dict);
     ecl_T.dict = NULL;
 }
+
+size_t ecl_trace_types_define(const ecl_trace_type_spec *t, size_t n, const char *consequence)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        edl_meaning m = { t[i].roles, t[i].nroles, NULL, t[i].meaning, t[i].nmeaning, NULL };
+        uint32_t id;
+        if (ecl_trace_type_define_meaning(t[i].id, t[i].name, t[i].description, t[i].fields,
+                                          t[i].nfields, &m, &id) != ECL_CORE_OK) {
+            fprintf(stderr, "ecl: cannot define the record type %s (id %u)%s\n", t[i].name,
+                    (unsigned)t[i].id, consequence);
+            failed++;
+        }
+    }
+    return failed;
+}

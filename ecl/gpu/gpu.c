@@ -39,22 +39,10 @@ ECL_API void ecl_gpu_tool_leave(void)
 #define REGION_REF { "region_def", "region", 0 }
 #define NO_REF { NULL, NULL, 0 }
 
-typedef struct gpu_type {
-    uint32_t id;
-    const char *name;
-    const char *description;
-    ecl_trace_field fields[10];
-    size_t nfields;
-    edl_role roles[2];
-    size_t nroles;
-    edl_field_meaning meaning[4];
-    size_t nmeaning;
-} gpu_type;
-
 /* The GPU record types (doc/gpu.md, "Records"). Activity records are calls
  * (time = end, duration) on GPU locations, so every view shows them as
  * regions without knowing GPUs. */
-static const gpu_type types[] = {
+static const ecl_trace_type_spec types[] = {
     { ECL_REC_GPU_KERNEL_DEF, "gpu_kernel_def", "a kernel launch configuration gets an id",
       { { "config", U32, NULL, NULL }, { "name", STR, NULL, "the kernel, demangled" },
         { "grid_x", U32, NULL, NULL }, { "grid_y", U32, NULL, NULL },
@@ -130,19 +118,8 @@ int ecl_gpu_define_types(void)
     int d = __atomic_load_n(&done, __ATOMIC_ACQUIRE);
     if (d != 0)
         return d > 0 ? 0 : -1;
-    int rc = 0;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        const gpu_type *t = &types[i];
-        edl_meaning m = { t->roles, t->nroles, NULL, t->meaning, t->nmeaning, NULL };
-        uint32_t id;
-        ecl_core_status st = ecl_trace_type_define_meaning(t->id, t->name, t->description,
-                                                           t->fields, t->nfields, &m, &id);
-        if (st != ECL_CORE_OK) {
-            fprintf(stderr, "ecl: cannot define the record type %s (id %u); GPU capture off\n",
-                    t->name, (unsigned)t->id);
-            rc = -1;
-        }
-    }
+    int rc = ecl_trace_types_define(types, sizeof types / sizeof types[0], "; GPU capture off")
+                 ? -1 : 0;
     __atomic_store_n(&done, rc == 0 ? 1 : -1, __ATOMIC_RELEASE);
     return rc;
 }
