@@ -647,6 +647,8 @@ var P = T.prof || {width: dur, nb: 0, r: []};
 var profR = P.r.map(function (x) {
   return {r: x.r, c: decodeN(x.c, P.nb), o: decodeN(x.o, P.nb), i: x.i, x: x.x};
 });
+/* seconds as a pal-view argument: ns precision, no float noise */
+function secArg(x) { return x.toFixed(9).replace(/\.?0+$/, ''); }
 function windowProfile(a, b, exact) {
   var rows = [], note;
   if (exact) {
@@ -661,7 +663,7 @@ function windowProfile(a, b, exact) {
       if (p.calls) rows.push(p);
     });
     note = fmtNs(nsOf(wa)) + ' \u2013 ' + fmtNs(nsOf(wb)) + ' (' + (ib - ia) + ' of the profile\u2019s ' + fmtDur(P.width) +
-      ' buckets, exact: equal to pal-view --from ' + wa + ' --to ' + wb + (wa !== a || wb !== b ? '; the selection widened to their edges' : '') + ')';
+      ' buckets, exact: equal to pal-view --from ' + secArg(wa) + ' --to ' + secArg(wb) + (wa !== a || wb !== b ? '; the selection widened to their edges' : '') + ')';
     a = wa; b = wb;
   }
   rows.sort(function (x, y) { return y.incl - x.incl || x.r - y.r; });
