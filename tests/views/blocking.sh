@@ -3,8 +3,9 @@
 # (state idle), not overhead (doc/views.md, "Roles"): tests/views/blocking
 # (4 ranks under a real mpirun, traced by ECL) blocks rank 0 in MPI_Send
 # (8 MiB) and MPI_Ssend for about 3D each while rank 1 sleeps, and rank 2 in
-# MPI_Recv for about D. pal-view's CSV and profile must count the time of
-# rank 0's sends as its idle time, leave its overhead to ECL's own time
+# MPI_Recv for about D, while rank 3 polls with MPI_Iprobe for about D.
+# pal-view's CSV and profile must count the time of rank 0's sends as its
+# idle time and rank 3's polling as busy, leave overhead to ECL's own time
 # (buffer flushes, well under D), and rank rank 0 first among the ranks that
 # wait most. The trace's dictionary gives the blocking sends the role idle.
 # Skips (77) when ECL was configured without MPI.
@@ -65,6 +66,14 @@ ge "$(echo "$D" | awk '{ print $1 / 4e3 }')" "$over0" || bad "rank 0 overhead $o
 # rank 2 waits in MPI_Recv
 recv2=$(reg 2 MPI_Recv) idle2=$(st 2 idle)
 ge "$idle2" "$(awk -v a="$recv2" 'BEGIN { print a - 1e-6 }')" || bad "rank 2 idle $idle2 s < its MPI_Recv $recv2 s"
+
+# rank 3 polls with MPI_Iprobe for about D: communication that does not
+# wait is busy, neither idle nor overhead
+probe3=$(reg 3 MPI_Iprobe) busy3=$(st 3 busy) over3=$(st 3 overhead)
+echo "rank 3: MPI_Iprobe $probe3 s, busy $busy3 s, overhead $over3 s"
+ge "$probe3" "$(echo "$D" | awk '{ print 0.5 * $1 / 1e3 }')" || bad "MPI_Iprobe lasted $probe3 s, not ~D"
+ge "$busy3" "$(awk -v a="$probe3" 'BEGIN { print a - 1e-6 }')" || bad "rank 3 busy $busy3 s < its MPI_Iprobe $probe3 s"
+ge "$(echo "$D" | awk '{ print $1 / 4e3 }')" "$over3" || bad "rank 3 overhead $over3 s (its MPI_Iprobe counted as overhead)"
 
 # the profile: rank 0 waits most, with its idle seconds
 awk '/^Ranks that wait most/ { on = 1; next } /^$/ { on = 0 } on { print $2, $3 }' "$tmp/p" >"$tmp/rw"
