@@ -12,29 +12,15 @@
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
-prog="$(cd "$top_builddir" && pwd)/tests/views/blocking"
-if [ "${ECL_TEST_HAVE_MPI:-no}" != yes ] || [ ! -x "$prog" ]; then
-    echo "SKIP: ECL was configured without MPI (no tests/views/blocking)"
-    exit 77
-fi
+. "$top_srcdir/tests/mpi/common.sh"   # skips without MPI; run, per_rank_files, $tmp
 pv="$top_builddir/views/pal-view"
-dump="$top_builddir/pal/pal-dump"
-OMPI_ALLOW_RUN_AS_ROOT=1
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pal-view-blocking.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+dump=$paldump
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 D=30   # ms
-(cd "$tmp" && ECL_DIR=$tmp ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-    timeout 120 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 "$prog" $D) \
-    >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "mpirun failed"; exit 99; }
-[ -f "$tmp/trace.ecl" ] || { cat "$tmp/out"; echo "no merged trace"; exit 99; }
+run 4 "$(cd "$top_builddir" && pwd)/tests/views/blocking" $D
+per_rank_files 4
 
 # the blocking sends wait: role idle in the trace's dictionary (mpi.spec)
 "$dump" --dict "$tmp/trace.ecl" >"$tmp/dict" || bad "pal-dump --dict"
