@@ -129,7 +129,7 @@ static void *realloc_or_free(void *p, size_t n)
 
 /* ---------------- run state ---------------- */
 /* Frame and record-type flags. */
-#define F_COMM 1u       /* time inside is communication (overhead unless idle) */
+#define F_COMM 1u       /* time inside is communication (busy unless idle) */
 #define F_IDLE 2u       /* time inside is waiting */
 #define F_COLL 4u       /* a collective: instances grouped across ranks */
 #define F_SETUP 8u      /* the process's start or end (MPI_Init, MPI_Finalize) */
@@ -631,13 +631,12 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
         n->incl += dur;
         n->excl += excl;
     }
-    if (fr->flags & F_SETUP) {
+    /* overhead is the tool's own time only (records of role overhead):
+     * communication that does not wait (MPI_Isend, MPI_Iprobe) is busy */
+    if (fr->flags & F_SETUP)
         add_interval(r, l, VW_NSTATES, fr->start, end);
-    } else if (fr->flags & F_IDLE) {
+    else if (fr->flags & F_IDLE)
         add_interval(r, l, VW_IDLE, fr->start, end);
-    } else if (fr->flags & F_COMM) {
-        add_interval(r, l, VW_OVERHEAD, fr->start, end);
-    }
     if (fr->flags & F_COLL)
         coll_add(r, l->pub.process, fr, end);
     if (fr->flags & F_RECV)

@@ -38,7 +38,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 dump="$top_builddir/pal/pal-dump"
 "$dump" --dict "$tmp/trace.ecl" > "$tmp/dict" || bad "pal-dump --dict"
 roles() { awk -v r="$1" '$1 == "RECORD" { on = $2 == r } on && /ROLE IS/ { sub(/^ */, ""); print }' "$tmp/dict"; }
-[ "$(roles mpi_send)" = 'ROLE IS call, send, communication;' ] || bad "mpi_send roles: $(roles mpi_send)"
+[ "$(roles mpi_send)" = 'ROLE IS call, send, communication, idle;' ] || bad "mpi_send roles: $(roles mpi_send)"
 [ "$(roles mpi_recv)" = 'ROLE IS call, recv, communication, idle;' ] || bad "mpi_recv roles: $(roles mpi_recv)"
 [ "$(roles mpi_barrier)" = 'ROLE IS call, collective, communication, idle;' ] || bad "mpi_barrier roles"
 [ "$(roles mpi_init)" = 'ROLE IS process_begin;' ] || bad "mpi_init roles: $(roles mpi_init)"
