@@ -1,8 +1,8 @@
 #!/bin/sh
 # cli.sh -- every tool follows one convention (doc/tools.md): --help prints a
-# usage on standard output and exits 0; -V and --version print the same
-# line, "TOOL (ecl) VERSION" (edlc adds ", dictionary format M.N"), exit 0;
-# an unknown option exits 1 with a message on standard error whose first
+# usage with the exit statuses on standard output and exits 0; -V and
+# --version print the same line, "TOOL (ecl) VERSION" (edlc adds
+# ", dictionary format M.N"), exit 0; an unknown option exits 1 with a message on standard error whose first
 # line starts with "TOOL: " and names the option -- the tool's name, not the
 # path it was run by; `pal-view --html -o FILE` is refused, not written to "-o";
 # an unreadable input or an output that cannot be created: status 1, a message
@@ -21,6 +21,11 @@ for t in pal/pal-dump views/pal-view ecl/tools/ecl-merge edl/edlc ecl/tools/ecl-
     st=$?
     if [ $st -ne 0 ] || ! grep -qi "usage" "$tmp/help" || [ -s "$tmp/help.err" ]; then
         echo "FAIL: $name --help: status $st, no usage on standard output, or a message"
+        fail=1
+    fi
+    # the exit statuses are documented where the options are
+    if ! grep -qi "exit status" "$tmp/help"; then
+        echo "FAIL: $name --help does not give the exit statuses"
         fail=1
     fi
     v1=$("$exe" -V 2>&1); s1=$?
