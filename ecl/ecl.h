@@ -41,7 +41,8 @@ typedef enum ecl_status {
     ECL_ENOMEM,      /* out of memory */
     ECL_EINVAL,      /* bad argument: NULL or empty name, bad field type, too many fields */
     ECL_EIO,         /* the trace file cannot be created or written (message on stderr) */
-    ECL_ECONFIG,     /* an ECL_* environment variable has a bad value (message on stderr) */
+    ECL_ECONFIG,     /* an ECL_* setting cannot be carried out (ECL_FILTER unreadable;
+                        message on stderr); a bad value is said and its default used */
     ECL_EEXIST,      /* a record type of that name exists with other fields */
     ECL_ESTATE       /* not possible in this state (e.g. tracing already finalized) */
 } ecl_status;

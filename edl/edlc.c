@@ -239,7 +239,14 @@ int main(int argc, char **argv)
         }
         goto done;
     }
-    edl_status st = edl_compile_file(in, on_diag, &s, &d);
+    /* read here, as --print does: a file that cannot be read is the tool's
+     * message ("edlc: cannot open ..."), not a diagnostic of the source */
+    unsigned char *src;
+    size_t srclen;
+    if (read_all(in, &src, &srclen) != 0)
+        goto done;
+    edl_status st = edl_compile_string(in, (const char *)src, srclen, on_diag, &s, &d);
+    free(src);
     if (st != EDL_OK || (werror && s.warnings))
         goto done;
     if (mode == CHECK) {

@@ -1,6 +1,7 @@
 /* config.c -- ECL interface layer: the ECL_* environment variables. A bad
- * value is an error with the variable, the value and what is accepted, never a
- * silent fallback: a trace taken with the wrong settings costs a whole run. */
+ * value is never a silent fallback: it is said once, with the variable, the
+ * value and what is accepted, and the default is used instead, so that a typo
+ * costs a setting, not the whole run's trace (doc/configuration.md). */
 #include <config.h>
 
 #include "ecl/api/config.h"
@@ -198,6 +199,23 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
     } else if (strcmp(name, "ECL_COUNTER_PERIOD") == 0) {
         if (parse_duration(value, &cfg->autocfg.counter_period_ns) != 0)
             BAD("expected a time with a unit: ns, us, ms or s (e.g. 1ms), or 0", name, value);
+    } else if (strcmp(name, "ECL_GPU") == 0) {
+        /* ECL_GPU*: read by ecl/gpu when it starts; checked here so that a bad
+         * value is said once, like any other */
+        static const char *const g[] = { "auto", "on", "off", "1", "0", "yes", "no", NULL };
+        if (value[0] != '\0' && is_one_of(value, g) < 0)
+            BAD("expected auto, on or off", name, value);
+    } else if (strcmp(name, "ECL_GPU_METRICS_HZ") == 0) {
+        char *end;
+        double hz = strtod(value, &end);
+        if (value[0] != '\0' && (*end != '\0' || !(hz >= 0 && hz <= 10000)))
+            BAD("expected a rate from 0 to 10000 samples per second", name, value);
+    } else if (strcmp(name, "ECL_GPU_BUFFER_SIZE") == 0) {
+        if (value[0] != '\0' && (parse_uint(value, 65536, 1ul << 30, &n) != 0))
+            BAD("expected a size from 65536 to 1073741824 bytes", name, value);
+    } else if (strcmp(name, "ECL_GPU_STATS") == 0) {
+        if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
+            BAD("expected 1 (or 0)", name, value);
     } else if (strcmp(name, "ECL_MERGE") == 0) {
         /* read by the MPI layer at MPI_Finalize (ecl/mpi/mpi.c); checked here
          * so that a bad value stops tracing like any other */
@@ -257,6 +275,20 @@ int ecl_api_parse_groups(const char *value, unsigned *mask)
     return parse_group_list(value, g, sizeof g / sizeof g[0], mask);
 }
 
+int ecl_api_says_once(void)
+{
+    /* the rank under the launcher, before MPI_Init: Open MPI, PMIx, PMI
+     * (MPICH/Hydra, Intel MPI), Slurm */
+    static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                             "SLURM_PROCID", NULL };
+    for (int i = 0; rank_vars[i] != NULL; i++) {
+        const char *r = getenv(rank_vars[i]);
+        if (r != NULL && *r != '\0')
+            return strcmp(r, "0") == 0;
+    }
+    return 1;
+}
+
 int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -265,6 +297,8 @@ int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)
     cfg->autocfg.groups = ECL_API_GROUPS_DEFAULT;
     cfg->autocfg.counter_period_ns = 1000000;
     cfg->autocfg.note_records = 10000000;
+    const ecl_api_config def = *cfg;
+    int say = ecl_api_says_once();
     for (char **e = environ; e != NULL && *e != NULL; e++) {
         const char *eq = strchr(*e, '=');
         char name[64];
@@ -273,15 +307,17 @@ int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen)
         memcpy(name, *e, (size_t)(eq - *e));
         name[eq - *e] = '\0';
         int r = ecl_api_config_set(cfg, name, eq + 1, err, errlen);
-        if (r < 0)
-            return -1;
-        if (r > 0 && cfg->trace.verbose)
+        if (r < 0 && say)
+            fprintf(stderr, "ecl: %s; ignored, the default is used\n", err);
+        else if (r > 0 && cfg->trace.verbose && say)
             fprintf(stderr, "ecl: warning: %s (ignored)\n", err);
     }
     if (cfg->trace.compress == ECL_COMPRESS_ZLIB && cfg->trace.compress_level > 9) {
-        snprintf(err, errlen, "ECL_COMPRESS_LEVEL='%d' is not valid: zlib levels are 1 to 9",
-                 cfg->trace.compress_level);
-        return -1;
+        if (say)
+            fprintf(stderr, "ecl: ECL_COMPRESS_LEVEL='%d' is not valid: zlib levels are 1 to 9; "
+                    "ignored, the default is used\n", cfg->trace.compress_level);
+        cfg->trace.compress_level = def.trace.compress_level;
     }
+    err[0] = '\0';
     return 0;
 }

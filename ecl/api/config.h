@@ -47,8 +47,17 @@ int ecl_api_parse_mpi_groups(const char *value, unsigned *mask);
  * Returns 0, or -1 for an unknown name. */
 int ecl_api_parse_groups(const char *value, unsigned *mask);
 
-/* Defaults, then every ECL_* variable present in the environment. An unknown
- * ECL_* variable is reported as a warning (a typo would otherwise be silent). */
+/* Defaults, then every ECL_* variable present in the environment. A bad value
+ * is said on stderr ("ecl: ECL_X='v' is not valid: ...; ignored, the default
+ * is used") and the variable keeps its default; an unknown ECL_* variable is
+ * a warning with ECL_VERBOSE=1 (a typo would otherwise be silent). Returns 0
+ * (err is scratch space). */
 int ecl_api_config_from_env(ecl_api_config *cfg, char *err, size_t errlen);
+
+/* Whether this process says the messages about ECL_* settings: 1, but 0 in
+ * the ranks other than 0 of a parallel launch (OMPI_COMM_WORLD_RANK,
+ * PMIX_RANK, PMI_RANK, SLURM_PROCID), so that a run gets each message once,
+ * not once per rank; every rank still uses the default. */
+int ecl_api_says_once(void);
 
 #endif /* ECL_API_CONFIG_H */

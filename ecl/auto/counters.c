@@ -84,6 +84,27 @@ int ecl_auto_counters_init(const ecl_api_auto_config *cfg, char *err, size_t err
     if (strcmp(list, "default") == 0 || strcmp(list, "all") == 0)
         list = "task-clock,page-faults,context-switches,cycles,instructions,cache-misses";
     char names[512];
+    /* The names first, before anything is defined in the trace: a name ECL
+     * does not know is said once and the default, no counters, is used. */
+    snprintf(names, sizeof names, "%s", list);
+    for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
+         name = strtok_r(NULL, ",", &save)) {
+        ecl_sys_perf_event ev;
+        if (strncmp(name, "papi:", 5) == 0 && name[5] == '\0')
+            snprintf(err, errlen, "ECL_COUNTERS='%s' is not valid: 'papi:' names no event",
+                     cfg->counters);
+        else if (strncmp(name, "papi:", 5) != 0 && strncmp(name, "PAPI_", 5) != 0 &&
+                 ecl_sys_perf_lookup(name, &ev) != 0)
+            snprintf(err, errlen, "ECL_COUNTERS='%s' is not valid: unknown counter '%s' "
+                     "(known: %s; and papi:EVENT for PAPI events)", cfg->counters, name,
+                     ecl_sys_perf_names());
+        else
+            continue;
+        if (ecl_api_says_once())
+            fprintf(stderr, "ecl: %s; ignored, the default (none) is used\n", err);
+        err[0] = '\0';
+        return 0;
+    }
     snprintf(names, sizeof names, "%s", list);
     char missing[512] = "";
     size_t papi_used = 0;
@@ -93,11 +114,6 @@ int ecl_auto_counters_init(const ecl_api_auto_config *cfg, char *err, size_t err
         if (strncmp(name, "papi:", 5) == 0 || strncmp(name, "PAPI_", 5) == 0) {
             const char *ev = name[4] == ':' ? name + 5 : name;
             size_t len = strlen(ev);
-            if (len == 0) {
-                snprintf(err, errlen, "ECL_COUNTERS='%s' is not valid: 'papi:' names no event",
-                         cfg->counters);
-                return -1;
-            }
             if (papi_n == ECL_AUTO_PAPI_MAX || papi_used + len + 1 > sizeof papi_buf)
                 continue;
             char *copy = papi_buf + papi_used;
@@ -115,12 +131,8 @@ int ecl_auto_counters_init(const ecl_api_auto_config *cfg, char *err, size_t err
             continue;
         }
         ecl_sys_perf_event ev;
-        if (ecl_sys_perf_lookup(name, &ev) != 0) {
-            snprintf(err, errlen, "ECL_COUNTERS='%s' is not valid: unknown counter '%s' "
-                     "(known: %s; and papi:EVENT for PAPI events)", cfg->counters, name,
-                     ecl_sys_perf_names());
-            return -1;
-        }
+        if (ecl_sys_perf_lookup(name, &ev) != 0)
+            continue;   /* not reached: checked above */
         group *g = &groups[ev.hardware];
         if (g->n == MAX_EVENTS)
             continue;

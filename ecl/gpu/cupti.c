@@ -578,11 +578,8 @@ int ecl_gpu_cupti_start(void)
     if (bs != NULL && *bs != '\0') {
         char *end;
         unsigned long long v = strtoull(bs, &end, 10);
-        if (*end == '\0' && v >= 65536 && v <= (1ull << 30))
+        if (*end == '\0' && v >= 65536 && v <= (1ull << 30))   /* else said by ecl_init */
             buffer_size = (size_t)v;
-        else
-            fprintf(stderr, "ecl: ECL_GPU_BUFFER_SIZE='%s' is not a size in 65536..2^30 bytes; "
-                    "taken as %zu\n", bs, buffer_size);
     }
     uint64_t probe;
     CUptiResult r = cu.timestamp(&probe);

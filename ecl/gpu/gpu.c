@@ -424,8 +424,7 @@ static int env_mode(void)
         return 0;
     if (strcmp(v, "1") == 0 || strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
         return 1;
-    fprintf(stderr, "ecl: ECL_GPU='%s' is not one of auto, on, off; taken as auto\n", v);
-    return 2;
+    return 2;   /* ecl_init has said that the value is not valid (ecl/api/config.c) */
 }
 
 static void read_env(void)
@@ -439,10 +438,7 @@ static void read_env(void)
     if (hz != NULL && *hz != '\0') {
         char *end;
         double v = strtod(hz, &end);
-        if (*end != '\0' || !(v >= 0 && v <= 10000))
-            fprintf(stderr, "ecl: ECL_GPU_METRICS_HZ='%s' is not a rate in 0..10000 "
-                    "(samples per second); taken as 100\n", hz);
-        else
+        if (*end == '\0' && v >= 0 && v <= 10000)   /* else said by ecl_init: 100 */
             metrics_hz = v;
     }
 }

@@ -667,7 +667,7 @@ void ecl_mpi_started(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     ecl_mpi_world_rank = rank;
     world_size = size;
-    /* ecl_init() has checked the value (a bad one stops tracing) */
+    /* ecl_init() has checked the value (a bad one is said, all groups used) */
     const char *g = getenv("ECL_MPI_GROUPS");
     unsigned mask = ECL_API_MPI_GROUPS_ALL;
     if (g != NULL && ecl_api_parse_mpi_groups(g, &mask) == 0)

@@ -26,7 +26,7 @@ fi
 (ulimit -t 20; $vlimit; exec "$edlc" -o "$tmp/z.bin" /dev/zero) >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] || bad "edlc /dev/zero: exit status $st, expected 1"
-grep -q "/dev/zero: error: larger than 16 MiB" "$tmp/err" ||
+grep -q "^edlc: '/dev/zero': larger than 16 MiB" "$tmp/err" ||
     bad "edlc /dev/zero: no message about the size: $(cat "$tmp/err")"
 [ -e "$tmp/z.bin" ] && bad "edlc /dev/zero left an output"
 (ulimit -t 20; exec "$edlc" --print /dev/zero) >/dev/null 2>"$tmp/err"
