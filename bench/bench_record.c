@@ -2,12 +2,14 @@
  * and in bytes on disk, next to the costs it is made of (a clock read, a
  * 16-byte store into a thread-local buffer).
  *
- * Every run is a fresh child process (this program re-executed): an ECL run is
- * timed from before ecl_init to after ecl_finalize, its trace is read back to
- * count the events that arrived, and the same process then times the floor it
- * is compared with (cycle-counter read + 16-byte store, and the clock read ECL
- * used), so that every ratio is taken within one process and one run. The
- * configurations run round-robin, BENCH_REPS times (default 7). Prints tables;
+ * Every run is a fresh child process (this program re-executed): an ECL run
+ * (--child) is timed from before ecl_init to after ecl_finalize and its trace
+ * is read back to count the events that arrived; the floor it is compared
+ * with (cycle-counter read + 16-byte store, or the clock read ECL used) runs
+ * in a process of its own (--floor) for the same wall time, right before or
+ * right after it, so that both sides see the same machine for as long; the
+ * ratio is taken per pair. The configurations run round-robin, BENCH_REPS
+ * times (default 7). Prints tables;
  * never fails on time. */
 #include <config.h>
 
@@ -171,10 +173,76 @@ static int child_baseline(int nthreads, uint64_t n)
     return 0;
 }
 
-/* --child KIND THREADS N NFLOOR: one ECL run (open -> close, read back), then
- * in the same process the floors it is compared with: the cycle counter + a
- * 16-byte store, and one read of the clock ECL used. */
-static int child_ecl(const char *kind, int nthreads, uint64_t n, uint64_t nfloor)
+/* --floor KIND THREADS WALL_MS: the floor loop KIND in THREADS threads,
+ * released together, each recording until WALL_MS of wall time have passed
+ * since the release (checked every FLOOR_CHUNK events), so that the process
+ * runs as long as the ECL run it is paired with. Prints "floor=NS", the mean
+ * over threads of each thread's elapsed time / its events. */
+#define FLOOR_CHUNK 65536
+
+typedef struct floor_run {
+    pthread_barrier_t go;
+    bench_loop_fn loop;
+    double wall_ns;
+    double ns[64];
+} floor_run;
+
+typedef struct floor_arg {
+    floor_run *run;
+    int tid;
+} floor_arg;
+
+static void *floor_thread(void *p)
+{
+    floor_arg *a = p;
+    floor_run *run = a->run;
+    uint64_t events = 0;
+    pthread_barrier_wait(&run->go);
+    double t0 = bench_now_ns(), end = t0 + run->wall_ns, t;
+    do {
+        BENCH_KEEP(run->loop(FLOOR_CHUNK, a->tid, NULL));
+        events += FLOOR_CHUNK;
+    } while ((t = bench_now_ns()) < end);
+    run->ns[a->tid] = (t - t0) / (double)events;
+    return NULL;
+}
+
+static int child_floor(const char *kind, int nthreads, double wall_ms)
+{
+    floor_run run = { .loop = floor_loop(kind), .wall_ns = wall_ms * 1e6 };
+    pthread_t th[64];
+    floor_arg args[64];
+    if (!run.loop) {
+        printf("floor=nan\n");
+        return 0;
+    }
+    if (nthreads < 1 || nthreads > 64 || !(wall_ms > 0)) {
+        fprintf(stderr, "bench_record: --floor %s %d %g: expected 1 to 64 threads and a "
+                        "positive time in ms\n", kind, nthreads, wall_ms);
+        return 2;
+    }
+    pthread_barrier_init(&run.go, NULL, (unsigned)nthreads);
+    for (int t = 0; t < nthreads; t++) {
+        args[t] = (floor_arg){ &run, t };
+        if (pthread_create(&th[t], NULL, floor_thread, &args[t]) != 0) {
+            fprintf(stderr, "bench_record: cannot create thread\n");
+            return 1;
+        }
+    }
+    double sum = 0;
+    for (int t = 0; t < nthreads; t++) {
+        pthread_join(th[t], NULL);
+        sum += run.ns[t];
+    }
+    pthread_barrier_destroy(&run.go);
+    printf("floor=%.4f\n", sum / nthreads);
+    return 0;
+}
+
+/* --child KIND THREADS N: one ECL run (open -> close, read back). Also prints
+ * wall_ms, its open -> close time (the length of the floor process paired with
+ * it), and clock_read_kind, the floor loop of the clock ECL used. */
+static int child_ecl(const char *kind, int nthreads, uint64_t n)
 {
     bench_ecl_result res;
     int rc = bench_ecl_run(kind, nthreads, n, 1, &res);
@@ -182,9 +250,8 @@ static int child_ecl(const char *kind, int nthreads, uint64_t n, uint64_t nfloor
         return rc;
     bench_ecl_print(&res);
     const char *clock_kind = strcmp(res.clock, "tsc") == 0 ? "rdtsc" : "clock_gettime";
-    printf("floor=%.4f\nclock_read=%.4f\nclock_read_kind=%s\n",
-           floor_ns("rdtsc_store16", nthreads, nfloor), floor_ns(clock_kind, nthreads, nfloor),
-           clock_kind);
+    printf("wall_ms=%.4f\nclock_read_kind=%s\n",
+           res.ns * ((double)res.read_back / nthreads) / 1e6, clock_kind);
     return 0;
 }
 
@@ -213,6 +280,8 @@ typedef struct ecl_row {
     int unsupported;                   /* this build lacks the method */
     int failed;                        /* a run failed (message on stderr) */
     double ns[2][MAX_REPS], ratio[2][MAX_REPS];
+    double floor[2][MAX_REPS];         /* ns/event of the floor process paired with each run */
+    double last_wall_ms[2];            /* open -> close of the last run, for the next floor */
     double init_ms[MAX_REPS], fini_ms[MAX_REPS], bytes_per_event[MAX_REPS];
     uint64_t short_runs;               /* runs that read back fewer events than written */
     uint64_t written, read_back;       /* of the last short run */
@@ -235,19 +304,38 @@ static void run_baseline(int threads, uint64_t n, int rep)
         base_rows[i].ns[threads - 1][rep] = ok ? bench_kv(c.out, baseline_kinds[i]) : NAN;
 }
 
-static void run_ecl(ecl_row *r, int threads, uint64_t n, uint64_t nfloor, int rep,
-                    const char *tmp)
+/* The floor an ECL row is compared with: the cycle counter + a 16-byte store
+ * for enter/leave, one read of the clock ECL used for a user record. */
+static const char *row_floor_kind(const ecl_row *r)
 {
-    r->ns[threads - 1][rep] = r->ratio[threads - 1][rep] = NAN;
-    if (threads == 1)
-        r->init_ms[rep] = r->fini_ms[rep] = r->bytes_per_event[rep] = NAN;
-    if (r->unsupported || r->failed)
-        return;
-    char nbuf[32], fbuf[32], tbuf[8], dir[4200], env_dir[4300], env_comp[64];
+    if (strcmp(r->kind, "enter_leave") == 0)
+        return "rdtsc_store16";
+    return r->clock_read_kind[0] ? r->clock_read_kind : "rdtsc";
+}
+
+/* One floor process (--floor) of wall_ms of wall time: its ns per event. */
+static double run_floor(const char *kind, int threads, double wall_ms)
+{
+    char tbuf[8], wbuf[32];
+    char *argv[] = { (char *)bench_self(), "--floor", (char *)kind, tbuf, wbuf, NULL };
+    snprintf(tbuf, sizeof tbuf, "%d", threads);
+    snprintf(wbuf, sizeof wbuf, "%.3f", wall_ms);
+    bench_child c;
+    if (bench_spawn(argv, NULL, BENCH_OUT_CAPTURE, &c) != 0) {
+        fprintf(stderr, "bench_record: floor %s (%d threads) failed with status %d\n", kind,
+                threads, c.status);
+        return NAN;
+    }
+    return bench_kv(c.out, "floor");
+}
+
+/* One ECL process; 0 when it ran (r->ns, ... and r->last_wall_ms set). */
+static int run_ecl_once(ecl_row *r, int threads, uint64_t n, int rep, const char *tmp)
+{
+    char nbuf[32], tbuf[8], dir[4200], env_dir[4300], env_comp[64];
     char *env[] = { env_dir, "ECL_PREFIX=bench", env_comp, NULL };
-    char *argv[] = { (char *)bench_self(), "--child", (char *)r->kind, tbuf, nbuf, fbuf, NULL };
+    char *argv[] = { (char *)bench_self(), "--child", (char *)r->kind, tbuf, nbuf, NULL };
     snprintf(nbuf, sizeof nbuf, "%llu", (unsigned long long)n);
-    snprintf(fbuf, sizeof fbuf, "%llu", (unsigned long long)nfloor);
     snprintf(tbuf, sizeof tbuf, "%d", threads);
     snprintf(dir, sizeof dir, "%s/%s-%s-%dt-%d", tmp, r->kind, r->compress, threads, rep);
     snprintf(env_dir, sizeof env_dir, "ECL_DIR=%s", dir);
@@ -266,14 +354,11 @@ static void run_ecl(ecl_row *r, int threads, uint64_t n, uint64_t nfloor, int re
             r->failed = 1;
         }
         bench_rmtree(dir);
-        return;
+        return -1;
     }
-    double ns = bench_kv(c.out, "ns"), floor = bench_kv(c.out, "floor");
-    double clock_read = bench_kv(c.out, "clock_read");
     double written = bench_kv(c.out, "events"), read_back = bench_kv(c.out, "read_back");
-    r->ns[threads - 1][rep] = ns;
-    /* enter/leave against the cycle counter + store; a record against the clock read */
-    r->ratio[threads - 1][rep] = ns / (strcmp(r->kind, "enter_leave") == 0 ? floor : clock_read);
+    r->ns[threads - 1][rep] = bench_kv(c.out, "ns");
+    r->last_wall_ms[threads - 1] = bench_kv(c.out, "wall_ms");
     if (read_back < written) {
         r->short_runs++;
         r->written = (uint64_t)written;
@@ -290,6 +375,34 @@ static void run_ecl(ecl_row *r, int threads, uint64_t n, uint64_t nfloor, int re
         r->tps = bench_kv(c.out, "tps");
     }
     bench_rmtree(dir);
+    return 0;
+}
+
+/* One pair of run rep: the ECL process and a floor process of the same wall
+ * time, each alone on the machine. Even runs go ECL first (the floor lasts as
+ * long as that run); odd runs floor first (as long as the row's previous run),
+ * so that neither side always follows the other. The ratio is the pair's. */
+static void run_ecl(ecl_row *r, int threads, uint64_t n, int rep, const char *tmp)
+{
+    double *prev = &r->last_wall_ms[threads - 1];
+    r->ns[threads - 1][rep] = r->ratio[threads - 1][rep] = r->floor[threads - 1][rep] = NAN;
+    if (threads == 1)
+        r->init_ms[rep] = r->fini_ms[rep] = r->bytes_per_event[rep] = NAN;
+    if (r->unsupported || r->failed)
+        return;
+    double floor = NAN;
+    if (rep % 2 == 1 && *prev > 0) {
+        floor = run_floor(row_floor_kind(r), threads, *prev);
+        if (run_ecl_once(r, threads, n, rep, tmp) != 0)
+            return;
+    } else {
+        if (run_ecl_once(r, threads, n, rep, tmp) != 0)
+            return;
+        if (*prev > 0)
+            floor = run_floor(row_floor_kind(r), threads, *prev);
+    }
+    r->floor[threads - 1][rep] = floor;
+    r->ratio[threads - 1][rep] = r->ns[threads - 1][rep] / floor;
 }
 
 /* " min median" for 1 and 2 threads. */
@@ -361,15 +474,27 @@ static void print_tables(uint64_t n_el, uint64_t n_rec, uint64_t n_base, int rep
         printf("\n");
     }
 
-    printf("\nRatios, each taken within one run (the ECL run and, in the same process right "
-           "after it,\nits floor), then min and median over the runs:\n");
+    printf("\nRatios per pair: every ECL run above is paired with a floor process of the "
+           "same wall\ntime (its open -> close time), run right before or after it (alternately) "
+           "and alone;\nthe ratio is taken within the pair, then min and median over the %d "
+           "pairs. The floor\nrows give that floor's own ns/event (min, median over the pairs).\n",
+           reps);
+    printf("%-46s %18s  %18s\n", "", "1 thread", "2 threads");
+    printf("%-46s %8s %8s    %8s %8s\n", "ECL row: floor ns/event, then ratio", "min", "median",
+           "min", "median");
     for (size_t i = 0; i < necl; i++) {
         ecl_row *r = &ecl_rows[i];
         int el = strcmp(r->kind, "enter_leave") == 0;
+        const char *fname = el ? "(rdtsc + store)"
+                                : (strcmp(r->clock_read_kind, "clock_gettime") == 0
+                                       ? "clock read" : "rdtsc");
         char what[160], label[200];
-        snprintf(what, sizeof what, "%s / %s", el ? "enter/leave" : "record",
-                 el ? "(rdtsc + store)"
-                    : (strcmp(r->clock_read_kind, "rdtsc") == 0 ? "rdtsc" : "clock read"));
+        snprintf(what, sizeof what, "  floor %s", fname);
+        ecl_label(r, what, label, sizeof label);
+        printf("%-46s", label);
+        cells_min_median(r->floor, reps);
+        printf("\n");
+        snprintf(what, sizeof what, "%s / %s", el ? "enter/leave" : "record", fname);
         ecl_label(r, what, label, sizeof label);
         printf("%-46s", label);
         cells_min_median(r->ratio, reps);
@@ -422,9 +547,10 @@ int main(int argc, char **argv)
     int rc = bench_ecl_child_main(argc, argv);
     if (rc >= 0)
         return rc;
-    if (argc == 6 && strcmp(argv[1], "--child") == 0)
-        return child_ecl(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 10),
-                         strtoull(argv[5], NULL, 10));
+    if (argc == 5 && strcmp(argv[1], "--child") == 0)
+        return child_ecl(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 10));
+    if (argc == 5 && strcmp(argv[1], "--floor") == 0)
+        return child_floor(argv[2], atoi(argv[3]), strtod(argv[4], NULL));
     if (argc == 4 && strcmp(argv[1], "--baseline") == 0)
         return child_baseline(atoi(argv[2]), strtoull(argv[3], NULL, 10));
     if (argc != 1) {
@@ -475,8 +601,7 @@ int main(int argc, char **argv)
             run_baseline(t, n_base, rep);
             for (size_t i = 0; i < necl; i++)
                 run_ecl(&ecl_rows[i], t,
-                        strcmp(ecl_rows[i].kind, "record") == 0 ? n_rec : n_el, n_base, rep,
-                        tmp);
+                        strcmp(ecl_rows[i].kind, "record") == 0 ? n_rec : n_el, rep, tmp);
         }
     print_tables(n_el, n_rec, n_base, reps, dflt);
     bench_rmtree(tmp);
