@@ -142,14 +142,17 @@ static const char otf2_edl[] =
     "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
     "END;\n"
     "\n"
-    "RECORD leave DESCRIPTION \"Leave\" IS\n"
+    "RECORD leave DESCRIPTION \"Leave, with the bytes of its ecl:bytes* attributes\" IS\n"
     "BEGIN\n"
     "    ROLE IS leave;\n"
-    "    FIELD event  IS string;\n"
-    "    FIELD time   IS int64 UNIT \"ns\";\n"
-    "    FIELD rank   IS int64;\n"
-    "    FIELD thread IS int64;\n"
-    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
+    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
+    "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
     "END;\n"
     "\n"
     "RECORD mpi_enter DESCRIPTION \"Enter of a region of paradigm MPI\" IS\n"
@@ -1078,8 +1081,10 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         set_i(e, 7, l->rma_peer);
         set_u(e, 8, l->rma_bytes);
         l->rma_pending = 0;
-    } else if (type == R_MPI_LEAVE) {
-        /* the bytes the call moved, when the writer said them (ECL's export) */
+    } else if (type == R_MPI_LEAVE || type == R_LEAVE) {
+        /* the bytes the call moved, when the writer said them (ECL's export:
+         * MPI calls, and any other call that moves bytes -- POSIX I/O, GPU
+         * copies) */
         if (!o->attrs_resolved)
             resolve_attrs(o);
         for (int i = 0; i < 3; i++) {

@@ -99,9 +99,16 @@ static void region_table(const vw_facts *f, FILE *out, int kind, double lane_tim
     fprintf(out, "\n%s\n", kind == VW_REGION_MPI     ? "MPI functions"
                            : kind == VW_REGION_SETUP ? "Process start and end (in no state)"
                                                      : "Regions");
-    fprintf(out, "  %-28s %10s %12s %12s %12s %12s %7s %9s%s\n", "name", "calls", "total_s",
-            "excl_s", "mean_s", "max_s", "share%", "imbalance",
-            kind == VW_REGION_MPI ? "        bytes" : "");
+    /* Bytes: always for MPI functions; for other regions when one of them
+     * moved bytes (a call with a bytes role: a GPU copy, a memset), with the
+     * bandwidth they achieved, bytes / total time (MPI functions' time is
+     * mostly waiting, so theirs would be no bandwidth) */
+    int bytes = kind == VW_REGION_MPI, bw = 0;
+    for (size_t k = 0; k < n && !bytes; k++)
+        bytes = bw = f->regions[idx[k]].all.bytes > 0;
+    fprintf(out, "  %-28s %10s %12s %12s %12s %12s %7s %9s%s%s\n", "name", "calls", "total_s",
+            "excl_s", "mean_s", "max_s", "share%", "imbalance", bytes ? "        bytes" : "",
+            bw ? "       GB/s" : "");
     for (size_t k = 0; k < n; k++) {
         const vw_region *g = &f->regions[idx[k]];
         double imb = vw_rank_imbalance(f, idx[k], NULL);
@@ -111,8 +118,10 @@ static void region_table(const vw_facts *f, FILE *out, int kind, double lane_tim
                 (unsigned long long)g->all.calls, g->all.total, g->all.excl,
                 g->all.total / (double)g->all.calls, g->all.max,
                 lane_time > 0 ? 100.0 * g->all.total / lane_time : 0.0, imb);
-        if (kind == VW_REGION_MPI)
+        if (bytes)
             fprintf(out, " %12.0f", g->all.bytes);
+        if (bw && g->all.bytes > 0 && g->all.total > 0)
+            fprintf(out, " %10.3f", g->all.bytes / g->all.total / 1e9);
         fputc('\n', out);
     }
     free(idx);

@@ -65,7 +65,10 @@ static const ecl_trace_type_spec types[] = {
         { "kind", U8, NULL, "CUPTI's copy kind: 1 HtoD, 2 DtoH, 8 DtoD, 10 PtoP, ..." },
         { "bytes", U64, "bytes", NULL },
         { "correlation", U32, NULL, "the CUDA call that started it" } }, 5,
-      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_COMMUNICATION, NULL, NULL } }, 2,
+      /* a call that moves bytes, not `communication`: that role means
+       * message passing between processes (the views' MPI functions, the
+       * OTF2 export's MPI paradigm); a copy stays within the process */
+      { { EDL_ROLE_CALL, NULL, NULL } }, 1,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
         { "bytes", EDL_FROLE_BYTES, NO_REF } }, 3 },
     { ECL_REC_GPU_MEMSET, "gpu_memset", "a memset ran on a GPU stream (recorded at its end)",

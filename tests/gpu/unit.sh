@@ -33,6 +33,59 @@ want "window_violations=1"
 want "sm_locations=4"
 if [ $fail -ne 0 ]; then cat "$TMP/check.out"; fi
 
+# pal-view's text profile of that trace, through the dictionary's roles
+# only: kernels and copies are regions (a copy is a call with bytes, not
+# communication), so there is no "MPI functions" section; each row gives
+# its section, name, calls, bytes and achieved bandwidth (bytes / total time)
+"$b/views/pal-view" --view profile "$trace" >"$TMP/profile.out" 2>&1 ||
+    { echo "FAIL: pal-view --view profile"; cat "$TMP/profile.out"; exit 1; }
+# rows PROFILE: its region rows as "SECTION: NAME calls=N[ bytes=B[ GB/s=R]]"
+# (the numbers are the row's last 7, 8 or 9 words)
+rows() {
+    awk '/^[A-Z]/ { sec = $0; next }
+         sec !~ /^(Regions|MPI functions)$/ || $1 == "name" || NF < 8 { next }
+         { k = 0; while (k < NF && $(NF - k) ~ /^[0-9.]+$/) k++
+           name = $1; for (i = 2; i <= NF - k; i++) name = name " " $i
+           line = sec ": " name " calls=" $(NF - k + 1)
+           if (k >= 8) line = line " bytes=" $(NF - k + 8)
+           if (k == 9) line = line " GB/s=" $NF
+           print line }' "$1"
+}
+rows "$TMP/profile.out" >"$TMP/profile.rows"
+pwant() {
+    if grep -qxF "$1" "$TMP/profile.rows"; then echo "ok: profile: $1"
+    else echo "FAIL: profile: want '$1'"; fail=1; fi
+}
+if grep -q '^MPI functions' "$TMP/profile.out"; then
+    echo "FAIL: profile: GPU work listed under MPI functions"; fail=1
+else
+    echo "ok: profile: no MPI functions"
+fi
+pwant "Regions: saxpy(int, float, float const*, float*) calls=$((11 + 1000 + 7 * (100000 / 7))) bytes=0"
+pwant "Regions: empty() calls=10 bytes=0"
+# 4 MiB in 350 us each: 11.984 GB/s
+pwant "Regions: memcpy HtoD calls=2 bytes=8388608 GB/s=11.984"
+pwant "Regions: memcpy DtoH calls=1 bytes=4194304 GB/s=11.984"
+pwant "Regions: memset calls=1 bytes=1024 GB/s=0.512"
+if [ $fail -ne 0 ]; then cat "$TMP/profile.out"; fi
+# the OTF2 export read back gives the same profile rows (copies' bytes on
+# their Leave's ecl:bytes attribute)
+if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
+    rows=$TMP/profile.rows
+    if "$b/views/pal-view" --export otf2 -o "$TMP/otf2" "$trace" &&
+        "$b/views/pal-view" --view profile "$TMP/otf2/traces.otf2" >"$TMP/profile.out" 2>&1; then
+        mv "$rows" "$rows.trace"
+        rows "$TMP/profile.out" >"$rows"
+        if cmp -s "$rows" "$rows.trace"; then
+            echo "ok: profile: the same from the OTF2 export"
+        else
+            echo "FAIL: profile: the OTF2 export's differs"; diff "$rows.trace" "$rows"; fail=1
+        fi
+    else
+        echo "FAIL: profile: OTF2 export"; cat "$TMP/profile.out"; fail=1
+    fi
+fi
+
 # GPU capture forced on where there may be no GPU or driver: the program
 # goes on, its trace is whole, and what is missing is said at most once
 mkdir -p "$TMP/start"
