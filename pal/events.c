@@ -423,13 +423,13 @@ typedef struct rkind {
 
 enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
        H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_ROOT, H_WINDOW, H_N };
+       H_VALUE, H_ROOT, H_WINDOW, H_REQUEST, H_N };
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
     PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
     PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE,
-    PAL_FROLE_ROOT, PAL_FROLE_WINDOW};
+    PAL_FROLE_ROOT, PAL_FROLE_WINDOW, PAL_FROLE_REQUEST};
 
 static const pal_record_role primaries[] = {
     PAL_ROLE_ENTER, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
@@ -447,7 +447,18 @@ typedef struct frame {
     unsigned comm_flags;
     uint64_t bytes;
     pal_coll_op op;
+    uint64_t request;           /* a nonblocking collective's request (0: blocking) */
 } frame;
+
+/* A nonblocking collective's part, from its call until its request
+ * completes; its place in the instances is fixed at the call (MPI orders
+ * collectives by their start). */
+typedef struct nbpart {
+    uint32_t process, stream;
+    uint64_t request;
+    long seq;
+    frame fr;
+} nbpart;
 
 typedef struct lane {
     uint32_t process, stream;
@@ -493,6 +504,8 @@ struct pal_events {
     size_t cqcap, ncqs;
     seqent *seq;
     size_t seqcap, nseq;
+    nbpart *nb;                 /* nonblocking collectives not yet complete */
+    size_t nnb, nbcap;
     char **strs;                /* owned names (regions), interned */
     size_t nstrs, strcap;
     char **istr;                /* intern table of strs */
@@ -918,7 +931,7 @@ static int coll_done(pal_events *e, const cqueue *q, const pal_coll_instance *c,
  * collective by a process on a communicator is the k-th instance of it on
  * that communicator's context. */
 static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const frame *fr,
-                    int64_t end)
+                    int64_t end, long seq, unsigned flags)
 {
     pal_event *v = emit(e, PAL_EV_COLLECTIVE, rec, l, end);
     if (v == NULL)
@@ -931,11 +944,12 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
     v->root = fr->root;
     v->bytes = fr->bytes;
     v->op = fr->op;
-    v->flags = fr->flags;
+    v->flags = fr->flags | flags;
     uint64_t context;
     uint32_t size = 0;
     pal_matcher_context(e->m, l->process, fr->comm, fr->comm_flags, &context, &size);
-    long seq = seq_next(e, context, fr->name, l->process);
+    if (seq < 0)
+        seq = seq_next(e, context, fr->name, l->process);
     cqueue *q = seq < 0 ? NULL : cq_get(e, context, fr->name, size);
     if (q == NULL)
         return -1;
@@ -1025,13 +1039,55 @@ static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k
     return fr;
 }
 
+/* A nonblocking collective was called (frame fr, closing): its part waits
+ * for its request's completion, numbered now among its collective's calls. */
+static int nb_started(pal_events *e, const lane *l, const frame *fr)
+{
+    if (e->nnb == e->nbcap) {
+        size_t ncap = e->nbcap ? e->nbcap * 2 : 16;
+        nbpart *t = realloc(e->nb, ncap * sizeof *t);
+        if (t == NULL)
+            return -1;
+        e->nb = t;
+        e->nbcap = ncap;
+    }
+    uint64_t context;
+    uint32_t size = 0;
+    pal_matcher_context(e->m, l->process, fr->comm, fr->comm_flags, &context, &size);
+    long seq = seq_next(e, context, fr->name, l->process);
+    if (seq < 0)
+        return -1;
+    e->nb[e->nnb++] = (nbpart){l->process, l->stream, fr->request, seq, *fr};
+    return 0;
+}
+
+/* request of process completed at t (on lane l): the part of the
+ * nonblocking collective it belongs to, if any (the latest with that id:
+ * ids are not reused while active) */
+static int nb_completed(pal_events *e, const pal_record *rec, const lane *l, uint64_t request,
+                        int64_t t)
+{
+    for (size_t i = e->nnb; i-- > 0;)
+        if (e->nb[i].process == l->process && e->nb[i].request == request) {
+            nbpart p = e->nb[i];
+            e->nb[i] = e->nb[--e->nnb];
+            return coll_add(e, rec, l, &p.fr, t < p.fr.start ? p.fr.start : t, p.seq,
+                            PAL_EVF_NONBLOCKING);
+        }
+    return 0;
+}
+
 /* the frame on top of l closes at end: its collective part, its receive,
  * and its leave */
 static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsigned flags)
 {
     frame fr = l->stk[--l->depth];
-    if ((fr.flags & PAL_EVF_COLLECTIVE) && coll_add(e, rec, l, &fr, end))
+    if ((fr.flags & PAL_EVF_COLLECTIVE) && fr.request && rec != NULL) {
+        if (nb_started(e, l, &fr))
+            return -1;
+    } else if ((fr.flags & PAL_EVF_COLLECTIVE) && coll_add(e, rec, l, &fr, end, -1, 0)) {
         return -1;
+    }
     if (fr.recv && message(e, rec, l, PAL_MATCH_RECV, fr.peer, fr.tag, fr.comm, fr.comm_flags,
                            end, fr.bytes))
         return -1;
@@ -1055,8 +1111,11 @@ static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsig
 
 static void frame_args(const pal_events *e, const rkind *k, const pal_record *rec, frame *fr)
 {
-    if (k->flags & PAL_EVF_COLLECTIVE)
+    if (k->flags & PAL_EVF_COLLECTIVE) {
         fr->root = geti(rec, e->h[H_ROOT], -1);
+        int64_t q = geti(rec, e->h[H_REQUEST], 0);
+        fr->request = q > 0 ? (uint64_t)q : 0;
+    }
     if (k->args) {
         fr->tag = geti(rec, e->h[H_TAG], 0);
         fr->comm = geti(rec, e->h[H_COMM], 0);
@@ -1238,6 +1297,11 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_MESSAGE:
         /* a message sent or received at this instant; one whose completion
          * was not seen (untimed) is left out */
+        if (k->prim == PAL_ROLE_REQUEST_COMPLETE && e->nnb) {
+            int64_t q = geti(rec, e->h[H_REQUEST], 0);
+            if (q > 0 && nb_completed(e, rec, l, (uint64_t)q, t))
+                return -1;
+        }
         if (on(rec, k->untimed, PAL_ROLE_UNTIMED))
             break;
         if (on(rec, k->send, PAL_ROLE_SEND))
@@ -1307,6 +1371,14 @@ static int finish(pal_events *e)
             if (pop(e, NULL, l, l->last, PAL_EVF_UNMATCHED))
                 return -1;
     }
+    /* nonblocking collectives whose completion was not seen: as far as known */
+    for (size_t i = 0; i < e->nnb; i++) {
+        lane *l = lane_get(e, e->nb[i].process, e->nb[i].stream);
+        if (l == NULL || coll_add(e, NULL, l, &e->nb[i].fr, l->last, e->nb[i].seq,
+                                  PAL_EVF_NONBLOCKING | PAL_EVF_UNMATCHED))
+            return -1;
+    }
+    e->nnb = 0;
     for (size_t i = 0; i < e->cqcap; i++) {
         cqueue *q = &e->cqs[i];
         for (size_t j = q->used ? q->head : q->n; j < q->n; j++)
@@ -1348,6 +1420,7 @@ void pal_events_destroy(pal_events *e)
         free(e->cqs[i].q);
     free(e->cqs);
     free(e->seq);
+    free(e->nb);
     for (size_t i = 0; i < e->icap; i++)
         free(e->istr[i]);
     free(e->istr);

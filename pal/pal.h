@@ -656,6 +656,8 @@ typedef enum pal_event_kind {
 #define PAL_EVF_SETUP 8u          /* the region is the process's start or end (MPI_Init) */
 #define PAL_EVF_UNMATCHED 16u     /* a leave without its enter, or one no record made (a
                                    * frame left with an outer one, or open at the end) */
+#define PAL_EVF_NONBLOCKING 32u   /* COLLECTIVE: a nonblocking collective's part, from
+                                   * its call (start) to its request's completion (time) */
 
 /* A collective instance: the k-th call of a collective by each member of a
  * communicator (its context, pal_matcher_context) is its k-th instance. */

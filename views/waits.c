@@ -16,6 +16,9 @@
  *                   for the members other than the root
  *   Early Reduce    (N to one: reduce, gather) first non-root member's
  *                   start - the root's start, on the root
+ * A nonblocking collective's member arrives at its call (MPI_Iallreduce)
+ * and waits in the call that completes its request (MPI_Wait, Waitall,
+ * Test...), for the same patterns (doc/diagnosis.md).
  * Every wait is bounded by the call's own duration. From the same replay:
  * the direct causes of each wait (the late side's extra time per call path
  * since its last synchronisation), the load imbalance per call path, the
@@ -99,12 +102,16 @@ typedef struct {
     int64_t st, rt;
 } msg;
 
-/* one member's part of a collective */
+/* one member's part of a collective: it arrives at start (its call); it
+ * waits from ws to we, in its call or, for a nonblocking collective (nb),
+ * in the call that completes its request (found once the calls are known;
+ * path is that call's) */
 typedef struct {
     uint64_t ctx, seq;
     uint32_t process, stream, size, path;
-    int64_t start, end, root;
+    int64_t start, end, root, ws, we;
     pal_coll_op op;
+    int nb;
 } part;
 
 /* one (pattern, call path, rank, thread) wait (table 0) or cause of
@@ -117,14 +124,6 @@ typedef struct {
     double seconds;
     uint64_t n;
 } wait;
-
-/* (process, context) -> collectives seen so far */
-typedef struct {
-    uint64_t key_ctx;
-    uint32_t process;
-    int used;
-    uint64_t count;
-} seqslot;
 
 typedef struct {
     path *p;
@@ -139,8 +138,6 @@ typedef struct {
     size_t nm, mcap;
     part *c;
     size_t nc, ccap;
-    seqslot *seq;
-    size_t nseq, seqcap;
     wait *w;
     size_t nw, wcap;
     uint32_t *whash;     /* wait index + 1, 0 empty */
@@ -288,43 +285,6 @@ static lane *lane_find(state *s, uint32_t process, uint32_t stream)
     return *slot ? &s->l[*slot - 1] : NULL;
 }
 
-static size_t seq_hash(uint64_t ctx, uint32_t process)
-{
-    return (size_t)hash_bytes(hash_bytes(14695981039346656037ull, &ctx, sizeof ctx), &process,
-                              sizeof process);
-}
-
-/* the sequence number of process's next collective on context ctx */
-static int next_seq(state *s, uint32_t process, uint64_t ctx, uint64_t *out)
-{
-    if (s->nseq * 2 >= s->seqcap) {
-        size_t nc = s->seqcap ? s->seqcap * 2 : 64;
-        seqslot *t = calloc(nc, sizeof *t);
-        if (t == NULL)
-            return -1;
-        for (size_t i = 0; i < s->seqcap; i++)
-            if (s->seq[i].used) {
-                size_t k = seq_hash(s->seq[i].key_ctx, s->seq[i].process) & (nc - 1);
-                while (t[k].used)
-                    k = (k + 1) & (nc - 1);
-                t[k] = s->seq[i];
-            }
-        free(s->seq);
-        s->seq = t;
-        s->seqcap = nc;
-    }
-    size_t k = seq_hash(ctx, process) & (s->seqcap - 1);
-    for (; s->seq[k].used; k = (k + 1) & (s->seqcap - 1))
-        if (s->seq[k].key_ctx == ctx && s->seq[k].process == process) {
-            *out = s->seq[k].count++;
-            return 0;
-        }
-    s->seq[k] = (seqslot){ctx, process, 1, 1};
-    s->nseq++;
-    *out = 0;
-    return 0;
-}
-
 /* the time since l's last enter or leave belongs to its innermost frame */
 /* path_find through a cache by the name's address: the event layer keeps
  * one string per region until the next definition, so an address seen
@@ -434,16 +394,19 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         if (pal_matcher_context(pal_events_matcher(ev), e->process, e->comm, e->comm_flags, &ctx,
                                 &size) != PAL_OK)
             ctx = (uint64_t)e->comm, size = 0;
-        uint64_t seq;
-        if (next_seq(s, e->process, ctx, &seq) ||
-            grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof *s->c))
+        if (grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof *s->c))
             return -1;
-        uint32_t p = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
-        if (p == NO_PATH && (p = path_get(s, NO_PATH, e->name ? e->name : "?",
-                                          e->name ? e->name_len : 1)) == NO_PATH)
+        int nb = (e->flags & PAL_EVF_NONBLOCKING) != 0;
+        uint32_t p = NO_PATH;   /* a nonblocking one's: its completion's call, later */
+        if (!nb && (p = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH) == NO_PATH &&
+            (p = path_get(s, NO_PATH, e->name ? e->name : "?", e->name ? e->name_len : 1)) ==
+                NO_PATH)
             return -1;
-        s->c[s->nc++] = (part){ctx, seq, e->process, e->stream, size, p,
-                               e->start, e->time, e->root, e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op};
+        s->c[s->nc++] = (part){ctx, 0, e->process, e->stream, size, p,
+                               e->start, e->time, e->root, e->start, e->time,
+                               e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op, nb};
+        if (nb && (e->flags & PAL_EVF_UNMATCHED))
+            s->c[s->nc - 1].ws = e->time;   /* its completion not seen: no wait */
         return 0;
     }
     default:
@@ -624,6 +587,18 @@ static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const la
     return rc;
 }
 
+/* a process's parts on one context in the order of their calls (MPI
+ * orders a communicator's collectives, blocking or not, by their start) */
+static int by_member(const void *a, const void *b)
+{
+    const part *x = a, *y = b;
+    if (x->ctx != y->ctx)
+        return x->ctx < y->ctx ? -1 : 1;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
 static int by_instance(const void *a, const void *b)
 {
     const part *x = a, *y = b;
@@ -671,7 +646,7 @@ static int collective_waits(state *s, const part *g, size_t n)
         size_t first = s->ngm;
         for (size_t i = 0; i < n; i++) {
             lane *ml = lane_find(s, g[i].process, g[i].stream);
-            call *mc = ml ? call_at(ml, g[i].start) : NULL;
+            call *mc = ml && !g[i].nb ? call_at(ml, g[i].start) : NULL;
             if (mc && mc->start == g[i].start && mc->grp == 0)
                 s->gm[s->ngm++] = (member){(size_t)(ml - s->l), (size_t)(mc - ml->c)};
         }
@@ -685,9 +660,9 @@ static int collective_waits(state *s, const part *g, size_t n)
             s->ngm = first;   /* a member's call not found: no group */
         }
         for (size_t i = 0; i < n; i++) {
-            int64_t w = min64(last, g[i].end) - g[i].start;
+            int64_t w = min64(last, g[i].we) - g[i].ws;
             if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
-                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].start, ll,
+                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].ws, ll,
                           last, w))
                 return -1;
         }
@@ -704,9 +679,9 @@ static int collective_waits(state *s, const part *g, size_t n)
         for (size_t i = 0; i < n; i++) {
             if (&g[i] == root)
                 continue;
-            int64_t w = min64(root->start, g[i].end) - g[i].start;
+            int64_t w = min64(root->start, g[i].we) - g[i].ws;
             if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
-                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].start, rl,
+                add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].ws, rl,
                           root->start, w))
                 return -1;
         }
@@ -720,17 +695,16 @@ static int collective_waits(state *s, const part *g, size_t n)
             if (last == NULL || g[i].start > last->start)
                 last = &g[i];
         }
-    int64_t w = min64(first->start, root->end) - root->start;
+    int64_t w = min64(first->start, root->we) - root->ws;
     if (add_wait(s, pattern, root->path, root->process, root->stream, w) ||
-        add_cause(s, pattern, rl, root->start, lane_find(s, first->process, first->stream),
+        add_cause(s, pattern, rl, root->ws, lane_find(s, first->process, first->stream),
                   first->start, w))
         return -1;
     /* the root's result depends on every member: the critical path goes
      * to the last one */
     const lane *late = lane_find(s, last->process, last->stream);
     if (late)
-        set_jump(s, rl, root->start, late, last->start,
-                 min64(last->start, root->end) - root->start);
+        set_jump(s, rl, root->ws, late, last->start, min64(last->start, root->we) - root->ws);
     return 0;
 }
 
@@ -921,6 +895,25 @@ static int analyse(state *s)
                 (c->lr > 0 &&
                  add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[c->lr_lane], c->lr_late, c->lr)))
                 return -1;
+        }
+    }
+    /* the k-th collective of a process on a context is the k-th instance;
+     * a nonblocking one waits in the call that completed it */
+    if (s->nc > 1)
+        qsort(s->c, s->nc, sizeof *s->c, by_member);
+    for (size_t i = 0; i < s->nc; i++) {
+        part *g = &s->c[i];
+        g->seq = i && g[-1].ctx == g->ctx && g[-1].process == g->process ? g[-1].seq + 1 : 0;
+        if (!g->nb)
+            continue;
+        /* the completion is recorded inside its call or right after it */
+        const call *c = call_at(lane_find(s, g->process, g->stream), g->end);
+        if (c && c->start > g->start && g->ws < g->end) {
+            g->ws = c->start;
+            g->we = c->end;
+            g->path = c->path;
+        } else {
+            g->ws = g->we = g->end;   /* completed outside a call: no wait */
         }
     }
     if (s->nc > 1)
@@ -1215,7 +1208,6 @@ static void state_free(state *s)
     free(s->l);
     free(s->m);
     free(s->c);
-    free(s->seq);
     free(s->w);
 }
 

@@ -20,6 +20,14 @@
  *   reduce         root 0 enters MPI_Reduce at once, rank r > 0 sleeps r*D:
  *                  Early Reduce = 1 (the first sender); root n-1 of
  *                  MPI_Gather, rank r < n-1 sleeps (r+1)*D: 1 more
+ *   nbc            nonblocking collectives, each completed at once by the
+ *                  call named: rank r sleeps r*D before MPI_Iallreduce
+ *                  (MPI_Wait) and before MPI_Iallgather (MPI_Waitall): Wait
+ *                  at NxN = n(n-1)/2 on each completion call; the same
+ *                  before MPI_Ibarrier (MPI_Wait): Wait at Barrier =
+ *                  n(n-1)/2; root 1 sleeps D before MPI_Ibcast (MPI_Wait):
+ *                  Late Broadcast = n-1; root 0 of MPI_Ireduce
+ *                  (MPI_Waitall), rank r > 0 sleeps r*D: Early Reduce = 1
  *   chain          a dependency chain: rank 0 works 2D in region "crit" and
  *                  sends to rank 1, which meanwhile worked D/2 in region
  *                  "side", receives, works 2D in "crit", sends to rank 2,
@@ -177,6 +185,35 @@ int main(int argc, char **argv)
             sleep_units(rank + 1);
         mark("early_reduce", "MPI_Gather", 0, rank == n - 1 ? "root" : "member");
         MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, n - 1, w);
+    } else if (strcmp(mode, "nbc") == 0) {
+        MPI_Request q;
+        MPI_Barrier(w);
+        sleep_units(rank);
+        mark("wait_nxn", "MPI_Wait", 0, "member");
+        MPI_Iallreduce(&one, &y, 1, MPI_INT, MPI_SUM, w, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Barrier(w);
+        sleep_units(rank);
+        mark("wait_nxn", "MPI_Waitall", 0, "member");
+        MPI_Iallgather(&x, 1, MPI_INT, all, 1, MPI_INT, w, &q);
+        MPI_Waitall(1, &q, MPI_STATUSES_IGNORE);
+        MPI_Barrier(w);
+        sleep_units(rank);
+        mark("wait_barrier", "MPI_Wait", 0, "member");
+        MPI_Ibarrier(w, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Barrier(w);
+        if (rank == 1)
+            sleep_units(1);
+        mark("late_broadcast", "MPI_Wait", 0, rank == 1 ? "root" : "member");
+        MPI_Ibcast(&x, 1, MPI_INT, 1, w, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Barrier(w);
+        if (rank > 0)
+            sleep_units(rank);
+        mark("early_reduce", "MPI_Waitall", 0, rank == 0 ? "root" : "member");
+        MPI_Ireduce(&one, &y, 1, MPI_INT, MPI_SUM, 0, w, &q);
+        MPI_Waitall(1, &q, MPI_STATUSES_IGNORE);
     } else if (strcmp(mode, "chain") == 0) {
         MPI_Barrier(w);
         if (rank > 0) {

@@ -169,6 +169,16 @@ for c in MPI_Reduce MPI_Gather; do
         fail "reduce: $c has $g s of the critical path"
 done
 
+# nonblocking collectives: the waits are in the calls that complete them
+mode nbc "wait_nxn MPI_Wait 6" "wait_nxn MPI_Waitall 6" "wait_barrier MPI_Wait 6" \
+    "late_broadcast MPI_Wait 3" "early_reduce MPI_Waitall 1"
+# ... and none in the calls that start them
+for c in MPI_Iallreduce MPI_Iallgather MPI_Ibarrier MPI_Ibcast MPI_Ireduce; do
+    g=$(awk -F, -v c=$c '$1 == "wait" { n = split($5, a, "/"); if (a[n] == c) s += $6 }
+        END { printf "%.9f\n", s }' "$tmp/waits.csv")
+    near "$g" 0 1 || fail "nbc: $g s of waits in $c, which only starts the collective"
+done
+
 # The critical path of the dependency chain: every rank's "crit" (2 x D
 # each, as the program measured its sleeps) and none of the "side" work
 # that the waiting hides; each rank's share at least its own "crit"; the
