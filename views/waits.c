@@ -30,19 +30,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "views/escape.h"
 #include "views/vw.h"
 #include "views/waits.h"
 
 enum { P_LATE_SENDER, P_LATE_RECEIVER, P_WAIT_BARRIER, P_WAIT_NXN, P_LATE_BCAST,
-       P_EARLY_REDUCE, P_COUNT };
-static const char *const pattern_id[P_COUNT] = {"late_sender",    "late_receiver",
-                                                "wait_barrier",   "wait_nxn",
-                                                "late_broadcast", "early_reduce"};
-static const char *const pattern_title[P_COUNT] = {"Late Sender",    "Late Receiver",
-                                                   "Wait at Barrier", "Wait at NxN",
-                                                   "Late Broadcast", "Early Reduce"};
+       P_EARLY_REDUCE, P_WAIT_FENCE, P_LATE_POST, P_EARLY_WAIT, P_THREAD_BARRIER, P_COUNT };
+static const char *const pattern_id[P_COUNT] = {
+    "late_sender",  "late_receiver", "wait_barrier", "wait_nxn",  "late_broadcast",
+    "early_reduce", "wait_fence",    "late_post",    "early_wait", "thread_barrier"};
+static const char *const pattern_title[P_COUNT] = {
+    "Late Sender",  "Late Receiver", "Wait at Barrier", "Wait at NxN", "Late Broadcast",
+    "Early Reduce", "Wait at Fence", "Late Post",       "Early Wait",
+    "Wait at Thread Barrier (OpenMP)"};
 
 #define NO_PATH UINT32_MAX
 #define PATH_CACHE 1024
@@ -112,7 +114,24 @@ typedef struct {
     int64_t start, end, root, ws, we;
     pal_coll_op op;
     int nb;
+    int pattern;         /* a fence's (P_WAIT_FENCE); -1: the operation's */
 } part;
+
+/* a one-sided operation or synchronisation (the event layer's RMA event) */
+typedef struct {
+    uint32_t process, stream;
+    int64_t t, window, peer;
+    pal_rma_kind kind;
+} rmaop;
+
+/* an epoch of general active target synchronisation: an access epoch
+ * (origin: MPI_Win_start .. MPI_Win_complete, its targets those of its
+ * operations) or an exposure epoch (target: MPI_Win_post .. MPI_Win_wait) */
+typedef struct {
+    size_t lane, open, close;   /* lane, and the calls that open and close it */
+    int64_t window;
+    int access;
+} epoch;
 
 /* one (pattern, call path, rank, thread) wait (table 0) or cause of
  * waits: call path of the late side's extra time, late rank and thread
@@ -151,6 +170,13 @@ typedef struct {
         size_t len;
         uint32_t parent, path;
     } pcache[PATH_CACHE];
+    rmaop *rma;
+    size_t nrma, rmacap;
+    struct win {         /* windows: id -> the size of their group */
+        int64_t id;
+        uint32_t size;
+    } *win;
+    size_t nwin, wincap;
     member *gm;          /* the members of each group, group after group */
     size_t ngm, gmcap;
     size_t *gfirst;      /* group g: members gm[gfirst[g] .. gfirst[g + 1]) */
@@ -404,11 +430,27 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
             return -1;
         s->c[s->nc++] = (part){ctx, 0, e->process, e->stream, size, p,
                                e->start, e->time, e->root, e->start, e->time,
-                               e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op, nb};
+                               e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op, nb, -1};
         if (nb && (e->flags & PAL_EVF_UNMATCHED))
             s->c[s->nc - 1].ws = e->time;   /* its completion not seen: no wait */
         return 0;
     }
+    case PAL_EV_RMA:
+        if (e->rma == PAL_RMA_WIN_CREATE) {
+            uint64_t ctx;
+            uint32_t size = 0;
+            if (pal_matcher_context(pal_events_matcher(ev), e->process, e->comm, e->comm_flags,
+                                    &ctx, &size) != PAL_OK)
+                size = 0;
+            if (grow((void **)&s->win, &s->wincap, s->nwin + 1, sizeof *s->win))
+                return -1;
+            s->win[s->nwin++] = (struct win){e->window, size};
+            return 0;
+        }
+        if (grow((void **)&s->rma, &s->rmacap, s->nrma + 1, sizeof *s->rma))
+            return -1;
+        s->rma[s->nrma++] = (rmaop){e->process, e->stream, e->time, e->window, e->peer, e->rma};
+        return 0;
     default:
         return 0;
     }
@@ -615,8 +657,9 @@ static int collective_waits(state *s, const part *g, size_t n)
 {
     if (g[0].size && n != g[0].size)
         return 0;   /* an instance not complete (a run cut short) */
-    int pattern = -1;
-    switch (g[0].op) {
+    int pattern = g[0].pattern;
+    switch (pattern >= 0 ? PAL_COLL_OP_NONE : g[0].op) {
+    case PAL_COLL_OP_NONE: break;
     case PAL_COLL_BARRIER: pattern = P_WAIT_BARRIER; break;
     case PAL_COLL_ALLGATHER: case PAL_COLL_ALLGATHERV: case PAL_COLL_ALLTOALL:
     case PAL_COLL_ALLTOALLV: case PAL_COLL_ALLTOALLW: case PAL_COLL_ALLREDUCE:
@@ -631,7 +674,9 @@ static int collective_waits(state *s, const part *g, size_t n)
         break;
     default: return 0;   /* scan, exscan: no pattern (each waits for its lower ranks) */
     }
-    if (pattern == P_WAIT_BARRIER || pattern == P_WAIT_NXN) {
+    if (pattern < 0)
+        return 0;
+    if (pattern == P_WAIT_BARRIER || pattern == P_WAIT_NXN || pattern == P_WAIT_FENCE) {
         size_t late = 0;
         for (size_t i = 1; i < n; i++)
             if (g[i].start > g[late].start)
@@ -706,6 +751,307 @@ static int collective_waits(state *s, const part *g, size_t n)
     if (late)
         set_jump(s, rl, root->ws, late, last->start, min64(last->start, root->we) - root->ws);
     return 0;
+}
+
+/* Is call c the MPI call NAME ("win_fence")? The event layer says only
+ * that a call synchronises a window (rma_sync); which synchronisation it
+ * is, the MPI standard's name of its region says ("MPI_Win_fence"). */
+static int call_named(const state *s, const call *c, const char *name)
+{
+    if (c->path == NO_PATH)
+        return 0;
+    const char *n = s->p[c->path].name;
+    size_t len = s->p[c->path].len;
+    if (len > 4 && strncasecmp(n, "mpi_", 4) == 0)
+        n += 4, len -= 4;
+    return strlen(name) == len && strncasecmp(n, name, len) == 0;
+}
+
+static int by_lane_time(const void *a, const void *b)
+{
+    const rmaop *x = a, *y = b;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* the context of a window's fences: apart from every communicator's */
+#define WIN_CTX(w) ((uint64_t)(w) ^ 0xf3e1c0de5eed0001ull)
+
+static const epoch *sort_ep;
+static const state *sort_ep_state;
+/* exposure epochs by window, target rank, post's start */
+static int by_exposure(const void *a, const void *b)
+{
+    const epoch *x = &sort_ep[*(const size_t *)a], *y = &sort_ep[*(const size_t *)b];
+    const lane *lx = &sort_ep_state->l[x->lane], *ly = &sort_ep_state->l[y->lane];
+    if (x->window != y->window)
+        return x->window < y->window ? -1 : 1;
+    if (lx->process != ly->process)
+        return lx->process < ly->process ? -1 : 1;
+    int64_t sx = lx->c[x->open].start, sy = ly->c[y->open].start;
+    return (sx > sy) - (sx < sy);
+}
+
+/* One-sided synchronisation (after Scalasca's RMA patterns): each
+ * MPI_Win_fence is a member of the window's k-th fence (Wait at Fence, as a
+ * barrier over the window's group); an origin's access epoch (MPI_Win_start
+ * .. MPI_Win_complete) waits in either call for each target's MPI_Win_post
+ * (Late Post: the target's post that began last before the complete ended),
+ * and a target's MPI_Win_wait waits for the last MPI_Win_complete of the
+ * access epochs matched to its post (Early Wait). */
+static int rma_waits(state *s)
+{
+    epoch *ep = NULL;
+    size_t nep = 0, epcap = 0;
+    struct tgt {
+        size_t epoch, exposure;
+        int64_t target;
+    } *tg = NULL;
+    size_t ntg = 0, tgcap = 0, *xs = NULL, nx = 0;
+    int64_t *xlast = NULL;
+    size_t *xlane = NULL;
+    int rc = -1;
+    if (s->nrma > 1)
+        qsort(s->rma, s->nrma, sizeof *s->rma, by_lane_time);
+    for (size_t i = 0, j; i < s->nrma; i = j) {
+        lane *l = lane_find(s, s->rma[i].process, s->rma[i].stream);
+        size_t first = nep;
+        for (j = i; j < s->nrma && s->rma[j].process == s->rma[i].process &&
+                    s->rma[j].stream == s->rma[i].stream;
+             j++) {
+            const rmaop *o = &s->rma[j];
+            call *c = l ? call_at(l, o->t) : NULL;
+            if (c == NULL)
+                continue;
+            size_t ci = (size_t)(c - l->c);
+            if (o->kind == PAL_RMA_SYNC && call_named(s, c, "win_fence")) {
+                uint32_t size = 0;
+                for (size_t w = 0; w < s->nwin; w++)
+                    if (s->win[w].id == o->window)
+                        size = s->win[w].size;
+                if (grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof *s->c))
+                    goto out;
+                s->c[s->nc++] = (part){WIN_CTX(o->window), 0, l->process, l->stream, size,
+                                       c->path, c->start, c->end, -1, c->start, c->end,
+                                       PAL_COLL_OP_NONE, 0, P_WAIT_FENCE};
+            } else if (o->kind == PAL_RMA_SYNC &&
+                       (call_named(s, c, "win_start") || call_named(s, c, "win_post"))) {
+                if (grow((void **)&ep, &epcap, nep + 1, sizeof *ep))
+                    goto out;
+                ep[nep++] = (epoch){(size_t)(l - s->l), ci, SIZE_MAX, o->window,
+                                    call_named(s, c, "win_start")};
+            } else if (o->kind == PAL_RMA_SYNC &&
+                       (call_named(s, c, "win_complete") || call_named(s, c, "win_wait"))) {
+                int acc = call_named(s, c, "win_complete");
+                for (size_t k = nep; k-- > first;)
+                    if (ep[k].close == SIZE_MAX && ep[k].window == o->window &&
+                        ep[k].access == acc) {
+                        ep[k].close = ci;
+                        break;
+                    }
+            } else if ((o->kind == PAL_RMA_PUT || o->kind == PAL_RMA_GET ||
+                        o->kind == PAL_RMA_ATOMIC) && o->peer >= 0) {
+                for (size_t k = nep; k-- > first;)
+                    if (ep[k].close == SIZE_MAX && ep[k].access && ep[k].window == o->window) {
+                        size_t x = ntg;
+                        while (x > 0 && tg[x - 1].epoch == k && tg[x - 1].target != o->peer)
+                            x--;
+                        if (x > 0 && tg[x - 1].epoch == k)
+                            break;   /* this target already */
+                        if (grow((void **)&tg, &tgcap, ntg + 1, sizeof *tg))
+                            goto out;
+                        tg[ntg++] = (struct tgt){k, SIZE_MAX, o->peer};
+                        break;
+                    }
+            }
+        }
+    }
+    /* each access epoch's target: its exposure epoch */
+    if ((xs = malloc((nep + 1) * sizeof *xs)) == NULL ||
+        (xlast = malloc((nep + 1) * sizeof *xlast)) == NULL ||
+        (xlane = malloc((nep + 1) * sizeof *xlane)) == NULL)
+        goto out;
+    for (size_t k = 0; k < nep; k++)
+        if (!ep[k].access && ep[k].close != SIZE_MAX)
+            xs[nx++] = k;
+    sort_ep = ep;
+    sort_ep_state = s;
+    if (nx > 1)
+        qsort(xs, nx, sizeof *xs, by_exposure);
+    for (size_t k = 0; k < nep; k++)
+        xlast[k] = INT64_MIN;
+    for (size_t t = 0; t < ntg; t++) {
+        const epoch *a = &ep[tg[t].epoch];
+        if (a->close == SIZE_MAX)
+            continue;
+        const lane *ol = &s->l[a->lane];
+        int64_t done = ol->c[a->close].end;
+        size_t lo = 0, hi = nx;   /* the first exposure past (window, target, done) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            const epoch *x = &ep[xs[mid]];
+            const lane *xl = &s->l[x->lane];
+            int before = x->window != a->window ? x->window < a->window
+                         : xl->process != (uint32_t)tg[t].target
+                             ? xl->process < (uint32_t)tg[t].target
+                             : xl->c[x->open].start <= done;
+            if (before)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == 0)
+            continue;
+        const epoch *x = &ep[xs[lo - 1]];
+        const lane *xl = &s->l[x->lane];
+        if (x->window != a->window || xl->process != (uint32_t)tg[t].target)
+            continue;
+        tg[t].exposure = xs[lo - 1];
+        int64_t cs = ol->c[a->close].start;
+        if (cs > xlast[tg[t].exposure]) {
+            xlast[tg[t].exposure] = cs;
+            xlane[tg[t].exposure] = a->lane;
+        }
+    }
+    /* Late Post: per call of an access epoch, its longest wait for a post */
+    for (size_t t = 0, u; t < ntg; t = u) {
+        const epoch *a = &ep[tg[t].epoch];
+        lane *ol = &s->l[a->lane];
+        int64_t best[2] = {0, 0}, late[2] = {0, 0};
+        size_t blane[2] = {0, 0};
+        for (u = t; u < ntg && tg[u].epoch == tg[t].epoch; u++) {
+            if (tg[u].exposure == SIZE_MAX)
+                continue;
+            const epoch *x = &ep[tg[u].exposure];
+            int64_t post = s->l[x->lane].c[x->open].start;
+            for (int k = 0; k < 2; k++) {
+                const call *c = &ol->c[k ? a->close : a->open];
+                int64_t w = min64(post, c->end) - c->start;
+                if (w > best[k]) {
+                    best[k] = w;
+                    late[k] = post;
+                    blane[k] = x->lane;
+                }
+            }
+        }
+        for (int k = 0; k < 2 && a->close != SIZE_MAX; k++) {
+            const call *c = &ol->c[k ? a->close : a->open];
+            if (best[k] > 0 &&
+                (add_wait(s, P_LATE_POST, c->path, ol->process, ol->stream, best[k]) ||
+                 add_cause(s, P_LATE_POST, ol, c->start, &s->l[blane[k]], late[k], best[k])))
+                goto out;
+        }
+    }
+    /* Early Wait: the target's MPI_Win_wait until the last complete began */
+    for (size_t q = 0; q < nx; q++) {
+        size_t k = xs[q];
+        if (xlast[k] == INT64_MIN)
+            continue;
+        lane *tl = &s->l[ep[k].lane];
+        const call *c = &tl->c[ep[k].close];
+        int64_t w = min64(xlast[k], c->end) - c->start;
+        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w) ||
+                      add_cause(s, P_EARLY_WAIT, tl, c->start, &s->l[xlane[k]], xlast[k], w)))
+            goto out;
+    }
+    rc = 0;
+out:
+    free(ep);
+    free(tg);
+    free(xs);
+    free(xlast);
+    free(xlane);
+    return rc;
+}
+
+/* a barrier of the threads of one process: a waiting call (idle) that is
+ * no MPI call, its region named "... barrier ..." (OpenMP's, through OMPT:
+ * "omp barrier @file:line", "omp implicit barrier @..."); by rank, name,
+ * start */
+typedef struct {
+    uint32_t process;
+    const char *name;
+    size_t len;
+    size_t lane, call;
+    int64_t start, end;
+} tbar;
+
+static int by_tbar(const void *a, const void *b)
+{
+    const tbar *x = a, *y = b;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->name, y->name, n);
+    if (c || x->len != y->len)
+        return c ? c : x->len < y->len ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static int named_barrier(const char *n, size_t len)
+{
+    for (size_t i = 0; i + 7 <= len; i++)
+        if (strncasecmp(n + i, "barrier", 7) == 0)
+            return 1;
+    return 0;
+}
+
+/* Wait at a thread barrier (OpenMP barriers, per thread): the calls of one
+ * barrier region of one rank that all overlap one instant (every thread is
+ * in it when the last arrives), one per thread, are an instance; each
+ * thread waits from its arrival until the last thread's. */
+static int thread_barriers(state *s)
+{
+    tbar *b = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < s->nl; i++) {
+        const lane *l = &s->l[i];
+        for (size_t k = 0; k < l->n; k++) {
+            const call *c = &l->c[k];
+            if (!(c->flags & PAL_EVF_IDLE) || (c->flags & PAL_EVF_COMMUNICATION) ||
+                c->path == NO_PATH || !named_barrier(s->p[c->path].name, s->p[c->path].len))
+                continue;
+            if (grow((void **)&b, &cap, n + 1, sizeof *b)) {
+                free(b);
+                return -1;
+            }
+            b[n++] = (tbar){l->process, s->p[c->path].name, s->p[c->path].len, i, k,
+                            c->start, c->end};
+        }
+    }
+    if (n > 1)
+        qsort(b, n, sizeof *b, by_tbar);
+    int rc = 0;
+    for (size_t i = 0, j; i < n && rc == 0; i = j) {
+        int64_t until = b[i].end, last = b[i].start;
+        size_t late = i;
+        for (j = i + 1; j < n && b[j].process == b[i].process && b[j].len == b[i].len &&
+                        memcmp(b[j].name, b[i].name, b[i].len) == 0 && b[j].start <= until;
+             j++) {
+            size_t q = i;
+            while (q < j && s->l[b[q].lane].stream != s->l[b[j].lane].stream)
+                q++;
+            if (q < j)
+                break;   /* a thread's next barrier: the next instance */
+            if (b[j].end < until)
+                until = b[j].end;
+            if (b[j].start > last) {
+                last = b[j].start;
+                late = j;
+            }
+        }
+        for (size_t q = i; q < j && j - i > 1 && rc == 0; q++) {
+            lane *l = &s->l[b[q].lane];
+            int64_t w = min64(last, b[q].end) - b[q].start;
+            rc = add_wait(s, P_THREAD_BARRIER, l->c[b[q].call].path, l->process, l->stream, w) ||
+                 add_cause(s, P_THREAD_BARRIER, l, b[q].start, &s->l[b[late].lane], last, w);
+        }
+    }
+    free(b);
+    return rc ? -1 : 0;
 }
 
 static int by_u32(const void *a, const void *b)
@@ -897,6 +1243,8 @@ static int analyse(state *s)
                 return -1;
         }
     }
+    if (rma_waits(s) || thread_barriers(s))
+        return -1;
     /* the k-th collective of a process on a context is the k-th instance;
      * a nonblocking one waits in the call that completed it */
     if (s->nc > 1)
@@ -1197,6 +1545,8 @@ static void state_free(state *s)
     free(s->lhash);
     free(s->gm);
     free(s->gfirst);
+    free(s->rma);
+    free(s->win);
     free(s->acc);
     free(s->mark);
     free(s->touched);

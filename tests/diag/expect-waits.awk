@@ -7,6 +7,9 @@
 #   wait_barrier, wait_nxn   per member: last member - member
 #   late_broadcast per member other than the root: root - member
 #   early_reduce   on the root: first member - root
+#   wait_fence     as wait_barrier
+#   late_post      per member (origin): root (the target's post) - member
+#   early_wait     on the root (the target's wait): last member's complete - root
 # Prints "PATTERN CALL SECONDS WAITS" per pattern and call (CALL without
 # the #INSTANCE), WAITS being the number of positive waits summed; and from
 # the "slept" lines (REGION REGION#0 slept RANK SECONDS) per region
@@ -32,11 +35,15 @@ END {
         p = pat[k]
         if (p == "late_sender") add(k, snd[k] - rcv[k])
         else if (p == "late_receiver") add(k, rcv[k] - snd[k])
-        else if (p == "wait_barrier" || p == "wait_nxn") {
+        else if (p == "wait_barrier" || p == "wait_nxn" || p == "wait_fence") {
             last = mem[k, 1]
             for (i = 2; i <= n[k]; i++) if (mem[k, i] > last) last = mem[k, i]
             for (i = 1; i <= n[k]; i++) add(k, last - mem[k, i])
-        } else if (p == "late_broadcast") {
+        } else if (p == "early_wait") {
+            last = mem[k, 1]
+            for (i = 2; i <= n[k]; i++) if (mem[k, i] > last) last = mem[k, i]
+            add(k, last - root[k])
+        } else if (p == "late_broadcast" || p == "late_post") {
             for (i = 1; i <= n[k]; i++) add(k, root[k] - mem[k, i])
         } else if (p == "early_reduce") {
             first = mem[k, 1]

@@ -28,6 +28,16 @@
  *                  n(n-1)/2; root 1 sleeps D before MPI_Ibcast (MPI_Wait):
  *                  Late Broadcast = n-1; root 0 of MPI_Ireduce
  *                  (MPI_Waitall), rank r > 0 sleeps r*D: Early Reduce = 1
+ *   rma            one-sided synchronisation on a window over the ranks:
+ *                  rank r puts to rank r+1, sleeps r*D and calls
+ *                  MPI_Win_fence: Wait at Fence = n(n-1)/2; ranks 1..n-1
+ *                  start an access epoch to rank 0 (MPI_Win_start, MPI_Put,
+ *                  MPI_Win_complete) at once, rank 0 sleeps D before
+ *                  MPI_Win_post: Late Post = n-1 (in MPI_Win_start or
+ *                  MPI_Win_complete, as the MPI library blocks); then rank 0
+ *                  posts at once and waits (MPI_Win_wait), rank r > 0
+ *                  sleeps r*D in its epoch before MPI_Win_complete: Early
+ *                  Wait = n-1
  *   chain          a dependency chain: rank 0 works 2D in region "crit" and
  *                  sends to rank 1, which meanwhile worked D/2 in region
  *                  "side", receives, works 2D in "crit", sends to rank 2,
@@ -214,6 +224,47 @@ int main(int argc, char **argv)
         mark("early_reduce", "MPI_Waitall", 0, rank == 0 ? "root" : "member");
         MPI_Ireduce(&one, &y, 1, MPI_INT, MPI_SUM, 0, w, &q);
         MPI_Waitall(1, &q, MPI_STATUSES_IGNORE);
+    } else if (strcmp(mode, "rma") == 0) {
+        int buf[2] = {0, 0};
+        MPI_Win win;
+        MPI_Group wg, g0, others;
+        int zero = 0;
+        MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, w, &win);
+        MPI_Comm_group(w, &wg);
+        MPI_Group_incl(wg, 1, &zero, &g0);
+        MPI_Group_excl(wg, 1, &zero, &others);
+        MPI_Win_fence(0, win);
+        MPI_Barrier(w);
+        MPI_Put(&x, 1, MPI_INT, (rank + 1) % n, 0, 1, MPI_INT, win);
+        sleep_units(rank);
+        mark("wait_fence", "MPI_Win_fence", 0, "member");
+        MPI_Win_fence(0, win);
+        for (int k = 0; k < 2; k++) {
+            MPI_Barrier(w);
+            if (rank == 0) {
+                if (k == 0)
+                    sleep_units(1);
+                mark(k ? "early_wait" : "late_post", k ? "MPI_Win_wait" : "any", 0, "root");
+                MPI_Win_post(others, 0, win);
+                if (k)
+                    mark("early_wait", "MPI_Win_wait", 0, "root");
+                MPI_Win_wait(win);
+            } else {
+                if (k == 0)
+                    mark("late_post", "any", 0, "member");
+                MPI_Win_start(g0, 0, win);
+                MPI_Put(&x, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+                if (k == 1) {
+                    sleep_units(rank);
+                    mark("early_wait", "MPI_Win_wait", 0, "member");
+                }
+                MPI_Win_complete(win);
+            }
+        }
+        MPI_Group_free(&g0);
+        MPI_Group_free(&others);
+        MPI_Group_free(&wg);
+        MPI_Win_free(&win);
     } else if (strcmp(mode, "chain") == 0) {
         MPI_Barrier(w);
         if (rank > 0) {

@@ -4,7 +4,9 @@
 # every pattern (Late Sender on MPI_Recv and on MPI_Wait, Late Receiver on
 # MPI_Ssend, Wait at Barrier, Wait at NxN on MPI_Allreduce, MPI_Allgather
 # and MPI_Alltoall, Late Broadcast on MPI_Bcast and MPI_Scatter, Early Reduce
-# on MPI_Reduce and MPI_Gather) the seconds pal-view finds per pattern and
+# on MPI_Reduce and MPI_Gather; the same patterns of nonblocking
+# collectives, in the calls that complete them; Wait at Fence, Late Post
+# and Early Wait of one-sided synchronisation) the seconds pal-view finds per pattern and
 # call equal the waits the program injected, within 2 % plus an absolute
 # slack of SLACK_MS (1 ms) per wait, for what the MPI library itself takes
 # between the program's clock reading and the call's (a message's latency,
@@ -34,9 +36,10 @@ D=${LATENESS_MS:-25}
 SLACK_MS=${SLACK_MS:-1}
 
 # got PATTERN CALL: seconds in the CSV for that pattern and innermost call
+# (any: any call)
 got() {
     awk -F, -v t="${3:-wait}" -v p="$1" -v c="$2" 'NR > 1 && $1 == t && $2 == p {
-            n = split($5, a, "/"); if (a[n] == c) s += $6 }
+            n = split($5, a, "/"); if (a[n] == c || c == "any") s += $6 }
         END { printf "%.9f\n", s + 0 }' "$tmp/waits.csv"
 }
 
@@ -178,6 +181,11 @@ for c in MPI_Iallreduce MPI_Iallgather MPI_Ibarrier MPI_Ibcast MPI_Ireduce; do
         END { printf "%.9f\n", s }' "$tmp/waits.csv")
     near "$g" 0 1 || fail "nbc: $g s of waits in $c, which only starts the collective"
 done
+
+# one-sided synchronisation: fences, and general active target epochs
+# whose post is late (the wait is in MPI_Win_start or MPI_Win_complete, as
+# the MPI library blocks: any call) or whose wait is early
+mode rma "wait_fence MPI_Win_fence 6" "late_post any 3" "early_wait MPI_Win_wait 3"
 
 # The critical path of the dependency chain: every rank's "crit" (2 x D
 # each, as the program measured its sleeps) and none of the "side" work
