@@ -30,6 +30,9 @@
 #include <string.h>
 
 #include <pal.h>
+#ifdef PAL_PY_WAITS
+#include "views/waits.h"
+#endif
 
 static PyObject *pal_error;           /* pal.Error */
 
@@ -1917,11 +1920,126 @@ static PyTypeObject RecordType = {
     .tp_getset = record_getset,
 };
 
+/* ---------------- the diagnosis: pal.waits ---------------- */
+#ifdef PAL_PY_WAITS
+/* pal.waits(paths, dictionary=None, what_if=None, frames=False): pal-view
+ * --waits=json (or --what-if SPEC) as Python objects (doc/diagnosis.md,
+ * "Python"): a dict of lists of dicts, each list a pandas DataFrame with
+ * frames=True. */
+static PyObject *frames_of(PyObject *d, PyObject *pd)
+{
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &key, &val)) {
+        PyObject *nv = NULL;
+        if (PyList_Check(val))
+            nv = PyObject_CallMethod(pd, "DataFrame", "O", val);
+        else if (PyDict_Check(val) && frames_of(val, pd) == NULL)
+            return NULL;
+        if (PyList_Check(val)) {
+            if (nv == NULL || PyDict_SetItem(d, key, nv) < 0) {
+                Py_XDECREF(nv);
+                return NULL;
+            }
+            Py_DECREF(nv);
+        }
+    }
+    return d;
+}
+
+static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"paths", "dictionary", "what_if", "frames", NULL};
+    PyObject *paths, *seq = NULL, *json = NULL, *res = NULL;
+    const char *dict = NULL, *spec = NULL;
+    int frames = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zzp:waits", kwlist, &paths, &dict, &spec,
+                                     &frames))
+        return NULL;
+    if (PyUnicode_Check(paths))
+        seq = PyTuple_Pack(1, paths);
+    else
+        seq = PySequence_Tuple(paths);
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    const char **pv = PyMem_Calloc((size_t)n + 1, sizeof *pv);
+    char *buf = NULL;
+    size_t len = 0;
+    if (pv == NULL) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if ((pv[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(seq, i))) == NULL)
+            goto out;
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "pal.waits: no trace given");
+        goto out;
+    }
+    vw_what_if m;
+    if (spec && vw_what_if_parse(spec, &m)) {
+        PyErr_Format(PyExc_ValueError, "pal.waits: bad what_if '%s' (the message is on stderr)",
+                     spec);
+        goto out;
+    }
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
+    Py_END_ALLOW_THREADS
+    if (fclose(f) != 0 && rc == 0)
+        rc = -1;
+    if (rc < 0) {
+        PyErr_Format(pal_error, "pal.waits: cannot analyse '%s' (the reason is on stderr)",
+                     pv[0]);
+        goto out;
+    }
+    if (rc == 1 && PyErr_WarnEx(PyExc_RuntimeWarning,
+                                "pal.waits: the trace is damaged or partial (stderr says how)",
+                                1) < 0)
+        goto out;
+    if ((json = PyImport_ImportModule("json")) == NULL ||
+        (res = PyObject_CallMethod(json, "loads", "s#", buf, (Py_ssize_t)len)) == NULL)
+        goto out;
+    if (frames) {
+        PyObject *pd = PyImport_ImportModule("pandas");
+        if (pd == NULL) {
+            PyErr_SetString(PyExc_ImportError,
+                            "pal.waits(frames=True) needs pandas (without it: lists of dicts)");
+            Py_CLEAR(res);
+            goto out;
+        }
+        if (frames_of(res, pd) == NULL)
+            Py_CLEAR(res);
+        Py_DECREF(pd);
+    }
+out:
+    free(buf);
+    PyMem_Free(pv);
+    Py_XDECREF(json);
+    Py_DECREF(seq);
+    return res;
+}
+#endif
+
 static PyMethodDef module_methods[] = {
     {"open", (PyCFunction)(void (*)(void))pal_open, METH_VARARGS | METH_KEYWORDS,
      "open(path, dictionary=None, force=False, strict=False): open a trace -- an ECL "
      "file, a run (a directory, or a list of per-rank files), or a foreign trace with "
      "its dictionary (binary or EDL source)"},
+#ifdef PAL_PY_WAITS
+    {"waits", (PyCFunction)(void (*)(void))pal_waits, METH_VARARGS | METH_KEYWORDS,
+     "waits(paths, dictionary=None, what_if=None, frames=False): the wait states, their "
+     "causes, the load imbalance and the critical path of a trace or run (pal-view "
+     "--waits=json), or with what_if=SPEC the what-if replay (--what-if SPEC), as dicts "
+     "and lists of dicts; frames=True: each list a pandas DataFrame"},
+#endif
     {NULL, NULL, 0, NULL}
 };
 

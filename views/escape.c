@@ -171,3 +171,19 @@ void vw_term_text(FILE *out, const char *s, int width)
 {
     pal_text_print(out, s, strlen(s), 0, width);
 }
+
+/* (declared in vw.h and escape.h: the CSV writers' one quoting) */
+void vw_csv_name(FILE *out, const char *nm)
+{
+    if (strpbrk(nm, ",\"\n")) {
+        fputc('"', out);
+        for (; *nm; nm++) {
+            if (*nm == '"')
+                fputc('"', out);
+            fputc(*nm, out);
+        }
+        fputc('"', out);
+    } else {
+        fputs(nm, out);
+    }
+}

@@ -32,6 +32,9 @@ void vw_xml_escape(FILE *out, const char *s);     /* NUL-terminated s */
 void vw_json_text(FILE *out, const char *s, size_t n);
 void vw_json_string(FILE *out, const char *s);    /* NUL-terminated s */
 
+/* A CSV field: quoted ("" for a quote) when it holds , " or a newline. */
+void vw_csv_name(FILE *out, const char *nm);
+
 /* Copies s into buf (size > 0) as valid UTF-8 of at most size-1 bytes,
  * cut at a character boundary; when it had to cut, the last character is
  * "…" (U+2026). Returns buf. For labels that must fit a box. */

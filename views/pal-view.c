@@ -46,7 +46,7 @@ static void usage(FILE *out)
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] [--suggest-filter] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
-          "       pal-view [-d DICT] --what-if ideal|scale:REGION=F[,...] TRACE...\n"
+          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] TRACE...\n"
           "       pal-view [-d DICT] --predict NP RUN RUN...\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"

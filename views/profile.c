@@ -360,21 +360,6 @@ const vw_view vw_view_suggest_filter = {VW_ABI_VERSION, "suggest-filter",
                                         "the trace, with the records it saves",
                                         suggest_filter_text, NULL};
 
-void vw_csv_name(FILE *out, const char *nm)
-{
-    if (strpbrk(nm, ",\"\n")) {
-        fputc('"', out);
-        for (; *nm; nm++) {
-            if (*nm == '"')
-                fputc('"', out);
-            fputc(*nm, out);
-        }
-        fputc('"', out);
-    } else {
-        fputs(nm, out);
-    }
-}
-
 /* CSV: one tidy table, one row per (rank, thread, region) plus message pairs
  * and counters per region (rank, thread, region, counter, calls, inclusive
  * and exclusive delta in the counter's unit). */

@@ -72,6 +72,8 @@ typedef struct {
     size_t clane;
     int64_t ct;
     size_t grp;          /* a barrier or N x N instance's: its index in groups + 1 */
+    uint64_t rbytes;     /* its largest message received, or its collective's bytes */
+    int rmsg;            /* it received a message */
 } call;
 
 /* a member of a barrier or N x N instance: lane and call index */
@@ -102,6 +104,7 @@ typedef struct {
 typedef struct {
     uint32_t sp, ss, rp, rs;
     int64_t st, rt;
+    uint64_t bytes;
 } msg;
 
 /* one member's part of a collective: it arrives at start (its call); it
@@ -115,6 +118,7 @@ typedef struct {
     pal_coll_op op;
     int nb;
     int pattern;         /* a fence's (P_WAIT_FENCE); -1: the operation's */
+    uint64_t bytes;
 } part;
 
 /* a one-sided operation or synchronisation (the event layer's RMA event) */
@@ -189,6 +193,8 @@ typedef struct {
         double mean, max;
     } *imb;
     size_t nimb;
+    double net_L, net_G;   /* the network measured: ns, ns per byte; from net_n messages */
+    size_t net_n;
 } state;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -410,7 +416,8 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         if (grow((void **)&s->m, &s->mcap, s->nm + 1, sizeof *s->m))
             return -1;
         s->m[s->nm++] = (msg){e->send.process, e->send.stream, e->recv.process, e->recv.stream,
-                              (int64_t)e->send.time, (int64_t)e->recv.time};
+                              (int64_t)e->send.time, (int64_t)e->recv.time,
+                              e->send.bytes > e->recv.bytes ? e->send.bytes : e->recv.bytes};
         return 0;
     case PAL_EV_COLLECTIVE: {
         if ((l = lane_get(s, e->process, e->stream)) == NULL)
@@ -430,7 +437,8 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
             return -1;
         s->c[s->nc++] = (part){ctx, 0, e->process, e->stream, size, p,
                                e->start, e->time, e->root, e->start, e->time,
-                               e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op, nb, -1};
+                               e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op, nb, -1,
+                               e->bytes};
         if (nb && (e->flags & PAL_EVF_UNMATCHED))
             s->c[s->nc - 1].ws = e->time;   /* its completion not seen: no wait */
         return 0;
@@ -692,8 +700,10 @@ static int collective_waits(state *s, const part *g, size_t n)
         for (size_t i = 0; i < n; i++) {
             lane *ml = lane_find(s, g[i].process, g[i].stream);
             call *mc = ml && !g[i].nb ? call_at(ml, g[i].start) : NULL;
-            if (mc && mc->start == g[i].start && mc->grp == 0)
+            if (mc && mc->start == g[i].start && mc->grp == 0) {
                 s->gm[s->ngm++] = (member){(size_t)(ml - s->l), (size_t)(mc - ml->c)};
+                mc->rbytes = g[i].bytes;
+            }
         }
         if (s->ngm - first == n) {
             s->gfirst[s->ng] = first;
@@ -836,7 +846,7 @@ static int rma_waits(state *s)
                     goto out;
                 s->c[s->nc++] = (part){WIN_CTX(o->window), 0, l->process, l->stream, size,
                                        c->path, c->start, c->end, -1, c->start, c->end,
-                                       PAL_COLL_OP_NONE, 0, P_WAIT_FENCE};
+                                       PAL_COLL_OP_NONE, 0, P_WAIT_FENCE, 0};
             } else if (o->kind == PAL_RMA_SYNC &&
                        (call_named(s, c, "win_start") || call_named(s, c, "win_post"))) {
                 if (grow((void **)&ep, &epcap, nep + 1, sizeof *ep))
@@ -1203,11 +1213,23 @@ static int analyse(state *s)
         if (k < s->l[i].n)   /* nested calls leave before their outer one */
             qsort(s->l[i].c, s->l[i].n, sizeof *s->l[i].c, by_start);
     }
+    double fn = 0, fb = 0, fy = 0, fbb = 0, fby = 0;
     for (size_t i = 0; i < s->nm; i++) {
         const msg *m = &s->m[i];
         lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
         call *r = call_at(rl, m->rt);
         call *snd = call_at(sl, m->st);
+        if (r) {
+            r->rmsg = 1;
+            if (m->bytes > r->rbytes)
+                r->rbytes = m->bytes;
+        }
+        /* a receive that waited sees the whole transfer: send start to
+         * receive end is latency (with both overheads) + bytes x G */
+        if (r && r->start < m->st && m->rt > m->st) {
+            double b = (double)m->bytes, y = (double)(m->rt - m->st);
+            fn++, fb += b, fy += y, fbb += b * b, fby += b * y;
+        }
         /* Late Sender: the receive waited for the send to start */
         if (r && (r->flags & PAL_EVF_IDLE) && r->start < m->st) {
             int64_t w = min64(m->st, r->end) - r->start;
@@ -1228,6 +1250,17 @@ static int analyse(state *s)
                 snd->lr_lane = (size_t)(rl - s->l);
                 snd->lr_late = r->start;
             }
+        }
+    }
+    /* the network by least squares: y = L + G b */
+    s->net_n = (size_t)fn;
+    if (fn > 0) {
+        double var = fbb - fb * fb / fn, cov = fby - fb * fy / fn;
+        s->net_G = fn > 1 && var > 0 && cov > 0 ? cov / var : 0;
+        s->net_L = (fy - s->net_G * fb) / fn;
+        if (s->net_L < 0) {   /* through the origin */
+            s->net_L = 0;
+            s->net_G = fbb > 0 ? fby / fbb : 0;
         }
     }
     for (size_t i = 0; i < s->nl; i++) {
@@ -1572,6 +1605,39 @@ int vw_what_if_parse(const char *spec, vw_what_if *m)
         size_t len = strcspn(p, ",");
         if (len == 5 && strncmp(p, "ideal", 5) == 0) {
             m->ideal = 1;
+        } else if (len == 3 && strncmp(p, "net", 3) == 0) {
+            m->net = 1;
+        } else if ((len > 6 && strncmp(p, "net:", 4) == 0 && (p[4] == 'L' || p[4] == 'G') &&
+                    p[5] == '=') ||
+                   (len > 2 && (p[0] == 'L' || p[0] == 'G') && p[1] == '=')) {
+            /* net:L=V, then G=V (or the other way round) */
+            const char *q = p[0] == 'n' ? p + 4 : p;
+            char num[64], *end;
+            size_t nl = len - (size_t)(q + 2 - p);
+            double v = -1;
+            if (nl > 0 && nl < sizeof num) {
+                memcpy(num, q + 2, nl);
+                num[nl] = 0;
+                v = strtod(num, &end);
+                double unit = strcmp(end, "") == 0 || strcmp(end, "s") == 0 ? 1
+                              : strcmp(end, "ms") == 0                      ? 1e-3
+                              : strcmp(end, "us") == 0                      ? 1e-6
+                              : strcmp(end, "ns") == 0                      ? 1e-9
+                                                                            : -1;
+                v = end == num || unit < 0 ? -1 : v * unit;
+            }
+            if (!(v >= 0)) {
+                fprintf(stderr,
+                        "pal-view: --what-if: bad value in '%.*s' (net:L=SECONDS,G=SECONDS_PER_BYTE; "
+                        "units s, ms, us, ns)\n",
+                        (int)len, p);
+                return -1;
+            }
+            m->net = 1;
+            if (q[0] == 'L')
+                m->set_L = 1, m->L = v;
+            else
+                m->set_G = 1, m->G = v;
         } else if (len > 6 && strncmp(p, "scale:", 6) == 0) {
             const char *eq = memchr(p + 6, '=', len - 6);
             char num[64], *end;
@@ -1594,7 +1660,9 @@ int vw_what_if_parse(const char *spec, vw_what_if *m)
             m->scale[m->nscale].region[rl] = 0;
             m->scale[m->nscale++].factor = f;
         } else {
-            fprintf(stderr, "pal-view: --what-if: unknown item '%.*s' (ideal, scale:REGION=F)\n",
+            fprintf(stderr,
+                    "pal-view: --what-if: unknown item '%.*s' (ideal, net[:L=V,G=V], "
+                    "scale:REGION=F)\n",
                     (int)len, p);
             return -1;
         }
@@ -1715,6 +1783,21 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                 arr[i][cur[i]] = 1;
                 /* a wait whose late call is not known stays as recorded */
                 double own = (double)(c->end - c->start - (has_dep ? c->cw : 0));
+                if (m->net && (c->rmsg || c->grp)) {
+                    /* the network's part of the call under the model: a
+                     * message's L + bytes x G; a collective's ceil(log2 n)
+                     * latencies (a tree) + its bytes x G */
+                    double dl = (m->set_L ? m->L * 1e9 : s->net_L) - s->net_L;
+                    double dg = (m->set_G ? m->G * 1e9 : s->net_G) - s->net_G;
+                    double hops = c->grp ? 0 : 1;
+                    if (c->grp)
+                        for (size_t k = s->gfirst[c->grp] - s->gfirst[c->grp - 1], h = 1; h < k;
+                             h *= 2)
+                            hops++;
+                    own += hops * dl + (double)c->rbytes * dg;
+                    if (own < 0)
+                        own = 0;
+                }
                 if (m->ideal && (c->flags & (PAL_EVF_COMMUNICATION | PAL_EVF_COLLECTIVE)))
                     own = has_dep ? 0 : (double)c->cw;   /* no transfer, unknown waits kept */
                 clock[i] = (dep > t ? dep : t) + own;
@@ -1771,16 +1854,26 @@ static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)
         if (e > rec)
             rec = e;
     }
+    /* the network: measured, and as the model has it */
+    double nl = s->net_L * 1e-9, ng = s->net_G * 1e-9;
+    double ml = m->ideal ? 0 : m->set_L ? m->L : nl, mg = m->ideal ? 0 : m->set_G ? m->G : ng;
     if (form == VW_WAITS_CSV || form == VW_WAITS_JSON) {
         int csv = form == VW_WAITS_CSV;
         fputs(csv ? "table,rank,thread,recorded_s,predicted_s\n" : "{\"spec\":", out);
         if (csv)
-            fprintf(out, "run,,,%.9f,%.9f\nreplayed,,,%.9f,%.9f\n", (rec - t0) * 1e-9,
-                    (pend - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9);
+            fprintf(out,
+                    "run,,,%.9f,%.9f\nreplayed,,,%.9f,%.9f\nnet_latency,,,%.12f,%.12f\n"
+                    "net_gap_per_byte,,,%.15f,%.15f\n",
+                    (rec - t0) * 1e-9, (pend - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9,
+                    nl, ml, ng, mg);
         else {
             vw_json_string(out, m->spec);
-            fprintf(out, ",\"measured\":%.9f,\"replayed\":%.9f,\"predicted\":%.9f,\"lanes\":[",
-                    (rec - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9);
+            fprintf(out,
+                    ",\"measured\":%.9f,\"replayed\":%.9f,\"predicted\":%.9f,"
+                    "\"network\":{\"messages\":%zu,\"L\":%.12g,\"G\":%.12g,\"model_L\":%.12g,"
+                    "\"model_G\":%.12g},\"lanes\":[",
+                    (rec - t0) * 1e-9, (mend - t0) * 1e-9, (pend - t0) * 1e-9, s->net_n, nl, ng,
+                    ml, mg);
         }
         for (size_t i = 0; i < s->nl; i++)
             fprintf(out,
@@ -1798,6 +1891,10 @@ static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)
     fprintf(out, "  %-28s %14.6f s\n", "replayed as recorded", (mend - t0) * 1e-9);
     fprintf(out, "  %-28s %14.6f s\n", "predicted", (pend - t0) * 1e-9);
     fprintf(out, "  %-28s %14.6f s\n", "gain", (mend - pend) * 1e-9);
+    fprintf(out, "  network measured from %zu messages: L = %.3g s, G = %.3g s/byte\n", s->net_n,
+            nl, ng);
+    if (m->net || m->ideal)
+        fprintf(out, "  network model: L = %.3g s, G = %.3g s/byte\n", ml, mg);
     fprintf(out, "  %6s %6s %14s %14s\n", "rank", "thread", "recorded", "predicted");
     for (size_t i = 0; i < s->nl; i++)
         fprintf(out, "  %6u %6u %14.6f %14.6f\n", s->l[i].process, s->l[i].stream,

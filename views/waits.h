@@ -10,13 +10,19 @@
 enum { VW_WAITS_TEXT, VW_WAITS_CSV, VW_WAITS_JSON };
 
 /* A what-if model (pal-view --what-if SPEC): "ideal" (MPI calls take no
- * time of their own: zero latency, infinite bandwidth), and regions whose
+ * time of their own: zero latency, infinite bandwidth), a LogGP-style
+ * network ("net:L=5us,G=0.1ns": latency, time per byte; measured from the
+ * trace unless set), and regions whose
  * time outside MPI is scaled ("scale:REGION=F", every call path through
  * REGION). */
 #define VW_WHAT_IF_MAX 16
 typedef struct vw_what_if {
     const char *spec;
     int ideal;
+    int net;             /* a network model ("net", "net:L=V,G=V"): the trace's own
+                          * latency and time per byte, or the ones set */
+    int set_L, set_G;
+    double L, G;         /* seconds, seconds per byte */
     size_t nscale;
     struct {
         char region[256];

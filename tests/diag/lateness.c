@@ -44,7 +44,8 @@
  *                  ...; then a barrier: the critical path runs through every
  *                  rank's "crit" (2nD) and no "side"
  * Phases are separated by a collective of another pattern (MPI_Barrier,
- * or MPI_Allreduce in the barrier mode), whose waits are not the mode's.
+ * or MPI_Allreduce in the barrier mode), whose waits are not the mode's
+ * (nbc: MPI_Scan, which has no pattern).
  *
  * A loaded machine oversleeps, so the delays injected are measured too: just
  * before each call of a pattern, each rank appends to lateness.RANK.times
@@ -197,28 +198,29 @@ int main(int argc, char **argv)
         MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, n - 1, w);
     } else if (strcmp(mode, "nbc") == 0) {
         MPI_Request q;
-        MPI_Barrier(w);
+        int z;   /* phases apart: MPI_Scan, a collective of no pattern */
+        MPI_Scan(&one, &z, 1, MPI_INT, MPI_SUM, w);
         sleep_units(rank);
         mark("wait_nxn", "MPI_Wait", 0, "member");
         MPI_Iallreduce(&one, &y, 1, MPI_INT, MPI_SUM, w, &q);
         MPI_Wait(&q, MPI_STATUS_IGNORE);
-        MPI_Barrier(w);
+        MPI_Scan(&one, &z, 1, MPI_INT, MPI_SUM, w);
         sleep_units(rank);
         mark("wait_nxn", "MPI_Waitall", 0, "member");
         MPI_Iallgather(&x, 1, MPI_INT, all, 1, MPI_INT, w, &q);
         MPI_Waitall(1, &q, MPI_STATUSES_IGNORE);
-        MPI_Barrier(w);
+        MPI_Scan(&one, &z, 1, MPI_INT, MPI_SUM, w);
         sleep_units(rank);
         mark("wait_barrier", "MPI_Wait", 0, "member");
         MPI_Ibarrier(w, &q);
         MPI_Wait(&q, MPI_STATUS_IGNORE);
-        MPI_Barrier(w);
+        MPI_Scan(&one, &z, 1, MPI_INT, MPI_SUM, w);
         if (rank == 1)
             sleep_units(1);
         mark("late_broadcast", "MPI_Wait", 0, rank == 1 ? "root" : "member");
         MPI_Ibcast(&x, 1, MPI_INT, 1, w, &q);
         MPI_Wait(&q, MPI_STATUS_IGNORE);
-        MPI_Barrier(w);
+        MPI_Scan(&one, &z, 1, MPI_INT, MPI_SUM, w);
         if (rank > 0)
             sleep_units(rank);
         mark("early_reduce", "MPI_Waitall", 0, rank == 0 ? "root" : "member");

@@ -234,6 +234,23 @@ near "$rec" "$meas" 0 || awk -v a="$rec" -v b="$meas" 'BEGIN { d = a - b; if (d 
 whatif ideal
 pred=$(field predicted)
 awk -v p="$pred" -v r="$rec" 'BEGIN { exit !(p <= r) }' || fail "what-if ideal: $pred s > $rec s"
+# the network model: the trace's own parameters give the replay back; a
+# latency 10 ms longer lengthens the run by 10 ms less the measured
+# latency per link of the chain (3 messages) and per tree level of each
+# barrier (2 barriers of 4 ranks, log2 4 = 2 levels): 7 of them
+whatif net
+[ "$(field predicted)" = "$rec" ] || fail "what-if net (measured network) predicts $(field predicted) s, not $rec s"
+L=$(awk '/network measured from/ { sub(/.*L = /, ""); print $1 + 0; exit }' "$tmp/whatif.txt")
+n=$(awk '/network measured from/ { print $4; exit }' "$tmp/whatif.txt")
+[ "$n" = 3 ] || fail "what-if: the network measured from $n messages, expected the chain's 3"
+whatif net:L=10ms
+gain=$(field gain)
+want=$(awk -v l="$L" 'BEGIN { printf "%.9f\n", 7 * (0.010 - l) }')
+echo "what-if net:L=10ms: gain $gain s, expected -$want s (measured L $L s)"
+near "$(awk -v g="$gain" 'BEGIN { printf "%.9f\n", -g }')" "$want" 1 ||
+    fail "what-if net:L=10ms gains $gain s, expected -$want s"
+"$pv" --what-if net:L=fast "$tmp/trace.ecl" 2>"$tmp/err" && fail "--what-if net:L=fast accepted"
+grep -q "pal-view: --what-if: bad value in 'net:L=fast'" "$tmp/err" || fail "no message for net:L=fast"
 whatif scale:crit=0.5
 gain=$(field gain)
 half=$(awk '$1 == "slept" && $2 == "crit" { printf "%.9f\n", $3 / 2 }' "$tmp/expect")
