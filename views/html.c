@@ -14,6 +14,7 @@
 #include "views/escape.h"
 #include "views/timeline.h"
 #include "views/vw.h"
+#include "views/waits.h"
 
 extern const char vw_report_js[];   /* views/report.js, generated report-js.c */
 
@@ -290,6 +291,10 @@ int vw_html_report(const vw_facts *f, FILE *out)
             free(buf);
         }
     }
-    fputs("</pre>\n</body></html>\n", out);
+    fputs("</pre>\n", out);
+    /* the wait states: a section of their own (views/waits.c), whose rows
+     * report.js's wait-state block connects to the timeline */
+    vw_waits_html(out);
+    fputs("</body></html>\n", out);
     return rc || ferror(out) ? -1 : 0;
 }

@@ -493,6 +493,8 @@ int main(int argc, char **argv)
     }
     if (html) {
         quiet_text = 1;
+        /* the report's wait states read the run again (views/waits.c) */
+        vw_waits_source((const char *const *)argv + optind, (size_t)(argc - optind), dict);
         snprintf(what, sizeof what, "writing %s", html);
         vw_progress_phase(prog, what);
         rc |= write_output(html, out_flags, html_fn, f);

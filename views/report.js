@@ -945,6 +945,23 @@ window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
   messages: function (on) { msgsOn = on; document.getElementById('tl-msgs').checked = on; drawTimeline(); },
   display: function () { return disp.map(function (d) { return d.group ? {group: d.group.name, kind: d.group.kind, open: d.group.open, depth: d.depth} : {lane: d.lane, depth: d.depth}; }); },
   dispY: function (r) { return disp[r].y + rh / 2; }, colls: colls, collBox: collBox, toggle: function (r) { toggle(disp[r].group); }};
+/* ---------- wait states (views/waits.c, H20's block): a row of the table
+   shows its longest instance on the timeline, with as much time on each side ---------- */
+whenLoaded(function () {
+  var wt = document.getElementById('waits-table');
+  if (!wt) return;
+  wt.addEventListener('click', function (e) {
+    var tr = e.target.closest ? e.target.closest('tr[data-at]') : null;
+    if (!tr) return;
+    var at = +tr.getAttribute('data-at'), len = +tr.getAttribute('data-len');
+    var pad = Math.max(len, dur * 1e-6);
+    window.palReport.selectWindow(Math.max(0, at - pad), Math.min(dur, at + len + pad));
+    Array.prototype.forEach.call(wt.querySelectorAll('tr.picked'), function (r) { r.classList.remove('picked'); });
+    tr.classList.add('picked');
+    body.setAttribute('data-waits-row', tr.rowIndex);
+    cv.scrollIntoView({block: 'nearest'});
+  });
+});
 /* self-test hook (tests/views/html-browser.sh): #selftest plays the animator
    for a moment and records whether the cursor moved and the views changed */
 function selftest() {

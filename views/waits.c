@@ -146,6 +146,8 @@ typedef struct {
     uint32_t path, process, stream;
     double seconds;
     uint64_t n;
+    double worst;        /* the longest wait (table 0), and its call's start */
+    int64_t worst_at;
 } wait;
 
 typedef struct {
@@ -164,7 +166,7 @@ typedef struct {
     wait *w;
     size_t nw, wcap;
     uint32_t *whash;     /* wait index + 1, 0 empty */
-    size_t whcap;
+    size_t whcap, wlast; /* ... and the row wait_add added to last */
     double *acc;         /* per path + 1: a delay being summed */
     unsigned char *mark; /* per path + 1: in touched */
     uint32_t *touched;
@@ -195,6 +197,8 @@ typedef struct {
     size_t nimb;
     double net_L, net_G;   /* the network measured: ns, ns per byte; from net_n messages */
     size_t net_n;
+    int64_t origin;        /* the trace's start (ns): times out are from it */
+    int have_origin;
 } state;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -541,20 +545,30 @@ static int wait_add(state *s, int table, int pattern, uint32_t pth, uint32_t pro
             x->process == process && x->stream == stream) {
             x->seconds += seconds;
             x->n++;
+            s->wlast = (size_t)(x - s->w);
             return 0;
         }
     }
     if (grow((void **)&s->w, &s->wcap, s->nw + 1, sizeof *s->w))
         return -1;
-    s->w[s->nw] = (wait){table, pattern, pth, process, stream, seconds, 1};
+    s->w[s->nw] = (wait){table, pattern, pth, process, stream, seconds, 1, 0, 0};
+    s->wlast = s->nw;
     s->whash[k] = (uint32_t)++s->nw;
     return 0;
 }
 
+/* a wait of ns in the call that started at `at` */
 static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint32_t stream,
-                    int64_t ns)
+                    int64_t ns, int64_t at)
 {
-    return ns > 0 ? wait_add(s, 0, pattern, pth, process, stream, (double)ns * 1e-9) : 0;
+    if (ns <= 0 || wait_add(s, 0, pattern, pth, process, stream, (double)ns * 1e-9))
+        return ns <= 0 ? 0 : -1;
+    wait *x = &s->w[s->wlast];
+    if ((double)ns * 1e-9 > x->worst) {
+        x->worst = (double)ns * 1e-9;
+        x->worst_at = at;
+    }
+    return 0;
 }
 
 /* the end of l's last call that ended at or before t (the last
@@ -716,7 +730,7 @@ static int collective_waits(state *s, const part *g, size_t n)
         }
         for (size_t i = 0; i < n; i++) {
             int64_t w = min64(last, g[i].we) - g[i].ws;
-            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
+            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w, g[i].ws) ||
                 add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].ws, ll,
                           last, w))
                 return -1;
@@ -735,7 +749,7 @@ static int collective_waits(state *s, const part *g, size_t n)
             if (&g[i] == root)
                 continue;
             int64_t w = min64(root->start, g[i].we) - g[i].ws;
-            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w) ||
+            if (add_wait(s, pattern, g[i].path, g[i].process, g[i].stream, w, g[i].ws) ||
                 add_cause(s, pattern, lane_find(s, g[i].process, g[i].stream), g[i].ws, rl,
                           root->start, w))
                 return -1;
@@ -751,7 +765,7 @@ static int collective_waits(state *s, const part *g, size_t n)
                 last = &g[i];
         }
     int64_t w = min64(first->start, root->we) - root->ws;
-    if (add_wait(s, pattern, root->path, root->process, root->stream, w) ||
+    if (add_wait(s, pattern, root->path, root->process, root->stream, w, root->ws) ||
         add_cause(s, pattern, rl, root->ws, lane_find(s, first->process, first->stream),
                   first->start, w))
         return -1;
@@ -950,7 +964,7 @@ static int rma_waits(state *s)
         for (int k = 0; k < 2 && a->close != SIZE_MAX; k++) {
             const call *c = &ol->c[k ? a->close : a->open];
             if (best[k] > 0 &&
-                (add_wait(s, P_LATE_POST, c->path, ol->process, ol->stream, best[k]) ||
+                (add_wait(s, P_LATE_POST, c->path, ol->process, ol->stream, best[k], c->start) ||
                  add_cause(s, P_LATE_POST, ol, c->start, &s->l[blane[k]], late[k], best[k])))
                 goto out;
         }
@@ -963,7 +977,7 @@ static int rma_waits(state *s)
         lane *tl = &s->l[ep[k].lane];
         const call *c = &tl->c[ep[k].close];
         int64_t w = min64(xlast[k], c->end) - c->start;
-        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w) ||
+        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w, c->start) ||
                       add_cause(s, P_EARLY_WAIT, tl, c->start, &s->l[xlane[k]], xlast[k], w)))
             goto out;
     }
@@ -1056,7 +1070,8 @@ static int thread_barriers(state *s)
         for (size_t q = i; q < j && j - i > 1 && rc == 0; q++) {
             lane *l = &s->l[b[q].lane];
             int64_t w = min64(last, b[q].end) - b[q].start;
-            rc = add_wait(s, P_THREAD_BARRIER, l->c[b[q].call].path, l->process, l->stream, w) ||
+            rc = add_wait(s, P_THREAD_BARRIER, l->c[b[q].call].path, l->process, l->stream, w,
+                          b[q].start) ||
                  add_cause(s, P_THREAD_BARRIER, l, b[q].start, &s->l[b[late].lane], last, w);
         }
     }
@@ -1218,7 +1233,6 @@ static int analyse(state *s)
         const msg *m = &s->m[i];
         lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
         call *r = call_at(rl, m->rt);
-        call *snd = call_at(sl, m->st);
         if (r) {
             r->rmsg = 1;
             if (m->bytes > r->rbytes)
@@ -1242,8 +1256,8 @@ static int analyse(state *s)
         /* Late Receiver: a blocking send (its call starts the message) that
          * ends only after the blocking receive (which the message ends)
          * was entered */
-        if (snd && r && snd->start == m->st && m->rt <= r->end && r->start > m->st &&
-            snd->end > r->start) {
+        call *snd = r && m->rt <= r->end && r->start > m->st ? call_at(sl, m->st) : NULL;
+        if (snd && snd->start == m->st && snd->end > r->start) {
             int64_t w = r->start - m->st;
             if (w > snd->lr) {
                 snd->lr = w;
@@ -1267,8 +1281,8 @@ static int analyse(state *s)
         lane *l = &s->l[i];
         for (size_t k = 0; k < l->n; k++) {
             const call *c = &l->c[k];
-            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, c->ls) ||
-                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, c->lr) ||
+            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, c->ls, c->start) ||
+                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, c->lr, c->start) ||
                 (c->ls > 0 &&
                  add_cause(s, P_LATE_SENDER, l, c->start, &s->l[c->ls_lane], c->ls_late, c->ls)) ||
                 (c->lr > 0 &&
@@ -1372,6 +1386,10 @@ static void merge_waits(state *s)
             s->w[o - 1].process == s->w[i].process && s->w[o - 1].stream == s->w[i].stream) {
             s->w[o - 1].seconds += s->w[i].seconds;
             s->w[o - 1].n += s->w[i].n;
+            if (s->w[i].worst > s->w[o - 1].worst) {
+                s->w[o - 1].worst = s->w[i].worst;
+                s->w[o - 1].worst_at = s->w[i].worst_at;
+            }
         } else {
             s->w[o++] = s->w[i];
         }
@@ -1530,8 +1548,12 @@ static void write_json(const state *s, FILE *out)
                     first ? "" : ",", pattern_id[s->w[i].pattern], s->w[i].process,
                     s->w[i].stream);
             vw_json_string(out, buf);
-            fprintf(out, ",\"seconds\":%.9f,\"instances\":%llu}", s->w[i].seconds,
+            fprintf(out, ",\"seconds\":%.9f,\"instances\":%llu", s->w[i].seconds,
                     (unsigned long long)s->w[i].n);
+            if (t == 0)   /* the longest, and when its call started */
+                fprintf(out, ",\"longest\":%.9f,\"longest_at\":%.9f", s->w[i].worst,
+                        (double)(s->w[i].worst_at - s->origin) * 1e-9);
+            fputc('}', out);
             first = 0;
         }
     }
@@ -1915,8 +1937,9 @@ static void waits_diag(void *ctx, const char *text)
     fprintf(stderr, "pal-view: %s\n", text);   /* the message names its file */
 }
 
-int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
-                 const vw_what_if *what_if, FILE *out)
+/* Reads the run into s and analyses it: 0; 1 analysed, but the traces
+ * are damaged or partial; -1 after a message. */
+static int load(const char *const *paths, size_t n, const char *dict_path, state *s)
 {
     pal_reader *rd = NULL;
     if (pal_reader_open_run(paths, n, dict_path, 0, &rd) != PAL_OK) {
@@ -1930,42 +1953,126 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
         pal_reader_close(rd);
         return -1;
     }
-    state s;
-    memset(&s, 0, sizeof s);
+    /* times in the outputs are from the trace's start, as the other views'
+     * (its header's start time, else its first event) */
+    pal_trace_info info;
+    memset(&info, 0, sizeof info);
+    pal_reader_info(rd, &info);
+    if (info.start_time > 0 && info.ticks_per_second > 0) {
+        s->origin = (int64_t)((double)info.start_time * 1e9 / info.ticks_per_second + 0.5);
+        s->have_origin = 1;
+    }
     const pal_event *e;
     pal_status st;
     int rc = 0;
-    while ((st = pal_events_next(ev, &e)) == PAL_OK)
-        if ((rc = on_event(&s, ev, e)) != 0)
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        if (!s->have_origin) {
+            s->origin = e->time;
+            s->have_origin = 1;
+        }
+        if ((rc = on_event(s, ev, e)) != 0)
             break;
+    }
     if (rc == 0 && st != PAL_END) {
         fprintf(stderr, "pal-view: %s: %s\n", paths[0], pal_reader_error(rd));
         rc = -1;
+    } else if (rc || (rc = analyse(s)) != 0) {
+        fprintf(stderr, "pal-view: --waits: out of memory\n");
+        rc = -1;
+    } else {
+        merge_waits(s);
+        if (s->nimb > 1)
+            qsort(s->imb, s->nimb, sizeof *s->imb, by_imbalance);
+        /* damage, or a partial trace: the tables are written, the status says it */
+        pal_reader_stats rs;
+        pal_reader_get_stats(rd, &rs);
+        if (rs.damaged || rs.truncated || rs.not_closed || rs.signaled || rs.chunks_missing ||
+            rs.ranks_missing)
+            rc = 1;
     }
-    if (rc == 0 && (rc = analyse(&s)) == 0) {
-        merge_waits(&s);
-        if (s.nimb > 1)
-            qsort(s.imb, s.nimb, sizeof *s.imb, by_imbalance);
+    pal_events_destroy(ev);
+    pal_reader_close(rd);
+    return rc;
+}
+
+int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
+                 const vw_what_if *what_if, FILE *out)
+{
+    state s;
+    memset(&s, 0, sizeof s);
+    int rc = load(paths, n, dict_path, &s);
+    if (rc >= 0) {
+        int wr = 0;
         if (what_if)
-            rc = write_what_if(&s, what_if, form, out);
+            wr = write_what_if(&s, what_if, form, out);
         else if (form == VW_WAITS_CSV)
             write_csv(&s, out);
         else if (form == VW_WAITS_JSON)
             write_json(&s, out);
         else
             write_text(&s, out);
-    } else if (rc) {
-        if (st == PAL_OK || st == PAL_END)
-            fprintf(stderr, "pal-view: --waits: out of memory\n");
+        if (wr)
+            rc = -1;
     }
-    /* damage, or a partial trace: the tables are written, the status says it */
-    pal_reader_stats rs;
-    pal_reader_get_stats(rd, &rs);
-    if (rc == 0 && (rs.damaged || rs.truncated || rs.not_closed || rs.signaled ||
-                    rs.chunks_missing || rs.ranks_missing))
-        rc = 1;
-    pal_events_destroy(ev);
-    pal_reader_close(rd);
     state_free(&s);
     return rc;
+}
+
+/* ---- the HTML report's section ---- */
+
+static const char *const *html_paths;
+static size_t html_n;
+static const char *html_dict;
+
+void vw_waits_source(const char *const *paths, size_t n, const char *dict_path)
+{
+    html_paths = paths;
+    html_n = n;
+    html_dict = dict_path;
+}
+
+int vw_waits_html(FILE *out)
+{
+    if (html_paths == NULL || html_n == 0)
+        return 0;
+    state s;
+    memset(&s, 0, sizeof s);
+    int rc = load(html_paths, html_n, html_dict, &s);
+    char buf[1024];
+    fputs("<h2>Wait states</h2>\n", out);
+    if (rc < 0) {
+        fputs("<p class=\"hint\">the wait states could not be found (pal-view's message on "
+              "stderr)</p>\n",
+              out);
+        state_free(&s);
+        return -1;
+    }
+    fputs("<p class=\"hint\">seconds each rank and thread waited, by pattern and call path "
+          "(doc/views.md, &#8220;Wait states&#8221;; doc/diagnosis.md); click a row: the "
+          "timeline shows its longest instance</p>\n<table class=\"sortable\" id=\"waits-table\">"
+          "<thead><tr><th>pattern</th><th>rank</th><th>thread</th><th>call path</th>"
+          "<th>seconds</th><th>instances</th><th>longest s</th><th>at s</th></tr></thead>"
+          "<tbody>\n",
+          out);
+    for (size_t i = 0; i < s.nw; i++) {
+        const wait *w = &s.w[i];
+        if (w->table != 0)
+            continue;
+        double at = (double)(w->worst_at - s.origin) * 1e-9;
+        path_label(&s, w->path, buf, sizeof buf);
+        fprintf(out, "<tr data-at=\"%.9f\" data-len=\"%.9f\" data-rank=\"%u\"><td>", at, w->worst,
+                w->process);
+        vw_xml_escape(out, pattern_title[w->pattern]);
+        fprintf(out, "</td><td data-v=\"%u\">%u</td><td data-v=\"%u\">%u</td><td>", w->process,
+                w->process, w->stream, w->stream);
+        vw_xml_escape(out, buf);
+        fprintf(out,
+                "</td><td data-v=\"%.17g\">%.6f</td><td data-v=\"%llu\">%llu</td>"
+                "<td data-v=\"%.17g\">%.6f</td><td data-v=\"%.17g\">%.6f</td></tr>\n",
+                w->seconds, w->seconds, (unsigned long long)w->n, (unsigned long long)w->n,
+                w->worst, w->worst, at, at);
+    }
+    fprintf(out, "</tbody></table>\n<p>critical path: %.6f s</p>\n", s.cp_len);
+    state_free(&s);
+    return 0;
 }

@@ -42,6 +42,16 @@ int vw_what_if_parse(const char *spec, vw_what_if *m);
 int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
                  const vw_what_if *what_if, FILE *out);
 
+/* The HTML report's wait-state section (views/html.c): vw_waits_source
+ * names the run (the arrays stay the caller's until the report is
+ * written); vw_waits_html reads it again and writes a sortable table, one
+ * row per (pattern, rank, thread, call path) with its longest instance's
+ * time (data-at, data-len: seconds from the trace's start) for
+ * views/report.js to show on the timeline. 0 (nothing when no source was
+ * named), or -1 after a message (the section then says so). */
+void vw_waits_source(const char *const *paths, size_t n, const char *dict_path);
+int vw_waits_html(FILE *out);
+
 /* pal-view --predict NP RUN...: the runs (one trace or run directory each,
  * of one program at different process counts) -> per region calls per rank
  * and mean exclusive time per call modelled in p and predicted at np; 0,
