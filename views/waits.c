@@ -60,21 +60,22 @@ typedef struct {
     size_t len;
 } path;
 
-/* a communication call of one rank and thread */
+/* a communication call of one rank and thread (96 bytes: a run's calls
+ * are most of what the analysis keeps) */
 typedef struct {
     int64_t start, end;
     uint32_t path;
-    unsigned flags;
+    unsigned flags;      /* PAL_EVF_*, CALL_RECEIVED */
     int64_t ls, lr;      /* its Late Sender and Late Receiver wait (the longest) */
-    size_t ls_lane, lr_lane;   /* ... and the late side of it: lane and its start */
-    int64_t ls_late, lr_late;
+    int64_t ls_late, lr_late;   /* ... and the late side's start */
     int64_t cw;          /* its longest wait of any pattern, and that wait's late side */
-    size_t clane;
     int64_t ct;
-    size_t grp;          /* a barrier or N x N instance's: its index in groups + 1 */
     uint64_t rbytes;     /* its largest message received, or its collective's bytes */
-    int rmsg;            /* it received a message */
+    uint32_t ls_lane, lr_lane;  /* the late sides' lanes */
+    uint32_t clane;
+    uint32_t grp;        /* a barrier or N x N instance's: its index in groups + 1 */
 } call;
+#define CALL_RECEIVED 0x40000000u   /* it received a message */
 
 /* a member of a barrier or N x N instance: lane and call index */
 typedef struct {
@@ -573,14 +574,18 @@ static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint3
 
 /* the end of l's last call that ended at or before t (the last
  * synchronisation), else l's first time */
-static int64_t sync_before(const lane *l, int64_t t)
+static int64_t sync_walk(const lane *l, const call *c, int64_t t)
 {
-    call *c = call_at((lane *)l, t);
-    while (c && c >= l->c && c->end > t)
+    while (c && c->end > t)
         c = c > l->c ? c - 1 : NULL;
     if (c)
         return c->end;
     return l->nsg ? l->sg[0].t0 : t;
+}
+
+static int64_t sync_before(const lane *l, int64_t t)
+{
+    return sync_walk(l, call_at((lane *)l, t), t);
 }
 
 /* adds sign x the time l spent per call path in [a, b) to s->acc */
@@ -608,13 +613,23 @@ static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
 }
 
 /* The critical path goes from the waiting call (wl's call that starts at
- * ws) to the late side (ll at lt) after a wait of w ns: its longest. */
+ * ws: wc, or the one call_at finds) to the late side (ll at lt) after a
+ * wait of w ns: its longest. */
+static void set_jump_at(state *s, call *wc, int64_t ws, const lane *ll, int64_t lt, int64_t w)
+{
+    if (wc && wc->start == ws && w > wc->cw) {
+        wc->cw = w;
+        wc->clane = (uint32_t)(ll - s->l);
+        wc->ct = lt;
+    }
+}
+
 static void set_jump(state *s, const lane *wl, int64_t ws, const lane *ll, int64_t lt, int64_t w)
 {
     call *wc = call_at((lane *)wl, ws);
     if (wc && wc->start == ws && w > wc->cw) {
         wc->cw = w;
-        wc->clane = (size_t)(ll - s->l);
+        wc->clane = (uint32_t)(ll - s->l);
         wc->ct = lt;
     }
 }
@@ -628,10 +643,11 @@ static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const la
 {
     if (w <= 0 || wl == NULL || ll == NULL)
         return 0;
-    set_jump(s, wl, ws, ll, lt, w);
+    call *wc = call_at((lane *)wl, ws);   /* once: the jump and the last synchronisation */
+    set_jump_at(s, wc, ws, ll, lt, w);
     s->ntouched = 0;
     tally(s, ll, sync_before(ll, lt), lt, 1);
-    tally(s, wl, sync_before(wl, ws), ws, -1);
+    tally(s, wl, sync_walk(wl, wc, ws), ws, -1);
     double sum = 0;
     for (size_t i = 0; i < s->ntouched; i++)
         if (s->acc[s->touched[i]] > 0)
@@ -724,7 +740,7 @@ static int collective_waits(state *s, const part *g, size_t n)
             s->gfirst[s->ng + 1] = s->ngm;
             s->ng++;
             for (size_t i = first; i < s->ngm; i++)
-                s->l[s->gm[i].lane].c[s->gm[i].call].grp = s->ng;
+                s->l[s->gm[i].lane].c[s->gm[i].call].grp = (uint32_t)s->ng;
         } else {
             s->ngm = first;   /* a member's call not found: no group */
         }
@@ -1234,7 +1250,7 @@ static int analyse(state *s)
         lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
         call *r = call_at(rl, m->rt);
         if (r) {
-            r->rmsg = 1;
+            r->flags |= CALL_RECEIVED;
             if (m->bytes > r->rbytes)
                 r->rbytes = m->bytes;
         }
@@ -1249,7 +1265,7 @@ static int analyse(state *s)
             int64_t w = min64(m->st, r->end) - r->start;
             if (w > r->ls) {
                 r->ls = w;
-                r->ls_lane = (size_t)(sl - s->l);
+                r->ls_lane = (uint32_t)(sl - s->l);
                 r->ls_late = m->st;
             }
         }
@@ -1261,7 +1277,7 @@ static int analyse(state *s)
             int64_t w = r->start - m->st;
             if (w > snd->lr) {
                 snd->lr = w;
-                snd->lr_lane = (size_t)(rl - s->l);
+                snd->lr_lane = (uint32_t)(rl - s->l);
                 snd->lr_late = r->start;
             }
         }
@@ -1805,7 +1821,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                 arr[i][cur[i]] = 1;
                 /* a wait whose late call is not known stays as recorded */
                 double own = (double)(c->end - c->start - (has_dep ? c->cw : 0));
-                if (m->net && (c->rmsg || c->grp)) {
+                if (m->net && ((c->flags & CALL_RECEIVED) || c->grp)) {
                     /* the network's part of the call under the model: a
                      * message's L + bytes x G; a collective's ceil(log2 n)
                      * latencies (a tree) + its bytes x G */
