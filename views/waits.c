@@ -18,13 +18,19 @@
  *                   start - the root's start, on the root
  * A nonblocking collective's member arrives at its call (MPI_Iallreduce)
  * and waits in the call that completes its request (MPI_Wait, Waitall,
- * Test...), for the same patterns (doc/diagnosis.md).
+ * Test...), for the same patterns. From the RMA events (doc/diagnosis.md):
+ *   Wait at Fence   MPI_Win_fence as a barrier over the window's group
+ *   Late Post       an origin's MPI_Win_start/complete: target's post - own
+ *   Early Wait      a target's MPI_Win_wait: last origin's complete - own
+ *   Wait at Thread Barrier   the threads of a rank in one barrier region
+ *                   (OpenMP's, through OMPT): last thread's start - own
  * Every wait is bounded by the call's own duration. From the same replay:
  * the direct causes of each wait (the late side's extra time per call path
  * since its last synchronisation), the load imbalance per call path, the
  * critical path (backwards from the end through each wait to its late
  * side), and the what-if replay (forwards: each call's own time, each wait
- * re-resolved against its late side under a model). */
+ * re-resolved against its late side under a model: scaled regions, an
+ * ideal or a LogGP-style network measured from the trace). */
 #include <config.h>
 
 #include <stdint.h>
@@ -100,6 +106,7 @@ typedef struct {
     size_t hint;         /* call_at's last answer */
     int64_t t;           /* the last enter or leave */
     int have_t;
+    int unsorted;        /* a call began before the one recorded before it */
 } lane;
 
 typedef struct {
@@ -200,6 +207,7 @@ typedef struct {
     size_t net_n;
     int64_t origin;        /* the trace's start (ns): times out are from it */
     int have_origin;
+    int thread_waits;      /* a waiting call that is no MPI call was seen */
 } state;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -378,6 +386,8 @@ static pal_coll_op op_of_name(const pal_event *e)
     return pal_coll_op_by_name(buf);
 }
 
+static int by_start(const void *a, const void *b);
+
 static int on_event(state *s, pal_events *ev, const pal_event *e)
 {
     lane *l;
@@ -413,6 +423,10 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
             l->c[l->n].end = e->time;
             l->c[l->n].path = p;
             l->c[l->n++].flags = e->flags;
+            if (l->n > 1 && by_start(&l->c[l->n - 2], &l->c[l->n - 1]) > 0)
+                l->unsorted = 1;   /* nested calls leave before their outer one */
+            if ((e->flags & PAL_EVF_IDLE) && !(e->flags & PAL_EVF_COMMUNICATION))
+                s->thread_waits = 1;
         }
         if (l->depth > e->depth)
             l->depth = e->depth;
@@ -1045,6 +1059,8 @@ static int named_barrier(const char *n, size_t len)
  * thread waits from its arrival until the last thread's. */
 static int thread_barriers(state *s)
 {
+    if (!s->thread_waits)
+        return 0;
     tbar *b = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < s->nl; i++) {
@@ -1237,13 +1253,9 @@ static int analyse(state *s)
     s->touched = malloc((s->np + 1) * sizeof *s->touched);
     if (s->acc == NULL || s->mark == NULL || s->touched == NULL)
         return -1;
-    for (size_t i = 0; i < s->nl; i++) {
-        size_t k = 1;
-        while (k < s->l[i].n && by_start(&s->l[i].c[k - 1], &s->l[i].c[k]) <= 0)
-            k++;
-        if (k < s->l[i].n)   /* nested calls leave before their outer one */
+    for (size_t i = 0; i < s->nl; i++)
+        if (s->l[i].unsorted)
             qsort(s->l[i].c, s->l[i].n, sizeof *s->l[i].c, by_start);
-    }
     double fn = 0, fb = 0, fy = 0, fbb = 0, fby = 0;
     for (size_t i = 0; i < s->nm; i++) {
         const msg *m = &s->m[i];
