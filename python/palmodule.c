@@ -1947,16 +1947,12 @@ static PyObject *frames_of(PyObject *d, PyObject *pd)
     return d;
 }
 
-static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
+/* pal.waits, or pal.predict when np > 0 */
+static PyObject *diagnose(PyObject *paths, const char *dict, const char *spec, double np,
+                          int frames)
 {
-    (void)self;
-    static char *kwlist[] = {"paths", "dictionary", "what_if", "frames", NULL};
-    PyObject *paths, *seq = NULL, *json = NULL, *res = NULL;
-    const char *dict = NULL, *spec = NULL;
-    int frames = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zzp:waits", kwlist, &paths, &dict, &spec,
-                                     &frames))
-        return NULL;
+    PyObject *seq = NULL, *json = NULL, *res = NULL;
+    const char *what = np > 0 ? "pal.predict" : "pal.waits";
     if (PyUnicode_Check(paths))
         seq = PyTuple_Pack(1, paths);
     else
@@ -1975,11 +1971,11 @@ static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
         if ((pv[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(seq, i))) == NULL)
             goto out;
     if (n == 0) {
-        PyErr_SetString(PyExc_ValueError, "pal.waits: no trace given");
+        PyErr_Format(PyExc_ValueError, "%s: no trace given", what);
         goto out;
     }
     vw_what_if m;
-    if (spec && vw_what_if_parse(spec, &m)) {
+    if (np <= 0 && spec && vw_what_if_parse(spec, &m)) {
         PyErr_Format(PyExc_ValueError, "pal.waits: bad what_if '%s' (the message is on stderr)",
                      spec);
         goto out;
@@ -1991,12 +1987,13 @@ static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
     }
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
+    rc = np > 0 ? vw_predict_run(np, pv, (size_t)n, dict, VW_WAITS_JSON, f)
+                : vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
     Py_END_ALLOW_THREADS
     if (fclose(f) != 0 && rc == 0)
         rc = -1;
     if (rc < 0) {
-        PyErr_Format(pal_error, "pal.waits: cannot analyse '%s' (the reason is on stderr)",
+        PyErr_Format(pal_error, "%s: cannot analyse '%s' (the reason is on stderr)", what,
                      pv[0]);
         goto out;
     }
@@ -2010,8 +2007,8 @@ static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
     if (frames) {
         PyObject *pd = PyImport_ImportModule("pandas");
         if (pd == NULL) {
-            PyErr_SetString(PyExc_ImportError,
-                            "pal.waits(frames=True) needs pandas (without it: lists of dicts)");
+            PyErr_Format(PyExc_ImportError,
+                         "%s(frames=True) needs pandas (without it: lists of dicts)", what);
             Py_CLEAR(res);
             goto out;
         }
@@ -2026,6 +2023,39 @@ out:
     Py_DECREF(seq);
     return res;
 }
+
+static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"paths", "dictionary", "what_if", "frames", NULL};
+    PyObject *paths;
+    const char *dict = NULL, *spec = NULL;
+    int frames = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zzp:waits", kwlist, &paths, &dict, &spec,
+                                     &frames))
+        return NULL;
+    return diagnose(paths, dict, spec, 0, frames);
+}
+
+/* pal.predict(np, runs, dictionary=None, frames=False): pal-view --predict
+ * NP --waits=json */
+static PyObject *pal_predict(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"np", "runs", "dictionary", "frames", NULL};
+    PyObject *runs;
+    const char *dict = NULL;
+    double np = 0;
+    int frames = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "dO|zp:predict", kwlist, &np, &runs, &dict,
+                                     &frames))
+        return NULL;
+    if (!(np >= 1)) {
+        PyErr_SetString(PyExc_ValueError, "pal.predict: np must be a process count >= 1");
+        return NULL;
+    }
+    return diagnose(runs, dict, NULL, np, frames);
+}
 #endif
 
 static PyMethodDef module_methods[] = {
@@ -2039,6 +2069,10 @@ static PyMethodDef module_methods[] = {
      "causes, the load imbalance and the critical path of a trace or run (pal-view "
      "--waits=json), or with what_if=SPEC the what-if replay (--what-if SPEC), as dicts "
      "and lists of dicts; frames=True: each list a pandas DataFrame"},
+    {"predict", (PyCFunction)(void (*)(void))pal_predict, METH_VARARGS | METH_KEYWORDS,
+     "predict(np, runs, dictionary=None, frames=False): per region models over runs of one "
+     "program at several process counts, predicted at np processes (pal-view --predict NP "
+     "--waits=json) as a dict; frames=True: the regions as a pandas DataFrame"},
 #endif
     {NULL, NULL, 0, NULL}
 };

@@ -47,7 +47,7 @@ static void usage(FILE *out)
           "                [--through] [--suggest-filter] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
           "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] TRACE...\n"
-          "       pal-view [-d DICT] --predict NP RUN RUN...\n"
+          "       pal-view [-d DICT] --predict NP [--waits=csv|json] RUN RUN...\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -335,12 +335,14 @@ int main(int argc, char **argv)
     }
     if (predict > 0) {
         vw_config_free(&cfg);
-        if (waits >= 0 || export || html || svgdir || nsel || output) {
+        if (have_what_if || export || html || svgdir || nsel || output) {
             fprintf(stderr, "pal-view: --predict goes with no other output option\n");
             return 1;
         }
+        /* --waits=csv|json: the prediction in that form */
         int prc = vw_predict_run(predict, (const char *const *)argv + optind,
-                                 (size_t)(argc - optind), dict, stdout);
+                                 (size_t)(argc - optind), dict, waits >= 0 ? waits : VW_WAITS_TEXT,
+                                 stdout);
         if (fflush(stdout))
             prc = -1;
         return prc ? 1 : 0;

@@ -241,7 +241,8 @@ static int read_run(state *s, const char *path, const char *dict, size_t k, doub
     return rc;
 }
 
-int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, FILE *out)
+int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, int form,
+                   FILE *out)
 {
     if (n < 2 || n > MAX_RUNS) {
         fprintf(stderr, "pal-view: --predict: give 2 to %d runs at different process counts\n",
@@ -265,14 +266,28 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
                 rc = -1;
             }
     }
+    int text = form == VW_WAITS_TEXT, csv = form == VW_WAITS_CSV;
     if (rc == 0) {
         double a, b, err, total = 0, terr = 0;
-        fprintf(out, "Prediction at %g processes from %zu runs (", np, n);
-        for (size_t k = 0; k < n; k++)
-            fprintf(out, "%s%g", k ? ", " : "", p[k]);
-        fputs(" processes)\n", out);
-        fprintf(out, "  %-24s %-10s %-10s %12s %14s %14s %8s\n", "region", "calls", "mean",
-                "calls/rank", "mean_s", "time/rank_s", "error");
+        if (text) {
+            fprintf(out, "Prediction at %g processes from %zu runs (", np, n);
+            for (size_t k = 0; k < n; k++)
+                fprintf(out, "%s%g", k ? ", " : "", p[k]);
+            fputs(" processes)\n", out);
+            fprintf(out, "  %-24s %-10s %-10s %12s %14s %14s %8s\n", "region", "calls", "mean",
+                    "calls/rank", "mean_s", "time/rank_s", "error");
+        } else if (csv) {
+            fputs("table,region,calls_model,mean_model,calls_per_rank,mean_s,time_per_rank_s,"
+                  "error\n",
+                  out);
+            for (size_t k = 0; k < n; k++)
+                fprintf(out, "run,,,,%.9g,,%.9f,\n", p[k], len[k]);
+        } else {
+            fprintf(out, "{\"processes\":%.9g,\"runs\":[", np);
+            for (size_t k = 0; k < n; k++)
+                fprintf(out, "%s{\"processes\":%.9g,\"length\":%.9f}", k ? "," : "", p[k], len[k]);
+            fputs("],\n\"regions\":[", out);
+        }
         for (size_t i = 0; i < s.n; i++) {
             region *r = &s.r[i];
             double calls[MAX_RUNS], mean[MAX_RUNS];
@@ -292,13 +307,28 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
             double e = ce + me;
             total += pc * pm;
             terr += pc * pm * e;
-            fputs("  ", out);
-            vw_term_text(out, r->name, 24);   /* a name from the trace */
-            fprintf(out, " %-10s %-10s %12.3f %14.9f %14.9f %7.2f%%\n", model_name[mc],
-                    model_name[mm], pc, pm, pc * pm, 100 * e);
+            if (text) {
+                fputs("  ", out);
+                vw_term_text(out, r->name, 24);   /* a name from the trace */
+                fprintf(out, " %-10s %-10s %12.3f %14.9f %14.9f %7.2f%%\n", model_name[mc],
+                        model_name[mm], pc, pm, pc * pm, 100 * e);
+            } else if (csv) {
+                fputs("region,", out);
+                vw_csv_name(out, r->name);
+                fprintf(out, ",%s,%s,%.9g,%.12g,%.12g,%.6f\n", model_name[mc], model_name[mm], pc,
+                        pm, pc * pm, e);
+            } else {
+                fprintf(out, "%s\n{\"region\":", i ? "," : "");
+                vw_json_string(out, r->name);
+                fprintf(out,
+                        ",\"calls_model\":\"%s\",\"mean_model\":\"%s\",\"calls_per_rank\":%.9g,"
+                        "\"mean_s\":%.12g,\"time_per_rank_s\":%.12g,\"error\":%.6f}",
+                        model_name[mc], model_name[mm], pc, pm, pc * pm, e);
+            }
         }
-        fprintf(out, "  %-24s %-10s %-10s %12s %14s %14.9f %7.2f%%\n", "(all regions)", "", "",
-                "", "", total, total > 0 ? 100 * terr / total : 0);
+        if (text)
+            fprintf(out, "  %-24s %-10s %-10s %12s %14s %14.9f %7.2f%%\n", "(all regions)", "",
+                    "", "", "", total, total > 0 ? 100 * terr / total : 0);
         /* the run: the regions' time per rank plus the rest of each run's
          * length (time outside every region), modelled alike */
         double rest[MAX_RUNS];
@@ -312,13 +342,25 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
         double pr = a + b * term(ml, np);
         if (pr < 0)
             pr = 0;
-        fprintf(out, "Run length: predicted %.9f s (the regions per rank, and %.9f s outside "
-                "them: model %s, error %.2f%%)\n",
-                total + pr, pr, model_name[ml], 100 * err);
-        fputs("models: y = a + b f(p), f one of c, log2(p), sqrt(p), p, p*log2(p), p^2, 1/p, "
-              "chosen by the mean relative error of each run predicted from the others; error: "
-              "that error (calls + mean)\n",
-              out);
+        if (text) {
+            fprintf(out, "Run length: predicted %.9f s (the regions per rank, and %.9f s outside "
+                    "them: model %s, error %.2f%%)\n",
+                    total + pr, pr, model_name[ml], 100 * err);
+            fputs("models: y = a + b f(p), f one of c, log2(p), sqrt(p), p, p*log2(p), p^2, "
+                  "1/p, chosen by the mean relative error of each run predicted from the "
+                  "others; error: that error (calls + mean)\n",
+                  out);
+        } else if (csv) {
+            fprintf(out, "total,,,,,,%.12g,%.6f\nlength,,%s,,,,%.12g,%.6f\noutside,,%s,,,,%.12g,%.6f\n",
+                    total, total > 0 ? terr / total : 0, model_name[ml], total + pr, err,
+                    model_name[ml], pr, err);
+        } else {
+            fprintf(out,
+                    "],\n\"total\":{\"time_per_rank_s\":%.12g,\"error\":%.6f},"
+                    "\"length\":{\"predicted\":%.12g,\"outside\":%.12g,\"outside_model\":\"%s\","
+                    "\"outside_error\":%.6f}}\n",
+                    total, total > 0 ? terr / total : 0, total + pr, pr, model_name[ml], err);
+        }
     }
     for (size_t i = 0; i < s.n; i++)
         free(s.r[i].name);

@@ -54,8 +54,10 @@ int vw_waits_html(FILE *out);
 
 /* pal-view --predict NP RUN...: the runs (one trace or run directory each,
  * of one program at different process counts) -> per region calls per rank
- * and mean exclusive time per call modelled in p and predicted at np; 0,
- * or -1 after a message. (views/predict.c) */
-int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, FILE *out);
+ * and mean exclusive time per call modelled in p and predicted at np, as
+ * text, CSV or JSON (form: VW_WAITS_*); 0, or -1 after a message.
+ * (views/predict.c) */
+int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, int form,
+                   FILE *out);
 
 #endif

@@ -5,8 +5,9 @@
 # 10 calls; "setup": 50 us, p calls per rank): the models chosen are those
 # laws, and at 64 processes each region's time per rank and the run's
 # length are within 5 % of those of a run at 64 processes (measured by
-# --what-if's replay of it). Bad arguments are refused with a message.
-# No MPI needed.
+# --what-if's replay of it). --waits=csv and --waits=json give the same
+# models and numbers, and so does pal.predict in Python (when the module is
+# built). Bad arguments are refused with a message. No MPI needed.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -40,6 +41,48 @@ pred=$(awk '/^Run length: predicted/ { print $4 }' "$tmp/pred.txt")
 echo "run length at 64: predicted $pred s, a run at 64 measured $real s"
 awk -v g="$pred" -v e="$real" 'BEGIN { d = g - e; if (d < 0) d = -d; exit !(e > 0 && d <= 0.05 * e) }' ||
     fail "run length predicted $pred s, measured $real s"
+# the same prediction as CSV and JSON (and from Python): same models, same
+# seconds (text to its 9 decimals)
+runs="$tmp/run2.trace $tmp/run4.trace $tmp/run8.trace $tmp/run16.trace"
+"$pv" -d "$edl" --predict 64 --waits=csv $runs > "$tmp/pred.csv" || fail "--predict --waits=csv"
+"$pv" -d "$edl" --predict 64 --waits=json $runs > "$tmp/pred.json" || fail "--predict --waits=json"
+cat "$tmp/pred.csv"
+for r in setup work MPI_Allreduce; do
+    t=$(awk -v r=$r '$1 == r { print $2, $3, $6 }' "$tmp/pred.txt")
+    c=$(awk -F, -v r=$r '$1 == "region" && $2 == r { printf "%s %s %.9f\n", $3, $4, $7 }' "$tmp/pred.csv")
+    [ "$t" = "$c" ] || fail "$r: text says '$t', CSV '$c'"
+done
+l=$(awk -F, '$1 == "length" { printf "%.9f\n", $7 }' "$tmp/pred.csv")
+[ "$l" = "$pred" ] || fail "CSV run length $l, text $pred"
+if command -v python3 >/dev/null; then
+    python3 - "$tmp/pred.json" "$tmp/pred.csv" <<'PY' || fail "the JSON says other than the CSV"
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+rows = {r["region"]: r for r in csv.DictReader(open(sys.argv[2])) if r["table"] == "region"}
+assert j["processes"] == 64 and [r["processes"] for r in j["runs"]] == [2, 4, 8, 16]
+assert len(j["regions"]) == len(rows)
+for g in j["regions"]:
+    c = rows[g["region"]]
+    assert (g["calls_model"], g["mean_model"]) == (c["calls_model"], c["mean_model"]), g
+    assert abs(g["time_per_rank_s"] - float(c["time_per_rank_s"])) < 1e-9, g
+PY
+fi
+if [ -e "$top_builddir/python/pal.so" ]; then
+    PYTHONPATH="$top_builddir/python${PYTHONPATH:+:$PYTHONPATH}" ${ECL_TEST_PY:-python3} - \
+        "$tmp/pred.json" "$edl" $runs <<'PY' || fail "pal.predict differs from pal-view --predict"
+import json, sys
+import pal
+want = json.load(open(sys.argv[1]))
+got = pal.predict(64, sys.argv[3:], dictionary=sys.argv[2])
+assert got == want, (got, want)
+try:
+    pal.predict(64, sys.argv[3:4], dictionary=sys.argv[2])
+except pal.Error:
+    pass
+else:
+    raise AssertionError("pal.predict with one run did not raise")
+PY
+fi
 # refusals
 "$pv" -d "$edl" --predict 64 "$tmp/run2.trace" 2>"$tmp/err" && fail "--predict with one run accepted"
 grep -q "pal-view: --predict: give 2 to" "$tmp/err" || fail "no message for one run"
