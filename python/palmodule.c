@@ -1985,11 +1985,10 @@ static PyObject *diagnose(PyObject *paths, const char *dict, const char *spec, d
         PyErr_NoMemory();
         goto out;
     }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = np > 0 ? vw_predict_run(np, pv, (size_t)n, dict, VW_WAITS_JSON, f)
-                : vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
-    Py_END_ALLOW_THREADS
+    /* with the GIL held: the analysis sorts through file-scope comparator
+     * state (qsort has no context argument), so two at once would race */
+    int rc = np > 0 ? vw_predict_run(np, pv, (size_t)n, dict, VW_WAITS_JSON, f)
+                    : vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
     if (fclose(f) != 0 && rc == 0)
         rc = -1;
     if (rc < 0) {
