@@ -1743,7 +1743,7 @@ static PyObject *event_dict(EventIterObject *it, const pal_event *e)
         rc |= set_new(d, "name", decode_str(e->name, e->name_len));
     if (e->flags) {
         static const char *const fl[] = {"communication", "idle", "collective", "setup",
-                                         "unmatched"};
+                                         "unmatched", "nonblocking"};
         PyObject *f = PyTuple_New(0);
         for (unsigned b = 0; f && b < sizeof fl / sizeof fl[0]; b++)
             if (e->flags & (1u << b)) {
