@@ -68,8 +68,15 @@ for g in j["regions"]:
 PY
 fi
 if [ -e "$top_builddir/python/pal.so" ]; then
+    (
+    # a sanitizer build's module needs its runtimes first (as tests/python/lib.sh)
+    if [ -n "${ECL_TEST_SAN_PRELOAD:-}" ]; then
+        LD_PRELOAD="$ECL_TEST_SAN_PRELOAD${LD_PRELOAD:+ $LD_PRELOAD}"
+        ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+        export LD_PRELOAD ASAN_OPTIONS
+    fi
     PYTHONPATH="$top_builddir/python${PYTHONPATH:+:$PYTHONPATH}" ${ECL_TEST_PY:-python3} - \
-        "$tmp/pred.json" "$edl" $runs <<'PY' || fail "pal.predict differs from pal-view --predict"
+        "$tmp/pred.json" "$edl" $runs <<'PY'
 import json, sys
 import pal
 want = json.load(open(sys.argv[1]))
@@ -82,6 +89,7 @@ except pal.Error:
 else:
     raise AssertionError("pal.predict with one run did not raise")
 PY
+    ) || fail "pal.predict differs from pal-view --predict"
 fi
 # refusals
 "$pv" -d "$edl" --predict 64 "$tmp/run2.trace" 2>"$tmp/err" && fail "--predict with one run accepted"
