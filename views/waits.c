@@ -1941,10 +1941,10 @@ static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)
     fprintf(out, "  %-28s %14.6f s\n", "replayed as recorded", (mend - t0) * 1e-9);
     fprintf(out, "  %-28s %14.6f s\n", "predicted", (pend - t0) * 1e-9);
     fprintf(out, "  %-28s %14.6f s\n", "gain", (mend - pend) * 1e-9);
-    fprintf(out, "  network measured from %zu messages: L = %.3g s, G = %.3g s/byte\n", s->net_n,
+    fprintf(out, "  network measured from %zu messages: L = %.6g s, G = %.6g s/byte\n", s->net_n,
             nl, ng);
     if (m->net || m->ideal)
-        fprintf(out, "  network model: L = %.3g s, G = %.3g s/byte\n", ml, mg);
+        fprintf(out, "  network model: L = %.6g s, G = %.6g s/byte\n", ml, mg);
     fprintf(out, "  %6s %6s %14s %14s\n", "rank", "thread", "recorded", "predicted");
     for (size_t i = 0; i < s->nl; i++)
         fprintf(out, "  %6u %6u %14.6f %14.6f\n", s->l[i].process, s->l[i].stream,
