@@ -6,7 +6,7 @@
 # the same seconds and instances; each row's longest instance (the time
 # the timeline jumps to) is no longer than its total, starts inside the
 # run, and for MPI_Recv on rank 0 is the longest wait the program
-# injected (rank n-1's delay), within 2 % + 1 ms; the script connects the
+# injected (nominally rank n-1's delay), within 2 % + 1 ms; the script connects the
 # table to the timeline.
 . "$top_srcdir/tests/mpi/common.sh"
 pv=$top_builddir/views/pal-view
@@ -36,10 +36,12 @@ t=$(awk -F'|' '{ s += $5 } END { printf "%.6f\n", s }' "$tmp/rows")
 c=$(awk -F, 'NR > 1 && $1 == "wait" { s += $6 } END { printf "%.6f\n", s }' "$tmp/waits.csv")
 awk -v t="$t" -v c="$c" 'BEGIN { d = t - c; if (d < 0) d = -d; exit !(d <= 1e-5) }' ||
     fail "the table's seconds add up to $t, the CSV's to $c"
-# the longest Late Sender in MPI_Recv on rank 0: the last phase's (rank n-1's delay)
+# the longest Late Sender in MPI_Recv on rank 0: the longest the program
+# injected (nominally the last phase's, rank n-1's delay)
 g=$(awk -F'|' '{ split($1, a, " ") } $1 ~ /Late Sender$/ && $4 == "MPI_Recv" && a[3] == 0 { print a[2] }' "$tmp/rows")
-e=$(awk '$1 == "late_sender" && $2 == "MPI_Recv#3" { if ($3 == "send") s = $5; else r = $5 }
-    END { printf "%.9f\n", s - r }' "$tmp"/lateness.*.times)
+e=$(cat "$tmp"/lateness.*.times | awk '$1 == "late_sender" && $2 ~ /^MPI_Recv#/ {
+        if ($3 == "send") s[$2] = $5; else r[$2] = $5 }
+    END { for (k in s) if (s[k] - r[k] > m) m = s[k] - r[k]; printf "%.9f\n", m }')
 echo "longest Late Sender in MPI_Recv: table $g s, injected $e s"
 [ -n "$g" ] && awk -v g="$g" -v e="$e" 'BEGIN { d = g - e; if (d < 0) d = -d; exit !(d <= 0.02 * e + 0.001) }' ||
     fail "the longest Late Sender in MPI_Recv is $g s, the program injected $e s"
