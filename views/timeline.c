@@ -786,6 +786,33 @@ void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_si
 }
 
 /* ---------------- queries ---------------- */
+/* the dominant region of buckets [a, b) seconds of array bk, -1 for none */
+static long bucket_range_top(const vw_timeline *t, const bucket *bk, double a, double b,
+                             float *w)
+{
+    if (a < 0)
+        a = 0;
+    size_t lo = (size_t)(a / t->width), hi = (size_t)ceil(b / t->width);
+    if (hi > NB)
+        hi = NB;
+    if (hi <= lo)
+        hi = lo + 1 <= NB ? lo + 1 : NB;
+    bucket m = {{0, 0}, {0, 0}, 0};
+    for (size_t k = lo; k < hi; k++)
+        bucket_merge(&m, &m, &bk[k]);
+    return bucket_top(&m, w);
+}
+
+/* the levels a row shows: as many as its deepest frame needs, up to the
+ * first level that could not be allocated (the JSON's "dl" too) */
+static unsigned row_levels(const row *w)
+{
+    unsigned n = 0;
+    while (n < MAXD && n < w->maxdepth && w->lv[n])
+        n++;
+    return n;
+}
+
 long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,
                           double b, double *share)
 {
@@ -794,20 +821,26 @@ long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t strea
         *share = 0;
     if (i < 0 || !(b > a))
         return -1;
-    const row *w = &t->rows[i];
-    size_t lo = (size_t)(a / t->width), hi = (size_t)ceil(b / t->width);
-    if (hi > NB)
-        hi = NB;
-    if (hi <= lo)
-        hi = lo + 1 <= NB ? lo + 1 : NB;
-    bucket m = {{0, 0}, {0, 0}, 0};
-    for (size_t k = lo; k < hi; k++)
-        bucket_merge(&m, &m, &w->b[k]);
     float wt;
-    long r = bucket_top(&m, &wt);
+    long r = bucket_range_top(t, t->rows[i].b, a, b, &wt);
     if (share)
         *share = wt / (b - a);
     return r;
+}
+
+unsigned vw_timeline_levels(const vw_timeline *t, uint32_t process, uint32_t stream)
+{
+    long i = row_find(t, process, stream);
+    return i < 0 ? 0 : row_levels(&t->rows[i]);
+}
+
+long vw_timeline_level_region(const vw_timeline *t, uint32_t process, uint32_t stream,
+                              unsigned level, double a, double b)
+{
+    long i = row_find(t, process, stream);
+    if (i < 0 || !(b > a) || level >= row_levels(&t->rows[i]))
+        return -1;
+    return bucket_range_top(t, t->rows[i].lv[level], a, b, NULL);
 }
 
 int vw_timeline_region_idle(const vw_timeline *t, size_t region)
@@ -1381,8 +1414,7 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
     for (size_t i = 0; i < f->nlanes; i++) {
         long r = row_find(t, f->lanes[i].process, f->lanes[i].stream);
         const row *w = r >= 0 ? &t->rows[r] : NULL;
-        for (unsigned d = 0; w && d < MAXD && d < w->maxdepth && w->lv[d]; d++)
-            nlv++;
+        nlv += w ? row_levels(w) : 0;
     }
     while (nlv * ((n + kd - 1) / kd) > MAX_CELLS)
         kd *= 2;
@@ -1393,8 +1425,8 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         long r = row_find(t, l->process, l->stream);
         fputs(i ? ",[" : "[", out);
         const row *w = r >= 0 ? &t->rows[r] : NULL;
-        unsigned nl = w ? (w->maxdepth < MAXD ? w->maxdepth : MAXD) : 0;
-        for (unsigned d = 0; d < nl && w->lv[d]; d++) {
+        unsigned nl = w ? row_levels(w) : 0;
+        for (unsigned d = 0; d < nl; d++) {
             if (d)
                 fputc(',', out);
             rle_longs(out, v, level_row(w->lv[d], n, kd, v));
