@@ -75,15 +75,10 @@ size=$(wc -c <"$tmp/report.html")
 printf "%-38s %9s %9s   %s\n" "" "min" "median" ""
 printf "%-38s %s s   %s bytes = %.2f MB (target <= 5 MB)\n" "pal-view --html" "$(mm "$tmp/t.html")" \
     "$size" "$(echo "$size" | awk '{print $1 / 1e6}')"
-pw=""
-for d in "${PLAYWRIGHT_CORE_DIR:-}" "node_modules/playwright-core" "$(npm root -g 2>/dev/null)/playwright-core"; do
-    [ -n "$d" ] && [ -f "$d/package.json" ] && { pw=$d; break; }
-done
-chromium=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$pw" ] || [ -z "$chromium" ] || ! command -v node >/dev/null 2>&1; then
+. "$(dirname "$0")/browser.sh"
+if ! browser_setup "$tmp/js"; then
     echo "in the browser: n/a (needs node, playwright-core and chromium)"; exit 0
 fi
-mkdir -p "$tmp/js/node_modules" && ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
 cp "$srcdir/report.mjs" "$tmp/js/report.mjs"
 CHROMIUM=$chromium node "$tmp/js/report.mjs" "$tmp/report.html" "$reps" "$iters" >"$tmp/runs.json" ||
     { cat "$tmp/runs.json"; echo "in the browser: n/a (the page failed)"; exit 0; }
