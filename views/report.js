@@ -106,6 +106,10 @@ var fine = T.lv1.map(function (r) { return decode(r, nb); });
 var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
 var counts = T.counts.map(function (r) { return decodeN(r, nb); });
 var slices = T.slices;   /* by depth, then start (the C side sorted them) */
+/* a report with a window (--from/--to) keeps every slice that overlaps it
+   when they fit: T.wslices = [from, to, all kept, how many] */
+var WS = T.wslices && T.wslices[2] ? T.wslices : null;
+function exact(s) { return T.complete || (WS !== null && s[4] > WS[0] && s[3] < WS[1]); }
 /* per thread, its call-stack levels (the region open at each depth per fine
    bucket; the last level: that depth and deeper), and whether its row
    shows them as sub-rows (open: at load when at most 32 threads) */
@@ -317,11 +321,12 @@ function drawTimeline() {
     if (dd0.group) continue;
     var xa = t2x(s[3]), xb = t2x(s[4]), open = nsubOf(dd0) > 1;
     /* narrower than a pixel in an open stack: its sub-row's bar shows it */
-    if (xb - xa < (open ? 1 : T.complete ? 0.5 : 3)) continue;
+    var ex = exact(s);
+    if (xb - xa < (open ? 1 : ex ? 0.5 : 3)) continue;
     /* an open stack: the slice on its depth's sub-row, filled (it is exact);
        one row: inset by depth, filled when every slice is here */
     var inset = open ? 0 : Math.min(s[2] * 2, Math.floor(rh / 3)), yy = dd0.y + (open ? subOf(s, dd0) * rh : 0) + inset, sh = rh - 1 - inset;
-    if (T.complete || open) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
+    if (ex || open) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
     if (xb - xa > 4 && rh >= 8) { g.strokeStyle = s === picked ? '#000' : 'rgba(0,0,0,0.35)'; g.lineWidth = s === picked ? 2 : 1; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); g.lineWidth = 1; }
     if (xb - xa > 40 && rh >= 10) label(g, T.regions[s[1]].n, xa, xb - xa, yy + sh / 2);
   }
@@ -458,7 +463,8 @@ function drawTimeline() {
     msgState.inView + ' messages in view: counts per pair of rows (zoom in to ' + MAXMSG + ' or fewer for a line each)' :
     msgState.lines + ' message lines';
   document.getElementById('tl-range').textContent = fmtDur(v0) + ' \u2013 ' + fmtDur(v1) +
-    ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
+    ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices' +
+    (WS && !T.complete ? '; every slice of the window ' + fmtDur(WS[0]) + ' \u2013 ' + fmtDur(WS[1]) : '') + ')';
   var ct = document.getElementById('tl-colls');
   if (ct) ct.textContent = !T.ncolls ? '' : 'collective instances: ' + drawnColls.length + ' drawn of ' + cvw.inView + ' in view' +
     (drawnColls.length < cvw.inView ? ' (' + (cvw.list.length >= MAXCOLL ? 'the ' + MAXCOLL + ' with the largest entry spread' : 'the ' + colls.length + ' longest of the run are kept') + '; zoom in for more)' : '') +
