@@ -251,10 +251,17 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
             idx[n++] = i;
     by_total_f = f;
     qsort(idx, n, sizeof *idx, by_total);
+    size_t per[VW_NFAM] = {0}, cap = 0;
+    for (size_t k = 0; k < n; k++)
+        per[vw_region_family(f, tl, idx[k])]++;
+    for (int fam = 0; fam < VW_NFAM; fam++)
+        if (per[fam] && strlen(fam_name[fam]) > cap)
+            cap = strlen(fam_name[fam]);
+    /* the items in a column after the longest caption shown (about 7 px a
+     * bold character) */
+    int x1 = 10 + (int)(7.0 * (double)cap) + 12;
     for (int fam = 0; fam < VW_NFAM; fam++) {
-        size_t infam = 0, shown = 0;
-        for (size_t k = 0; k < n; k++)
-            infam += vw_region_family(f, tl, idx[k]) == fam;
+        size_t infam = per[fam], shown = 0;
         if (infam == 0)
             continue;
         if (out) {
@@ -263,8 +270,7 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
             vw_xml_escape(out, fam_name[fam]);
             fputs("</text>\n", out);
         }
-        /* the items after the caption (about 6.5 px a bold character) */
-        int x = 10 + (int)(6.5 * (double)strlen(fam_name[fam])) + 12;
+        int x = x1;
         for (size_t k = 0; k < n && shown < LEG_PER_FAM; k++) {
             if (vw_region_family(f, tl, idx[k]) != fam)
                 continue;
@@ -273,7 +279,7 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
             vw_region_color(f, tl, idx[k], col);
             vw_utf8_clip(lab, sizeof lab, g->name, 20);
             if (x + 140 > WIDTH) {
-                x = X0;
+                x = x1;
                 y += 15;
             }
             if (out) {
@@ -288,7 +294,7 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
         }
         if (infam > shown) {
             if (x + 100 > WIDTH) {
-                x = X0;
+                x = x1;
                 y += 15;
             }
             if (out)

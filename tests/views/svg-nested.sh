@@ -5,12 +5,13 @@
 #    thread has as many sub-rows as its deepest call stack, computed here
 #    from pal-dump's enter/leave records (main thread 2, workers 4); every
 #    box at depth >= 2 of a worker is named by its own region (kernel or
-#    halo), never by a parent's (step, solve); a label is the start of its
-#    box's name; each box has its region's colour in the HTML report of the
-#    same trace.
+#    halo), never by a parent's (step, solve); every box 40 pixels wide or
+#    more carries a label, the start of its box's name; each box has its
+#    region's colour in the HTML report of the same trace.
 # 2. many-ranks.awk (4 ranks: collectives, blocking and non-blocking MPI,
 #    user code): every box's colour is the report's, in the family its role
-#    gives; the legend groups the regions under their family's name.
+#    gives; wide boxes are labelled (some are: its times are fixed); the
+#    legend groups the regions under their family's name.
 # 3. With MPI (examples/mpi/halo, 2 ranks: MPI calls inside a region
 #    "exchange"): every message arrow starts and ends on the sub-row of the
 #    call that sends or receives it (depth 1), not on the thread's first.
@@ -59,6 +60,21 @@ def levels(lane):
     return [g for g in lane if g.tag == NS + 'g' and g.get('class') == 'level']
 def boxes(level):   # (rect, title) of each box of a level
     return [(r, r.find(NS + 'title').text) for r in level if r.tag == NS + 'rect']
+nlabels = 0
+def check_labels(level, where):
+    # a box at least 40 pixels wide (rows are 14 high here) is labelled: a
+    # label follows it and starts its name
+    global nlabels
+    els = list(level)
+    for a, b in zip(els, els[1:] + [None]):
+        if a.tag != NS + 'rect': continue
+        t = a.find(NS + 'title').text
+        if b is not None and b.tag == NS + 'text' and b.get('class') == 'label':
+            nlabels += 1
+            lab = b.text.rstrip('\u2026')
+            if not lab or not t.startswith(lab): bad(f'{where}: label {b.text!r} on a box of {t}')
+        elif float(a.get('width')) >= 40:
+            bad(f'{where}: a box of {t}, {a.get("width")} px wide, has no label')
 def colours(html):
     s = open(html, encoding='utf-8').read()
     tl = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re.S).group(1))['tl']
@@ -102,19 +118,10 @@ for key, lane in got.items():
             bad(f'thread {key} depth 2: no kernel box ({names})')
         for r, t in bx:
             if r.get('fill') != col.get(t): bad(f'{t}: fill {r.get("fill")}, report colour {col.get(t)}')
-        # a label follows its box and starts its name
-        els = list(level)
-        for a, b in zip(els, els[1:]):
-            if b.tag == NS + 'text' and b.get('class') == 'label':
-                t = a.find(NS + 'title').text
-                lab = b.text.rstrip('\u2026')
-                if not lab or not t.startswith(lab): bad(f'label {b.text!r} on a box of {t}')
+        check_labels(level, f'thread {key} depth {d}')
     # one y per sub-row, sub-rows one under the other
     if any(len(y) != 1 for y in ys) or [float(next(iter(y))) for y in ys] != sorted(float(next(iter(y))) for y in ys):
         bad(f'thread {key}: sub-rows not stacked: {ys}')
-labels = [t.text for t in root.iter(NS + 'text') if t.get('class') == 'label']
-if 'main' not in labels and 'pthread_join' not in labels:
-    bad(f'no label on the main thread\'s long boxes (labels: {labels})')
 
 # 2. many-ranks: colours and families
 col, fam = colours(f'{tmp}/mr.html')
@@ -123,12 +130,14 @@ root, ls = lanes(f'{tmp}/mr/timeline.svg')
 drawn = set()
 for lane in ls:
     for level in levels(lane):
+        check_labels(level, f'many-ranks rank {lane.get("data-rank")}')
         for r, t in boxes(level):
             drawn.add(t)
             if r.get('fill') != col.get(t): bad(f'many-ranks {t}: fill {r.get("fill")}, report colour {col.get(t)}')
 for n, f in want.items():
     if n not in drawn: bad(f'many-ranks: no box of {n} (drawn: {sorted(drawn)})')
     if fam.get(n) != f: bad(f'many-ranks: {n} in family {fam.get(n)}, expected {f}')
+if nlabels == 0: bad('no box is labelled')
 caps = [t.text for t in root.iter(NS + 'text') if t.get('class') == 'family']
 for c in ('MPI waits (blocking)', 'MPI collectives', 'MPI communication', 'user code'):
     if c not in caps: bad(f'many-ranks legend: no family "{c}" ({caps})')
