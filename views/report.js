@@ -167,8 +167,11 @@ function layout() {
     } else { disp.push({lane: nd.lane, depth: depth}); dispOf[nd.lane] = i; }
   }
   top.forEach(function (nd) { visit(nd, 0); });
-  var n = disp.length;
-  rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, n))));
+  var n = disp.length, nsubs = 0;
+  /* the height of a row (or of a call-stack sub-row): the rows in about
+     800 pixels, so that a run with open stacks fits a screen */
+  disp.forEach(function (d) { nsubs += nsubOf(d); });
+  rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, nsubs))));
   if (n <= MAXROWS) rh = Math.max(12, rh);
   var yy = TM;   /* each display row: its top and height (open call stacks: a sub-row per level) */
   disp.forEach(function (d) { d.y = yy; d.h = nsubOf(d) * rh; yy += d.h; });
@@ -221,8 +224,10 @@ function collsInView() {
   var v = colls.filter(function (c) { return c.end >= v0 && c.first <= v1; });
   var inView = 0;   /* instances that begin in the view, from the C side's per-bucket counts */
   (T.ctrack || []).forEach(function (e) { var ta = e[0] * T.width; if (ta + T.width >= v0 && ta <= v1) inView += e[1]; });
-  if (v.length > MAXCOLL) v = v.slice().sort(function (a, b) { return (b.last - b.first) - (a.last - a.first); }).slice(0, MAXCOLL);
-  return {list: v, inView: Math.max(inView, v.length)};
+  /* at most one per 12 pixels of plot: more make a wall of bands at coarse zoom */
+  var cap = Math.min(MAXCOLL, Math.max(20, Math.floor(W / 12)));
+  if (v.length > cap) v = v.slice().sort(function (a, b) { return (b.last - b.first) - (a.last - a.first); }).slice(0, cap);
+  return {list: v, inView: Math.max(inView, v.length), cap: cap};
 }
 function collBox(c) {
   var ra = dispOf[laneOfRank(c.lo, false)], rb = dispOf[laneOfRank(c.hi, true)];
@@ -376,14 +381,27 @@ function drawTimeline() {
       p.n++; p.t += (m[2] + m[3]) / 2;
     });
     g.font = '10px sans-serif'; g.textBaseline = 'middle';
+    var placed = [];
     Object.keys(pairs).forEach(function (key) {
       var p = pairs[key], x = t2x(p.t / p.n), ya = disp[p.a].y + rh / 2, yb = disp[p.b].y + rh / 2;
       g.strokeStyle = 'rgba(20,40,120,0.55)'; g.lineWidth = Math.min(6, 1 + Math.log(p.n) / Math.LN2 / 2);
       g.setLineDash([4, 3]); g.beginPath(); g.moveTo(x, ya); g.lineTo(x + 12, yb); g.stroke(); g.setLineDash([]);
       g.lineWidth = 1;
       var lab = p.n + (T.msgs.length < T.nmatched ? ' (sample)' : ''), tw = g.measureText(lab).width;
-      g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(x + 8, (ya + yb) / 2 - 6, tw + 4, 12);
-      g.fillStyle = '#14287a'; g.fillText(lab, x + 10, (ya + yb) / 2);
+      /* the count beside its line, moved up or down a line when it would
+         cover another pair's (pairs a->b and b->a share a middle) */
+      var ym = (ya + yb) / 2, at = null;
+      [0, -13, 13, -26, 26].some(function (dy) {
+        var bx = {x: x + 8, y: ym + dy - 6, w: tw + 4};
+        if (bx.y < TM || bx.y + 12 > TM + rowsH) return false;
+        if (placed.some(function (q) { return bx.x < q.x + q.w && q.x < bx.x + bx.w && bx.y < q.y + 12 && q.y < bx.y + 12; })) return false;
+        at = bx; return true;
+      });
+      if (at) {
+        placed.push(at);
+        g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(at.x, at.y, at.w, 12);
+        g.fillStyle = '#14287a'; g.fillText(lab, at.x + 2, at.y + 6);
+      }
       msgState.pairs++;
     });
   }
@@ -467,7 +485,7 @@ function drawTimeline() {
     (WS && !T.complete ? '; every slice of the window ' + fmtDur(WS[0]) + ' \u2013 ' + fmtDur(WS[1]) : '') + ')';
   var ct = document.getElementById('tl-colls');
   if (ct) ct.textContent = !T.ncolls ? '' : 'collective instances: ' + drawnColls.length + ' drawn of ' + cvw.inView + ' in view' +
-    (drawnColls.length < cvw.inView ? ' (' + (cvw.list.length >= MAXCOLL ? 'the ' + MAXCOLL + ' with the largest entry spread' : 'the ' + colls.length + ' longest of the run are kept') + '; zoom in for more)' : '') +
+    (drawnColls.length < cvw.inView ? ' (' + (cvw.list.length >= cvw.cap ? 'the ' + cvw.cap + ' with the largest entry spread' : 'the ' + colls.length + ' longest of the run are kept') + '; zoom in for more)' : '') +
     ', ' + T.ncolls + ' in the run';
 }
 
