@@ -69,6 +69,8 @@ fi
 sh "$(dirname "$0")/views.sh" || status=1
 # (l): compiler instrumentation
 "$bin/bench_auto" || { echo "run.sh: bench_auto failed" >&2; status=1; }
+# (m): the HTML report of a LULESH-size run in the browser (a script)
+BENCH_BIN=$bin sh "$(dirname "$0")/report.sh" || status=1
 echo
 echo "all benchmarks: $(( $(date +%s) - start )) s"
 exit $status

@@ -47,15 +47,10 @@ printf "%-34s %s   %s bytes (target <= 5 MB)\n" "--html report" "$(mm "$tmp/t.ht
 printf "%-34s %s   %s bytes\n" "--export chrome" "$(mm "$tmp/t.chrome")" "$(wc -c <"$tmp/c.json")"
 printf "%-34s %s   (M records/s, max / median)\n" "chrome export rate" "$(rate "$tmp/t.chrome")"
 # first paint, measured by the browser (performance 'first-paint')
-pw=""
-for d in "${PLAYWRIGHT_CORE_DIR:-}" "node_modules/playwright-core" "$(npm root -g 2>/dev/null)/playwright-core"; do
-    [ -n "$d" ] && [ -f "$d/package.json" ] && { pw=$d; break; }
-done
-chromium=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$pw" ] || [ -z "$chromium" ] || ! command -v node >/dev/null 2>&1; then
+. "$(dirname "$0")/browser.sh"
+if ! browser_setup "$tmp/js"; then
     echo "first paint: n/a (needs node, playwright-core and chromium)"; exit 0
 fi
-mkdir -p "$tmp/js/node_modules" && ln -s "$(cd "$pw" && pwd)" "$tmp/js/node_modules/playwright-core"
 cat >"$tmp/js/paint.mjs" <<'JS'
 import { chromium } from 'playwright-core';
 const b = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });

@@ -81,6 +81,10 @@ function initSortable() { Array.prototype.forEach.call(document.querySelectorAll
 
 /* ---------- timeline ---------- */
 var cv = document.getElementById('tl'), info = document.getElementById('tl-info');
+/* a canvas drawn in this process's memory: the bars are put as pixels and
+   the tests read pixels back, and each frame then costs no round trip to a
+   GPU process (which took most of a zoom frame on a loaded machine) */
+var cvg = cv.getContext('2d', {willReadFrequently: true});
 var LM = 150, TM = 26, RM = 10;
 var nrow = T.rows.length, dur = T.dur > 0 ? T.dur : 1e-9;
 var CH = 40;  /* a counter plot's height */
@@ -102,6 +106,10 @@ var fine = T.lv1.map(function (r) { return decode(r, nb); });
 var coarse = T.lv0.map(function (r) { return decode(r, ncoarse); });
 var counts = T.counts.map(function (r) { return decodeN(r, nb); });
 var slices = T.slices;   /* by depth, then start (the C side sorted them) */
+/* a report with a window (--from/--to) keeps every slice that overlaps it
+   when they fit: T.wslices = [from, to, all kept, how many] */
+var WS = T.wslices && T.wslices[2] ? T.wslices : null;
+function exact(s) { return T.complete || (WS !== null && s[4] > WS[0] && s[3] < WS[1]); }
 /* per thread, its call-stack levels (the region open at each depth per fine
    bucket; the last level: that depth and deeper), and whether its row
    shows them as sub-rows (open: at load when at most 32 threads) */
@@ -159,8 +167,11 @@ function layout() {
     } else { disp.push({lane: nd.lane, depth: depth}); dispOf[nd.lane] = i; }
   }
   top.forEach(function (nd) { visit(nd, 0); });
-  var n = disp.length;
-  rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, n))));
+  var n = disp.length, nsubs = 0;
+  /* the height of a row (or of a call-stack sub-row): the rows in about
+     800 pixels, so that a run with open stacks fits a screen */
+  disp.forEach(function (d) { nsubs += nsubOf(d); });
+  rh = Math.max(4, Math.min(22, Math.floor(800 / Math.max(1, nsubs))));
   if (n <= MAXROWS) rh = Math.max(12, rh);
   var yy = TM;   /* each display row: its top and height (open call stacks: a sub-row per level) */
   disp.forEach(function (d) { d.y = yy; d.h = nsubOf(d) * rh; yy += d.h; });
@@ -213,8 +224,10 @@ function collsInView() {
   var v = colls.filter(function (c) { return c.end >= v0 && c.first <= v1; });
   var inView = 0;   /* instances that begin in the view, from the C side's per-bucket counts */
   (T.ctrack || []).forEach(function (e) { var ta = e[0] * T.width; if (ta + T.width >= v0 && ta <= v1) inView += e[1]; });
-  if (v.length > MAXCOLL) v = v.slice().sort(function (a, b) { return (b.last - b.first) - (a.last - a.first); }).slice(0, MAXCOLL);
-  return {list: v, inView: Math.max(inView, v.length)};
+  /* at most one per 12 pixels of plot: more make a wall of bands at coarse zoom */
+  var cap = Math.min(MAXCOLL, Math.max(20, Math.floor(W / 12)));
+  if (v.length > cap) v = v.slice().sort(function (a, b) { return (b.last - b.first) - (a.last - a.first); }).slice(0, cap);
+  return {list: v, inView: Math.max(inView, v.length), cap: cap};
 }
 function collBox(c) {
   var ra = dispOf[laneOfRank(c.lo, false)], rb = dispOf[laneOfRank(c.hi, true)];
@@ -224,10 +237,17 @@ function collBox(c) {
 }
 
 /* a name inside a box of width w from x (clipped to the plot), cut with "…" */
+var labelW = {};   /* names' widths in the timeline's font (10px sans-serif) */
 function label(g, nm, x, w, y) {
   var x0 = Math.max(x, LM), room = Math.min(x + w, LM + W) - x0 - 6;
   if (room < 12) return;
-  if (g.measureText(nm).width > room) { while (nm.length > 1 && g.measureText(nm + '\u2026').width > room) nm = nm.slice(0, -1); nm += '\u2026'; }
+  var tw = labelW[nm];
+  if (tw === undefined) tw = labelW[nm] = g.measureText(nm).width;
+  if (tw > room) {   /* cut in proportion, then a character at a time */
+    var k = Math.max(1, Math.floor(nm.length * room / tw)), cut = nm.slice(0, k) + '\u2026';
+    while (k > 1 && g.measureText(cut).width > room) cut = nm.slice(0, --k) + '\u2026';
+    nm = cut;
+  }
   g.fillStyle = '#fff'; g.fillText(nm, x0 + 3, y);
 }
 var picked = null;   /* the selected slice, outlined */
@@ -237,16 +257,35 @@ var MAXMSG = 300, msgsOn = true, msgState = {mode: 'lines', lines: 0, pairs: 0, 
 function msgOfSlice(m, s) {
   return (m[0] === s[0] && m[2] >= s[3] && m[2] <= s[4]) || (m[1] === s[0] && m[3] >= s[3] && m[3] <= s[4]);
 }
+/* The rows' summary bars are written as pixels into one image (a
+   rectangle per run of equal pixel columns would be tens of thousands of
+   canvas operations at coarse zoom, each recorded and then rasterised by
+   the browser in the frame), put on the canvas at once. */
+var bars = null, bars32 = null;
+var LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+function px32(c) {   /* "#rrggbb" as an opaque RGBA pixel of a Uint32Array (little or big endian) */
+  var n = parseInt(c.slice(1), 16), r = n >> 16 & 255, gg = n >> 8 & 255, b = n & 255;
+  return LITTLE ? (0xff000000 | b << 16 | gg << 8 | r) >>> 0 : ((r << 24 | gg << 16 | b << 8 | 255) >>> 0);
+}
+var regionPx = T.regions.map(function (g) { return px32(g.c); });
+var barLine = null;   /* one pixel row of a bar, copied into its rows */
+function barRows(y, h) {   /* barLine into canvas rows [y, y + h) */
+  for (var yy = Math.max(0, y - TM), ye = Math.min(bars.height, y - TM + h); yy < ye; yy++) bars32.set(barLine, yy * W);
+}
 function drawTimeline() {
-  var g = cv.getContext('2d');
+  var g = cvg;
   var ndisp = disp.length;
   g.clearRect(0, 0, cv.width, cv.height);
   g.fillStyle = '#fff'; g.fillRect(0, 0, cv.width, cv.height);
-  var anyFine = false;
-  g.font = '10px sans-serif'; g.textBaseline = 'middle';
+  var anyFine = false, labels = [], stripes = [];
+  var bh0 = Math.max(1, rowsH);
+  if (!bars || bars.width !== W || bars.height !== bh0) {
+    bars = g.createImageData(W, bh0); bars32 = new Uint32Array(bars.data.buffer); barLine = new Uint32Array(W);
+  }
+  var white = px32('#ffffff'), groupBg = px32('#f3f3f6');
+  bars32.fill(white);
   for (var r = 0; r < ndisp; r++) {
-    var d = disp[r], S = srcOf(d), nsub = nsubOf(d);
-    if (d.group) { g.fillStyle = '#f3f3f6'; g.fillRect(LM, d.y, W, rh - 1); }
+    var d = disp[r], S = srcOf(d), nsub = nsubOf(d), bg = d.group ? groupBg : white;
     for (var L = 0; L < nsub; L++) {
     var bw = S.width / (v1 - v0) * W;   /* a fine bucket in pixels */
     var useFine = bw >= 0.9 || nsub > 1, ids = nsub > 1 ? levels[d.lane][L] : useFine ? S.fine : S.coarse;
@@ -261,18 +300,22 @@ function drawTimeline() {
         id = -1;
         if (ia < nbl) { id = ids[Math.max(0, ia)]; if (id < 0 && ib > ia && ib < nbl) id = ids[ib]; }
         if (ta > dur) id = -1;
+        barLine[x] = id >= 0 ? regionPx[id] : bg;
       }
       if (id !== prev) {
-        if (prev >= 0) {
-          g.fillStyle = T.regions[prev].c; g.fillRect(LM + px0, y, x - px0, hh);
-          if (x - px0 > 50 && rh >= 10) label(g, T.regions[prev].n, LM + px0, x - px0, y + hh / 2);
-        }
+        if (prev >= 0 && x - px0 > 50 && rh >= 10) labels.push([prev, px0, x - px0, y + hh / 2]);
         prev = id; px0 = x;
       }
     }
+    barRows(y, hh);
     }
-    if (d.group && rh >= 6) { g.fillStyle = 'rgba(255,255,255,0.55)'; g.fillRect(LM, y + hh - 2, W, 2); }
+    if (d.group && rh >= 6) stripes.push(y + hh - 2);
   }
+  g.putImageData(bars, LM, TM);
+  g.font = '10px sans-serif'; g.textBaseline = 'middle';
+  labels.forEach(function (l) { label(g, T.regions[l[0]].n, LM + l[1], l[2], l[3]); });
+  g.fillStyle = 'rgba(255,255,255,0.55)';
+  stripes.forEach(function (y) { g.fillRect(LM, y, W, 2); });
   /* slices (shown threads only): filled when every slice is here, else outlined */
   g.save(); g.beginPath(); g.rect(LM, TM, W, rowsH); g.clip();
   g.font = '10px sans-serif'; g.textBaseline = 'middle';
@@ -282,11 +325,13 @@ function drawTimeline() {
     var dd0 = disp[dispOf[s[0]]];
     if (dd0.group) continue;
     var xa = t2x(s[3]), xb = t2x(s[4]), open = nsubOf(dd0) > 1;
-    if (xb - xa < (T.complete || open ? 0.5 : 3)) continue;
+    /* narrower than a pixel in an open stack: its sub-row's bar shows it */
+    var ex = exact(s);
+    if (xb - xa < (open ? 1 : ex ? 0.5 : 3)) continue;
     /* an open stack: the slice on its depth's sub-row, filled (it is exact);
        one row: inset by depth, filled when every slice is here */
     var inset = open ? 0 : Math.min(s[2] * 2, Math.floor(rh / 3)), yy = dd0.y + (open ? subOf(s, dd0) * rh : 0) + inset, sh = rh - 1 - inset;
-    if (T.complete || open) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
+    if (ex || open) { g.fillStyle = T.regions[s[1]].c; g.fillRect(xa, yy, Math.max(1, xb - xa), sh); }
     if (xb - xa > 4 && rh >= 8) { g.strokeStyle = s === picked ? '#000' : 'rgba(0,0,0,0.35)'; g.lineWidth = s === picked ? 2 : 1; g.strokeRect(xa + 0.5, yy + 0.5, xb - xa - 1, sh - 1); g.lineWidth = 1; }
     if (xb - xa > 40 && rh >= 10) label(g, T.regions[s[1]].n, xa, xb - xa, yy + sh / 2);
   }
@@ -336,14 +381,27 @@ function drawTimeline() {
       p.n++; p.t += (m[2] + m[3]) / 2;
     });
     g.font = '10px sans-serif'; g.textBaseline = 'middle';
+    var placed = [];
     Object.keys(pairs).forEach(function (key) {
       var p = pairs[key], x = t2x(p.t / p.n), ya = disp[p.a].y + rh / 2, yb = disp[p.b].y + rh / 2;
       g.strokeStyle = 'rgba(20,40,120,0.55)'; g.lineWidth = Math.min(6, 1 + Math.log(p.n) / Math.LN2 / 2);
       g.setLineDash([4, 3]); g.beginPath(); g.moveTo(x, ya); g.lineTo(x + 12, yb); g.stroke(); g.setLineDash([]);
       g.lineWidth = 1;
       var lab = p.n + (T.msgs.length < T.nmatched ? ' (sample)' : ''), tw = g.measureText(lab).width;
-      g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(x + 8, (ya + yb) / 2 - 6, tw + 4, 12);
-      g.fillStyle = '#14287a'; g.fillText(lab, x + 10, (ya + yb) / 2);
+      /* the count beside its line, moved up or down a line when it would
+         cover another pair's (pairs a->b and b->a share a middle) */
+      var ym = (ya + yb) / 2, at = null;
+      [0, -13, 13, -26, 26].some(function (dy) {
+        var bx = {x: x + 8, y: ym + dy - 6, w: tw + 4};
+        if (bx.y < TM || bx.y + 12 > TM + rowsH) return false;
+        if (placed.some(function (q) { return bx.x < q.x + q.w && q.x < bx.x + bx.w && bx.y < q.y + 12 && q.y < bx.y + 12; })) return false;
+        at = bx; return true;
+      });
+      if (at) {
+        placed.push(at);
+        g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(at.x, at.y, at.w, 12);
+        g.fillStyle = '#14287a'; g.fillText(lab, at.x + 2, at.y + 6);
+      }
       msgState.pairs++;
     });
   }
@@ -423,10 +481,11 @@ function drawTimeline() {
     msgState.inView + ' messages in view: counts per pair of rows (zoom in to ' + MAXMSG + ' or fewer for a line each)' :
     msgState.lines + ' message lines';
   document.getElementById('tl-range').textContent = fmtDur(v0) + ' \u2013 ' + fmtDur(v1) +
-    ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices)';
+    ' (' + fmtDur(v1 - v0) + '; ' + (anyFine ? 'fine' : 'coarse') + ' summary, ' + T.slices.length + ' of ' + T.nslices + ' slices' +
+    (WS && !T.complete ? '; every slice of the window ' + fmtDur(WS[0]) + ' \u2013 ' + fmtDur(WS[1]) : '') + ')';
   var ct = document.getElementById('tl-colls');
   if (ct) ct.textContent = !T.ncolls ? '' : 'collective instances: ' + drawnColls.length + ' drawn of ' + cvw.inView + ' in view' +
-    (drawnColls.length < cvw.inView ? ' (' + (cvw.list.length >= MAXCOLL ? 'the ' + MAXCOLL + ' with the largest entry spread' : 'the ' + colls.length + ' longest of the run are kept') + '; zoom in for more)' : '') +
+    (drawnColls.length < cvw.inView ? ' (' + (cvw.list.length >= cvw.cap ? 'the ' + cvw.cap + ' with the largest entry spread' : 'the ' + colls.length + ' longest of the run are kept') + '; zoom in for more)' : '') +
     ', ' + T.ncolls + ' in the run';
 }
 
@@ -434,7 +493,7 @@ function drawTimeline() {
 function counterUnit(c) { return c.cum ? (c.unit ? c.unit + '/s' : '/s') : (c.unit || ''); }
 /* display rows whose canvas pixels are not blank (the browser test reads it) */
 function paintedRows(from, to) {
-  var g = cv.getContext('2d'), n = 0;
+  var g = cvg, n = 0;
   from = from || 0; to = to === undefined ? disp.length : to;
   for (var r = from; r < to; r++) {
     var d = g.getImageData(LM, disp[r].y, W, Math.max(1, disp[r].h - 1)).data, any = false;
@@ -933,7 +992,12 @@ function whenLoaded(f) {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', f); else f();
 }
 var framed = false;
-if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(function () { framed = true; whenLoaded(rest); }, 0); });
+if (window.requestAnimationFrame) requestAnimationFrame(function () {
+  setTimeout(function () {   /* after the frame that showed the timeline */
+    if (window.performance && performance.mark) performance.mark('pal-timeline-painted');
+    framed = true; whenLoaded(rest);
+  }, 0);
+});
 setTimeout(function () { if (!framed) whenLoaded(rest); }, 200);
 window.palReport = {view: function () { return [v0, v1]; }, setView: setView,
   selectWindow: function (a, b) { setView(a, b); windowProfile(a, b); }, paintedRows: paintedRows,

@@ -20,7 +20,8 @@ static const char *const state_name[VW_NSTATES] = {"busy", "overhead", "idle"};
 #define PW 900  /* plot width */
 #define X0 90   /* left margin: row labels */
 #define WIDTH (X0 + PW + 30)
-#define MAX_ARROWS 1000  /* message arrows in the space-time picture */
+#define MAX_ARROWS 400   /* message arrows in the space-time picture: a sample that
+                          * shows where messages go without hiding the rows */
 
 /* the picture's header: its title, and what damage the trace had (in
  * red, under the title: every picture of a damaged trace says so) */
@@ -221,13 +222,23 @@ static int util_total_svg(const vw_facts *f, FILE *out)
     return tail(out);
 }
 
-/* the legend of region colours: the regions that take most time first */
+/* the legend of region colours, one line (or more) per colour family as in
+ * the report: the family's name, then its regions that take most time
+ * first, at most LEG_PER_FAM of them and how many more. out NULL: only
+ * measures; returns the y below it. */
+#define LEG_PER_FAM 12
+static const char *const fam_name[VW_NFAM] = {
+    "MPI waits (blocking)", "MPI collectives", "MPI communication",
+    "other waits (OpenMP barriers, joins, locks)", "I/O", "user code",
+    "set-up (process start and end)"};
 static const vw_facts *by_total_f;
 static int by_total(const void *a, const void *b)
 {
     double x = by_total_f->regions[*(const size_t *)a].all.excl,
            y = by_total_f->regions[*(const size_t *)b].all.excl;
-    return x < y ? 1 : x > y ? -1 : 0;
+    if (x != y)
+        return x < y ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
 static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, int y)
@@ -240,100 +251,226 @@ static int region_legend(FILE *out, const vw_facts *f, const vw_timeline *tl, in
             idx[n++] = i;
     by_total_f = f;
     qsort(idx, n, sizeof *idx, by_total);
-    size_t shown = n < 24 ? n : 24;
-    int x = X0;
-    for (size_t k = 0; k < shown; k++) {
-        const vw_region *g = &f->regions[idx[k]];
-        char col[8], lab[64];
-        vw_region_color(f, tl, idx[k], col);
-        vw_utf8_clip(lab, sizeof lab, g->name, 18);
-        if (x + 150 > WIDTH) {
-            x = X0;
-            y += 15;
+    size_t per[VW_NFAM] = {0}, cap = 0;
+    for (size_t k = 0; k < n; k++)
+        per[vw_region_family(f, tl, idx[k])]++;
+    for (int fam = 0; fam < VW_NFAM; fam++)
+        if (per[fam] && strlen(fam_name[fam]) > cap)
+            cap = strlen(fam_name[fam]);
+    /* the items in a column after the longest caption shown (about 7 px a
+     * bold character) */
+    int x1 = 10 + (int)(7.0 * (double)cap) + 12;
+    for (int fam = 0; fam < VW_NFAM; fam++) {
+        size_t infam = per[fam], shown = 0;
+        if (infam == 0)
+            continue;
+        if (out) {
+            fprintf(out, "<text class=\"family\" x=\"%d\" y=\"%d\" font-weight=\"bold\">", 10,
+                    y + 9);
+            vw_xml_escape(out, fam_name[fam]);
+            fputs("</text>\n", out);
         }
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                     "<text x=\"%d\" y=\"%d\">",
-                x, y, col, x + 14, y + 9);
-        vw_xml_escape(out, lab);
-        fprintf(out, "%s</text>\n", g->kind == VW_REGION_MPI ? " (MPI)" : "");
-        x += 150;
+        int x = x1;
+        for (size_t k = 0; k < n && shown < LEG_PER_FAM; k++) {
+            if (vw_region_family(f, tl, idx[k]) != fam)
+                continue;
+            const vw_region *g = &f->regions[idx[k]];
+            char col[8], lab[64];
+            vw_region_color(f, tl, idx[k], col);
+            vw_utf8_clip(lab, sizeof lab, g->name, 20);
+            if (x + 140 > WIDTH) {
+                x = x1;
+                y += 15;
+            }
+            if (out) {
+                fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                             "<text x=\"%d\" y=\"%d\">",
+                        x, y, col, x + 14, y + 9);
+                vw_xml_escape(out, lab);
+                fputs("</text>\n", out);
+            }
+            x += 140;
+            shown++;
+        }
+        if (infam > shown) {
+            if (x + 100 > WIDTH) {
+                x = x1;
+                y += 15;
+            }
+            if (out)
+                fprintf(out, "<text x=\"%d\" y=\"%d\">(and %zu more)</text>\n", x, y + 9,
+                        infam - shown);
+        }
+        y += 15;
     }
-    if (n > shown)
-        fprintf(out, "<text x=\"%d\" y=\"%d\">(and %zu more)</text>\n", x, y + 9, n - shown);
     free(idx);
-    return y + 15;
+    return y;
 }
 
-/* space-time diagram: one row per thread, each pixel column coloured by the
- * region that dominates it (timeline summary; without one, by state), with a
- * bounded sample of message arrows */
+/* Call stacks as sub-rows (as the report's timeline) when there are at
+ * most this many threads; more: one row per thread, its innermost region. */
+#define NESTED_MAX_LANES 32
+
+/* one row of 2-pixel columns from y, height h: each column coloured by the
+ * region that holds most of it -- at call-stack level `level`, or the
+ * innermost one (level < 0) -- consecutive equal columns merged; each box
+ * has its region's name as its title, and as a label when it fits */
+static void region_row(FILE *out, const vw_facts *f, const vw_timeline *tl, const vw_lane *l,
+                       int level, int y, int h)
+{
+    int cols = PW / 2;
+    double d = f->duration > 0 ? f->duration : 1;
+    long prev = -2;
+    int run = 0;
+    for (int c = 0; c <= cols; c++) {
+        long id = -1;
+        if (c < cols) {
+            double a = d * c / cols, b = d * (c + 1) / cols;
+            id = level < 0 ? vw_timeline_dominant(tl, l->process, l->stream, a, b, NULL)
+                           : vw_timeline_level_region(tl, l->process, l->stream,
+                                                      (unsigned)level, a, b);
+        }
+        if (c < cols && id == prev)
+            continue;
+        if (prev >= 0) {
+            double x1 = X0 + (double)PW * run / cols, x2 = X0 + (double)PW * c / cols;
+            const char *name = f->regions[prev].name;
+            char col[8];
+            vw_region_color(f, tl, (size_t)prev, col);
+            fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+                         "<title>",
+                    x1, y, x2 - x1, h - 1, col);
+            vw_xml_escape(out, name);
+            fputs("</title></rect>\n", out);
+            if (x2 - x1 >= 40 && h >= 10) {   /* the name, cut with an ellipsis to fit */
+                char lab[256];
+                vw_utf8_clip(lab, sizeof lab, name, (size_t)((x2 - x1 - 6) / 5.6));
+                fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%d\" font-size=\"9\" "
+                             "fill=\"white\">",
+                        x1 + 3, y + h / 2 + 3);
+                vw_xml_escape(out, lab);
+                fputs("</text>\n", out);
+            }
+        }
+        prev = id;
+        run = c;
+    }
+}
+
+/* the deepest call-stack level of a thread with a region at time x (where
+ * a message leaves or arrives: the MPI call is the innermost frame), 0 for
+ * none */
+static unsigned level_at(const vw_timeline *tl, const vw_lane *l, unsigned nlev, double x,
+                         double eps)
+{
+    for (unsigned k = nlev; k-- > 1;)
+        if (vw_timeline_level_region(tl, l->process, l->stream, k, x, x + eps) >= 0)
+            return k;
+    return 0;
+}
+
+/* space-time diagram: a row per thread, its call stack as sub-rows (one per
+ * depth, the region open there per pixel column; with many threads, or
+ * without a timeline summary, one row of the innermost region or of the
+ * states), with a uniform sample of message arrows */
 static int timeline_svg(const vw_facts *f, FILE *out)
 {
     const vw_timeline *tl = vw_timeline_current();
     size_t n = f->nlanes, nb = used_bins(f);
-    int rh = n > 128 ? 3 : n > 32 ? 6 : n > 8 ? 12 : 20;
-    int top = 36, nleg = tl ? (int)(f->nregions < 24 ? f->nregions : 24) / 6 + 1 : 1;
-    int H = top + (int)n * rh + 50 + 15 * nleg + 20;
+    int nested = tl && n <= NESTED_MAX_LANES;
+    /* per lane: its sub-rows and its first sub-row's index */
+    unsigned *nsub = malloc((n + 1) * sizeof *nsub);
+    int *first = malloc((n + 1) * sizeof *first);
+    if (nsub == NULL || first == NULL) {
+        free(nsub);
+        free(first);
+        return -1;
+    }
+    int total = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned k = nested ? vw_timeline_levels(tl, f->lanes[i].process, f->lanes[i].stream) : 1;
+        nsub[i] = k ? k : 1;
+        first[i] = total;
+        total += (int)nsub[i];
+    }
+    int rh = nested ? (total > 96 ? 7 : total > 48 ? 10 : 14)
+                    : n > 128 ? 3 : n > 32 ? 6 : n > 8 ? 12 : 20;
+    int top = 36, gap = nested ? 3 : 0;   /* a gap between threads' stacks */
+    int rowsh = total * rh + (int)n * gap;
+    int legh = tl ? region_legend(NULL, f, tl, 0) : 15;
+    int H = top + rowsh + 50 + legh + 20;
     head(out, f, WIDTH, H, "Space-time diagram");
     fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
           "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0 L10 5 L0 10 z\" "
           "fill=\"#1b4f9c\"/></marker></defs>\n",
           out);
-    int cols = PW / 2;   /* 2-pixel columns */
     double d = f->duration > 0 ? f->duration : 1;
+#define LANE_Y(i) (top + first[i] * rh + (int)(i) * gap)
     for (size_t i = 0; i < n; i++) {
         const vw_lane *l = &f->lanes[i];
-        int y = top + (int)i * rh;
-        int ncols = tl ? cols : (int)nb;
-        long prev = -2;
-        int run = 0;
-        for (int c = 0; c <= ncols; c++) {
-            long id = -1;
-            if (c < ncols && tl) {
-                id = vw_timeline_dominant(tl, l->process, l->stream, d * c / ncols,
-                                          d * (c + 1) / ncols, NULL);
-            } else if (c < ncols) {
-                const double *x = &l->bins[(size_t)c * VW_NSTATES];
-                if (x[0] + x[1] + x[2] > 0.05 * f->bin_width) {
-                    id = 0;
-                    for (int s = 1; s < VW_NSTATES; s++)
-                        if (x[s] > x[id])
-                            id = s;
-                }
+        int y = LANE_Y(i);
+        fprintf(out, "<g class=\"lane\" data-rank=\"%u\" data-thread=\"%u\" data-levels=\"%u\">\n",
+                l->process, l->stream, nested ? nsub[i] : 0);
+        if (nested) {
+            for (unsigned k = 0; k < nsub[i]; k++) {
+                fprintf(out, "<g class=\"level\" data-depth=\"%u\">\n", k);
+                region_row(out, f, tl, l, (int)k, y + (int)k * rh, rh);
+                fputs("</g>\n", out);
             }
-            if (c == ncols || id != prev) {
+        } else if (tl) {
+            region_row(out, f, tl, l, -1, y, rh);
+        } else {   /* no summary: the state that dominates each bin */
+            long prev = -2;
+            int run = 0, ncols = (int)nb;
+            for (int c = 0; c <= ncols; c++) {
+                long id = -1;
+                if (c < ncols) {
+                    const double *x = &l->bins[(size_t)c * VW_NSTATES];
+                    if (x[0] + x[1] + x[2] > 0.05 * f->bin_width) {
+                        id = 0;
+                        for (int s = 1; s < VW_NSTATES; s++)
+                            if (x[s] > x[id])
+                                id = s;
+                    }
+                }
+                if (c < ncols && id == prev)
+                    continue;
                 if (prev >= 0) {
                     double x1 = X0 + (double)PW * run / ncols, x2 = X0 + (double)PW * c / ncols;
-                    char col[8];
-                    if (tl)
-                        vw_region_color(f, tl, (size_t)prev, col);
                     fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                                  "fill=\"%s\"/>\n",
-                            x1, y, x2 - x1, rh - 1, tl ? col : state_color[prev]);
+                            x1, y, x2 - x1, rh - 1, state_color[prev]);
                 }
                 prev = id;
                 run = c;
             }
         }
         if (rh >= 10)
-            row_label(out, y + rh - 4, l, many_threads(f));
+            row_label(out, y + (rh < 14 ? rh - 2 : rh - 4), l, many_threads(f));
+        fputs("</g>\n", out);
     }
-    /* a uniform sample of the kept messages (doc/views.md), in send order */
+    /* a uniform sample of the kept messages (doc/views.md), in send order,
+     * from the sub-row of the call that sends to the one that receives */
     size_t *mi = malloc((f->nmsgs + 1) * sizeof *mi);
     size_t shown = mi ? vw_msg_sample(f, MAX_ARROWS, mi) : 0;
     if (shown)
-        fputs("<g stroke=\"#1b4f9c\" stroke-width=\"0.8\" opacity=\"0.8\" "
+        fputs("<g stroke=\"#1b4f9c\" stroke-width=\"0.6\" opacity=\"0.6\" "
               "marker-end=\"url(#arrow)\">\n", out);
+    double eps = d / (PW / 2);
     for (size_t i = 0; i < shown; i++) {
         const vw_msg *m = &f->msgs[mi[i]];
+        size_t a = m->src_lane, b = m->dst_lane;
+        unsigned ka = nested ? level_at(tl, &f->lanes[a], nsub[a], m->t_send, eps) : 0;
+        unsigned kb = nested ? level_at(tl, &f->lanes[b], nsub[b], m->t_recv - eps, eps) : 0;
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
-                X0 + PW * m->t_send / d, top + (int)m->src_lane * rh + rh / 2,
-                X0 + PW * m->t_recv / d, top + (int)m->dst_lane * rh + rh / 2);
+                X0 + PW * m->t_send / d, LANE_Y(a) + (int)ka * rh + rh / 2,
+                X0 + PW * m->t_recv / d, LANE_Y(b) + (int)kb * rh + rh / 2);
     }
+#undef LANE_Y
     free(mi);
     if (shown)
         fputs("</g>\n", out);
-    int ly = top + (int)n * rh + 2;
+    int ly = top + rowsh + 2;
     time_axis(out, X0, ly, PW, f->duration);
     ly += 40;
     if (tl) {
@@ -350,6 +487,8 @@ static int timeline_svg(const vw_facts *f, FILE *out)
         fprintf(out, "<text x=\"%d\" y=\"%d\">arrows: all %zu messages, send start to "
                      "receive end</text>\n",
                 X0, ly + 9, shown);
+    free(nsub);
+    free(first);
     return tail(out);
 }
 

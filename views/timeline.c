@@ -14,6 +14,7 @@
 #define NB 4096           /* finest buckets per row */
 #define COARSE 4          /* the coarse level merges this many buckets */
 #define MAX_SLICES 20000  /* longest slices kept whole */
+#define MAX_WSLICES 12000 /* of those, with a window (--from/--to): the window's */
 #define MAX_MARKERS 2000
 #define MAX_COUNTERS 64
 #define MAX_CELLS 262144  /* fine buckets over all rows in the report */
@@ -99,8 +100,12 @@ struct vw_timeline {
     size_t hcap;
     unsigned char *idle;  /* per region */
     size_t nidle;
-    slice *heap;          /* min-heap by duration */
+    slice *heap;          /* min-heap by duration (MAX_SLICES; with a window, the
+                             slices outside it: the first MAX_SLICES - MAX_WSLICES) */
     size_t nheap;
+    slice *wheap;         /* with a window: the slices in it (min-heap, the rest of heap) */
+    size_t nwheap;
+    uint64_t wseen;       /* slices seen in the window */
     uint64_t slices;      /* frames closed */
     marker *markers;
     size_t nmarkers;
@@ -534,9 +539,18 @@ static double slice_dur(const void *p)
     return s->end - s->start;
 }
 
+/* Keeps the longest slices; with a window, those that overlap it in a
+ * store of their own, so that zooming into the window shows all of them
+ * when they fit (a window of one iteration of a long run) */
 static void keep_slice(vw_timeline *t, const slice *s)
 {
-    keep_largest(t->heap, &t->nheap, MAX_SLICES, sizeof *s, s, slice_dur);
+    if (t->windowed && (s->end > t->wa || s->start >= t->wa) && s->start < t->wb) {
+        t->wseen++;
+        keep_largest(t->wheap, &t->nwheap, MAX_WSLICES, sizeof *s, s, slice_dur);
+    } else {
+        keep_largest(t->heap, &t->nheap, t->windowed ? MAX_SLICES - MAX_WSLICES : MAX_SLICES,
+                     sizeof *s, s, slice_dur);
+    }
 }
 
 /* ---------------- events ---------------- */
@@ -786,6 +800,33 @@ void vw_sink_tee(vw_sink *out, vw_sink_pair *pair, const vw_sink *a, const vw_si
 }
 
 /* ---------------- queries ---------------- */
+/* the dominant region of buckets [a, b) seconds of array bk, -1 for none */
+static long bucket_range_top(const vw_timeline *t, const bucket *bk, double a, double b,
+                             float *w)
+{
+    if (a < 0)
+        a = 0;
+    size_t lo = (size_t)(a / t->width), hi = (size_t)ceil(b / t->width);
+    if (hi > NB)
+        hi = NB;
+    if (hi <= lo)
+        hi = lo + 1 <= NB ? lo + 1 : NB;
+    bucket m = {{0, 0}, {0, 0}, 0};
+    for (size_t k = lo; k < hi; k++)
+        bucket_merge(&m, &m, &bk[k]);
+    return bucket_top(&m, w);
+}
+
+/* the levels a row shows: as many as its deepest frame needs, up to the
+ * first level that could not be allocated (the JSON's "dl" too) */
+static unsigned row_levels(const row *w)
+{
+    unsigned n = 0;
+    while (n < MAXD && n < w->maxdepth && w->lv[n])
+        n++;
+    return n;
+}
+
 long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,
                           double b, double *share)
 {
@@ -794,20 +835,26 @@ long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t strea
         *share = 0;
     if (i < 0 || !(b > a))
         return -1;
-    const row *w = &t->rows[i];
-    size_t lo = (size_t)(a / t->width), hi = (size_t)ceil(b / t->width);
-    if (hi > NB)
-        hi = NB;
-    if (hi <= lo)
-        hi = lo + 1 <= NB ? lo + 1 : NB;
-    bucket m = {{0, 0}, {0, 0}, 0};
-    for (size_t k = lo; k < hi; k++)
-        bucket_merge(&m, &m, &w->b[k]);
     float wt;
-    long r = bucket_top(&m, &wt);
+    long r = bucket_range_top(t, t->rows[i].b, a, b, &wt);
     if (share)
         *share = wt / (b - a);
     return r;
+}
+
+unsigned vw_timeline_levels(const vw_timeline *t, uint32_t process, uint32_t stream)
+{
+    long i = row_find(t, process, stream);
+    return i < 0 ? 0 : row_levels(&t->rows[i]);
+}
+
+long vw_timeline_level_region(const vw_timeline *t, uint32_t process, uint32_t stream,
+                              unsigned level, double a, double b)
+{
+    long i = row_find(t, process, stream);
+    if (i < 0 || !(b > a) || level >= row_levels(&t->rows[i]))
+        return -1;
+    return bucket_range_top(t, t->rows[i].lv[level], a, b, NULL);
 }
 
 int vw_timeline_region_idle(const vw_timeline *t, size_t region)
@@ -1202,6 +1249,8 @@ void vw_timeline_window(vw_timeline *t, double from, double to)
     t->windowed = 1;
     t->wa = from;
     t->wb = to < 0 ? INFINITY : to;
+    t->wheap = t->heap + (MAX_SLICES - MAX_WSLICES);
+    t->nheap = t->nwheap = 0;   /* called before reading */
 }
 
 static const wstat *by_wincl_w;
@@ -1381,8 +1430,7 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
     for (size_t i = 0; i < f->nlanes; i++) {
         long r = row_find(t, f->lanes[i].process, f->lanes[i].stream);
         const row *w = r >= 0 ? &t->rows[r] : NULL;
-        for (unsigned d = 0; w && d < MAXD && d < w->maxdepth && w->lv[d]; d++)
-            nlv++;
+        nlv += w ? row_levels(w) : 0;
     }
     while (nlv * ((n + kd - 1) / kd) > MAX_CELLS)
         kd *= 2;
@@ -1393,8 +1441,8 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
         long r = row_find(t, l->process, l->stream);
         fputs(i ? ",[" : "[", out);
         const row *w = r >= 0 ? &t->rows[r] : NULL;
-        unsigned nl = w ? (w->maxdepth < MAXD ? w->maxdepth : MAXD) : 0;
-        for (unsigned d = 0; d < nl && w->lv[d]; d++) {
+        unsigned nl = w ? row_levels(w) : 0;
+        for (unsigned d = 0; d < nl; d++) {
             if (d)
                 fputc(',', out);
             rle_longs(out, v, level_row(w->lv[d], n, kd, v));
@@ -1432,11 +1480,19 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
     }
     /* slices by depth, then start (the page draws outer ones first; this
      * is the last use of the heap) */
-    qsort(t->heap, t->nheap, sizeof *t->heap, cmp_slice);
+    int complete = t->slices - t->wseen <= t->nheap && t->wseen <= t->nwheap;
+    size_t ns = t->nheap;
+    if (t->windowed) {   /* the window's slices (kept whole when they fit) after the others */
+        memmove(t->heap + ns, t->wheap, t->nwheap * sizeof *t->heap);
+        ns += t->nwheap;
+        fprintf(out, "],\"wslices\":[%.9g,%.9g,%s,%llu", t->wa, isinf(t->wb) ? f->duration : t->wb,
+                t->wseen <= MAX_WSLICES ? "true" : "false", (unsigned long long)t->wseen);
+    }
+    qsort(t->heap, ns, sizeof *t->heap, cmp_slice);
     fprintf(out, "],\"nslices\":%llu,\"complete\":%s,\"slices\":[",
-            (unsigned long long)t->slices, t->slices <= t->nheap ? "true" : "false");
+            (unsigned long long)t->slices, complete ? "true" : "false");
     items = 0;
-    for (size_t i = 0; i < t->nheap; i++) {
+    for (size_t i = 0; i < ns; i++) {
         const slice *s = &t->heap[i];
         if (map[s->row] < 0)
             continue;

@@ -42,6 +42,14 @@ int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out);
  * *share gets its share of [a, b) when share is not NULL. */
 long vw_timeline_dominant(const vw_timeline *t, uint32_t process, uint32_t stream, double a,
                           double b, double *share);
+/* The call-stack levels kept for that thread: its deepest frame + 1, at most
+ * the levels the summary keeps (the last one holds that depth and deeper);
+ * 0 for a thread with no frames. The report's sub-rows are these. */
+unsigned vw_timeline_levels(const vw_timeline *t, uint32_t process, uint32_t stream);
+/* The region open at call-stack level `level` of that thread that holds the
+ * most of [a, b) (inclusive time), -1 for none. */
+long vw_timeline_level_region(const vw_timeline *t, uint32_t process, uint32_t stream,
+                              unsigned level, double a, double b);
 /* Whether region i was seen blocked (idle) inside. */
 int vw_timeline_region_idle(const vw_timeline *t, size_t region);
 size_t vw_timeline_counter_tracks(const vw_timeline *t);

@@ -4,7 +4,8 @@
 # and broken names) and the PICL sample (8 ranks, messages), every plot has
 # a labelled axis whose tick labels are round (k times a 1, 2 or 5 step) and
 # lie inside the picture; the space-time picture colours rows by region
-# (several colours, a legend naming the regions, MPI marked) and draws
+# (several colours, a legend naming the regions under their colour
+# families, MPI ones among them) and draws
 # messages as arrows; call-tree boxes wide enough carry their names, cut with
 # an ellipsis when narrow; the communication matrix has rank labels, axis
 # titles and a colour scale and its title fits.
@@ -72,7 +73,8 @@ if not fills <= legend_cols: bad(f'timeline colours {fills - legend_cols} not in
 root = load('picl', 'timeline')
 lines = [l for g in root.iter(NS + 'g') if g.get('marker-end') for l in g.iter(NS + 'line')]
 if not lines: bad('picl timeline: no message arrows')
-if '(MPI)' not in ' '.join(t.text or '' for t in root.iter(NS + 'text')): bad('picl timeline legend does not mark MPI')
+if not any('MPI' in (t.text or '') for t in root.iter(NS + 'text') if t.get('class') == 'family'):
+    bad('picl timeline legend has no MPI colour family')
 # call tree: names on boxes, ellipsis on the long one
 root = load('nm', 'calltree')
 labels = [t.text or '' for g in root.iter(NS + 'g') if g.find(NS + 'rect') is not None for t in g.findall(NS + 'text')]
