@@ -132,6 +132,32 @@ static const char otf2_edl[] =
     "    FIELD name      IS string ROLE name;\n"
     "END;\n"
     "\n"
+    "RECORD io_handle DESCRIPTION \"an I/O handle (IoHandle): the file it works on, its paradigm\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD handle   IS uint64;\n"
+    "    FIELD name     IS string ROLE name;\n"
+    "    FIELD file     IS string DESCRIPTION \"the IoRegularFile's or IoDirectory's name\";\n"
+    "    FIELD paradigm IS string DESCRIPTION \"the IoParadigm's identification (POSIX, ...)\";\n"
+    "END;\n"
+    "\n"
+    "RECORD io_leave DESCRIPTION \"Leave of a region with I/O events (IoOperationBegin/Complete, IoCreateHandle, IoDestroyHandle)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave;\n"
+    "    FIELD event     IS string;\n"
+    "    FIELD time      IS int64 UNIT \"ns\";\n"
+    "    FIELD rank      IS int64;\n"
+    "    FIELD thread    IS int64;\n"
+    "    FIELD region    IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD handle    IS uint64 REFERS TO io_handle.handle GLOBAL;\n"
+    "    FIELD operation IS string DESCRIPTION \"read, write, flush, open (IoCreateHandle), close (IoDestroyHandle)\";\n"
+    "    FIELD bytes     IS uint64 UNIT \"bytes\" ROLE bytes DESCRIPTION \"bytes the operations moved (bytesResult)\";\n"
+    "END;\n"
+    "\n"
     "RECORD enter DESCRIPTION \"Enter\" IS\n"
     "BEGIN\n"
     "    ROLE IS enter;\n"
@@ -464,6 +490,8 @@ static const char otf2_edl[] =
     BIND_SELF("coll_enter_idle")
     BIND_SELF("process_begin")
     BIND_SELF("process_end")
+    BIND_SELF("io_handle")
+    BIND_SELF("io_leave")
 #define X(id, name, otf2_op, otf2_role) BIND_SELF("coll_leave_" name)
     PAL_COLLECTIVE_OPS(X)
 #undef X
@@ -478,7 +506,8 @@ enum {
     R_MPI_LEAVE, R_COLL_ENTER, R_COLL_LEAVE, R_SEND, R_ISEND, R_ISEND_COMPLETE, R_IRECV_REQUEST,
     R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
     R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME, R_ENTER_IDLE,
-    R_MPI_ENTER_IDLE, R_COLL_ENTER_IDLE, R_PROCESS_BEGIN, R_PROCESS_END,
+    R_MPI_ENTER_IDLE, R_COLL_ENTER_IDLE, R_PROCESS_BEGIN, R_PROCESS_END, R_IO_HANDLE,
+    R_IO_LEAVE,
     R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
     R_COUNT = R_RMA + PAL_RMA_KIND_COUNT
@@ -488,7 +517,8 @@ static const char *const rec_names[R_COUNT] = {
     "mpi_leave", "coll_enter", "coll_leave", "send", "isend", "isend_complete", "irecv_request",
     "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
     "metric_float", "marker", "parameter_int", "pause", "resume", "enter_idle",
-    "mpi_enter_idle", "coll_enter_idle", "process_begin", "process_end",
+    "mpi_enter_idle", "coll_enter_idle", "process_begin", "process_end", "io_handle",
+    "io_leave",
 #define X(id, name, otf2_op, otf2_role) "coll_leave_" name,
     PAL_COLLECTIVE_OPS(X)
 #undef X
@@ -526,6 +556,10 @@ typedef struct oloc {
     int rma_pending;
     uint64_t rma_win, rma_bytes;
     int64_t rma_peer;
+    /* the I/O events since the last Enter or Leave, for the next Leave */
+    int io_pending;
+    const char *io_op;
+    uint64_t io_handle, io_bytes;
 } oloc;
 
 /* ECL's region descriptions (views/otf2.c, doc/views.md "OTF2 export"):
@@ -543,6 +577,7 @@ typedef struct ocomm { uint32_t name; uint32_t group; int used; } ocomm;
 typedef struct omember { uint32_t name, unit; int used; } omember;
 typedef struct oclass { OTF2_MetricMemberRef *members; uint8_t n; int used; } oclass;
 typedef struct oparam { uint32_t name; int used; } oparam;
+typedef struct oiohandle { uint32_t name, file, paradigm; int used; } oiohandle;
 
 struct pal_otf2 {
     OTF2_Reader *rd;
@@ -566,6 +601,12 @@ struct pal_otf2 {
     size_t nclasses;
     oparam *params;
     size_t nparams;
+    uint32_t *iofile_name;           /* IoFile id -> its name */
+    size_t niofiles;
+    uint32_t *ioparadigm_id;         /* IoParadigm id -> its identification */
+    size_t nioparadigms;
+    oiohandle *iohandles;
+    size_t niohandles;
     /* attribute definitions (their name strings), and which are the
      * ecl:bytes_sent, ecl:bytes_received, ecl:bytes ones (ref + 1; 0: none) */
     uint32_t *attr_name;
@@ -760,6 +801,45 @@ static OTF2_CallbackCode d_param(void *ud, OTF2_ParameterRef self, OTF2_StringRe
     if (grow((void **)&o->params, &o->nparams, self, sizeof *o->params) != 0)
         return OTF2_CALLBACK_ERROR;
     o->params[self] = (oparam){ name, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_ioparadigm(void *ud, OTF2_IoParadigmRef self, OTF2_StringRef ident,
+                                      OTF2_StringRef name, OTF2_IoParadigmClass cls,
+                                      OTF2_IoParadigmFlag flags, uint8_t n,
+                                      const OTF2_IoParadigmProperty *props, const OTF2_Type *types,
+                                      const OTF2_AttributeValue *values)
+{
+    (void)name, (void)cls, (void)flags, (void)n, (void)props, (void)types, (void)values;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->ioparadigm_id, &o->nioparadigms, self, sizeof *o->ioparadigm_id) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->ioparadigm_id[self] = ident;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* IoRegularFile and IoDirectory: one name space */
+static OTF2_CallbackCode d_iofile(void *ud, OTF2_IoFileRef self, OTF2_StringRef name,
+                                  OTF2_SystemTreeNodeRef scope)
+{
+    (void)scope;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->iofile_name, &o->niofiles, self, sizeof *o->iofile_name) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->iofile_name[self] = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iohandle(void *ud, OTF2_IoHandleRef self, OTF2_StringRef name,
+                                    OTF2_IoFileRef file, OTF2_IoParadigmRef paradigm,
+                                    OTF2_IoHandleFlag flags, OTF2_CommRef comm,
+                                    OTF2_IoHandleRef parent)
+{
+    (void)flags, (void)comm, (void)parent;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->iohandles, &o->niohandles, self, sizeof *o->iohandles) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->iohandles[self] = (oiohandle){ name, file, paradigm, 1 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1070,6 +1150,8 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         type = R_COLL_OP + (int)pl->coll_op;
     else if (type != R_COLL_LEAVE && pl && pl->rma_pending)
         type = R_RMA + pl->rma_pending - 1;
+    else if (type == R_LEAVE && pl && pl->io_pending)
+        type = R_IO_LEAVE;
     EV_BEGIN(type);
     set_u(e, 4, r);
     if (r >= o->nregions || !o->regions[r].used)
@@ -1081,6 +1163,12 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         set_i(e, 7, l->rma_peer);
         set_u(e, 8, l->rma_bytes);
         l->rma_pending = 0;
+    } else if (type == R_IO_LEAVE && l) {
+        set_u(e, 5, l->io_handle);
+        set_s(e, 6, l->io_op);
+        set_u(e, 7, l->io_bytes);
+        l->io_pending = 0;
+        l->io_bytes = 0;
     } else if (type == R_MPI_LEAVE || type == R_LEAVE) {
         /* the bytes the call moved, when the writer said them (ECL's export:
          * MPI calls, and any other call that moves bytes -- POSIX I/O, GPU
@@ -1282,6 +1370,56 @@ static OTF2_CallbackCode e_rma_done(EV_HEAD, OTF2_RmaWinRef w, uint64_t mid)
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An I/O event: remembered for the Leave of its region (an io_leave record):
+ * the handle, what was done, the bytes moved. */
+static OTF2_CallbackCode io_event(EV_HEAD, OTF2_IoHandleRef h, const char *op, uint64_t bytes)
+{
+    pal_otf2 *o = ud;
+    (void)al, (void)t;
+    oloc *l = loc_find(o, lid);
+    o->represented++;
+    if (l) {
+        if (!l->io_pending) {
+            l->io_bytes = 0;
+            l->io_op = "";
+        }
+        l->io_pending = 1;
+        l->io_handle = h;
+        if (op)
+            l->io_op = op;
+        l->io_bytes += bytes;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_io_create(EV_HEAD, OTF2_IoHandleRef h, OTF2_IoAccessMode mode,
+                                     OTF2_IoCreationFlag cflags, OTF2_IoStatusFlag sflags)
+{
+    (void)mode, (void)cflags, (void)sflags;
+    return io_event(lid, t, ud, al, h, "open", 0);
+}
+
+static OTF2_CallbackCode e_io_destroy(EV_HEAD, OTF2_IoHandleRef h)
+{
+    return io_event(lid, t, ud, al, h, "close", 0);
+}
+
+static OTF2_CallbackCode e_io_begin(EV_HEAD, OTF2_IoHandleRef h, OTF2_IoOperationMode mode,
+                                    OTF2_IoOperationFlag flags, uint64_t request, uint64_t mid)
+{
+    (void)flags, (void)request, (void)mid;
+    return io_event(lid, t, ud, al, h,
+                    mode == OTF2_IO_OPERATION_MODE_READ ? "read"
+                    : mode == OTF2_IO_OPERATION_MODE_WRITE ? "write" : "flush", 0);
+}
+
+static OTF2_CallbackCode e_io_done(EV_HEAD, OTF2_IoHandleRef h, uint64_t result, uint64_t mid)
+{
+    (void)mid;
+    /* a failed operation's result is OTF2_UNDEFINED_UINT64 in some writers */
+    return io_event(lid, t, ud, al, h, NULL, result == OTF2_UNDEFINED_UINT64 ? 0 : result);
+}
+
 static OTF2_CallbackCode e_metric(EV_HEAD, OTF2_MetricRef metric, uint8_t n, const OTF2_Type *types,
                                   const OTF2_MetricValue *values)
 {
@@ -1418,6 +1556,19 @@ static int queue_defs(pal_otf2 *o)
         set_u(e, 4, i);
         set_s(e, 5, str_of(o, o->params[i].name));
     }
+    for (size_t i = 0; i < o->niohandles; i++) {
+        const oiohandle *h = &o->iohandles[i];
+        if (!h->used)
+            continue;
+        orec *e = push(o, R_IO_HANDLE, NULL, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, i);
+        set_s(e, 5, str_of(o, h->name));
+        set_s(e, 6, h->file < o->niofiles ? str_of(o, o->iofile_name[h->file]) : "");
+        set_s(e, 7, h->paradigm < o->nioparadigms ? str_of(o, o->ioparadigm_id[h->paradigm])
+                                                  : "");
+    }
     return 0;
 }
 
@@ -1441,6 +1592,9 @@ void pal_otf2_close(pal_otf2 *o)
         free(o->classes[i].members);
     free(o->classes);
     free(o->params);
+    free(o->iofile_name);
+    free(o->ioparadigm_id);
+    free(o->iohandles);
     free(o->attr_name);
     free(o->locs);
     free(o->byid);
@@ -1515,6 +1669,10 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(dc, d_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(dc, d_class);
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
+    OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(dc, d_ioparadigm);
+    OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(dc, d_iofile);
+    OTF2_GlobalDefReaderCallbacks_SetIoDirectoryCallback(dc, d_iofile);
+    OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(dc, d_iohandle);
     OTF2_Reader_RegisterGlobalDefCallbacks(o->rd, gdr, dc, o);
     OTF2_GlobalDefReaderCallbacks_Delete(dc);
     uint64_t ndefs = 0;
@@ -1604,6 +1762,10 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(ec, e_rma_lock);
     OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(ec, e_rma_unlock);
     OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(ec, e_rma_done);
+    OTF2_GlobalEvtReaderCallbacks_SetIoCreateHandleCallback(ec, e_io_create);
+    OTF2_GlobalEvtReaderCallbacks_SetIoDestroyHandleCallback(ec, e_io_destroy);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(ec, e_io_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(ec, e_io_done);
     OTF2_Reader_RegisterGlobalEvtCallbacks(o->rd, o->ger, ec, o);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
     if (queue_defs(o) != 0)
@@ -1688,7 +1850,7 @@ pal_status pal_otf2_next(pal_reader *r, const pal_record **out)
             /* events of kinds the description above has no record for */
             if (o->events > o->represented)
                 pal_reader_note(r, "%s: %" PRIu64 " of the archive's %" PRIu64 " events are of "
-                                "kinds PAL does not read from OTF2 (RMA, I/O, threads, "
+                                "kinds PAL does not read from OTF2 (threads, I/O seeks and locks, "
                                 "calling contexts, ...): skipped", s->path,
                                 o->events - o->represented, o->events);
             r->state = ST_ENDED;
