@@ -510,7 +510,10 @@ enum {
     R_IO_LEAVE,
     R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
-    R_COUNT = R_RMA + PAL_RMA_KIND_COUNT
+    /* Enter, Leave on an ACCELERATOR_STREAM location: only when the role
+     * vocabulary has "device" (device_edl, added to the description then) */
+    R_DEVICE_ENTER = R_RMA + PAL_RMA_KIND_COUNT, R_DEVICE_LEAVE,
+    R_COUNT
 };
 static const char *const rec_names[R_COUNT] = {
     "location", "region", "comm", "metric", "parameter", "enter", "leave", "mpi_enter",
@@ -525,7 +528,36 @@ static const char *const rec_names[R_COUNT] = {
 #define X(id, name, role, otf2) "rma_" name "_leave",
     PAL_RMA_KINDS(X)
 #undef X
+    "device_enter", "device_leave",
 };
+
+/* The records of GPU work, added to otf2_edl before its BIND when EDL's
+ * role vocabulary has "device" (time spent on a device), with their binds. */
+static const char device_edl[] =
+    "RECORD device_enter DESCRIPTION \"Enter on a GPU stream (an ACCELERATOR_STREAM location)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, device;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD device_leave DESCRIPTION \"Leave on a GPU stream, with the bytes of its ecl:bytes* attributes (a copy's)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave, device;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
+    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
+    "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
+    "END;\n"
+    "\n";
+static const char device_bind[] = BIND_SELF("device_enter") BIND_SELF("device_leave");
 
 #define MAXF 12
 
@@ -544,6 +576,7 @@ typedef struct oloc {
     uint64_t events;                 /* as its definition declares */
     uint64_t seen;                   /* events read (of the kinds read) */
     OTF2_TimeStamp last_t;           /* the time of its last event read */
+    int accel;                       /* an ACCELERATOR_STREAM (a GPU stream) */
     /* the last MpiCollectiveEnd, for the Leave that follows it */
     int coll_pending;
     pal_coll_op coll_op;        /* PAL_COLL_OP_NONE: an operation EDL does not know */
@@ -578,6 +611,7 @@ typedef struct omember { uint32_t name, unit; int used; } omember;
 typedef struct oclass { OTF2_MetricMemberRef *members; uint8_t n; int used; } oclass;
 typedef struct oparam { uint32_t name; int used; } oparam;
 typedef struct oiohandle { uint32_t name, file, paradigm; int used; } oiohandle;
+typedef struct olgroup { OTF2_LocationGroupType type; OTF2_LocationGroupRef creator; int used; } olgroup;
 
 struct pal_otf2 {
     OTF2_Reader *rd;
@@ -607,6 +641,8 @@ struct pal_otf2 {
     size_t nioparadigms;
     oiohandle *iohandles;
     size_t niohandles;
+    olgroup *lgroups;                /* location groups: an accelerator's creator */
+    size_t nlgroups;
     /* attribute definitions (their name strings), and which are the
      * ecl:bytes_sent, ecl:bytes_received, ecl:bytes ones (ref + 1; 0: none) */
     uint32_t *attr_name;
@@ -703,10 +739,21 @@ static OTF2_CallbackCode d_attribute(void *ud, OTF2_AttributeRef self, OTF2_Stri
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode d_locgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+                                    OTF2_LocationGroupRef creator)
+{
+    (void)name, (void)parent;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->lgroups, &o->nlgroups, self, sizeof *o->lgroups) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->lgroups[self] = (olgroup){ type, creator, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
                                     OTF2_LocationType type, uint64_t nev, OTF2_LocationGroupRef g)
 {
-    (void)type;
     pal_otf2 *o = ud;
     if (o->nlocs == o->caplocs) {
         size_t nc = o->caplocs ? o->caplocs * 2 : 16;
@@ -722,6 +769,7 @@ static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_String
     l->group = g;
     l->name = name;
     l->events = nev;
+    l->accel = type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1082,9 +1130,11 @@ static int region_flags(pal_otf2 *o, OTF2_RegionRef r)
     return g->flags;
 }
 
-static int region_type(pal_otf2 *o, OTF2_RegionRef r, int leave)
+static int region_type(pal_otf2 *o, OTF2_RegionRef r, int leave, const oloc *l)
 {
     int idle = !leave && (region_flags(o, r) & RF_IDLE);
+    if (l && l->accel && o->rdesc[R_DEVICE_ENTER])
+        return leave ? R_DEVICE_LEAVE : R_DEVICE_ENTER;
     if (r < o->nregions && o->regions[r].used) {
         if (collective_role(o->regions[r].role))
             return leave ? R_COLL_LEAVE : idle ? R_COLL_ENTER_IDLE : R_COLL_ENTER;
@@ -1119,7 +1169,7 @@ static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
         ((pal_otf2 *)ud)->represented++;   /* by the record at the Leave */
         return OTF2_CALLBACK_SUCCESS;
     }
-    EV_BEGIN(region_type(ud, r, 0));
+    EV_BEGIN(region_type(ud, r, 0, loc_find(ud, lid)));
     if (r >= o->nregions || !o->regions[r].used)
         o->undef_region++;
     set_u(e, 4, r);
@@ -1145,7 +1195,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         return e_process(lid, t, ud, al, r, (pf & RF_PROCESS_BEGIN) ? R_PROCESS_BEGIN
                                                                   : R_PROCESS_END);
     const oloc *pl = loc_find(ud, lid);
-    int type = region_type(ud, r, 1);
+    int type = region_type(ud, r, 1, pl);
     if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op != PAL_COLL_OP_NONE)
         type = R_COLL_OP + (int)pl->coll_op;
     else if (type != R_COLL_LEAVE && pl && pl->rma_pending)
@@ -1156,7 +1206,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
     set_u(e, 4, r);
     if (r >= o->nregions || !o->regions[r].used)
         o->undef_region++;
-    if (type >= R_RMA && l) {
+    if (type >= R_RMA && type < R_RMA + PAL_RMA_KIND_COUNT && l) {
         OTF2_CommRef c = l->rma_win < o->nwins ? o->wincomm[l->rma_win] : 0;
         set_u(e, 5, c);
         set_u(e, 6, l->rma_win);
@@ -1169,7 +1219,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         set_u(e, 7, l->io_bytes);
         l->io_pending = 0;
         l->io_bytes = 0;
-    } else if (type == R_MPI_LEAVE || type == R_LEAVE) {
+    } else if (type == R_MPI_LEAVE || type == R_LEAVE || type == R_DEVICE_LEAVE) {
         /* the bytes the call moved, when the writer said them (ECL's export:
          * MPI calls, and any other call that moves bytes -- POSIX I/O, GPU
          * copies) */
@@ -1185,7 +1235,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
                 e->len[5 + i] = 0;
             }
         }
-    } else if (e->type == R_COLL_LEAVE || type >= R_COLL_OP) {
+    } else if (e->type == R_COLL_LEAVE || (type >= R_COLL_OP && type < R_RMA)) {
         if (l && l->coll_pending) {
             set_u(e, 5, l->coll_comm);
             set_i(e, 6, l->coll_root);
@@ -1595,6 +1645,7 @@ void pal_otf2_close(pal_otf2 *o)
     free(o->iofile_name);
     free(o->ioparadigm_id);
     free(o->iohandles);
+    free(o->lgroups);
     free(o->attr_name);
     free(o->locs);
     free(o->byid);
@@ -1638,13 +1689,37 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     o->path = path;
     o->res = 1000000000;
     o->commloc = -1;
-    if (edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL, &ed) !=
-        EDL_OK)
+    /* with "device" in the role vocabulary, the GPU records go before the
+     * BIND and their binds before its END */
+    char *text = NULL;
+    size_t tlen = sizeof otf2_edl - 1;
+    if (pal_record_role_by_name("device") != PAL_ROLE_NONE) {
+        const char *bind = strstr(otf2_edl, "BIND IS\n");
+        size_t pre = bind ? (size_t)(bind - otf2_edl) : 0, endl = strlen("END;\n");
+        if (!bind || !(text = malloc(tlen + sizeof device_edl + sizeof device_bind)))
+            OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+        memcpy(text, otf2_edl, pre);
+        memcpy(text + pre, device_edl, sizeof device_edl - 1);
+        size_t k = pre + sizeof device_edl - 1;
+        memcpy(text + k, bind, tlen - pre - endl);
+        k += tlen - pre - endl;
+        memcpy(text + k, device_bind, sizeof device_bind - 1);
+        k += sizeof device_bind - 1;
+        memcpy(text + k, "END;\n", endl);
+        tlen = k + endl;
+    }
+    int compiled = edl_compile_string("otf2", text ? text : otf2_edl, tlen, ignore_diag, NULL,
+                                      &ed) == EDL_OK;
+    free(text);
+    if (!compiled && text)      /* a vocabulary whose device goes with no enter: without */
+        compiled = edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL,
+                                      &ed) == EDL_OK;
+    if (!compiled)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': the OTF2 description does not compile", path);
     if ((st = pal_dict_wrap(ed, &d, err, sizeof err)) != PAL_OK)
         OFAIL(st, "cannot open trace '%s': %s", path, err);
     for (int i = 0; i < R_COUNT; i++)
-        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])))
+        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])) && i < R_DEVICE_ENTER)
             OFAIL(PAL_EFORMAT, "cannot open trace '%s': no record '%s' in the OTF2 description",
                   path, rec_names[i]);
     if (!(o->rd = OTF2_Reader_Open(path)))
@@ -1663,6 +1738,7 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, d_region);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attribute);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, d_locgroup);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
     OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(dc, d_rmawin);
@@ -1700,6 +1776,16 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
                         "does not define: their ranks are read as world ranks", path,
                         undef_group);
     r->st.damaged += undef_str + undef_group;
+    /* a location of an ACCELERATOR group (GPU streams) is of the process
+     * that created the group: its rank, threads after the process's own */
+    for (size_t i = 0; i < o->nlocs; i++) {
+        oloc *l = &o->locs[i];
+        for (int hops = 0; hops < 4 && l->group < o->nlgroups && o->lgroups[l->group].used &&
+                           o->lgroups[l->group].type == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR &&
+                           o->lgroups[l->group].creator != OTF2_UNDEFINED_LOCATION_GROUP;
+             hops++)
+            l->group = o->lgroups[l->group].creator;
+    }
     /* threads numbered within their location group, by location id */
     if (o->nlocs > 1)      /* none: an archive without locations, locs NULL */
         qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);

@@ -12,7 +12,10 @@
  * counters Metric events; markers ParameterString
  * events of the parameter "marker"; POSIX I/O calls IoOperationBegin/
  * Complete, IoCreateHandle/IoDestroyHandle on IoHandle definitions of
- * paradigm "POSIX", as Score-P writes them (doc/otf2.md). A call record spans [time - duration,
+ * paradigm "POSIX", as Score-P writes them; records of role device (time
+ * on a GPU) put their location in an ACCELERATOR location group of their
+ * process as an ACCELERATOR_STREAM, their regions of paradigm CUDA
+ * (doc/otf2.md). A call record spans [time - duration,
  * time], so events are kept per location in a small time-sorted buffer and
  * written when it fills: each location's events reach libotf2 in time order. */
 #include <config.h>
@@ -130,6 +133,7 @@ typedef struct loc {
     uint32_t name;             /* string id, UINT32_MAX: none yet */
     int64_t coll_root;         /* the root an enter of a collective named (PICL), -1: none */
     uint64_t rma_ops;          /* one-sided operations so far (their matching ids) */
+    int gpu;                   /* it has records of role device: a GPU stream */
 } loc;
 
 typedef struct req {
@@ -225,6 +229,9 @@ typedef struct xp {
     uint32_t max_rank;
     int any_rank;
     int attrs_used;            /* a Leave carries attributes: define them */
+    /* the record role "device" (time on a GPU), PAL_ROLE_NONE when this
+     * PAL's vocabulary has none: looked up by name, once */
+    pal_record_role role_device;
     /* what was written */
     uint64_t count[E_LIMIT];
     uint64_t clamped, lost;
@@ -1209,6 +1216,19 @@ static int record(xp *x, const pal_record *rec)
         uint32_t reg = region_id(x, rec);
         if (reg == UINT32_MAX)
             return oom();
+        if (x->role_device != PAL_ROLE_NONE && pal_record_has_role(rec, x->role_device)) {
+            /* GPU work: kernels, and copies and memsets (they move bytes),
+             * as Score-P's CUDA regions */
+            region *g = &x->regions[reg];
+            l->gpu = 1;
+            if (g->paradigm == OTF2_PARADIGM_USER && g->role == OTF2_REGION_ROLE_FUNCTION) {
+                g->paradigm = OTF2_PARADIGM_CUDA;
+                if (pal_recdesc_role_field(rd, PAL_FROLE_BYTES) ||
+                    pal_recdesc_role_field(rd, PAL_FROLE_BYTES_SENT) ||
+                    pal_recdesc_role_field(rd, PAL_FROLE_BYTES_RECEIVED))
+                    g->role = OTF2_REGION_ROLE_DATA_TRANSFER;
+            }
+        }
         int64_t dur = 0;
         uint64_t t0 = t, t1 = t, io_bytes = 0;
         uint32_t ioh = 0;
@@ -1515,10 +1535,41 @@ static int write_defs(xp *x, const pal_trace_info *info)
                                                        OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                        OTF2_UNDEFINED_LOCATION_GROUP));
             ngroups++;
-            if (x->any_rank && l->process <= x->max_rank)
-                world[l->process] = loc_ref(l);   /* its first thread */
         }
         group_of[i] = ngroups - 1;
+        /* its first CPU thread stands for the rank */
+        if (!l->gpu && x->any_rank && l->process <= x->max_rank && !world[l->process])
+            world[l->process] = loc_ref(l) + 1;
+    }
+    for (uint32_t r = 0; x->any_rank && r <= x->max_rank; r++)
+        world[r] = world[r] ? world[r] - 1 : (uint64_t)r << 32;
+    /* a process's GPU streams: an ACCELERATOR group of their own (OTF2 keeps
+     * them out of PROCESS groups), created by the process's, after every
+     * process's group so that process groups keep their numbers */
+    uint32_t accel_process = UINT32_MAX, accel_group = 0;
+    for (size_t i = 0; i < x->nlocs; i++) {
+        const loc *l = &x->locs[i];
+        if (!l->gpu)
+            continue;
+        if (accel_process != l->process || accel_group == 0) {
+            snprintf(buf, sizeof buf, "%s GPU", x->str[gname[i]]);
+            uint32_t s = str_id(x, buf, strlen(buf));
+            if (s == UINT32_MAX) {
+                free(gname);
+                free(lname);
+                free(group_of);
+                free(world);
+                return oom();
+            }
+            /* a string added after the strings were written: written here */
+            CK(OTF2_GlobalDefWriter_WriteString(g, (OTF2_StringRef)s, x->str[s]));
+            CK(OTF2_GlobalDefWriter_WriteLocationGroup(g, ngroups, s,
+                                                       OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0,
+                                                       group_of[i]));
+            accel_process = l->process;
+            accel_group = ngroups++;
+        }
+        group_of[i] = accel_group;
     }
     for (int i = 0; x->attrs_used && i < A_COUNT; i++)
         CK(OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, s_attr[i], s_empty,
@@ -1529,7 +1580,9 @@ static int write_defs(xp *x, const pal_trace_info *info)
         if (l->w)
             OTF2_EvtWriter_GetNumberOfEvents(l->w, &nev);
         CK(OTF2_GlobalDefWriter_WriteLocation(g, loc_ref(l), lname[i],
-                                              OTF2_LOCATION_TYPE_CPU_THREAD, nev, group_of[i]));
+                                              l->gpu ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
+                                                     : OTF2_LOCATION_TYPE_CPU_THREAD,
+                                              nev, group_of[i]));
     }
     for (size_t i = 0; i < x->nregions; i++)
         CK(OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)i, x->regions[i].name,
@@ -1709,6 +1762,7 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
     for (int role = 1; role < PAL_FROLE_LIMIT; role++)
         if (pal_reader_role_handle(x.r, (pal_field_role)role, &x.h[role]) != PAL_OK)
             x.h[role] = NULL;
+    x.role_device = pal_record_role_by_name("device");
     /* communicator 0: the world */
     x.comms = calloc(1, sizeof *x.comms);
     if (!x.comms) {
