@@ -237,6 +237,24 @@ typedef struct xp {
     uint64_t clamped, lost;
 } xp;
 
+/* Grows *arr (elements of size sz, *n of them, the new ones zero) so that
+ * index i exists. 0, or -1 out of memory. */
+static int grow(void **arr, size_t *n, size_t i, size_t sz)
+{
+    if (i < *n)
+        return 0;
+    size_t nn = *n ? *n : 64;
+    while (nn <= i)
+        nn *= 2;
+    void *p = realloc(*arr, nn * sz);
+    if (!p)
+        return -1;
+    memset((char *)p + *n * sz, 0, (nn - *n) * sz);
+    *arr = p;
+    *n = nn;
+    return 0;
+}
+
 static int oom(void)
 {
     fprintf(stderr, "pal-view: otf2: out of memory\n");
@@ -542,17 +560,8 @@ static uint32_t region_id(xp *x, const pal_record *rec)
         s = str_id(x, pal_recdesc_name(rd), strlen(pal_recdesc_name(rd)));
     if (s == UINT32_MAX)
         return UINT32_MAX;
-    if (s >= x->nros) {
-        size_t nn = x->nros ? x->nros : 64;
-        while (nn <= s)
-            nn *= 2;
-        uint32_t *n = realloc(x->region_of_str, nn * sizeof *n);
-        if (!n)
-            return UINT32_MAX;
-        memset(n + x->nros, 0, (nn - x->nros) * sizeof *n);
-        x->region_of_str = n;
-        x->nros = nn;
-    }
+    if (grow((void **)&x->region_of_str, &x->nros, s, sizeof *x->region_of_str) != 0)
+        return UINT32_MAX;
     if (x->region_of_str[s]) {
         region *g = &x->regions[x->region_of_str[s] - 1];
         /* a leave may say more than its enter did (PICL's recv_end receives) */
@@ -1002,17 +1011,8 @@ static int io_op_of(const char *fn)
 static long file_field(xp *x, const pal_recdesc *rd)
 {
     size_t k = pal_recdesc_index(rd);
-    if (k >= x->nobjfield) {
-        size_t nn = x->nobjfield ? x->nobjfield : 64;
-        while (nn <= k)
-            nn *= 2;
-        int *n = realloc(x->objfield, nn * sizeof *n);
-        if (!n)
-            return -2;
-        memset(n + x->nobjfield, 0, (nn - x->nobjfield) * sizeof *n);
-        x->objfield = n;
-        x->nobjfield = nn;
-    }
+    if (grow((void **)&x->objfield, &x->nobjfield, k, sizeof *x->objfield) != 0)
+        return -2;
     if (x->objfield[k] == 0) {
         x->objfield[k] = -1;
         for (size_t i = 0; i < pal_recdesc_field_count(rd); i++) {
