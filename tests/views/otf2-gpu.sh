@@ -6,7 +6,8 @@
 # their bytes on the Leave); read back, the GPU streams are their process's
 # threads again, every kernel and copy with its bytes is there (device_leave
 # records) and pal-view's profile of the archive is the trace's. On
-# otf2-gpu.trace (2 ranks, 3 GPU streams). Skips (77) without OTF2, or while
+# otf2-gpu.trace (2 ranks, 3 GPU streams), and on tests/gpu/unit.sh's
+# synthetic CUPTI trace when CUDA is there. Skips (77) without OTF2, or while
 # EDL's role vocabulary has no role device (doc/edl.md, "Roles").
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -75,5 +76,49 @@ if command -v otf2-print >/dev/null 2>&1; then
         { cat "$tmp/print.err"; echo "FAIL: otf2-print cannot read the events"; fail=1; }
 else
     echo "otf2-print not found (Debian otf2-tools): the archive is checked through PAL only"
+fi
+
+# The same on tests/gpu/unit.sh's synthetic CUPTI trace (tests/gpu/unit_map,
+# built with CUDA): every (process, thread) with records of role device is
+# one ACCELERATOR_STREAM, and the archive read back has each region's device
+# records with their bytes, as the trace has them.
+um=$top_builddir/tests/gpu/unit_map
+if [ ! -x "$um" ]; then
+    echo "unit_map not built (no CUDA): the CUPTI trace part is skipped"
+    exit $fail
+fi
+mkdir "$tmp/cupti"
+"$um" "$tmp/cupti" >"$tmp/cupti.out" 2>&1 || { cat "$tmp/cupti.out"; echo "FAIL: unit_map"; exit 1; }
+set -- "$tmp/cupti"/gpu.*.ecl
+ct=$1
+pd="$top_builddir/pal/pal-dump"
+# the record types of role device, from the trace's own description
+"$pd" --dict "$ct" | awk '/^RECORD / { r = $2 } /^ *ROLE IS .*device/ { print r }' >"$tmp/devtypes"
+if [ ! -s "$tmp/devtypes" ]; then
+    echo "the CUPTI trace has no records of role device: its part is skipped"
+    exit $fail
+fi
+# per region: records and bytes; and the streams that hold them
+tally='{ r = $0; sub(/.* region="/, "", r); sub(/".*/, "", r)
+         b = 0; if (/ bytes=/) { b = $0; sub(/.* bytes=/, "", b); sub(/ .*/, "", b) }
+         n[r]++; s[r] += b; st[$2 " " $3] = 1 }
+       END { for (k in n) print "region " k ": " n[k] " " s[k]; c = 0; for (k in st) c++
+             print "streams " c }'
+"$pd" "$ct" | awk -v types="$(tr '\n' ' ' <"$tmp/devtypes")" \
+    'BEGIN { split(types, t, " "); for (i in t) dev[t[i]] = 1 } dev[$4] '"$tally" |
+    sort >"$tmp/cupti.want"
+"$pv" --export otf2 -o "$tmp/cupti/otf2" "$ct" || { echo "FAIL: export of the CUPTI trace"; exit 1; }
+"$pd" "$tmp/cupti/otf2/traces.otf2" | awk '$4 == "device_leave" '"$tally" | sort >"$tmp/cupti.got"
+if cmp -s "$tmp/cupti.want" "$tmp/cupti.got"; then
+    echo "CUPTI trace read back: $(tr '\n' ';' <"$tmp/cupti.got")"
+else
+    diff "$tmp/cupti.want" "$tmp/cupti.got"
+    echo "FAIL: the CUPTI trace's GPU work read back differs (above: trace <, archive >)"
+    fail=1
+fi
+if command -v otf2-print >/dev/null 2>&1; then
+    n=$(otf2-print -G "$tmp/cupti/otf2/traces.otf2" | grep -c '^LOCATION .*Type: ACCELERATOR_STREAM')
+    want=$(sed -n 's/^streams //p' "$tmp/cupti.want")
+    [ "$n" = "$want" ] || { echo "FAIL: $n ACCELERATOR_STREAM locations, not $want"; fail=1; }
 fi
 exit $fail
