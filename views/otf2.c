@@ -146,6 +146,7 @@ typedef struct region {
     uint32_t desc;             /* string id of "ecl:idle", ...; UINT32_MAX: none */
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
+    int io;                    /* the POSIX I/O function it is (IO_*), IO_NONE */
 } region;
 
 typedef struct metric {
@@ -473,6 +474,24 @@ static int put(xp *x, loc *l, ev e)
     return 0;
 }
 
+/* What a POSIX I/O function does (its name is the region's): the paradigm
+ * "POSIX" of OTF2 is these functions, as MPI's operations are MPI's. */
+static int io_op_of(const char *fn)
+{
+    static const struct { const char *name; int op; } fns[] = {
+        {"read", IO_READ}, {"pread", IO_READ}, {"pread64", IO_READ}, {"readv", IO_READ},
+        {"preadv", IO_READ}, {"write", IO_WRITE}, {"pwrite", IO_WRITE},
+        {"pwrite64", IO_WRITE}, {"writev", IO_WRITE}, {"pwritev", IO_WRITE},
+        {"fsync", IO_FLUSH}, {"fdatasync", IO_FLUSH}, {"open", IO_OPEN}, {"open64", IO_OPEN},
+        {"openat", IO_OPEN}, {"openat64", IO_OPEN}, {"creat", IO_OPEN}, {"creat64", IO_OPEN},
+        {"close", IO_CLOSE},
+    };
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (strcmp(fn, fns[i].name) == 0)
+            return fns[i].op;
+    return IO_NONE;
+}
+
 /* ---------------- reading fields by role ---------------- */
 
 static int get_i64(const xp *x, const pal_record *rec, pal_field_role role, int64_t *v)
@@ -584,6 +603,7 @@ static uint32_t region_id(xp *x, const pal_record *rec)
     g->name = s;
     g->role = OTF2_REGION_ROLE_FUNCTION;
     g->paradigm = OTF2_PARADIGM_USER;
+    g->io = io_op_of(x->str[s]);
     /* what OTF2's region roles cannot say, in the description: a region that
      * waits (role idle), the process's start or end (MPI_Init, MPI_Finalize) */
     const char *desc = pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ? "ecl:process_begin"
@@ -987,24 +1007,6 @@ static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t 
 
 /* ---------------- POSIX I/O ---------------- */
 
-/* What a POSIX I/O function does (its name is the region's): the paradigm
- * "POSIX" of OTF2 is these functions, as MPI's operations are MPI's. */
-static int io_op_of(const char *fn)
-{
-    static const struct { const char *name; int op; } fns[] = {
-        {"read", IO_READ}, {"pread", IO_READ}, {"pread64", IO_READ}, {"readv", IO_READ},
-        {"preadv", IO_READ}, {"write", IO_WRITE}, {"pwrite", IO_WRITE},
-        {"pwrite64", IO_WRITE}, {"writev", IO_WRITE}, {"pwritev", IO_WRITE},
-        {"fsync", IO_FLUSH}, {"fdatasync", IO_FLUSH}, {"open", IO_OPEN}, {"open64", IO_OPEN},
-        {"openat", IO_OPEN}, {"openat64", IO_OPEN}, {"creat", IO_OPEN}, {"creat64", IO_OPEN},
-        {"close", IO_CLOSE},
-    };
-    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
-        if (strcmp(fn, fns[i].name) == 0)
-            return fns[i].op;
-    return IO_NONE;
-}
-
 /* The field of records of type rd that names the file they work on: the
  * first field without a role that refers to a definition. -1: none; -2 out
  * of memory. */
@@ -1031,7 +1033,7 @@ static long file_field(xp *x, const pal_recdesc *rd)
  * handle in *h; -1 out of memory. */
 static int io_call(xp *x, const pal_record *rec, uint32_t reg, uint32_t *h)
 {
-    int op = io_op_of(x->str[x->regions[reg].name]);
+    int op = x->regions[reg].io;
     if (op == IO_NONE)
         return IO_NONE;
     long fi = file_field(x, pal_record_desc(rec));
