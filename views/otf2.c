@@ -1452,8 +1452,9 @@ static int write_defs(xp *x, const pal_trace_info *info)
     if (s_machine == UINT32_MAX || s_node == UINT32_MAX || s_world == UINT32_MAX ||
         s_marker == UINT32_MAX || s_empty == UINT32_MAX)
         return oom();
-    uint32_t s_posix = str_id(x, "POSIX", 5), s_posix_name = str_id(x, "POSIX I/O", 9);
-    if (s_posix == UINT32_MAX || s_posix_name == UINT32_MAX)
+    uint32_t s_posix = 0, s_posix_name = 0;      /* the I/O paradigm's names, when used */
+    if (x->nioh && ((s_posix = str_id(x, "POSIX", 5)) == UINT32_MAX ||
+                    (s_posix_name = str_id(x, "POSIX I/O", 9)) == UINT32_MAX))
         return oom();
     uint32_t s_attr[A_COUNT];
     for (int i = 0; i < A_COUNT; i++)
