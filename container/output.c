@@ -126,7 +126,9 @@ int ecc_out_open(const char *path, unsigned flags, ecc_out **out, char *err, siz
             break;
     }
     if (o->fd < 0) {
-        snprintf(err, errlen, "cannot create '%s': %s", o->tmp, strerror(errno));
+        /* named as the user named it: the temporary name is ours, and the
+         * reason (a missing directory, no permission) is the same for both */
+        snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
         goto fail;
     }
     *out = o;

@@ -132,6 +132,32 @@ static const char otf2_edl[] =
     "    FIELD name      IS string ROLE name;\n"
     "END;\n"
     "\n"
+    "RECORD io_handle DESCRIPTION \"an I/O handle (IoHandle): the file it works on, its paradigm\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS definition;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD handle   IS uint64;\n"
+    "    FIELD name     IS string ROLE name;\n"
+    "    FIELD file     IS string DESCRIPTION \"the IoRegularFile's or IoDirectory's name\";\n"
+    "    FIELD paradigm IS string DESCRIPTION \"the IoParadigm's identification (POSIX, ...)\";\n"
+    "END;\n"
+    "\n"
+    "RECORD io_leave DESCRIPTION \"Leave of a region with I/O events (IoOperationBegin/Complete, IoCreateHandle, IoDestroyHandle)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave;\n"
+    "    FIELD event     IS string;\n"
+    "    FIELD time      IS int64 UNIT \"ns\";\n"
+    "    FIELD rank      IS int64;\n"
+    "    FIELD thread    IS int64;\n"
+    "    FIELD region    IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD handle    IS uint64 REFERS TO io_handle.handle GLOBAL;\n"
+    "    FIELD operation IS string DESCRIPTION \"read, write, flush, open (IoCreateHandle), close (IoDestroyHandle)\";\n"
+    "    FIELD bytes     IS uint64 UNIT \"bytes\" ROLE bytes DESCRIPTION \"bytes the operations moved (bytesResult)\";\n"
+    "END;\n"
+    "\n"
     "RECORD enter DESCRIPTION \"Enter\" IS\n"
     "BEGIN\n"
     "    ROLE IS enter;\n"
@@ -464,6 +490,8 @@ static const char otf2_edl[] =
     BIND_SELF("coll_enter_idle")
     BIND_SELF("process_begin")
     BIND_SELF("process_end")
+    BIND_SELF("io_handle")
+    BIND_SELF("io_leave")
 #define X(id, name, otf2_op, otf2_role) BIND_SELF("coll_leave_" name)
     PAL_COLLECTIVE_OPS(X)
 #undef X
@@ -478,24 +506,58 @@ enum {
     R_MPI_LEAVE, R_COLL_ENTER, R_COLL_LEAVE, R_SEND, R_ISEND, R_ISEND_COMPLETE, R_IRECV_REQUEST,
     R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
     R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME, R_ENTER_IDLE,
-    R_MPI_ENTER_IDLE, R_COLL_ENTER_IDLE, R_PROCESS_BEGIN, R_PROCESS_END,
+    R_MPI_ENTER_IDLE, R_COLL_ENTER_IDLE, R_PROCESS_BEGIN, R_PROCESS_END, R_IO_HANDLE,
+    R_IO_LEAVE,
     R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
-    R_COUNT = R_RMA + PAL_RMA_KIND_COUNT
+    /* Enter, Leave on an ACCELERATOR_STREAM location: only when the role
+     * vocabulary has "device" (device_edl, added to the description then) */
+    R_DEVICE_ENTER = R_RMA + PAL_RMA_KIND_COUNT, R_DEVICE_LEAVE,
+    R_COUNT
 };
 static const char *const rec_names[R_COUNT] = {
     "location", "region", "comm", "metric", "parameter", "enter", "leave", "mpi_enter",
     "mpi_leave", "coll_enter", "coll_leave", "send", "isend", "isend_complete", "irecv_request",
     "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
     "metric_float", "marker", "parameter_int", "pause", "resume", "enter_idle",
-    "mpi_enter_idle", "coll_enter_idle", "process_begin", "process_end",
+    "mpi_enter_idle", "coll_enter_idle", "process_begin", "process_end", "io_handle",
+    "io_leave",
 #define X(id, name, otf2_op, otf2_role) "coll_leave_" name,
     PAL_COLLECTIVE_OPS(X)
 #undef X
 #define X(id, name, role, otf2) "rma_" name "_leave",
     PAL_RMA_KINDS(X)
 #undef X
+    "device_enter", "device_leave",
 };
+
+/* The records of GPU work, added to otf2_edl before its BIND when EDL's
+ * role vocabulary has "device" (time spent on a device), with their binds. */
+static const char device_edl[] =
+    "RECORD device_enter DESCRIPTION \"Enter on a GPU stream (an ACCELERATOR_STREAM location)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, device;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD device_leave DESCRIPTION \"Leave on a GPU stream, with the bytes of its ecl:bytes* attributes (a copy's)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave, device;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
+    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
+    "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
+    "END;\n"
+    "\n";
+static const char device_bind[] = BIND_SELF("device_enter") BIND_SELF("device_leave");
 
 #define MAXF 12
 
@@ -514,6 +576,7 @@ typedef struct oloc {
     uint64_t events;                 /* as its definition declares */
     uint64_t seen;                   /* events read (of the kinds read) */
     OTF2_TimeStamp last_t;           /* the time of its last event read */
+    int accel;                       /* an ACCELERATOR_STREAM (a GPU stream) */
     /* the last MpiCollectiveEnd, for the Leave that follows it */
     int coll_pending;
     pal_coll_op coll_op;        /* PAL_COLL_OP_NONE: an operation EDL does not know */
@@ -526,6 +589,10 @@ typedef struct oloc {
     int rma_pending;
     uint64_t rma_win, rma_bytes;
     int64_t rma_peer;
+    /* the I/O events since the last Enter or Leave, for the next Leave */
+    int io_pending;
+    const char *io_op;
+    uint64_t io_handle, io_bytes;
 } oloc;
 
 /* ECL's region descriptions (views/otf2.c, doc/views.md "OTF2 export"):
@@ -543,6 +610,8 @@ typedef struct ocomm { uint32_t name; uint32_t group; int used; } ocomm;
 typedef struct omember { uint32_t name, unit; int used; } omember;
 typedef struct oclass { OTF2_MetricMemberRef *members; uint8_t n; int used; } oclass;
 typedef struct oparam { uint32_t name; int used; } oparam;
+typedef struct oiohandle { uint32_t name, file, paradigm; int used; } oiohandle;
+typedef struct olgroup { OTF2_LocationGroupType type; OTF2_LocationGroupRef creator; int used; } olgroup;
 
 struct pal_otf2 {
     OTF2_Reader *rd;
@@ -566,6 +635,14 @@ struct pal_otf2 {
     size_t nclasses;
     oparam *params;
     size_t nparams;
+    uint32_t *iofile_name;           /* IoFile id -> its name */
+    size_t niofiles;
+    uint32_t *ioparadigm_id;         /* IoParadigm id -> its identification */
+    size_t nioparadigms;
+    oiohandle *iohandles;
+    size_t niohandles;
+    olgroup *lgroups;                /* location groups: an accelerator's creator */
+    size_t nlgroups;
     /* attribute definitions (their name strings), and which are the
      * ecl:bytes_sent, ecl:bytes_received, ecl:bytes ones (ref + 1; 0: none) */
     uint32_t *attr_name;
@@ -662,10 +739,21 @@ static OTF2_CallbackCode d_attribute(void *ud, OTF2_AttributeRef self, OTF2_Stri
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode d_locgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+                                    OTF2_LocationGroupRef creator)
+{
+    (void)name, (void)parent;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->lgroups, &o->nlgroups, self, sizeof *o->lgroups) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->lgroups[self] = (olgroup){ type, creator, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
                                     OTF2_LocationType type, uint64_t nev, OTF2_LocationGroupRef g)
 {
-    (void)type;
     pal_otf2 *o = ud;
     if (o->nlocs == o->caplocs) {
         size_t nc = o->caplocs ? o->caplocs * 2 : 16;
@@ -681,6 +769,7 @@ static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_String
     l->group = g;
     l->name = name;
     l->events = nev;
+    l->accel = type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -760,6 +849,45 @@ static OTF2_CallbackCode d_param(void *ud, OTF2_ParameterRef self, OTF2_StringRe
     if (grow((void **)&o->params, &o->nparams, self, sizeof *o->params) != 0)
         return OTF2_CALLBACK_ERROR;
     o->params[self] = (oparam){ name, 1 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_ioparadigm(void *ud, OTF2_IoParadigmRef self, OTF2_StringRef ident,
+                                      OTF2_StringRef name, OTF2_IoParadigmClass cls,
+                                      OTF2_IoParadigmFlag flags, uint8_t n,
+                                      const OTF2_IoParadigmProperty *props, const OTF2_Type *types,
+                                      const OTF2_AttributeValue *values)
+{
+    (void)name, (void)cls, (void)flags, (void)n, (void)props, (void)types, (void)values;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->ioparadigm_id, &o->nioparadigms, self, sizeof *o->ioparadigm_id) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->ioparadigm_id[self] = ident;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* IoRegularFile and IoDirectory: one name space */
+static OTF2_CallbackCode d_iofile(void *ud, OTF2_IoFileRef self, OTF2_StringRef name,
+                                  OTF2_SystemTreeNodeRef scope)
+{
+    (void)scope;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->iofile_name, &o->niofiles, self, sizeof *o->iofile_name) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->iofile_name[self] = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iohandle(void *ud, OTF2_IoHandleRef self, OTF2_StringRef name,
+                                    OTF2_IoFileRef file, OTF2_IoParadigmRef paradigm,
+                                    OTF2_IoHandleFlag flags, OTF2_CommRef comm,
+                                    OTF2_IoHandleRef parent)
+{
+    (void)flags, (void)comm, (void)parent;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->iohandles, &o->niohandles, self, sizeof *o->iohandles) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->iohandles[self] = (oiohandle){ name, file, paradigm, 1 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1002,9 +1130,11 @@ static int region_flags(pal_otf2 *o, OTF2_RegionRef r)
     return g->flags;
 }
 
-static int region_type(pal_otf2 *o, OTF2_RegionRef r, int leave)
+static int region_type(pal_otf2 *o, OTF2_RegionRef r, int leave, const oloc *l)
 {
     int idle = !leave && (region_flags(o, r) & RF_IDLE);
+    if (l && l->accel && o->rdesc[R_DEVICE_ENTER])
+        return leave ? R_DEVICE_LEAVE : R_DEVICE_ENTER;
     if (r < o->nregions && o->regions[r].used) {
         if (collective_role(o->regions[r].role))
             return leave ? R_COLL_LEAVE : idle ? R_COLL_ENTER_IDLE : R_COLL_ENTER;
@@ -1039,7 +1169,7 @@ static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
         ((pal_otf2 *)ud)->represented++;   /* by the record at the Leave */
         return OTF2_CALLBACK_SUCCESS;
     }
-    EV_BEGIN(region_type(ud, r, 0));
+    EV_BEGIN(region_type(ud, r, 0, loc_find(ud, lid)));
     if (r >= o->nregions || !o->regions[r].used)
         o->undef_region++;
     set_u(e, 4, r);
@@ -1065,23 +1195,31 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
         return e_process(lid, t, ud, al, r, (pf & RF_PROCESS_BEGIN) ? R_PROCESS_BEGIN
                                                                   : R_PROCESS_END);
     const oloc *pl = loc_find(ud, lid);
-    int type = region_type(ud, r, 1);
+    int type = region_type(ud, r, 1, pl);
     if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op != PAL_COLL_OP_NONE)
         type = R_COLL_OP + (int)pl->coll_op;
     else if (type != R_COLL_LEAVE && pl && pl->rma_pending)
         type = R_RMA + pl->rma_pending - 1;
+    else if (type == R_LEAVE && pl && pl->io_pending)
+        type = R_IO_LEAVE;
     EV_BEGIN(type);
     set_u(e, 4, r);
     if (r >= o->nregions || !o->regions[r].used)
         o->undef_region++;
-    if (type >= R_RMA && l) {
+    if (type >= R_RMA && type < R_RMA + PAL_RMA_KIND_COUNT && l) {
         OTF2_CommRef c = l->rma_win < o->nwins ? o->wincomm[l->rma_win] : 0;
         set_u(e, 5, c);
         set_u(e, 6, l->rma_win);
         set_i(e, 7, l->rma_peer);
         set_u(e, 8, l->rma_bytes);
         l->rma_pending = 0;
-    } else if (type == R_MPI_LEAVE || type == R_LEAVE) {
+    } else if (type == R_IO_LEAVE && l) {
+        set_u(e, 5, l->io_handle);
+        set_s(e, 6, l->io_op);
+        set_u(e, 7, l->io_bytes);
+        l->io_pending = 0;
+        l->io_bytes = 0;
+    } else if (type == R_MPI_LEAVE || type == R_LEAVE || type == R_DEVICE_LEAVE) {
         /* the bytes the call moved, when the writer said them (ECL's export:
          * MPI calls, and any other call that moves bytes -- POSIX I/O, GPU
          * copies) */
@@ -1097,7 +1235,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
                 e->len[5 + i] = 0;
             }
         }
-    } else if (e->type == R_COLL_LEAVE || type >= R_COLL_OP) {
+    } else if (e->type == R_COLL_LEAVE || (type >= R_COLL_OP && type < R_RMA)) {
         if (l && l->coll_pending) {
             set_u(e, 5, l->coll_comm);
             set_i(e, 6, l->coll_root);
@@ -1282,6 +1420,56 @@ static OTF2_CallbackCode e_rma_done(EV_HEAD, OTF2_RmaWinRef w, uint64_t mid)
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An I/O event: remembered for the Leave of its region (an io_leave record):
+ * the handle, what was done, the bytes moved. */
+static OTF2_CallbackCode io_event(EV_HEAD, OTF2_IoHandleRef h, const char *op, uint64_t bytes)
+{
+    pal_otf2 *o = ud;
+    (void)al, (void)t;
+    oloc *l = loc_find(o, lid);
+    o->represented++;
+    if (l) {
+        if (!l->io_pending) {
+            l->io_bytes = 0;
+            l->io_op = "";
+        }
+        l->io_pending = 1;
+        l->io_handle = h;
+        if (op)
+            l->io_op = op;
+        l->io_bytes += bytes;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_io_create(EV_HEAD, OTF2_IoHandleRef h, OTF2_IoAccessMode mode,
+                                     OTF2_IoCreationFlag cflags, OTF2_IoStatusFlag sflags)
+{
+    (void)mode, (void)cflags, (void)sflags;
+    return io_event(lid, t, ud, al, h, "open", 0);
+}
+
+static OTF2_CallbackCode e_io_destroy(EV_HEAD, OTF2_IoHandleRef h)
+{
+    return io_event(lid, t, ud, al, h, "close", 0);
+}
+
+static OTF2_CallbackCode e_io_begin(EV_HEAD, OTF2_IoHandleRef h, OTF2_IoOperationMode mode,
+                                    OTF2_IoOperationFlag flags, uint64_t request, uint64_t mid)
+{
+    (void)flags, (void)request, (void)mid;
+    return io_event(lid, t, ud, al, h,
+                    mode == OTF2_IO_OPERATION_MODE_READ ? "read"
+                    : mode == OTF2_IO_OPERATION_MODE_WRITE ? "write" : "flush", 0);
+}
+
+static OTF2_CallbackCode e_io_done(EV_HEAD, OTF2_IoHandleRef h, uint64_t result, uint64_t mid)
+{
+    (void)mid;
+    /* a failed operation's result is OTF2_UNDEFINED_UINT64 in some writers */
+    return io_event(lid, t, ud, al, h, NULL, result == OTF2_UNDEFINED_UINT64 ? 0 : result);
+}
+
 static OTF2_CallbackCode e_metric(EV_HEAD, OTF2_MetricRef metric, uint8_t n, const OTF2_Type *types,
                                   const OTF2_MetricValue *values)
 {
@@ -1418,6 +1606,19 @@ static int queue_defs(pal_otf2 *o)
         set_u(e, 4, i);
         set_s(e, 5, str_of(o, o->params[i].name));
     }
+    for (size_t i = 0; i < o->niohandles; i++) {
+        const oiohandle *h = &o->iohandles[i];
+        if (!h->used)
+            continue;
+        orec *e = push(o, R_IO_HANDLE, NULL, OTF2_UNDEFINED_TIMESTAMP);
+        if (!e)
+            return -1;
+        set_u(e, 4, i);
+        set_s(e, 5, str_of(o, h->name));
+        set_s(e, 6, h->file < o->niofiles ? str_of(o, o->iofile_name[h->file]) : "");
+        set_s(e, 7, h->paradigm < o->nioparadigms ? str_of(o, o->ioparadigm_id[h->paradigm])
+                                                  : "");
+    }
     return 0;
 }
 
@@ -1441,6 +1642,10 @@ void pal_otf2_close(pal_otf2 *o)
         free(o->classes[i].members);
     free(o->classes);
     free(o->params);
+    free(o->iofile_name);
+    free(o->ioparadigm_id);
+    free(o->iohandles);
+    free(o->lgroups);
     free(o->attr_name);
     free(o->locs);
     free(o->byid);
@@ -1484,13 +1689,37 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     o->path = path;
     o->res = 1000000000;
     o->commloc = -1;
-    if (edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL, &ed) !=
-        EDL_OK)
+    /* with "device" in the role vocabulary, the GPU records go before the
+     * BIND and their binds before its END */
+    char *text = NULL;
+    size_t tlen = sizeof otf2_edl - 1;
+    if (pal_record_role_by_name("device") != PAL_ROLE_NONE) {
+        const char *bind = strstr(otf2_edl, "BIND IS\n");
+        size_t pre = bind ? (size_t)(bind - otf2_edl) : 0, endl = strlen("END;\n");
+        if (!bind || !(text = malloc(tlen + sizeof device_edl + sizeof device_bind)))
+            OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
+        memcpy(text, otf2_edl, pre);
+        memcpy(text + pre, device_edl, sizeof device_edl - 1);
+        size_t k = pre + sizeof device_edl - 1;
+        memcpy(text + k, bind, tlen - pre - endl);
+        k += tlen - pre - endl;
+        memcpy(text + k, device_bind, sizeof device_bind - 1);
+        k += sizeof device_bind - 1;
+        memcpy(text + k, "END;\n", endl);
+        tlen = k + endl;
+    }
+    int compiled = edl_compile_string("otf2", text ? text : otf2_edl, tlen, ignore_diag, NULL,
+                                      &ed) == EDL_OK;
+    free(text);
+    if (!compiled && text)      /* a vocabulary whose device goes with no enter: without */
+        compiled = edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL,
+                                      &ed) == EDL_OK;
+    if (!compiled)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': the OTF2 description does not compile", path);
     if ((st = pal_dict_wrap(ed, &d, err, sizeof err)) != PAL_OK)
         OFAIL(st, "cannot open trace '%s': %s", path, err);
     for (int i = 0; i < R_COUNT; i++)
-        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])))
+        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])) && i < R_DEVICE_ENTER)
             OFAIL(PAL_EFORMAT, "cannot open trace '%s': no record '%s' in the OTF2 description",
                   path, rec_names[i]);
     if (!(o->rd = OTF2_Reader_Open(path)))
@@ -1509,12 +1738,17 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, d_region);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attribute);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, d_locgroup);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
     OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(dc, d_rmawin);
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(dc, d_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(dc, d_class);
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
+    OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(dc, d_ioparadigm);
+    OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(dc, d_iofile);
+    OTF2_GlobalDefReaderCallbacks_SetIoDirectoryCallback(dc, d_iofile);
+    OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(dc, d_iohandle);
     OTF2_Reader_RegisterGlobalDefCallbacks(o->rd, gdr, dc, o);
     OTF2_GlobalDefReaderCallbacks_Delete(dc);
     uint64_t ndefs = 0;
@@ -1542,6 +1776,16 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
                         "does not define: their ranks are read as world ranks", path,
                         undef_group);
     r->st.damaged += undef_str + undef_group;
+    /* a location of an ACCELERATOR group (GPU streams) is of the process
+     * that created the group: its rank, threads after the process's own */
+    for (size_t i = 0; i < o->nlocs; i++) {
+        oloc *l = &o->locs[i];
+        for (int hops = 0; hops < 4 && l->group < o->nlgroups && o->lgroups[l->group].used &&
+                           o->lgroups[l->group].type == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR &&
+                           o->lgroups[l->group].creator != OTF2_UNDEFINED_LOCATION_GROUP;
+             hops++)
+            l->group = o->lgroups[l->group].creator;
+    }
     /* threads numbered within their location group, by location id */
     if (o->nlocs > 1)      /* none: an archive without locations, locs NULL */
         qsort(o->locs, o->nlocs, sizeof *o->locs, loc_cmp);
@@ -1604,6 +1848,10 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalEvtReaderCallbacks_SetRmaAcquireLockCallback(ec, e_rma_lock);
     OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(ec, e_rma_unlock);
     OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(ec, e_rma_done);
+    OTF2_GlobalEvtReaderCallbacks_SetIoCreateHandleCallback(ec, e_io_create);
+    OTF2_GlobalEvtReaderCallbacks_SetIoDestroyHandleCallback(ec, e_io_destroy);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(ec, e_io_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(ec, e_io_done);
     OTF2_Reader_RegisterGlobalEvtCallbacks(o->rd, o->ger, ec, o);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
     if (queue_defs(o) != 0)
@@ -1688,7 +1936,7 @@ pal_status pal_otf2_next(pal_reader *r, const pal_record **out)
             /* events of kinds the description above has no record for */
             if (o->events > o->represented)
                 pal_reader_note(r, "%s: %" PRIu64 " of the archive's %" PRIu64 " events are of "
-                                "kinds PAL does not read from OTF2 (RMA, I/O, threads, "
+                                "kinds PAL does not read from OTF2 (threads, I/O seeks and locks, "
                                 "calling contexts, ...): skipped", s->path,
                                 o->events - o->represented, o->events);
             r->state = ST_ENDED;

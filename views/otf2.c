@@ -10,7 +10,12 @@
  * MpiCollectiveBegin/End (the operation: the description's OPERATION);
  * the one-sided roles (rma_put, ...) Rma* events on RmaWin definitions;
  * counters Metric events; markers ParameterString
- * events of the parameter "marker". A call record spans [time - duration,
+ * events of the parameter "marker"; POSIX I/O calls IoOperationBegin/
+ * Complete, IoCreateHandle/IoDestroyHandle on IoHandle definitions of
+ * paradigm "POSIX", as Score-P writes them; records of role device (time
+ * on a GPU) put their location in an ACCELERATOR location group of their
+ * process as an ACCELERATOR_STREAM, their regions of paradigm CUDA
+ * (doc/otf2.md). A call record spans [time - duration,
  * time], so events are kept per location in a small time-sorted buffer and
  * written when it fills: each location's events reach libotf2 in time order. */
 #include <config.h>
@@ -41,6 +46,7 @@ enum {
     E_CBEGIN, E_CEND, E_METRIC, E_PARAM, E_OFF, E_ON,
     E_RMA_PUT, E_RMA_GET, E_RMA_ATOMIC, E_RMA_DONE, E_RMA_WCREATE, E_RMA_WDESTROY, E_RMA_SYNC,
     E_RMA_GSYNC, E_RMA_LOCK, E_RMA_UNLOCK,
+    E_IO_BEGIN, E_IO_DONE, E_IO_CREATE, E_IO_DESTROY,
     E_LIMIT
 };
 
@@ -127,6 +133,7 @@ typedef struct loc {
     uint32_t name;             /* string id, UINT32_MAX: none yet */
     int64_t coll_root;         /* the root an enter of a collective named (PICL), -1: none */
     uint64_t rma_ops;          /* one-sided operations so far (their matching ids) */
+    int gpu;                   /* it has records of role device: a GPU stream */
 } loc;
 
 typedef struct req {
@@ -139,6 +146,7 @@ typedef struct region {
     uint32_t desc;             /* string id of "ecl:idle", ...; UINT32_MAX: none */
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
+    int io;                    /* the POSIX I/O function it is (IO_*), IO_NONE */
 } region;
 
 typedef struct metric {
@@ -152,6 +160,19 @@ typedef struct comm {
     uint32_t *members;         /* world ranks */
     size_t nmembers;
 } comm;
+
+/* POSIX I/O (doc/otf2.md, "POSIX I/O"): a call whose region is a POSIX I/O
+ * function and whose record refers to the file it works on (a field without
+ * a role that refers to a definition naming it: ECL's io_call.file). One
+ * IoHandle per (process, file name), one IoRegularFile per file name. */
+enum { IO_NONE, IO_READ, IO_WRITE, IO_FLUSH, IO_OPEN, IO_CLOSE };
+typedef struct iohandle {
+    uint32_t name;             /* the file's name (string id) */
+    uint32_t file;             /* its IoRegularFile */
+    uint32_t active;           /* opens not closed yet */
+    int seen, pre_created;     /* pre_created: used before any open */
+    uint64_t ops;              /* matching ids given so far */
+} iohandle;
 
 typedef struct rwin {
     uint64_t id;               /* the trace's window id */
@@ -191,6 +212,14 @@ typedef struct xp {
     rwin *wins;                /* one-sided communication windows */
     size_t nwins;
     pmap winmap;
+    iohandle *ioh;             /* POSIX I/O handles, by (process, name) */
+    size_t nioh;
+    pmap iohmap;
+    uint32_t *iofiles;         /* IoRegularFile -> its name (string id) */
+    size_t niofiles;
+    pmap iofmap;
+    int *objfield;             /* by record type: its file field + 1; -1 none; 0 not yet */
+    size_t nobjfield;
     uint32_t marker_str;
     int have_base;
     int have_first;            /* first_ns: the earliest time of any record */
@@ -201,10 +230,31 @@ typedef struct xp {
     uint32_t max_rank;
     int any_rank;
     int attrs_used;            /* a Leave carries attributes: define them */
+    /* the record role "device" (time on a GPU), PAL_ROLE_NONE when this
+     * PAL's vocabulary has none: looked up by name, once */
+    pal_record_role role_device;
     /* what was written */
     uint64_t count[E_LIMIT];
     uint64_t clamped, lost;
 } xp;
+
+/* Grows *arr (elements of size sz, *n of them, the new ones zero) so that
+ * index i exists. 0, or -1 out of memory. */
+static int grow(void **arr, size_t *n, size_t i, size_t sz)
+{
+    if (i < *n)
+        return 0;
+    size_t nn = *n ? *n : 64;
+    while (nn <= i)
+        nn *= 2;
+    void *p = realloc(*arr, nn * sz);
+    if (!p)
+        return -1;
+    memset((char *)p + *n * sz, 0, (nn - *n) * sz);
+    *arr = p;
+    *n = nn;
+    return 0;
+}
 
 static int oom(void)
 {
@@ -361,6 +411,17 @@ static void write_event(xp *x, loc *l, const ev *e)
                                            (OTF2_LockType)e->tag);
         break;
     case E_RMA_UNLOCK: rc = OTF2_EvtWriter_RmaReleaseLock(w, NULL, e->t, e->a, e->root, e->req); break;
+    case E_IO_BEGIN:
+        rc = OTF2_EvtWriter_IoOperationBegin(w, NULL, e->t, e->a, (OTF2_IoOperationMode)e->tag,
+                                             OTF2_IO_OPERATION_FLAG_NONE, e->bytes, e->req);
+        break;
+    case E_IO_DONE: rc = OTF2_EvtWriter_IoOperationComplete(w, NULL, e->t, e->a, e->bytes, e->req); break;
+    case E_IO_CREATE:
+        /* ECL does not record open's flags: the mode is READ_WRITE */
+        rc = OTF2_EvtWriter_IoCreateHandle(w, NULL, e->t, e->a, OTF2_IO_ACCESS_MODE_READ_WRITE,
+                                           OTF2_IO_CREATION_FLAG_NONE, OTF2_IO_STATUS_FLAG_NONE);
+        break;
+    case E_IO_DESTROY: rc = OTF2_EvtWriter_IoDestroyHandle(w, NULL, e->t, e->a); break;
     }
     if (rc != OTF2_SUCCESS && x->err == OTF2_SUCCESS)
         x->err = rc;
@@ -411,6 +472,24 @@ static int put(xp *x, loc *l, ev e)
     if (l->n >= BUF_EVENTS)
         flush_loc(x, l, l->n / 2);
     return 0;
+}
+
+/* What a POSIX I/O function does (its name is the region's): the paradigm
+ * "POSIX" of OTF2 is these functions, as MPI's operations are MPI's. */
+static int io_op_of(const char *fn)
+{
+    static const struct { const char *name; int op; } fns[] = {
+        {"read", IO_READ}, {"pread", IO_READ}, {"pread64", IO_READ}, {"readv", IO_READ},
+        {"preadv", IO_READ}, {"write", IO_WRITE}, {"pwrite", IO_WRITE},
+        {"pwrite64", IO_WRITE}, {"writev", IO_WRITE}, {"pwritev", IO_WRITE},
+        {"fsync", IO_FLUSH}, {"fdatasync", IO_FLUSH}, {"open", IO_OPEN}, {"open64", IO_OPEN},
+        {"openat", IO_OPEN}, {"openat64", IO_OPEN}, {"creat", IO_OPEN}, {"creat64", IO_OPEN},
+        {"close", IO_CLOSE},
+    };
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (strcmp(fn, fns[i].name) == 0)
+            return fns[i].op;
+    return IO_NONE;
 }
 
 /* ---------------- reading fields by role ---------------- */
@@ -500,17 +579,8 @@ static uint32_t region_id(xp *x, const pal_record *rec)
         s = str_id(x, pal_recdesc_name(rd), strlen(pal_recdesc_name(rd)));
     if (s == UINT32_MAX)
         return UINT32_MAX;
-    if (s >= x->nros) {
-        size_t nn = x->nros ? x->nros : 64;
-        while (nn <= s)
-            nn *= 2;
-        uint32_t *n = realloc(x->region_of_str, nn * sizeof *n);
-        if (!n)
-            return UINT32_MAX;
-        memset(n + x->nros, 0, (nn - x->nros) * sizeof *n);
-        x->region_of_str = n;
-        x->nros = nn;
-    }
+    if (grow((void **)&x->region_of_str, &x->nros, s, sizeof *x->region_of_str) != 0)
+        return UINT32_MAX;
     if (x->region_of_str[s]) {
         region *g = &x->regions[x->region_of_str[s] - 1];
         /* a leave may say more than its enter did (PICL's recv_end receives) */
@@ -533,6 +603,7 @@ static uint32_t region_id(xp *x, const pal_record *rec)
     g->name = s;
     g->role = OTF2_REGION_ROLE_FUNCTION;
     g->paradigm = OTF2_PARADIGM_USER;
+    g->io = io_op_of(x->str[s]);
     /* what OTF2's region roles cannot say, in the description: a region that
      * waits (role idle), the process's start or end (MPI_Init, MPI_Finalize) */
     const char *desc = pal_record_has_role(rec, PAL_ROLE_PROCESS_BEGIN) ? "ecl:process_begin"
@@ -934,6 +1005,138 @@ static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t 
     return 0;
 }
 
+/* ---------------- POSIX I/O ---------------- */
+
+/* The field of records of type rd that names the file they work on: the
+ * first field without a role that refers to a definition. -1: none; -2 out
+ * of memory. */
+static long file_field(xp *x, const pal_recdesc *rd)
+{
+    size_t k = pal_recdesc_index(rd);
+    if (grow((void **)&x->objfield, &x->nobjfield, k, sizeof *x->objfield) != 0)
+        return -2;
+    if (x->objfield[k] == 0) {
+        x->objfield[k] = -1;
+        for (size_t i = 0; i < pal_recdesc_field_count(rd); i++) {
+            const pal_fielddesc *f = pal_recdesc_field(rd, i);
+            if (pal_field_role_of(f) == PAL_FROLE_NONE &&
+                pal_field_reference(f, NULL, NULL, NULL) == PAL_OK) {
+                x->objfield[k] = (int)i + 1;
+                break;
+            }
+        }
+    }
+    return x->objfield[k] - 1;
+}
+
+/* The I/O operation of call rec in region reg (IO_NONE: none) and its
+ * handle in *h; -1 out of memory. */
+static int io_call(xp *x, const pal_record *rec, uint32_t reg, uint32_t *h)
+{
+    int op = x->regions[reg].io;
+    if (op == IO_NONE)
+        return IO_NONE;
+    long fi = file_field(x, pal_record_desc(rec));
+    const char *s;
+    size_t len;
+    if (fi == -2)
+        return -1;
+    if (fi < 0 || pal_names_field(x->names, rec, (size_t)fi, &s, &len) != PAL_OK)
+        return IO_NONE;                  /* the file is not known: the region only */
+    uint32_t name = str_id(x, s, len);
+    if (name == UINT32_MAX)
+        return -1;
+    uint32_t process = pal_record_process(rec);
+    long i = pmap_get(&x->iohmap, process, name);
+    if (i < 0) {
+        long f = pmap_get(&x->iofmap, name, 0);
+        if (f < 0) {
+            uint32_t *nf = realloc(x->iofiles, (x->niofiles + 1) * sizeof *nf);
+            if (!nf)
+                return -1;
+            x->iofiles = nf;
+            if (pmap_put(&x->iofmap, name, 0, (uint32_t)x->niofiles) != 0)
+                return -1;
+            f = (long)x->niofiles;
+            x->iofiles[x->niofiles++] = name;
+        }
+        iohandle *nh = realloc(x->ioh, (x->nioh + 1) * sizeof *nh);
+        if (!nh)
+            return -1;
+        x->ioh = nh;
+        if (pmap_put(&x->iohmap, process, name, (uint32_t)x->nioh) != 0)
+            return -1;
+        i = (long)x->nioh++;
+        memset(&x->ioh[i], 0, sizeof x->ioh[i]);
+        x->ioh[i].name = name;
+        x->ioh[i].file = (uint32_t)f;
+    }
+    region *g = &x->regions[reg];
+    if (g->role == OTF2_REGION_ROLE_FUNCTION)
+        g->role = op == IO_OPEN || op == IO_CLOSE ? OTF2_REGION_ROLE_FILE_IO_METADATA
+                                                  : OTF2_REGION_ROLE_FILE_IO;
+    *h = (uint32_t)i;
+    return op;
+}
+
+/* Handle h is active for an operation at t: one used before any open was
+ * there from the start (pre-created, like stdin); one used again after its
+ * close was made again by something not traced: IoCreateHandle at t. */
+static int io_activate(xp *x, loc *l, uint32_t h, uint64_t t)
+{
+    iohandle *ih = &x->ioh[h];
+    if (ih->active)
+        return 0;
+    ih->active = 1;
+    if (!ih->seen) {
+        ih->seen = ih->pre_created = 1;
+        return 0;
+    }
+    ev e;
+    memset(&e, 0, sizeof e);
+    e.kind = E_IO_CREATE;
+    e.t = t;
+    e.a = h;
+    return put(x, l, e);
+}
+
+/* The I/O events of a call [t0, t1]: at t0 (after its Enter) an operation's
+ * begin; at t1 (before its Leave) its completion, a handle's creation by an
+ * open or destruction by the last close. */
+static int emit_io(xp *x, loc *l, int op, uint32_t h, uint64_t bytes, uint64_t t, int end)
+{
+    ev e;
+    memset(&e, 0, sizeof e);
+    e.t = t;
+    e.a = h;
+    e.bytes = bytes;
+    if (op == IO_READ || op == IO_WRITE || op == IO_FLUSH) {
+        if (!end && io_activate(x, l, h, t) != 0)
+            return -1;
+        e.kind = end ? E_IO_DONE : E_IO_BEGIN;
+        e.tag = op == IO_READ ? OTF2_IO_OPERATION_MODE_READ
+                : op == IO_WRITE ? OTF2_IO_OPERATION_MODE_WRITE : OTF2_IO_OPERATION_MODE_FLUSH;
+        e.req = end ? x->ioh[h].ops++ : x->ioh[h].ops;
+        return put(x, l, e);
+    }
+    if (!end)
+        return 0;
+    iohandle *ih = &x->ioh[h];
+    if (op == IO_OPEN) {
+        ih->seen = 1;
+        if (ih->active++ > 0)
+            return 0;                   /* open twice: one handle stays active */
+        e.kind = E_IO_CREATE;
+        return put(x, l, e);
+    }
+    if (io_activate(x, l, h, t) != 0)
+        return -1;
+    if (--ih->active > 0)
+        return 0;
+    e.kind = E_IO_DESTROY;
+    return put(x, l, e);
+}
+
 static int simple(xp *x, loc *l, int kind, uint64_t t, uint32_t a)
 {
     ev e;
@@ -1015,8 +1218,30 @@ static int record(xp *x, const pal_record *rec)
         uint32_t reg = region_id(x, rec);
         if (reg == UINT32_MAX)
             return oom();
+        if (x->role_device != PAL_ROLE_NONE && pal_record_has_role(rec, x->role_device)) {
+            /* GPU work: kernels, and copies and memsets (they move bytes),
+             * as Score-P's CUDA regions */
+            region *g = &x->regions[reg];
+            l->gpu = 1;
+            if (g->paradigm == OTF2_PARADIGM_USER && g->role == OTF2_REGION_ROLE_FUNCTION) {
+                g->paradigm = OTF2_PARADIGM_CUDA;
+                if (pal_recdesc_role_field(rd, PAL_FROLE_BYTES) ||
+                    pal_recdesc_role_field(rd, PAL_FROLE_BYTES_SENT) ||
+                    pal_recdesc_role_field(rd, PAL_FROLE_BYTES_RECEIVED))
+                    g->role = OTF2_REGION_ROLE_DATA_TRANSFER;
+            }
+        }
         int64_t dur = 0;
-        uint64_t t0 = t, t1 = t;
+        uint64_t t0 = t, t1 = t, io_bytes = 0;
+        uint32_t ioh = 0;
+        int io = IO_NONE;
+        if (call && !send && !recv && !coll && !rma &&
+            !pal_record_has_role(rec, PAL_ROLE_COMMUNICATION)) {
+            if ((io = io_call(x, rec, reg, &ioh)) < 0)
+                return oom();
+            if (io != IO_NONE && !get_u64(x, rec, PAL_FROLE_BYTES, &io_bytes))
+                io_bytes = 0;
+        }
         if ((call || over) && pal_record_duration_ns(rec, &dur) == PAL_OK && dur > 0) {
             if (call)
                 t0 = dur > ns - x->base ? (x->clamped++, 0) : t - (uint64_t)dur;
@@ -1033,6 +1258,8 @@ static int record(xp *x, const pal_record *rec)
             if (send && emit_send(x, l, rec, t0) != 0)
                 return -1;
             if (rma && enter && emit_rma(x, l, rec, t0, t0) != 0)
+                return -1;
+            if (io != IO_NONE && emit_io(x, l, io, ioh, io_bytes, t0, 0) != 0)
                 return -1;
             if (call && !send && !recv) {
                 /* a request it creates (MPI_Irecv): completed later as a receive? */
@@ -1057,14 +1284,17 @@ static int record(xp *x, const pal_record *rec)
                 return -1;
             if (rma && emit_rma(x, l, rec, leave ? t1 : t0, t1) != 0)
                 return -1;
+            if (io != IO_NONE && emit_io(x, l, io, ioh, io_bytes, t1, 1) != 0)
+                return -1;
             ev e;
             memset(&e, 0, sizeof e);
             e.kind = E_LEAVE;
             e.t = t1;
             e.a = reg;
-            /* the bytes the call says it moves (a collective's and a
-             * one-sided operation's go with their own events) */
-            for (int i = 0; !coll && !rma && (leave || call) && i < A_COUNT; i++)
+            /* the bytes the call says it moves (a collective's, a
+             * one-sided operation's and an I/O operation's go with their
+             * own events) */
+            for (int i = 0; !coll && !rma && io == IO_NONE && (leave || call) && i < A_COUNT; i++)
                 if (get_u64(x, rec, attr_roles[i], &e.attr[i])) {
                     e.amask |= (uint8_t)(1u << i);
                     x->attrs_used = 1;
@@ -1222,6 +1452,10 @@ static int write_defs(xp *x, const pal_trace_info *info)
     if (s_machine == UINT32_MAX || s_node == UINT32_MAX || s_world == UINT32_MAX ||
         s_marker == UINT32_MAX || s_empty == UINT32_MAX)
         return oom();
+    uint32_t s_posix = 0, s_posix_name = 0;      /* the I/O paradigm's names, when used */
+    if (x->nioh && ((s_posix = str_id(x, "POSIX", 5)) == UINT32_MAX ||
+                    (s_posix_name = str_id(x, "POSIX I/O", 9)) == UINT32_MAX))
+        return oom();
     uint32_t s_attr[A_COUNT];
     for (int i = 0; i < A_COUNT; i++)
         if (x->attrs_used &&
@@ -1304,10 +1538,41 @@ static int write_defs(xp *x, const pal_trace_info *info)
                                                        OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                        OTF2_UNDEFINED_LOCATION_GROUP));
             ngroups++;
-            if (x->any_rank && l->process <= x->max_rank)
-                world[l->process] = loc_ref(l);   /* its first thread */
         }
         group_of[i] = ngroups - 1;
+        /* its first CPU thread stands for the rank */
+        if (!l->gpu && x->any_rank && l->process <= x->max_rank && !world[l->process])
+            world[l->process] = loc_ref(l) + 1;
+    }
+    for (uint32_t r = 0; x->any_rank && r <= x->max_rank; r++)
+        world[r] = world[r] ? world[r] - 1 : (uint64_t)r << 32;
+    /* a process's GPU streams: an ACCELERATOR group of their own (OTF2 keeps
+     * them out of PROCESS groups), created by the process's, after every
+     * process's group so that process groups keep their numbers */
+    uint32_t accel_process = UINT32_MAX, accel_group = 0;
+    for (size_t i = 0; i < x->nlocs; i++) {
+        const loc *l = &x->locs[i];
+        if (!l->gpu)
+            continue;
+        if (accel_process != l->process || accel_group == 0) {
+            snprintf(buf, sizeof buf, "%s GPU", x->str[gname[i]]);
+            uint32_t s = str_id(x, buf, strlen(buf));
+            if (s == UINT32_MAX) {
+                free(gname);
+                free(lname);
+                free(group_of);
+                free(world);
+                return oom();
+            }
+            /* a string added after the strings were written: written here */
+            CK(OTF2_GlobalDefWriter_WriteString(g, (OTF2_StringRef)s, x->str[s]));
+            CK(OTF2_GlobalDefWriter_WriteLocationGroup(g, ngroups, s,
+                                                       OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0,
+                                                       group_of[i]));
+            accel_process = l->process;
+            accel_group = ngroups++;
+        }
+        group_of[i] = accel_group;
     }
     for (int i = 0; x->attrs_used && i < A_COUNT; i++)
         CK(OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, s_attr[i], s_empty,
@@ -1318,7 +1583,9 @@ static int write_defs(xp *x, const pal_trace_info *info)
         if (l->w)
             OTF2_EvtWriter_GetNumberOfEvents(l->w, &nev);
         CK(OTF2_GlobalDefWriter_WriteLocation(g, loc_ref(l), lname[i],
-                                              OTF2_LOCATION_TYPE_CPU_THREAD, nev, group_of[i]));
+                                              l->gpu ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
+                                                     : OTF2_LOCATION_TYPE_CPU_THREAD,
+                                              nev, group_of[i]));
     }
     for (size_t i = 0; i < x->nregions; i++)
         CK(OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)i, x->regions[i].name,
@@ -1368,6 +1635,23 @@ static int write_defs(xp *x, const pal_trace_info *info)
                                             (OTF2_CommRef)x->wins[i].comm,
                                             OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
     CK(OTF2_GlobalDefWriter_WriteParameter(g, 0, s_marker, OTF2_PARAMETER_TYPE_STRING));
+    /* POSIX I/O: the paradigm (as Score-P names it), files, handles */
+    if (x->nioh)
+        CK(OTF2_GlobalDefWriter_WriteIoParadigm(g, 0, s_posix, s_posix_name,
+                                                OTF2_IO_PARADIGM_CLASS_SERIAL,
+                                                OTF2_IO_PARADIGM_FLAG_OS, 0, NULL, NULL, NULL));
+    for (size_t i = 0; i < x->niofiles; i++)
+        CK(OTF2_GlobalDefWriter_WriteIoRegularFile(g, (OTF2_IoFileRef)i, x->iofiles[i], 0));
+    for (size_t i = 0; i < x->nioh; i++) {
+        const iohandle *h = &x->ioh[i];
+        CK(OTF2_GlobalDefWriter_WriteIoHandle(g, (OTF2_IoHandleRef)i, h->name, h->file, 0,
+                                              h->pre_created ? OTF2_IO_HANDLE_FLAG_PRE_CREATED
+                                                             : OTF2_IO_HANDLE_FLAG_NONE,
+                                              OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE));
+        if (h->pre_created)
+            CK(OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(
+                g, (OTF2_IoHandleRef)i, OTF2_IO_ACCESS_MODE_READ_WRITE, OTF2_IO_STATUS_FLAG_NONE));
+    }
     free(gname);
     free(lname);
     free(group_of);
@@ -1397,6 +1681,11 @@ static void xp_free(xp *x)
     free(x->commmap.s);
     free(x->wins);
     free(x->winmap.s);
+    free(x->ioh);
+    free(x->iohmap.s);
+    free(x->iofiles);
+    free(x->iofmap.s);
+    free(x->objfield);
     pal_names_destroy(x->names);
     pal_reader_close(x->r);
 }
@@ -1476,6 +1765,7 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
     for (int role = 1; role < PAL_FROLE_LIMIT; role++)
         if (pal_reader_role_handle(x.r, (pal_field_role)role, &x.h[role]) != PAL_OK)
             x.h[role] = NULL;
+    x.role_device = pal_record_role_by_name("device");
     /* communicator 0: the world */
     x.comms = calloc(1, sizeof *x.comms);
     if (!x.comms) {
@@ -1568,11 +1858,12 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
                 "pal-view: otf2: %s: %zu locations, %zu regions, enter %" PRIu64 ", leave %" PRIu64
                 ", send %" PRIu64 ", receive %" PRIu64 ", collective %" PRIu64 "/%" PRIu64
                 ", metric %" PRIu64 ", marker %" PRIu64 ", one-sided %" PRIu64
-                "; %" PRIu64 " records lost in the trace\n",
+                ", I/O %" PRIu64 "; %" PRIu64 " records lost in the trace\n",
                 anchor, x.nlocs, x.nregions, x.count[E_ENTER], x.count[E_LEAVE],
                 x.count[E_SEND] + x.count[E_ISEND], x.count[E_RECV] + x.count[E_IRECV],
                 x.count[E_CBEGIN], x.count[E_CEND], x.count[E_METRIC], x.count[E_PARAM],
-                x.count[E_RMA_PUT] + x.count[E_RMA_GET] + x.count[E_RMA_ATOMIC], x.lost);
+                x.count[E_RMA_PUT] + x.count[E_RMA_GET] + x.count[E_RMA_ATOMIC],
+                x.count[E_IO_BEGIN], x.lost);
     int partial = pal_stats_partial(&rs) || x.lost;
     xp_free(&x);
     return rc ? 1 : partial ? 2 : 0;

@@ -80,7 +80,7 @@ trace=$1
 edl=$top_srcdir/tests/views/many-ranks.edl
 no=$tmp/no-such-dir
 # refuses NAME FILE COMMAND...: status 1, the first message line starts with
-# "NAME: " and names FILE
+# "NAME: " and names FILE as given, in quotes (not a temporary file beside it)
 refuses() {
     name=$1 file=$2
     shift 2
@@ -88,7 +88,7 @@ refuses() {
     st=$?
     first=$(head -n 1 "$tmp/err")
     case $first in
-    "$name: "*"$file"*) ok=1 ;;
+    "$name: "*"'$file'"*) ok=1 ;;
     *) ok=0 ;;
     esac
     if [ $st -ne 1 ] || [ $ok -ne 1 ]; then
@@ -106,4 +106,5 @@ refuses ecl-merge "$no/m.ecl" "$B/ecl/tools/ecl-merge" -o "$no/m.ecl" "$trace"
 refuses edlc "$no/x.bin" "$B/edl/edlc" -o "$no/x.bin" "$edl"
 refuses pal-view "$no/x.csv" "$B/views/pal-view" --export csv -o "$no/x.csv" "$trace"
 refuses pal-view "$no/x.html" "$B/views/pal-view" --html "$no/x.html" "$trace"
+refuses pal-view "$no/x.json" "$B/views/pal-view" --export chrome -o "$no/x.json" "$trace"
 exit $fail

@@ -42,24 +42,7 @@ grep -q "ECL is installed in $prefix, but:" "$tmp/build/make.out" \
 have_python=no
 [ -e "$tmp/build/python/pal.so" ] && have_python=yes
 
-cat >"$tmp/work/app.c" <<'EOC'
-#include <mpi.h>
-#include <ecl.h>
-int main(int argc, char **argv)
-{
-    int rank, v = 42;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    ECL_ENTER("exchange");
-    if (rank == 0)
-        MPI_Send(&v, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
-    else if (rank == 1)
-        MPI_Recv(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    ECL_LEAVE("exchange");
-    MPI_Finalize();
-    return v != 42;
-}
-EOC
+cp "$top_srcdir/tests/build/install-app.c" "$tmp/work/app.c" || exit 99
 cat >"$tmp/work/tool.c" <<'EOC'
 #include <stdio.h>
 #include <pal.h>

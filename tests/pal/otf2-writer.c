@@ -12,7 +12,14 @@
  * region 99 (not defined), an enter at 1003 (before the event preceding
  * it: out of order), a send on communicator 7 (not defined) and a leave;
  * rank 1 declares 3 events fewer than it holds; MPI_Wait's name is string
- * 77 (not defined). */
+ * 77 (not defined).
+ * Usage: otf2-writer DIR scorep
+ * writes instead what Score-P writes for POSIX I/O and CUDA: one process
+ * (location group 0, location 0) that writes 100 bytes to "out.txt" with
+ * write() (IoOperationBegin/Complete on the pre-created IoHandle 0 of the
+ * IoParadigm POSIX, IoRegularFile 0) and launches a kernel, which runs on
+ * location 5, an ACCELERATOR_STREAM of the ACCELERATOR location group 1
+ * created by group 0. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,13 +85,73 @@ static int unorder(const char *dir)
     return 1;
 }
 
-int main(int argc, char **argv)
+/* otf2-writer DIR scorep (above). 0, or 1 with a message. */
+static int scorep(OTF2_Archive *ar)
 {
-    if (argc != 2 && !(argc == 3 && strcmp(argv[2], "broken") == 0)) {
-        fprintf(stderr, "usage: otf2-writer DIR [broken]\n");
+    enum { S_MAIN, S_WRITE, S_LAUNCH, S_KERNEL };
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, 0);
+    OTF2_EvtWriter_Enter(w, NULL, 1000, S_MAIN);
+    OTF2_EvtWriter_Enter(w, NULL, 1010, S_WRITE);
+    OTF2_EvtWriter_IoOperationBegin(w, NULL, 1010, 0, OTF2_IO_OPERATION_MODE_WRITE,
+                                    OTF2_IO_OPERATION_FLAG_NONE, 100, 0);
+    OTF2_EvtWriter_IoOperationComplete(w, NULL, 1012, 0, 100, 0);
+    OTF2_EvtWriter_Leave(w, NULL, 1012, S_WRITE);
+    OTF2_EvtWriter_Enter(w, NULL, 1020, S_LAUNCH);
+    OTF2_EvtWriter_Leave(w, NULL, 1021, S_LAUNCH);
+    OTF2_EvtWriter_Leave(w, NULL, 1070, S_MAIN);
+    OTF2_EvtWriter *gw = OTF2_Archive_GetEvtWriter(ar, 5);
+    OTF2_EvtWriter_Enter(gw, NULL, 1030, S_KERNEL);
+    OTF2_EvtWriter_Leave(gw, NULL, 1040, S_KERNEL);
+    uint64_t n0 = 0, n5 = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(w, &n0);
+    OTF2_EvtWriter_GetNumberOfEvents(gw, &n5);
+    OTF2_Archive_CloseEvtWriter(ar, w);
+    OTF2_Archive_CloseEvtWriter(ar, gw);
+    OTF2_Archive_CloseEvtFiles(ar);
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000, 1000, 71, OTF2_UNDEFINED_TIMESTAMP);
+    static const char *const strings[] = {
+        "", "main", "write", "cudaLaunchKernel", "saxpy", "POSIX", "POSIX I/O", "out.txt",
+        "node", "host", "rank 0", "master thread", "CUDA[0:13]", "CUDA device 0"};
+    for (unsigned i = 0; i < sizeof strings / sizeof strings[0]; i++)
+        OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 9, 8, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 10, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, 1, 13, OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0, 0);
+    OTF2_GlobalDefWriter_WriteLocation(g, 0, 11, OTF2_LOCATION_TYPE_CPU_THREAD, n0, 0);
+    OTF2_GlobalDefWriter_WriteLocation(g, 5, 12, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, n5, 1);
+    OTF2_GlobalDefWriter_WriteRegion(g, S_MAIN, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION,
+                                     OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, S_WRITE, 2, 2, 0, OTF2_REGION_ROLE_FILE_IO,
+                                     OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, S_LAUNCH, 3, 3, 0, OTF2_REGION_ROLE_WRAPPER,
+                                     OTF2_PARADIGM_CUDA, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(g, S_KERNEL, 4, 4, 0, OTF2_REGION_ROLE_FUNCTION,
+                                     OTF2_PARADIGM_CUDA, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteIoParadigm(g, 0, 5, 6, OTF2_IO_PARADIGM_CLASS_SERIAL,
+                                         OTF2_IO_PARADIGM_FLAG_OS, 0, NULL, NULL, NULL);
+    OTF2_GlobalDefWriter_WriteIoRegularFile(g, 0, 7, 0);
+    OTF2_GlobalDefWriter_WriteIoHandle(g, 0, 7, 0, 0, OTF2_IO_HANDLE_FLAG_PRE_CREATED,
+                                       OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE);
+    OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(g, 0, OTF2_IO_ACCESS_MODE_WRITE_ONLY,
+                                                      OTF2_IO_STATUS_FLAG_NONE);
+    OTF2_ErrorCode rc = OTF2_Archive_Close(ar);
+    if (rc != OTF2_SUCCESS) {
+        fprintf(stderr, "otf2-writer: %s\n", OTF2_Error_GetDescription(rc));
         return 1;
     }
-    int broken = argc == 3;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2 && !(argc == 3 && (strcmp(argv[2], "broken") == 0 ||
+                                      strcmp(argv[2], "scorep") == 0))) {
+        fprintf(stderr, "usage: otf2-writer DIR [broken|scorep]\n");
+        return 1;
+    }
+    int broken = argc == 3 && strcmp(argv[2], "broken") == 0;
     OTF2_Archive *ar = OTF2_Archive_Open(argv[1], "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
                                          4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                          OTF2_COMPRESSION_NONE);
@@ -96,6 +163,8 @@ int main(int argc, char **argv)
     OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(ar);
     OTF2_Archive_OpenEvtFiles(ar);
+    if (argc == 3 && !broken)
+        return scorep(ar);
 
     OTF2_EvtWriter *w0 = OTF2_Archive_GetEvtWriter(ar, 0);
     OTF2_EvtWriter_Enter(w0, NULL, 1000, R_MAIN);

@@ -168,4 +168,23 @@ for t in threads toymp requests; do
     [ "$(wc -l <"$tmp/p.orig")" -gt 1 ] || bad "$t: empty profile"
     diff -u "$tmp/p.orig" "$tmp/p.back" || bad "$t: the region profile differs after the round trip"
 done
+# what Score-P writes for POSIX I/O and CUDA (otf2-writer scorep): the GPU
+# stream of an ACCELERATOR location group is its creating process's second
+# thread, not a rank of its own; the write's IoOperationComplete gives its
+# Leave (io_leave) the handle's file and the bytes; nothing is skipped
+"$writer" "$tmp/s" scorep || { echo "otf2-writer scorep failed"; exit 99; }
+"$pd" "$tmp/s/traces.otf2" >"$tmp/s.out" 2>"$tmp/s.err" || bad "scorep archive: pal-dump exit status $?"
+# the kernel's enter: device_enter where the role vocabulary has device
+e=enter
+"$pd" --dict "$tmp/s/traces.otf2" | grep -q '^RECORD device_enter ' && e=device_enter
+[ -s "$tmp/s.err" ] && { cat "$tmp/s.err"; bad "scorep archive: pal-dump wrote to stderr"; }
+for l in 'p0 s1 location rank=0 thread=1 location=5 name="CUDA[0:13]"' \
+         'p0 s0 io_handle rank=0 thread=0 handle=0 name="out.txt" file="out.txt" paradigm="POSIX"' \
+         'p0 s0 io_leave rank=0 thread=0 region="write" handle="out.txt" operation="write" bytes=100' \
+         "p0 s1 $e rank=0 thread=1 region=\"saxpy\""; do
+    grep -qF "$l" "$tmp/s.out" || bad "scorep archive: no record '$l'"
+done
+grep -q '^  records 15, ranks 1, threads 2,' <<END || bad "scorep archive: not 1 rank with 2 threads"
+$("$pv" "$tmp/s/traces.otf2" 2>&1)
+END
 exit $fail

@@ -8,8 +8,10 @@
 # count; numbers are equal to the last digit printed, give or take one in
 # that digit (times turned into seconds from another zero round
 # differently). On real 4-rank mpiruns of examples/mpi halo (Isend/Irecv,
-# persistent requests, Waitall), ring, collectives, io (MPI-IO) and io again
-# with POSIX I/O recorded (ECL_GROUPS=all). Skips (77) without OTF2 or MPI.
+# persistent requests, Waitall), ring, collectives, io (MPI-IO), io again
+# with POSIX I/O recorded (ECL_GROUPS=all) and posixio (files written and
+# read with write/read/pread, exported as OTF2 IoOperation records on POSIX
+# IoHandles, read back with their bytes). Skips (77) without OTF2 or MPI.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -94,6 +96,46 @@ roundtrip io "$ex/io"
 ECL_GROUPS=all
 export ECL_GROUPS
 roundtrip io-posix "$ex/io"
+roundtrip posixio "$ex/posixio"
 unset ECL_GROUPS
 grep -q '^  write ' "$tmp/io-posix/p.otf2" || { echo "FAIL: io-posix: no POSIX write calls"; fail=1; }
+# POSIX I/O as OTF2 I/O records: each rank's file (posixio.RANK) written in
+# 8 blocks of 4 KiB, synced, read back in 9 reads and 1 pread, opened and
+# closed twice; read back by the import as io_leave records with the handle
+# (its file), the operation and the bytes of the IoOperationComplete
+got=$("$top_builddir/pal/pal-dump" "$tmp/posixio/otf2/traces.otf2" 2>&1 |
+      awk '/ io_leave / && /handle="[^"]*posixio\.[0-3]"/ {
+               op = $0; sub(/.*operation="/, "", op); sub(/".*/, "", op)
+               b = $0; sub(/.* bytes=/, "", b); sub(/ .*/, "", b)
+               n[op]++; s[op] += b }
+           END { printf "read %d %d, write %d %d, flush %d, open %d, close %d",
+                        n["read"], s["read"], n["write"], s["write"], n["flush"],
+                        n["open"], n["close"] }')
+want="read 40 147456, write 32 131072, flush 4, open 8, close 8"
+if [ "$got" = "$want" ]; then
+    echo "posixio: I/O read back: $got"
+else
+    echo "FAIL: posixio: the archive's I/O read back is '$got', not '$want'"
+    fail=1
+fi
+# and as otf2-print shows them (Debian otf2-tools), when it is there
+if command -v otf2-print >/dev/null 2>&1; then
+    got=$(otf2-print "$tmp/posixio/otf2/traces.otf2" 2>&1 |
+          awk '/^IO_OPERATION_BEGIN/ && /Handle: "[^"]*posixio\.[0-3]"/ { n++ }
+               /^IO_CREATE_HANDLE/ && /posixio\.[0-3]"/ { c++ }
+               /^IO_DESTROY_HANDLE/ && /posixio\.[0-3]"/ { d++ }
+               END { printf "%d operations, %d creations, %d destructions", n, c, d }')
+    want="76 operations, 8 creations, 8 destructions"
+    if [ "$got" = "$want" ]; then
+        echo "posixio: otf2-print: $got"
+    else
+        echo "FAIL: posixio: otf2-print shows $got, not $want"
+        fail=1
+    fi
+    otf2-print -G "$tmp/posixio/otf2/traces.otf2" 2>&1 |
+        grep -q '^IO_PARADIGM .*Identification: "POSIX"' ||
+        { echo "FAIL: posixio: no IoParadigm POSIX in the definitions"; fail=1; }
+else
+    echo "posixio: otf2-print not found (Debian otf2-tools): the archive is checked through PAL only"
+fi
 exit $fail
