@@ -326,18 +326,18 @@ static void handoff(ecl_buf_thread *t, int foreign)
 }
 
 /* Writes a record at an explicit time at the start of a fresh buffer (flush
- * and lost records). Owner only; fits because of ECL_BUF_RESERVE. */
-static void put_u2(ecl_buf_thread *t, uint32_t type, uint64_t time, uint64_t a, uint64_t b,
-                   int nvals)
+ * and lost records): nvals ULEB fields from v. Owner only; fits because of
+ * ECL_BUF_RESERVE. */
+static void put_uvals(ecl_buf_thread *t, uint32_t type, uint64_t time, const uint64_t *v,
+                      int nvals)
 {
     uint8_t *p = t->hot.pos;
     if (time < t->hot.last)
         time = t->hot.last;
     *p++ = (uint8_t)type;
     p = ecl_buf_put_uleb(p, time - t->hot.last);
-    p = ecl_buf_put_uleb(p, a);
-    if (nvals > 1)
-        p = ecl_buf_put_uleb(p, b);
+    for (int i = 0; i < nvals; i++)
+        p = ecl_buf_put_uleb(p, v[i]);
     ecl_buf_commit(&t->hot, p, time);
 }
 
@@ -345,11 +345,13 @@ static void put_u2(ecl_buf_thread *t, uint32_t type, uint64_t time, uint64_t a, 
 static void put_pending(ecl_buf_thread *t)
 {
     if (t->flush_pending) {
-        put_u2(t, ECL_REC_FLUSH, t->flush_t0, t->flush_t1 - t->flush_t0, t->flush_bytes, 2);
+        uint64_t v[3] = { t->flush_t1 - t->flush_t0, t->flush_bytes, t->flush_wait };
+        put_uvals(t, ECL_REC_FLUSH, t->flush_t0, v, 3);
         t->flush_pending = 0;
+        t->flush_wait = 0;
     }
     if (t->lost > 0) {
-        put_u2(t, ECL_REC_LOST, t->virt ? t->hot.last : ecl_sys_clock_now(), t->lost, 0, 1);
+        put_uvals(t, ECL_REC_LOST, t->virt ? t->hot.last : ecl_sys_clock_now(), &t->lost, 1);
         t->lost = 0;
     }
 }
@@ -362,21 +364,37 @@ static void put_pending(ecl_buf_thread *t)
  * without buffers (out of memory). */
 static int acquire(ecl_buf_thread *t)
 {
-    int waited = 0;
+    uint64_t w0 = 0;
+    int ok;
     if (t->nbuf == 0 && (t->lost % RETRY_ALLOC_EVERY != 0 || alloc_buffers(t) == 0))
         return 0;
     for (;;) {
-        if (take_free(t))
-            return 1;
+        if ((ok = take_free(t)) != 0)
+            break;
         if (ecl_T.cfg.drop_when_full || trace_state() != ECL_T_OPEN)
-            return 0;
-        if (!waited) {
-            waited = 1;
+            break;
+        if (w0 == 0) {
+            w0 = ecl_sys_clock_now() | 1;    /* nonzero: "waiting" */
             __atomic_fetch_add(&ecl_T.st_waits, 1, __ATOMIC_RELAXED);
         }
         ecl_trace_wake_writer();
         wait_for_writer();
     }
+    if (w0 != 0) {
+        /* Every wait goes into the trace as the `wait` of a flush record
+         * (at least 1 tick), so that counting flush records with a nonzero
+         * wait gives st_waits. A location's flush record has no duration:
+         * its records carry times of the past. */
+        uint64_t w1 = ecl_sys_clock_now();
+        t->flush_wait += w1 > w0 ? w1 - w0 : 1;
+        if (!t->flush_pending) {
+            t->flush_pending = 1;
+            t->flush_t0 = t->virt ? t->hot.last : w0;
+            t->flush_t1 = t->virt ? t->flush_t0 : 0;   /* 0: the caller sets the end */
+            t->flush_bytes = 0;
+        }
+    }
+    return ok;
 }
 
 ecl_buf_hot *ecl_buf_slow(size_t need)
@@ -474,29 +492,26 @@ ecl_core_status ecl_buf_flush(void)
 
 /* ---------------- the writer's side ---------------- */
 
-/* Writes records of t's stream as one chunk: compressed with z (the writer
- * thread's context), or stored as they are when z is NULL (the close, crash
- * and exec paths; async-signal-safe then if in_signal). */
+/* Writes records of t's stream as one chunk, stored as they are (the close,
+ * crash and exec paths; async-signal-safe then if in_signal). */
 static void write_chunk(ecl_buf_thread *t, const uint8_t *data, uint32_t len, uint32_t count,
-                        uint64_t seq, uint64_t first, uint64_t last, ecc_zctx *z,
-                        int in_signal)
+                        uint64_t seq, uint64_t first, uint64_t last, int in_signal)
 {
     ecl_chunk_info ci;
-    const uint8_t *out;
     memset(&ci, 0, sizeof ci);
-    ci.kind = 1;
-    ci.stored_length = (uint32_t)ecc_compress(z, data, len, &out, &ci.compression);
-    ci.raw_length = len;
+    ci.kind = ECC_KIND_RECORDS;
+    ci.compression = ECC_COMP_NONE;
+    ci.stored_length = ci.raw_length = len;
     ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
     ci.stream = t->stream;
     ci.record_count = count;
     ci.sequence = seq;
     ci.first_time = first;
     ci.last_time = last;
-    ecl_chunk_write(&ci, out, in_signal);
+    ecl_chunk_write(&ci, data, in_signal);
 }
 
-/* QUEUED -> WRITING: of the writer and a crash handler, exactly one writes a
+/* QUEUED -> WRITING: of the writers and a crash handler, exactly one writes a
  * handed-off buffer. */
 static int claim(ecl_buf *b)
 {
@@ -505,48 +520,202 @@ static int claim(ecl_buf *b)
                                        __ATOMIC_ACQUIRE);
 }
 
-/* Writes one handed-off buffer as a chunk, unless a crash handler owns the
- * buffers now. */
-static void write_handed(ecl_buf *b, ecc_zctx *z)
+/* ---------------- the writer pool ----------------
+ * Writers take handed-off buffers one at a time, oldest first, from one
+ * queue. A buffer is compressed as soon as it is taken, by the writer that
+ * took it, so as many buffers are compressed at once as writers run; its
+ * chunk is written when every earlier chunk of its stream is in the file
+ * (the file keeps each stream's chunks in sequence order). Taking in
+ * hand-off order keeps the bound on how long a full buffer waits: at most
+ * for the buffers handed off before it, however fast any thread records.
+ *
+ * Why this cannot deadlock: buffers are claimed under queue_lock in queue
+ * order, and a stream's buffers enter the queue in sequence order (one
+ * thread hands them off, under its busy flag), so the buffers of a stream
+ * a writer waits for were claimed before its own, by writers that do not
+ * wait for it. */
+
+static void *writer_main(void *arg);
+
+/* Starts one more writer; queue_lock held. 0 or an errno value. */
+static int writer_spawn(void)
+{
+    if (ecl_T.writers >= ecl_T.writers_max)
+        return EAGAIN;
+    int e = pthread_create(&ecl_T.writer[ecl_T.writers], NULL, writer_main, NULL);
+    if (e == 0)
+        ecl_T.writers++;
+    return e;
+}
+
+/* Moves the handed-off list (newest first) to the queue's tail, oldest
+ * first; queue_lock held. */
+static void queue_take_handed(void)
+{
+    ecl_buf *b = __atomic_exchange_n(&ecl_T.handed, NULL, __ATOMIC_ACQUIRE), *oldest = NULL;
+    if (b == NULL)
+        return;
+    ecl_buf *newest = b;
+    while (b != NULL) {
+        ecl_buf *next = b->handed_next;
+        b->handed_next = oldest;
+        oldest = b;
+        b = next;
+    }
+    if (ecl_T.queue_tail != NULL)
+        ecl_T.queue_tail->handed_next = oldest;
+    else
+        ecl_T.queue_head = oldest;
+    ecl_T.queue_tail = newest;
+    newest->handed_next = NULL;
+}
+
+/* The oldest queued buffer, claimed (WRITING), or NULL when there is none
+ * or a crash handler owns the buffers. When more wait behind it, an idle
+ * writer is woken; when no writer is left idle, one is started: no buffer
+ * waits for a compressor while the pool may grow. */
+static ecl_buf *writer_next(void)
+{
+    ecl_buf *b = NULL;
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    queue_take_handed();
+    while (b == NULL && ecl_T.queue_head != NULL &&
+           __atomic_load_n(&ecl_T.state, __ATOMIC_ACQUIRE) != ECL_T_CRASHED) {
+        b = ecl_T.queue_head;
+        ecl_T.queue_head = b->handed_next;
+        if (ecl_T.queue_head == NULL)
+            ecl_T.queue_tail = NULL;
+        if (!claim(b))
+            b = NULL;
+    }
+    if (b != NULL) {
+        if (ecl_T.writers_idle == 0) {
+            /* Every writer is busy now: one more, so that the next buffer
+             * handed off finds a writer at once (the pool is the most
+             * buffers ever compressed at once, plus one). Failing to start
+             * one is no error: the running writers go on. */
+            if (!__atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE))
+                writer_spawn();
+        } else if (ecl_T.queue_head != NULL) {
+            sem_post(&ecl_T.writer_wake);
+        }
+    }
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    return b;
+}
+
+/* Waits until every chunk of t before seq is in the file, or writing stopped
+ * for good. 1 if the chunk may be written. */
+static int wait_turn(ecl_buf_thread *t, uint64_t seq)
+{
+    for (;;) {
+        int s = trace_state();
+        if (s != ECL_T_OPEN && s != ECL_T_CLOSING && s != ECL_T_CRASHED)
+            return 0;
+        if (__atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) >= seq)
+            return 1;
+        wait_for_writer();
+    }
+}
+
+/* Compresses and writes a claimed buffer. After a crash a claimed buffer is
+ * still written: the crash handler waits for it (crash_collect). After a
+ * write error it is dropped, so that nobody blocks on it. */
+static void write_claimed(ecl_buf *b, ecc_zctx *z)
 {
     ecl_buf_thread *t = b->owner;
     int s = trace_state();
-    if (s == ECL_T_CRASHED || !claim(b))
-        return;
-    if (s == ECL_T_OPEN || s == ECL_T_CLOSING)
-        write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
-                    z, 0);
-    /* else: the trace failed; the buffer is dropped so nobody blocks on it. */
+    if (s == ECL_T_OPEN || s == ECL_T_CLOSING || s == ECL_T_CRASHED) {
+        ecl_chunk_info ci;
+        const uint8_t *out;
+        memset(&ci, 0, sizeof ci);
+        ci.kind = ECC_KIND_RECORDS;
+        ci.stored_length = (uint32_t)ecc_compress(z, b->data + b->off, b->len, &out,
+                                                  &ci.compression);
+        ci.raw_length = b->len;
+        ci.stream = t->stream;
+        ci.record_count = b->count;
+        ci.sequence = b->seq;
+        ci.first_time = b->first_time;
+        ci.last_time = b->last_time;
+        if (wait_turn(t, b->seq)) {
+            ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
+            ecl_chunk_write(&ci, out, 0);
+        }
+    }
     __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
     ecl_buf_notify_free();
 }
 
-/* Every thread's full buffers are written within a bounded time: the writer
- * takes all buffers handed off so far and writes them oldest first. A
- * buffer waits for the rest of the list being written and for the buffers
- * handed off before it; as a thread never has more than ECL_BUFFER_COUNT
- * buffers handed off, that is at most twice that many per thread, however
- * fast any thread records. */
-void ecl_buf_write_handed(ecc_zctx *z)
+static void *writer_main(void *arg)
 {
-    ecl_buf *b;
-    while ((b = __atomic_exchange_n(&ecl_T.handed, NULL, __ATOMIC_ACQUIRE)) != NULL) {
-        ecl_buf *oldest = NULL;
-        while (b != NULL) {          /* newest first -> oldest first */
-            ecl_buf *next = b->handed_next;
-            b->handed_next = oldest;
-            oldest = b;
-            b = next;
+    (void)arg;
+    ecl_sys_block_signals();
+    ecl_buf_in_tool = 1;
+    /* Without a context (out of memory) this writer stores chunks raw. */
+    ecc_zctx *z = ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
+                                  ecl_T.cfg.buffer_size);
+    for (;;) {
+        int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
+        ecl_buf *b = writer_next();
+        if (b != NULL) {
+            write_claimed(b, z);
+            continue;
         }
-        for (b = oldest; b != NULL;) {
-            ecl_buf *next = b->handed_next;   /* read before b can be reused */
-            write_handed(b, z);
-            b = next;
-        }
-        if (trace_state() == ECL_T_CRASHED)
-            return;
+        if (stop || trace_state() == ECL_T_CRASHED)
+            break;
+        pthread_mutex_lock(&ecl_T.queue_lock);
+        ecl_T.writers_idle++;
+        pthread_mutex_unlock(&ecl_T.queue_lock);
+        while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
+            ;
+        pthread_mutex_lock(&ecl_T.queue_lock);
+        ecl_T.writers_idle--;
+        pthread_mutex_unlock(&ecl_T.queue_lock);
     }
+    ecc_zctx_destroy(z);
+    return NULL;
+}
+
+int ecl_buf_writers_start(void)
+{
+    unsigned max = ecl_T.cfg.compress_threads;
+    if (ecl_T.cfg.compress == ECL_COMPRESS_NONE)
+        max = 1;                 /* a raw chunk is one pwritev: one writer keeps up */
+    else if (max == 0)
+        max = ecl_sys_cpu_count();
+    ecl_T.writers_max = max < 1 ? 1 : max > ECL_WRITERS_MAX ? ECL_WRITERS_MAX : max;
+    ecl_T.writers = ecl_T.writers_idle = 0;
+    ecl_T.writer_stop = 0;
+    __atomic_store_n(&ecl_T.writer_running, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    int e = writer_spawn();
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    if (e != 0)
+        __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
+    return e;
+}
+
+void ecl_buf_writers_stop(void)
+{
+    __atomic_store_n(&ecl_T.writer_stop, 1, __ATOMIC_RELEASE);
+    /* No writer starts once stop is seen under the lock; each one still
+     * running finds the queue empty, or drains it, and ends. */
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    unsigned n = ecl_T.writers;
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    for (unsigned i = 0; i < n; i++)
+        sem_post(&ecl_T.writer_wake);
+    for (unsigned i = 0;; i++) {
+        pthread_mutex_lock(&ecl_T.queue_lock);
+        n = ecl_T.writers;
+        pthread_mutex_unlock(&ecl_T.queue_lock);
+        if (i >= n)
+            break;
+        pthread_join(ecl_T.writer[i], NULL);
+    }
+    __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
 }
 
 /* Writes the committed records of t's FILLING buffer that are not in the
@@ -564,8 +733,7 @@ static void write_filling(ecl_buf_thread *t, int in_signal)
     size_t len = ecl_chunk_scan(start, (size_t)(pos - start), t->cur_first, &count, &last);
     if (count == 0)
         return;
-    write_chunk(t, start, (uint32_t)len, count, t->next_seq++, t->cur_first, last, NULL,
-                in_signal);
+    write_chunk(t, start, (uint32_t)len, count, t->next_seq++, t->cur_first, last, in_signal);
     b->off += (uint32_t)len;
     b->done_count += count;
     t->cur_first = last;
@@ -574,8 +742,8 @@ static void write_filling(ecl_buf_thread *t, int in_signal)
 
 static void crash_collect(ecl_buf_thread *t)
 {
-    /* Let a chunk the writer is in the middle of land first (bounded: the
-     * writer may itself be stuck), so that the stream stays in order. */
+    /* Let the chunks writers are compressing or writing land first (bounded:
+     * a writer may itself be stuck), so that the stream stays in order. */
     for (int spin = 0; spin < 500; spin++) {
         int writing = 0;
         for (unsigned i = 0; i < t->nbuf; i++)
@@ -597,7 +765,8 @@ static void crash_collect(ecl_buf_thread *t)
         if (!claim(b))
             continue;
         write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
-                    NULL, 1);
+                    1);
+        __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
         __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
     }
     /* The FILLING buffer, unless the interrupted code is this thread's own
@@ -686,6 +855,7 @@ static void write_pending(ecl_buf_thread *t)
         p = ecl_buf_put_uleb(p, time - first);
         p = ecl_buf_put_uleb(p, t1 - t->flush_t0);
         p = ecl_buf_put_uleb(p, t->flush_bytes);
+        p = ecl_buf_put_uleb(p, t->flush_wait);
     }
     uint32_t count = t->flush_pending ? 1 : 0;
     if (t->lost > 0) {
@@ -700,7 +870,8 @@ static void write_pending(ecl_buf_thread *t)
     }
     t->lost = 0;
     t->flush_pending = 0;
-    write_chunk(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, NULL, 0);
+    t->flush_wait = 0;
+    write_chunk(t, rec, (uint32_t)(p - rec), count, t->next_seq++, first, time, 0);
     __atomic_store_n(&t->write_seq, t->next_seq, __ATOMIC_RELEASE);
 }
 

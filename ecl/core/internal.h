@@ -50,6 +50,8 @@ typedef struct ecl_buf_thread {
     uint64_t lost;               /* dropped since the last `lost` record */
     int flush_pending;           /* a flush record waits for a buffer */
     uint64_t flush_t0, flush_t1, flush_bytes;
+    uint64_t flush_wait;         /* of them, ticks spent waiting for a free buffer
+                                    (the flush record's `wait`; >= 1 if it waited) */
 } ecl_buf_thread;
 
 /* Trace states. */
@@ -90,12 +92,21 @@ typedef struct ecl_trace_state {
     size_t index_len, index_cap;
     int index_broken;            /* an entry could not be stored: write no index */
 
-    /* Every buffer handed off and not yet taken by the writer, newest first:
-     * owners push (lock-free), the writer takes the whole list and reverses
-     * it, so buffers are written in hand-off order whatever thread they come
-     * from (each stream's in sequence order). */
+    /* Every buffer handed off and not yet taken by a writer, newest first:
+     * owners push (lock-free) and post writer_wake. */
     ecl_buf *handed;
-    pthread_t writer;
+    /* The writer pool (buf.c): threads that compress and write handed-off
+     * buffers. They take buffers in hand-off order from one queue, whatever
+     * thread they come from, compress them at once, and write each stream's
+     * chunks in sequence order. The pool starts with one thread and grows,
+     * up to writers_max, when a writer finds work queued behind it and no
+     * other writer idle. */
+    pthread_mutex_t queue_lock;  /* queue_*, writers, writers_idle */
+    ecl_buf *queue_head, *queue_tail;   /* taken from `handed`, oldest first */
+    pthread_t writer[ECL_WRITERS_MAX];
+    unsigned writers;            /* started */
+    unsigned writers_idle;       /* waiting for work */
+    unsigned writers_max;        /* ECL_COMPRESS_THREADS, or its default */
     int writer_running;
     int writer_stop;
     sem_t writer_wake;
@@ -152,8 +163,10 @@ void ecl_trace_wake_writer(void);
 ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time);
 
 /* ---- buf.c ---- */
-/* Writer thread: writes every buffer handed off so far, in hand-off order. */
-void ecl_buf_write_handed(ecc_zctx *z);
+/* The writer pool: starts its first thread (0, or an errno value). */
+int ecl_buf_writers_start(void);
+/* Lets every writer finish the buffers handed off so far and joins them. */
+void ecl_buf_writers_stop(void);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);

@@ -6,6 +6,8 @@
 
 #include "ecl/sys/sys.h"
 
+#include <sched.h>
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,17 @@ uint64_t ecl_sys_thread_id(void)
 uint32_t ecl_sys_pid(void)
 {
     return (uint32_t)getpid();
+}
+
+unsigned ecl_sys_cpu_count(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
 }
 
 void ecl_sys_host_name(char *buf, size_t len)
