@@ -82,6 +82,56 @@ static void wait_for_writer(void)
     pthread_mutex_unlock(&ecl_T.free_lock);
 }
 
+/* ---------------- buffer states ----------------
+ * A buffer's state word holds its state (low 8 bits) and a generation, one
+ * more each time the buffer is handed off. Every transition out of QUEUED,
+ * COMPRESSING or COMPRESSED is a compare-and-swap of the whole word, so a
+ * compressor whose buffer was taken from it meanwhile (written raw, then
+ * refilled and handed off again) cannot mistake the new hand-off for its
+ * own. */
+#define ST_MASK 0xffu
+
+static int bstate(const ecl_buf *b)
+{
+    return (int)(__atomic_load_n(&b->sg, __ATOMIC_ACQUIRE) & ST_MASK);
+}
+
+/* Sets the state, keeping the generation: by the party that owns the
+ * buffer in its current state (FILLING: the thread; WRITING: the writer). */
+static void bset(ecl_buf *b, int st)
+{
+    uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->sg, (v & ~(uint64_t)ST_MASK) | (unsigned)st, __ATOMIC_RELEASE);
+}
+
+/* FILLING -> QUEUED, a new generation. */
+static void bqueue(ecl_buf *b)
+{
+    uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->sg, ((v >> 8) + 1) << 8 | ECL_BUF_QUEUED, __ATOMIC_RELEASE);
+}
+
+/* The state word v (as loaded) -> state `to`, same generation, if nobody
+ * changed it meanwhile. */
+static int bswap(ecl_buf *b, uint64_t v, int to)
+{
+    return __atomic_compare_exchange_n(&b->sg, &v, (v & ~(uint64_t)ST_MASK) | (unsigned)to, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* Takes a handed-off buffer to write it (state -> WRITING) if its state is
+ * one of those in mask (bits 1 << state). */
+static int btake(ecl_buf *b, unsigned mask)
+{
+    uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_ACQUIRE);
+    return (mask >> (v & ST_MASK) & 1) && bswap(b, v, ECL_BUF_WRITING);
+}
+
+#define M(s) (1u << (s))
+/* Handed off and not being written: what a crash handler, a write error or
+ * a thread that needs its buffer back may take (the raw bytes are intact). */
+#define TAKEABLE (M(ECL_BUF_QUEUED) | M(ECL_BUF_COMPRESSING) | M(ECL_BUF_COMPRESSED))
+
 /* ---------------- registration ---------------- */
 
 static uint8_t *pool_get(size_t size)
@@ -116,9 +166,9 @@ static int take_free(ecl_buf_thread *t)
 {
     for (unsigned i = 0; i < t->nbuf; i++) {
         ecl_buf *b = &t->bufs[i];
-        if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != ECL_BUF_FREE)
+        if (bstate(b) != ECL_BUF_FREE)
             continue;
-        b->state = ECL_BUF_FILLING;
+        bset(b, ECL_BUF_FILLING);
         b->off = 0;
         b->done_count = 0;
         t->cur = (int)i;
@@ -180,7 +230,7 @@ static unsigned alloc_buffers(ecl_buf_thread *t)
         ecl_buf *b = &t->bufs[t->nbuf];
         b->data = p;
         b->owner = t;
-        b->state = ECL_BUF_FREE;
+        b->sg = ECL_BUF_FREE;
         /* release: a foreign flush that sees the count sees the buffer */
         __atomic_store_n(&t->nbuf, t->nbuf + 1, __ATOMIC_RELEASE);
     }
@@ -308,7 +358,7 @@ static void handoff(ecl_buf_thread *t, int foreign)
         __atomic_store_n(&t->hot.pos, NULL, __ATOMIC_RELEASE);
     }
     if (count == 0) {                /* empty, or all written by ecl_buf_flush_all */
-        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+        bset(b, ECL_BUF_FREE);
         return;
     }
     b->len = (uint32_t)len;
@@ -316,7 +366,7 @@ static void handoff(ecl_buf_thread *t, int foreign)
     b->first_time = t->cur_first;
     b->last_time = last;
     b->seq = t->next_seq++;
-    __atomic_store_n(&b->state, ECL_BUF_QUEUED, __ATOMIC_RELEASE);
+    bqueue(b);
     /* Onto the writer's list; the release publishes the buffer's fields. */
     ecl_buf *head = __atomic_load_n(&ecl_T.handed, __ATOMIC_RELAXED);
     do {
@@ -376,10 +426,13 @@ static int acquire(ecl_buf_thread *t)
         if (w0 == 0) {
             w0 = ecl_sys_clock_now() | 1;    /* nonzero: "waiting" */
             __atomic_fetch_add(&ecl_T.st_waits, 1, __ATOMIC_RELAXED);
+            /* the writer writes this thread's buffers now, compressed or not */
+            __atomic_store_n(&t->urgent, 1, __ATOMIC_RELEASE);
         }
         ecl_trace_wake_writer();
         wait_for_writer();
     }
+    __atomic_store_n(&t->urgent, 0, __ATOMIC_RELEASE);
     if (w0 != 0) {
         /* Every wait goes into the trace as the `wait` of a flush record
          * (at least 1 tick), so that counting flush records with a nonzero
@@ -455,9 +508,14 @@ out:
 /* Waits until every chunk handed off by t is in the file (or writing stopped). */
 static void wait_written(ecl_buf_thread *t)
 {
+    if (__atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) >= t->next_seq)
+        return;
+    __atomic_store_n(&t->urgent, 1, __ATOMIC_RELEASE);  /* no waiting for compressors */
+    ecl_trace_wake_writer();
     while (__atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) < t->next_seq &&
            trace_state() == ECL_T_OPEN && __atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE))
         wait_for_writer();
+    __atomic_store_n(&t->urgent, 0, __ATOMIC_RELEASE);
 }
 
 ecl_core_status ecl_buf_flush(void)
@@ -511,40 +569,41 @@ static void write_chunk(ecl_buf_thread *t, const uint8_t *data, uint32_t len, ui
     ecl_chunk_write(&ci, data, in_signal);
 }
 
-/* QUEUED -> WRITING: of the writers and a crash handler, exactly one writes a
- * handed-off buffer. */
-static int claim(ecl_buf *b)
-{
-    int expect = ECL_BUF_QUEUED;
-    return __atomic_compare_exchange_n(&b->state, &expect, ECL_BUF_WRITING, 0, __ATOMIC_ACQ_REL,
-                                       __ATOMIC_ACQUIRE);
-}
-
-/* ---------------- the writer pool ----------------
- * Writers take handed-off buffers one at a time, oldest first, from one
- * queue. A buffer is compressed as soon as it is taken, by the writer that
- * took it, so as many buffers are compressed at once as writers run; its
- * chunk is written when every earlier chunk of its stream is in the file
- * (the file keeps each stream's chunks in sequence order). Taking in
- * hand-off order keeps the bound on how long a full buffer waits: at most
- * for the buffers handed off before it, however fast any thread records.
+/* ---------------- the writer and the compressors ----------------
+ * One writer thread writes every handed-off buffer; with compression, a pool
+ * of compressor threads compresses them first. Compressors run at the
+ * lowest scheduling priority (SCHED_IDLE): they use only cores nobody else
+ * wants, so they never take a core from the program. A buffer whose thread
+ * needs it back (it has no free buffer left: it would wait) is written as
+ * it is, compressed or not: a compressor still busy with it loses it and
+ * drops its work. So recording waits only for a write, never for a
+ * compressor; with no idle core, chunks are stored raw.
  *
- * Why this cannot deadlock: buffers are claimed under queue_lock in queue
- * order, and a stream's buffers enter the queue in sequence order (one
- * thread hands them off, under its busy flag), so the buffers of a stream
- * a writer waits for were claimed before its own, by writers that do not
- * wait for it. */
+ * The queue holds the buffers handed off and not yet taken by the writer,
+ * in hand-off order. The writer goes through it in that order and writes a
+ * buffer when it is compressed, when compression is off, when its thread
+ * needs it, or at close; a buffer it cannot write yet holds back the later
+ * buffers of its thread only, so each stream's chunks reach the file in
+ * sequence order and no thread waits for another's compression.
+ * Compressors take the oldest buffer nobody compresses yet; when they are
+ * all busy and work is left, one more starts, up to writers_max. */
 
 static void *writer_main(void *arg);
+static void *compressor_main(void *arg);
 
-/* Starts one more writer; queue_lock held. 0 or an errno value. */
-static int writer_spawn(void)
+static int compressing(void)
 {
-    if (ecl_T.writers >= ecl_T.writers_max)
+    return ecl_T.cfg.compress != ECL_COMPRESS_NONE;
+}
+
+/* Starts one more compressor; queue_lock held. 0 or an errno value. */
+static int compressor_spawn(void)
+{
+    if (ecl_T.compressors >= ecl_T.writers_max)
         return EAGAIN;
-    int e = pthread_create(&ecl_T.writer[ecl_T.writers], NULL, writer_main, NULL);
+    int e = pthread_create(&ecl_T.compressor[ecl_T.compressors], NULL, compressor_main, NULL);
     if (e == 0)
-        ecl_T.writers++;
+        ecl_T.compressors++;
     return e;
 }
 
@@ -570,109 +629,223 @@ static void queue_take_handed(void)
     newest->handed_next = NULL;
 }
 
-/* The oldest queued buffer, claimed (WRITING), or NULL when there is none
- * or a crash handler owns the buffers. When more wait behind it, an idle
- * writer is woken; when no writer is left idle, one is started: no buffer
- * waits for a compressor while the pool may grow. */
-static ecl_buf *writer_next(void)
-{
-    ecl_buf *b = NULL;
-    pthread_mutex_lock(&ecl_T.queue_lock);
-    queue_take_handed();
-    while (b == NULL && ecl_T.queue_head != NULL &&
-           __atomic_load_n(&ecl_T.state, __ATOMIC_ACQUIRE) != ECL_T_CRASHED) {
-        b = ecl_T.queue_head;
-        ecl_T.queue_head = b->handed_next;
-        if (ecl_T.queue_head == NULL)
-            ecl_T.queue_tail = NULL;
-        if (!claim(b))
-            b = NULL;
-    }
-    if (b != NULL) {
-        if (ecl_T.writers_idle == 0) {
-            /* Every writer is busy now: one more, so that the next buffer
-             * handed off finds a writer at once (the pool is the most
-             * buffers ever compressed at once, plus one). Failing to start
-             * one is no error: the running writers go on. */
-            if (!__atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE))
-                writer_spawn();
-        } else if (ecl_T.queue_head != NULL) {
-            sem_post(&ecl_T.writer_wake);
-        }
-    }
-    pthread_mutex_unlock(&ecl_T.queue_lock);
-    return b;
-}
-
-/* Waits until every chunk of t before seq is in the file, or writing stopped
- * for good. 1 if the chunk may be written. */
-static int wait_turn(ecl_buf_thread *t, uint64_t seq)
-{
-    for (;;) {
-        int s = trace_state();
-        if (s != ECL_T_OPEN && s != ECL_T_CLOSING && s != ECL_T_CRASHED)
-            return 0;
-        if (__atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) >= seq)
-            return 1;
-        wait_for_writer();
-    }
-}
-
-/* Compresses and writes a claimed buffer. After a crash a claimed buffer is
- * still written: the crash handler waits for it (crash_collect). After a
- * write error it is dropped, so that nobody blocks on it. */
-static void write_claimed(ecl_buf *b, ecc_zctx *z)
+/* Writes a buffer taken (WRITING) by the writer: its compressed bytes when
+ * a compressor finished it and compress is set, else its raw bytes
+ * compressed now with z (at close) or as they are (z NULL). Then frees it. */
+static void write_taken(ecl_buf *b, int compressed, ecc_zctx *z)
 {
     ecl_buf_thread *t = b->owner;
     int s = trace_state();
-    if (s == ECL_T_OPEN || s == ECL_T_CLOSING || s == ECL_T_CRASHED) {
+    if (s == ECL_T_OPEN || s == ECL_T_CLOSING) {
         ecl_chunk_info ci;
-        const uint8_t *out;
+        const uint8_t *out = b->data + b->off;
         memset(&ci, 0, sizeof ci);
         ci.kind = ECC_KIND_RECORDS;
-        ci.stored_length = (uint32_t)ecc_compress(z, b->data + b->off, b->len, &out,
-                                                  &ci.compression);
-        ci.raw_length = b->len;
+        ci.raw_length = ci.stored_length = b->len;
+        if (compressed && b->zmethod != ECC_COMP_NONE) {
+            out = b->zout;
+            ci.stored_length = b->zlen;
+            ci.compression = b->zmethod;
+        } else if (z != NULL) {
+            ci.stored_length = (uint32_t)ecc_compress(z, b->data + b->off, b->len, &out,
+                                                      &ci.compression);
+        }
+        ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
         ci.stream = t->stream;
         ci.record_count = b->count;
         ci.sequence = b->seq;
         ci.first_time = b->first_time;
         ci.last_time = b->last_time;
-        if (wait_turn(t, b->seq)) {
-            ci.process = __atomic_load_n(&ecl_T.process, __ATOMIC_RELAXED);
-            ecl_chunk_write(&ci, out, 0);
-        }
+        ecl_chunk_write(&ci, out, 0);
     }
+    /* else the trace failed: the buffer is dropped so nobody blocks on it */
     __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+    bset(b, ECL_BUF_FREE);
     ecl_buf_notify_free();
 }
+
+/* One pass of the writer over the queue: writes every buffer it may write
+ * now, in queue order. stop: at close (grace: compressors may still finish
+ * what they hold). Returns how many it wrote. */
+static unsigned writer_pass(int stop, int grace, ecc_zctx *z)
+{
+    unsigned done = 0;
+    uint64_t pass = ++ecl_T.writer_passes;
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    queue_take_handed();
+    ecl_buf *prev = NULL, *b = ecl_T.queue_head;
+    while (b != NULL) {
+        ecl_buf_thread *t = b->owner;
+        int s = trace_state();
+        if (s == ECL_T_CRASHED)
+            break;                   /* the crash handler writes them */
+        if (t->writer_pass == pass) {
+            prev = b;                /* an earlier buffer of t waits */
+            b = b->handed_next;
+            continue;
+        }
+        uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_ACQUIRE);
+        int st = (int)(v & ST_MASK), take = 0, compressed = 0;
+        ecc_zctx *zz = NULL;
+        if (st == ECL_BUF_COMPRESSED) {
+            take = bswap(b, v, ECL_BUF_WRITING);
+            compressed = 1;
+        } else if (st == ECL_BUF_QUEUED || st == ECL_BUF_COMPRESSING) {
+            int urgent = __atomic_load_n(&t->urgent, __ATOMIC_ACQUIRE);
+            int failed = s != ECL_T_OPEN && s != ECL_T_CLOSING;
+            int alone = ecl_T.compressors == 0;    /* no compressor could start */
+            /* Written now: without compression; when its thread waits for it;
+             * after a write error (dropped); and at close, a queued buffer
+             * (compressed here) or, after the grace, one a compressor holds. */
+            int now = !compressing() || urgent || failed || alone ||
+                      (stop && (st == ECL_BUF_QUEUED || !grace));
+            if (now && (take = bswap(b, v, ECL_BUF_WRITING)) != 0 && st == ECL_BUF_QUEUED &&
+                (stop || alone) && !urgent)
+                zz = z;
+        }
+        if (!take) {
+            t->writer_pass = pass;   /* later buffers of t wait for this one */
+            prev = b;
+            b = b->handed_next;
+            continue;
+        }
+        /* Unlinked; only this thread removes, others only append at the tail. */
+        if (prev != NULL)
+            prev->handed_next = b->handed_next;
+        else
+            ecl_T.queue_head = b->handed_next;
+        if (ecl_T.queue_tail == b)
+            ecl_T.queue_tail = prev;
+        pthread_mutex_unlock(&ecl_T.queue_lock);
+        write_taken(b, compressed, zz);
+        done++;
+        pthread_mutex_lock(&ecl_T.queue_lock);
+        queue_take_handed();
+        b = prev != NULL ? prev->handed_next : ecl_T.queue_head;
+    }
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    return done;
+}
+
+static int queue_empty(void)
+{
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    queue_take_handed();
+    int empty = ecl_T.queue_head == NULL;
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    return empty;
+}
+
+/* How long the writer lets compressors finish the buffers they hold at
+ * close before it writes them raw (they may be starved of cores). */
+#define CLOSE_GRACE_NS 20000000ull
 
 static void *writer_main(void *arg)
 {
     (void)arg;
     ecl_sys_block_signals();
     ecl_buf_in_tool = 1;
-    /* Without a context (out of memory) this writer stores chunks raw. */
-    ecc_zctx *z = ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
-                                  ecl_T.cfg.buffer_size);
+    /* For the buffers it compresses itself: at close, or when no compressor
+     * could be started. Without a context (no memory) they are stored raw. */
+    ecc_zctx *z = compressing() ? ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
+                                                  ecl_T.cfg.buffer_size)
+                                : NULL;
+    uint64_t stop_at = 0;
     for (;;) {
         int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
-        ecl_buf *b = writer_next();
-        if (b != NULL) {
-            write_claimed(b, z);
+        if (stop && stop_at == 0)
+            stop_at = ecl_sys_clock_gettime();
+        int grace = stop && ecl_sys_clock_gettime() - stop_at < CLOSE_GRACE_NS;
+        if (writer_pass(stop, grace, z) > 0)
+            continue;
+        if (trace_state() == ECL_T_CRASHED || (stop && queue_empty()))
+            break;
+        if (stop) {
+            ecl_sys_sleep_ns(1000000);   /* compressors finish, or the grace ends */
             continue;
         }
-        if (stop || trace_state() == ECL_T_CRASHED)
-            break;
-        pthread_mutex_lock(&ecl_T.queue_lock);
-        ecl_T.writers_idle++;
-        pthread_mutex_unlock(&ecl_T.queue_lock);
         while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
             ;
-        pthread_mutex_lock(&ecl_T.queue_lock);
-        ecl_T.writers_idle--;
-        pthread_mutex_unlock(&ecl_T.queue_lock);
+    }
+    ecc_zctx_destroy(z);
+    return NULL;
+}
+
+/* The oldest queued buffer nobody compresses, now COMPRESSING (its
+ * state word in *word, its bytes in *data and *len), or NULL. Starts another compressor when this
+ * one takes work and none is left idle. */
+static ecl_buf *compressor_next(uint64_t *word, const uint8_t **data, uint32_t *len)
+{
+    ecl_buf *found = NULL;
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    queue_take_handed();
+    for (ecl_buf *b = ecl_T.queue_head; b != NULL && found == NULL; b = b->handed_next) {
+        uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_ACQUIRE);
+        if ((v & ST_MASK) == ECL_BUF_QUEUED && bswap(b, v, ECL_BUF_COMPRESSING)) {
+            found = b;
+            *word = (v & ~(uint64_t)ST_MASK) | ECL_BUF_COMPRESSING;
+            /* read now: once the buffer is taken from the compressor, its
+             * thread may reuse or give back the memory (never freed while
+             * the trace is open, so reading it stays harmless) */
+            *data = b->data + b->off;
+            *len = b->len;
+        }
+    }
+    if (found != NULL && ecl_T.compressors_idle == 0 &&
+        !__atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE))
+        compressor_spawn();      /* failing is no error: the running ones go on */
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    return found;
+}
+
+static void *compressor_main(void *arg)
+{
+    (void)arg;
+    ecl_sys_block_signals();
+    ecl_buf_in_tool = 1;
+    if (!ecl_T.cfg.compress_normal)
+        ecl_sys_thread_idle_priority();  /* refused: it competes like any thread */
+    ecc_zctx *z = ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
+                                  ecl_T.cfg.buffer_size);
+    /* a compressed chunk is smaller than its buffer (else it is stored raw) */
+    size_t cap = ecl_T.cfg.buffer_size;
+    for (;;) {
+        uint64_t word;
+        const uint8_t *data;
+        uint32_t len;
+        ecl_buf *b = z != NULL ? compressor_next(&word, &data, &len) : NULL;
+        if (b == NULL) {
+            if (z == NULL || __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE) ||
+                trace_state() == ECL_T_CRASHED)
+                break;
+            pthread_mutex_lock(&ecl_T.queue_lock);
+            ecl_T.compressors_idle++;
+            pthread_mutex_unlock(&ecl_T.queue_lock);
+            while (sem_wait(&ecl_T.compress_wake) != 0 && errno == EINTR)
+                ;
+            pthread_mutex_lock(&ecl_T.queue_lock);
+            ecl_T.compressors_idle--;
+            pthread_mutex_unlock(&ecl_T.queue_lock);
+            continue;
+        }
+        /* The bytes may be taken from us and reused meanwhile (the thread
+         * needed its buffer): then the result is dropped below. */
+        const uint8_t *out;
+        uint8_t method;
+        size_t n = ecc_compress(z, data, len, &out, &method);
+        if (!bswap(b, word, ECL_BUF_HANDING))
+            continue;                /* taken: the writer wrote it raw */
+        if (method != ECC_COMP_NONE && b->zout == NULL)
+            b->zout = malloc(cap);
+        if (b->zout == NULL || method == ECC_COMP_NONE || n >= cap) {
+            b->zmethod = ECC_COMP_NONE;
+        } else {
+            memcpy(b->zout, out, n);
+            b->zlen = (uint32_t)n;
+            b->zmethod = method;
+        }
+        bset(b, ECL_BUF_COMPRESSED);
+        sem_post(&ecl_T.writer_wake);
     }
     ecc_zctx_destroy(z);
     return NULL;
@@ -681,42 +854,44 @@ static void *writer_main(void *arg)
 int ecl_buf_writers_start(void)
 {
     unsigned max = ecl_T.cfg.compress_threads;
-    if (ecl_T.cfg.compress == ECL_COMPRESS_NONE)
-        max = 1;                 /* a raw chunk is one pwritev: one writer keeps up */
-    else if (max == 0)
+    if (max == 0)
         max = ecl_sys_cpu_count();
-    ecl_T.writers_max = max < 1 ? 1 : max > ECL_WRITERS_MAX ? ECL_WRITERS_MAX : max;
-    ecl_T.writers = ecl_T.writers_idle = 0;
+    ecl_T.writers_max = !compressing() ? 0 : max > ECL_WRITERS_MAX ? ECL_WRITERS_MAX : max;
+    ecl_T.compressors = ecl_T.compressors_idle = 0;
     ecl_T.writer_stop = 0;
+    if (sem_init(&ecl_T.compress_wake, 0, 0) != 0)
+        return errno;
     __atomic_store_n(&ecl_T.writer_running, 1, __ATOMIC_RELEASE);
-    pthread_mutex_lock(&ecl_T.queue_lock);
-    int e = writer_spawn();
-    pthread_mutex_unlock(&ecl_T.queue_lock);
-    if (e != 0)
+    int e = pthread_create(&ecl_T.writer, NULL, writer_main, NULL);
+    if (e != 0) {
         __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
-    return e;
+        return e;
+    }
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    if (compressing())
+        compressor_spawn();      /* none: the writer compresses (as one thread did) */
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    return 0;
 }
 
 void ecl_buf_writers_stop(void)
 {
     __atomic_store_n(&ecl_T.writer_stop, 1, __ATOMIC_RELEASE);
-    /* No writer starts once stop is seen under the lock; each one still
-     * running finds the queue empty, or drains it, and ends. */
+    /* No compressor starts once stop is seen under the lock; each one
+     * finishes what it holds and ends when nothing is queued. */
     pthread_mutex_lock(&ecl_T.queue_lock);
-    unsigned n = ecl_T.writers;
+    unsigned n = ecl_T.compressors;
     pthread_mutex_unlock(&ecl_T.queue_lock);
     for (unsigned i = 0; i < n; i++)
-        sem_post(&ecl_T.writer_wake);
-    for (unsigned i = 0;; i++) {
-        pthread_mutex_lock(&ecl_T.queue_lock);
-        n = ecl_T.writers;
-        pthread_mutex_unlock(&ecl_T.queue_lock);
-        if (i >= n)
-            break;
-        pthread_join(ecl_T.writer[i], NULL);
-    }
+        sem_post(&ecl_T.compress_wake);
+    sem_post(&ecl_T.writer_wake);
+    pthread_join(ecl_T.writer, NULL);
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(ecl_T.compressor[i], NULL);
+    /* compress_wake stays: a late ecl_trace_wake_writer may still post it */
     __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
 }
+
 
 /* Writes the committed records of t's FILLING buffer that are not in the
  * file yet as one chunk, without touching the owner's pointers (a record may
@@ -742,32 +917,34 @@ static void write_filling(ecl_buf_thread *t, int in_signal)
 
 static void crash_collect(ecl_buf_thread *t)
 {
-    /* Let the chunks writers are compressing or writing land first (bounded:
-     * a writer may itself be stuck), so that the stream stays in order. */
+    /* Let the chunks the writer is writing land first (bounded: the writer
+     * may itself be stuck), so that the stream stays in order. */
     for (int spin = 0; spin < 500; spin++) {
         int writing = 0;
-        for (unsigned i = 0; i < t->nbuf; i++)
-            writing |= __atomic_load_n(&t->bufs[i].state, __ATOMIC_ACQUIRE) == ECL_BUF_WRITING;
+        for (unsigned i = 0; i < t->nbuf; i++) {
+            int st = bstate(&t->bufs[i]);
+            writing |= st == ECL_BUF_WRITING || st == ECL_BUF_HANDING;
+        }
         if (!writing)
             break;
         ecl_sys_sleep_ns(1000000);
     }
+    /* Then every handed-off buffer, oldest first, as it is (raw). */
     for (;;) {
         ecl_buf *b = NULL;
         for (unsigned i = 0; i < t->nbuf; i++) {
             ecl_buf *c = &t->bufs[i];
-            if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == ECL_BUF_QUEUED &&
-                (b == NULL || c->seq < b->seq))
+            if ((TAKEABLE >> bstate(c) & 1) && (b == NULL || c->seq < b->seq))
                 b = c;
         }
         if (b == NULL)
             break;
-        if (!claim(b))
+        if (!btake(b, TAKEABLE))
             continue;
         write_chunk(t, b->data + b->off, b->len, b->count, b->seq, b->first_time, b->last_time,
                     1);
         __atomic_store_n(&t->write_seq, b->seq + 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&b->state, ECL_BUF_FREE, __ATOMIC_RELEASE);
+        bset(b, ECL_BUF_FREE);
     }
     /* The FILLING buffer, unless the interrupted code is this thread's own
      * slow path (busy held: its pointers may be half updated). */
@@ -825,7 +1002,7 @@ void ecl_buf_thread_exit(void *arg)
     }
     int all_free = 1;
     for (unsigned i = 0; i < t->nbuf; i++)
-        all_free &= __atomic_load_n(&t->bufs[i].state, __ATOMIC_ACQUIRE) == ECL_BUF_FREE;
+        all_free &= bstate(&t->bufs[i]) == ECL_BUF_FREE;
     busy_lock(t);
     __atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
     if (all_free && open && trace_state() == ECL_T_OPEN) {

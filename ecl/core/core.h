@@ -61,7 +61,7 @@ enum {
 /* Bytes kept free at the start of every buffer for the flush/lost records. */
 #define ECL_BUF_RESERVE 128
 #define ECL_BUF_COUNT_MAX 16
-/* Most writer (compressor) threads of a process (ECL_COMPRESS_THREADS). */
+/* Most compressor threads of a process (ECL_COMPRESS_THREADS). */
 #define ECL_WRITERS_MAX 256
 
 /* ---------------- configuration ---------------- */
@@ -74,9 +74,10 @@ typedef struct ecl_trace_config {
     unsigned buffer_count;       /* buffers per thread, 1..ECL_BUF_COUNT_MAX */
     int compress;                /* ECL_COMPRESS_* */
     int compress_level;          /* 0 = the method's default (zlib 1, zstd 1) */
-    unsigned compress_threads;   /* most writer threads compressing at once: 0 = the
-                                    cores this process may run on; without
-                                    compression always 1 */
+    unsigned compress_threads;   /* most compressor threads: 0 = the cores this
+                                    process may run on */
+    int compress_normal;         /* 1: compressors run at the program's priority;
+                                    0: at the lowest (idle cores only) */
     ecl_sys_clock_source clock;
     int drop_when_full;          /* 0 = block (lossless), 1 = drop and count */
     int verbose;
@@ -420,7 +421,9 @@ typedef struct ecl_trace_stats {
     uint64_t lost;               /* records dropped (ECL_ON_FULL=drop) */
     uint64_t waits;              /* times a thread waited for a free buffer */
     uint32_t streams;            /* thread streams */
-    uint32_t writers;            /* writer threads started (the pool's size) */
+    uint32_t compressors;        /* compressor threads started (the pool's size) */
+    uint64_t rchunks;            /* records chunks (thread streams) written */
+    uint64_t zchunks;            /* of them, stored compressed */
 } ecl_trace_stats;
 void ecl_trace_get_stats(ecl_trace_stats *st);
 

@@ -114,8 +114,11 @@ void ecl_trace_index_add(const ecl_index_entry *e)
 
 void ecl_trace_wake_writer(void)
 {
-    if (__atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE))
+    if (__atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE)) {
         sem_post(&ecl_T.writer_wake);
+        if (ecl_T.writers_max > 0)
+            sem_post(&ecl_T.compress_wake);
+    }
 }
 
 ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time)
@@ -375,12 +378,17 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         char line[4400];
         double tps = ecl_sys_clock_ticks_per_second();
         static const char *const zname[] = { "none", "zlib", "zstd" };
+        char pool[96] = "";
+        if (cfg->compress != ECL_COMPRESS_NONE)
+            snprintf(pool, sizeof pool, "; up to %u compressor thread%s at %s priority",
+                     ecl_T.writers_max, ecl_T.writers_max == 1 ? "" : "s",
+                     cfg->compress_normal ? "normal" : "idle");
         snprintf(line, sizeof line,
                  "ecl: tracing to '%s' (clock %s, %.6g ticks/s; %u buffers of %zu bytes per "
-                 "thread; compression %s; up to %u writer thread%s; %s when full)\n",
+                 "thread; compression %s%s; %s when full)\n",
                  ecl_T.path_cur, ecl_sys_clock_name(ecl_sys_clock_source_get()), tps,
-                 cfg->buffer_count, cfg->buffer_size, zname[cfg->compress], ecl_T.writers_max,
-                 ecl_T.writers_max == 1 ? "" : "s", cfg->drop_when_full ? "drop" : "block");
+                 cfg->buffer_count, cfg->buffer_size, zname[cfg->compress], pool,
+                 cfg->drop_when_full ? "drop" : "block");
         ecl_sys_stderr(line);
     }
     __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
@@ -536,13 +544,14 @@ ecl_core_status ecl_trace_close(void)
         ecl_trace_get_stats(&ts);
         snprintf(line, sizeof line,
                  "ecl: trace '%s' %s: %llu records in %llu chunks, %llu bytes (%llu before "
-                 "compression), %u threads, %u writer thread%s, %llu lost, %llu waits for a "
-                 "free buffer\n",
+                 "compression), %u threads, %u compressor thread%s, %llu of %llu records chunks "
+                 "compressed, %llu lost, %llu waits for a free buffer\n",
                  ecl_T.path_cur, st == ECL_CORE_OK ? "complete" : "incomplete",
                  (unsigned long long)ts.records, (unsigned long long)ts.chunks,
                  (unsigned long long)ts.bytes, (unsigned long long)ts.raw_bytes, ts.streams,
-                 ts.writers, ts.writers == 1 ? "" : "s", (unsigned long long)ts.lost,
-                 (unsigned long long)ts.waits);
+                 ts.compressors, ts.compressors == 1 ? "" : "s",
+                 (unsigned long long)ts.zchunks, (unsigned long long)ts.rchunks,
+                 (unsigned long long)ts.lost, (unsigned long long)ts.waits);
         ecl_sys_stderr(line);
     }
     ecl_sys_close(ecl_T.fd);
@@ -680,7 +689,9 @@ void ecl_trace_get_stats(ecl_trace_stats *st)
     st->lost = __atomic_load_n(&ecl_T.st_lost, __ATOMIC_RELAXED);
     st->waits = __atomic_load_n(&ecl_T.st_waits, __ATOMIC_RELAXED);
     st->streams = __atomic_load_n(&ecl_T.next_stream, __ATOMIC_RELAXED);
+    st->zchunks = __atomic_load_n(&ecl_T.st_zchunks, __ATOMIC_RELAXED);
+    st->rchunks = __atomic_load_n(&ecl_T.st_rchunks, __ATOMIC_RELAXED);
     pthread_mutex_lock(&ecl_T.queue_lock);
-    st->writers = ecl_T.writers;
+    st->compressors = ecl_T.compressors;
     pthread_mutex_unlock(&ecl_T.queue_lock);
 }

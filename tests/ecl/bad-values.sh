@@ -19,6 +19,7 @@ bad() {
     ECL_COMPRESS) echo lz4 ;;
     ECL_COMPRESS_LEVEL) echo 0 ;;
     ECL_COMPRESS_THREADS) echo 0 ;;
+    ECL_COMPRESS_PRIORITY) echo high ;;
     ECL_CLOCK) echo sundial ;;
     ECL_ON_FULL) echo wait ;;
     ECL_VERBOSE) echo loud ;;
