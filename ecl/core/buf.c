@@ -665,9 +665,8 @@ static void write_taken(ecl_buf *b, int compressed, ecc_zctx *z)
 }
 
 /* One pass of the writer over the queue: writes every buffer it may write
- * now, in queue order. stop: at close (grace: compressors may still finish
- * what they hold). Returns how many it wrote. */
-static unsigned writer_pass(int stop, int grace, ecc_zctx *z)
+ * now, in queue order. stop: at close. Returns how many it wrote. */
+static unsigned writer_pass(int stop, ecc_zctx *z)
 {
     unsigned done = 0;
     uint64_t pass = ++ecl_T.writer_passes;
@@ -695,12 +694,11 @@ static unsigned writer_pass(int stop, int grace, ecc_zctx *z)
             int failed = s != ECL_T_OPEN && s != ECL_T_CLOSING;
             int alone = ecl_T.compressors == 0;    /* no compressor could start */
             /* Written now: without compression; when its thread waits for it;
-             * after a write error (dropped); and at close, a queued buffer
-             * (compressed here) or, after the grace, one a compressor holds. */
-            int now = !compressing() || urgent || failed || alone ||
-                      (stop && (st == ECL_BUF_QUEUED || !grace));
-            if (now && (take = bswap(b, v, ECL_BUF_WRITING)) != 0 && st == ECL_BUF_QUEUED &&
-                (stop || alone) && !urgent)
+             * after a write error (dropped); at close (finalize does not wait
+             * for compressors either). Without any compressor the writer
+             * compresses itself, as one writer thread did before the pool. */
+            int now = !compressing() || urgent || failed || alone || stop;
+            if (now && (take = bswap(b, v, ECL_BUF_WRITING)) != 0 && alone && !urgent)
                 zz = z;
         }
         if (!take) {
@@ -736,32 +734,24 @@ static int queue_empty(void)
     return empty;
 }
 
-/* How long the writer lets compressors finish the buffers they hold at
- * close before it writes them raw (they may be starved of cores). */
-#define CLOSE_GRACE_NS 20000000ull
-
 static void *writer_main(void *arg)
 {
     (void)arg;
     ecl_sys_block_signals();
     ecl_buf_in_tool = 1;
-    /* For the buffers it compresses itself: at close, or when no compressor
-     * could be started. Without a context (no memory) they are stored raw. */
+    /* For the buffers it compresses itself when no compressor could be
+     * started. Without a context (no memory) they are stored raw. */
     ecc_zctx *z = compressing() ? ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
                                                   ecl_T.cfg.buffer_size)
                                 : NULL;
-    uint64_t stop_at = 0;
     for (;;) {
         int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
-        if (stop && stop_at == 0)
-            stop_at = ecl_sys_clock_gettime();
-        int grace = stop && ecl_sys_clock_gettime() - stop_at < CLOSE_GRACE_NS;
-        if (writer_pass(stop, grace, z) > 0)
+        if (writer_pass(stop, z) > 0)
             continue;
         if (trace_state() == ECL_T_CRASHED || (stop && queue_empty()))
             break;
         if (stop) {
-            ecl_sys_sleep_ns(1000000);   /* compressors finish, or the grace ends */
+            ecl_sys_sleep_ns(100000);    /* a compressor is storing its result */
             continue;
         }
         while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
