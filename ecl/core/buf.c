@@ -26,6 +26,26 @@ static ecl_buf_hot no_buffer;
 __thread ecl_buf_hot *ecl_buf_self __attribute__((tls_model("initial-exec"))) = &no_buffer;
 __thread int ecl_buf_in_tool __attribute__((tls_model("initial-exec")));
 int ecl_buf_active;
+int ecl_buf_fast;
+static int boundaries_on;       /* a layer sees every region boundary */
+
+/* Async-signal-safe (a crash handler turns recording off). */
+void ecl_buf_set_active(int on)
+{
+    int fast = on && ecl_sys_clock_kind == ECL_SYS_CLOCK_TSC &&
+               !__atomic_load_n(&boundaries_on, __ATOMIC_ACQUIRE);
+    if (!fast)
+        __atomic_store_n(&ecl_buf_fast, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ecl_buf_active, on, __ATOMIC_RELEASE);
+    if (fast)
+        __atomic_store_n(&ecl_buf_fast, 1, __ATOMIC_RELEASE);
+}
+
+void ecl_buf_boundaries_on(void)
+{
+    __atomic_store_n(&boundaries_on, 1, __ATOMIC_RELEASE);
+    ecl_buf_set_active(__atomic_load_n(&ecl_buf_active, __ATOMIC_ACQUIRE));
+}
 size_t ecl_buf_record_max;
 
 static ecl_buf_thread *self_thread(void)

@@ -73,7 +73,7 @@ static size_t cat(char *dst, size_t n, size_t len, const char *s)
 
 void ecl_trace_fail(const char *msg)
 {
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     if (!set_state_from(ECL_T_OPEN, ECL_T_FAILED))
         set_state_from(ECL_T_CLOSING, ECL_T_FAILED);
     if (__atomic_exchange_n(&ecl_T.fail_reported, 1, __ATOMIC_ACQ_REL) == 0) {
@@ -266,7 +266,7 @@ static void on_crash(int sig)
     int s = get_state();
     if (s != ECL_T_OPEN && s != ECL_T_CLOSING)
         return;
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     if (!set_state_from(s, ECL_T_CRASHED))
         return;
     ecl_buf_collect_all(1);
@@ -297,7 +297,7 @@ static void on_crash(int sig)
  * not record (it would block on a full buffer forever) nor write. */
 static void atfork_child(void)
 {
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&ecl_T.state, ECL_T_DONE, __ATOMIC_RELEASE);
     ecl_buf_reset_self();
@@ -391,7 +391,7 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
                  cfg->drop_when_full ? "drop" : "block");
         ecl_sys_stderr(line);
     }
-    __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
+    ecl_buf_set_active(1);
     pthread_mutex_unlock(&close_lock);
     return ECL_CORE_OK;
 fail:
@@ -522,7 +522,7 @@ ecl_core_status ecl_trace_close(void)
         pthread_mutex_unlock(&close_lock);
         return s == ECL_T_NONE ? ECL_CORE_ESTATE : ECL_CORE_OK;
     }
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     set_state_from(ECL_T_OPEN, ECL_T_CLOSING);
     ecl_buf_notify_free();           /* threads waiting for a buffer give up */
     ecl_buf_in_tool++;
@@ -658,7 +658,7 @@ void ecl_trace_pause(void)
     if (get_state() == ECL_T_OPEN && !ecl_T.paused) {
         record_bare(ECL_REC_PAUSE);
         ecl_T.paused = 1;
-        __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+        ecl_buf_set_active(0);
     }
     pthread_mutex_unlock(&pause_lock);
 }
@@ -668,7 +668,7 @@ void ecl_trace_resume(void)
     pthread_mutex_lock(&pause_lock);
     if (get_state() == ECL_T_OPEN && ecl_T.paused) {
         ecl_T.paused = 0;
-        __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
+        ecl_buf_set_active(1);
         record_bare(ECL_REC_RESUME);
     }
     pthread_mutex_unlock(&pause_lock);
