@@ -419,14 +419,10 @@ static uint8_t *put_fields(uint8_t *p, const uint8_t *kinds, size_t nf, const ec
                            const size_t *slen)
 {
     for (size_t i = 0; i < nf; i++) {
-        switch (kinds[i]) {
-        case ECL_FIELD_INT32: p = ecl_buf_put_sleb(p, (int32_t)values[i].i); break;
-        case ECL_FIELD_INT64: p = ecl_buf_put_sleb(p, values[i].i); break;
-        case ECL_FIELD_UINT32: p = ecl_buf_put_uleb(p, (uint32_t)values[i].u); break;
-        case ECL_FIELD_UINT64: p = ecl_buf_put_uleb(p, values[i].u); break;
-        case ECL_FIELD_FLOAT64: p = ecl_buf_put_f64(p, values[i].f); break;
-        default: p = ecl_buf_put_str(p, values[i].s != NULL ? values[i].s : "", slen[i]); break;
-        }
+        if (kinds[i] == ECL_FIELD_STRING)
+            p = ecl_buf_put_str(p, values[i].s != NULL ? values[i].s : "", slen[i]);
+        else
+            p = put_numbers(p, kinds + i, 1, values + i);
     }
     return p;
 }

@@ -754,11 +754,18 @@ static int queue_empty(void)
     return empty;
 }
 
+/* The start of ECL's own threads: no signals (the program's handlers run
+ * elsewhere), and whatever they call passes ECL's wrappers untraced. */
+static void tool_thread(void)
+{
+    ecl_sys_block_signals();
+    ecl_buf_in_tool = 1;
+}
+
 static void *writer_main(void *arg)
 {
     (void)arg;
-    ecl_sys_block_signals();
-    ecl_buf_in_tool = 1;
+    tool_thread();
     /* For the buffers it compresses itself when no compressor could be
      * started. Without a context (no memory) they are stored raw. */
     ecc_zctx *z = compressing() ? ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
@@ -811,8 +818,7 @@ static ecl_buf *compressor_next(uint64_t *word, const uint8_t **data, uint32_t *
 static void *compressor_main(void *arg)
 {
     (void)arg;
-    ecl_sys_block_signals();
-    ecl_buf_in_tool = 1;
+    tool_thread();
     if (!ecl_T.cfg.compress_normal)
         ecl_sys_thread_idle_priority();  /* refused: it competes like any thread */
     ecc_zctx *z = ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
