@@ -426,6 +426,51 @@ static void put_pending(ecl_buf_thread *t)
     }
 }
 
+static void write_taken(ecl_buf *b, int compressed, ecc_zctx *z);
+static void queue_take_handed(void);
+
+/* A thread out of buffers writes its oldest handed-off buffer itself, as it
+ * is (compressed if a compressor finished it), rather than wait for the
+ * writer thread to be scheduled: when every earlier chunk of its stream is
+ * in the file and nobody writes this one yet. 1 if it freed a buffer. */
+static int write_own(ecl_buf_thread *t)
+{
+    ecl_buf *b = NULL;
+    for (unsigned i = 0; i < t->nbuf; i++) {
+        ecl_buf *c = &t->bufs[i];
+        if ((TAKEABLE >> bstate(c) & 1) && (b == NULL || c->seq < b->seq))
+            b = c;
+    }
+    if (b == NULL || __atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) != b->seq)
+        return 0;
+    /* Out of the writer's queue first: its link is reused when the buffer
+     * is handed off again. A takeable buffer is always in the queue. */
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    queue_take_handed();
+    ecl_buf *prev = NULL, *q = ecl_T.queue_head;
+    while (q != NULL && q != b) {
+        prev = q;
+        q = q->handed_next;
+    }
+    uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_ACQUIRE);
+    int st = (int)(v & ST_MASK);
+    int ok = q == b && (TAKEABLE >> st & 1) && bswap(b, v, ECL_BUF_WRITING);
+    if (ok) {
+        if (prev != NULL)
+            prev->handed_next = b->handed_next;
+        else
+            ecl_T.queue_head = b->handed_next;
+        if (ecl_T.queue_tail == b)
+            ecl_T.queue_tail = prev;
+    }
+    pthread_mutex_unlock(&ecl_T.queue_lock);
+    if (ok) {
+        write_taken(b, st == ECL_BUF_COMPRESSED, NULL);
+        ecl_trace_wake_writer();     /* the writer may write the next one now */
+    }
+    return ok;
+}
+
 /* A thread without buffers tries again to allocate them after this many
  * dropped records (an allocation that fails costs system calls). */
 #define RETRY_ALLOC_EVERY 4096
@@ -443,12 +488,16 @@ static int acquire(ecl_buf_thread *t)
             break;
         if (ecl_T.cfg.drop_when_full || trace_state() != ECL_T_OPEN)
             break;
+        /* No free buffer: a wait, whether the thread writes a buffer itself
+         * or blocks until the writer has written one. */
         if (w0 == 0) {
             w0 = ecl_sys_clock_now() | 1;    /* nonzero: "waiting" */
             __atomic_fetch_add(&ecl_T.st_waits, 1, __ATOMIC_RELAXED);
-            /* the writer writes this thread's buffers now, compressed or not */
-            __atomic_store_n(&t->urgent, 1, __ATOMIC_RELEASE);
         }
+        if (write_own(t))
+            continue;
+        /* the writer writes this thread's buffers now, compressed or not */
+        __atomic_store_n(&t->urgent, 1, __ATOMIC_RELEASE);
         ecl_trace_wake_writer();
         wait_for_writer();
     }
@@ -594,17 +643,19 @@ static void write_chunk(ecl_buf_thread *t, const uint8_t *data, uint32_t len, ui
  * of compressor threads compresses them first. Compressors run at the
  * lowest scheduling priority (SCHED_IDLE): they use only cores nobody else
  * wants, so they never take a core from the program. A buffer whose thread
- * needs it back (it has no free buffer left: it would wait) is written as
- * it is, compressed or not: a compressor still busy with it loses it and
- * drops its work. So recording waits only for a write, never for a
- * compressor; with no idle core, chunks are stored raw.
+ * needs it back (it has no free buffer left) is written as it is,
+ * compressed or not, by the thread itself (write_own) or by the writer: a
+ * compressor still busy with it loses it and drops its work. So recording
+ * waits only for a write, never for a compressor; with no idle core, chunks
+ * are stored raw.
  *
  * The queue holds the buffers handed off and not yet taken by the writer,
  * in hand-off order. The writer goes through it in that order and writes a
  * buffer when it is compressed, when compression is off, when its thread
- * needs it, or at close; a buffer it cannot write yet holds back the later
- * buffers of its thread only, so each stream's chunks reach the file in
- * sequence order and no thread waits for another's compression.
+ * needs it, or at close, and only when every earlier chunk of its stream is
+ * in the file (t->write_seq); a buffer it cannot write yet holds back the
+ * later buffers of its thread only, so each stream's chunks reach the file
+ * in sequence order and no thread waits for another's compression.
  * Compressors take the oldest buffer nobody compresses yet; when they are
  * all busy and work is left, one more starts, up to writers_max. */
 
@@ -706,7 +757,9 @@ static unsigned writer_pass(int stop, ecc_zctx *z)
         uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_ACQUIRE);
         int st = (int)(v & ST_MASK), take = 0, compressed = 0;
         ecc_zctx *zz = NULL;
-        if (st == ECL_BUF_COMPRESSED) {
+        if (__atomic_load_n(&t->write_seq, __ATOMIC_ACQUIRE) != b->seq) {
+            /* its thread still writes an earlier chunk itself (write_own) */
+        } else if (st == ECL_BUF_COMPRESSED) {
             take = bswap(b, v, ECL_BUF_WRITING);
             compressed = 1;
         } else if (st == ECL_BUF_QUEUED || st == ECL_BUF_COMPRESSING) {
@@ -727,7 +780,7 @@ static unsigned writer_pass(int stop, ecc_zctx *z)
             b = b->handed_next;
             continue;
         }
-        /* Unlinked; only this thread removes, others only append at the tail. */
+        /* Unlinked under the lock (write_own unlinks too, under the lock). */
         if (prev != NULL)
             prev->handed_next = b->handed_next;
         else
@@ -739,7 +792,11 @@ static unsigned writer_pass(int stop, ecc_zctx *z)
         done++;
         pthread_mutex_lock(&ecl_T.queue_lock);
         queue_take_handed();
-        b = prev != NULL ? prev->handed_next : ecl_T.queue_head;
+        /* From the head again: a thread may have taken its own buffers out
+         * of the queue meanwhile (write_own), prev among them. Threads held
+         * back in this pass are passed over at once. */
+        prev = NULL;
+        b = ecl_T.queue_head;
     }
     pthread_mutex_unlock(&ecl_T.queue_lock);
     return done;
