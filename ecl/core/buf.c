@@ -959,8 +959,13 @@ void ecl_buf_writers_stop(void)
         sem_post(&ecl_T.compress_wake);
     sem_post(&ecl_T.writer_wake);
     pthread_join(ecl_T.writer, NULL);
+    /* Not joined: a compressor starved of cores (SCHED_IDLE) may take long
+     * to finish the buffer it holds, and finalize must not wait for it.
+     * The writer took every buffer from the compressors, so what they
+     * finish is dropped; they touch only ECL's static state, their own
+     * context and buffer memory, none of which is ever freed, and end. */
     for (unsigned i = 0; i < n; i++)
-        pthread_join(ecl_T.compressor[i], NULL);
+        pthread_detach(ecl_T.compressor[i]);
     /* compress_wake stays: a late ecl_trace_wake_writer may still post it */
     __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
 }

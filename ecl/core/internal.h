@@ -177,8 +177,8 @@ ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t tim
 /* Starts the writer thread and, with compression, the first compressor
  * (0, or an errno value). */
 int ecl_buf_writers_start(void);
-/* Lets the writer write every buffer handed off so far and joins it and
- * the compressors. */
+/* Lets the writer write every buffer handed off so far and joins it; the
+ * compressors end on their own. */
 void ecl_buf_writers_stop(void);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
