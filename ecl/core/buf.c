@@ -657,7 +657,7 @@ static void write_chunk(ecl_buf_thread *t, const uint8_t *data, uint32_t len, ui
  * later buffers of its thread only, so each stream's chunks reach the file
  * in sequence order and no thread waits for another's compression.
  * Compressors take the oldest buffer nobody compresses yet; when they are
- * all busy and work is left, one more starts, up to writers_max. */
+ * all busy and work is left, one more starts, up to compressors_max. */
 
 static void *writer_main(void *arg);
 static void *compressor_main(void *arg);
@@ -670,7 +670,7 @@ static int compressing(void)
 /* Starts one more compressor; queue_lock held. 0 or an errno value. */
 static int compressor_spawn(void)
 {
-    if (ecl_T.compressors >= ecl_T.writers_max)
+    if (ecl_T.compressors >= ecl_T.compressors_max)
         return EAGAIN;
     int e = pthread_create(&ecl_T.compressor[ecl_T.compressors], NULL, compressor_main, NULL);
     if (e == 0)
@@ -929,7 +929,7 @@ int ecl_buf_writers_start(void)
     unsigned max = ecl_T.cfg.compress_threads;
     if (max == 0)
         max = ecl_sys_cpu_count();
-    ecl_T.writers_max = !compressing() ? 0 : max > ECL_WRITERS_MAX ? ECL_WRITERS_MAX : max;
+    ecl_T.compressors_max = !compressing() ? 0 : max > ECL_COMPRESSORS_MAX ? ECL_COMPRESSORS_MAX : max;
     ecl_T.compressors = ecl_T.compressors_idle = 0;
     ecl_T.writer_stop = 0;
     if (sem_init(&ecl_T.compress_wake, 0, 0) != 0)

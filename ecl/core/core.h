@@ -62,7 +62,7 @@ enum {
 #define ECL_BUF_RESERVE 128
 #define ECL_BUF_COUNT_MAX 16
 /* Most compressor threads of a process (ECL_COMPRESS_THREADS). */
-#define ECL_WRITERS_MAX 256
+#define ECL_COMPRESSORS_MAX 256
 
 /* ---------------- configuration ---------------- */
 enum { ECL_COMPRESS_NONE = 0, ECL_COMPRESS_ZLIB = 1, ECL_COMPRESS_ZSTD = 2 };

@@ -109,10 +109,10 @@ typedef struct ecl_trace_state {
     pthread_mutex_t queue_lock;  /* queue_*, compressors, compressors_idle */
     ecl_buf *queue_head, *queue_tail;   /* taken from `handed`, oldest first */
     pthread_t writer;
-    pthread_t compressor[ECL_WRITERS_MAX];
+    pthread_t compressor[ECL_COMPRESSORS_MAX];
     unsigned compressors;        /* started */
     unsigned compressors_idle;   /* waiting for work */
-    unsigned writers_max;        /* most compressors: ECL_COMPRESS_THREADS or the cores;
+    unsigned compressors_max;        /* most compressors: ECL_COMPRESS_THREADS or the cores;
                                     0 without compression */
     uint64_t writer_passes;      /* writer only */
     int writer_running;

@@ -116,7 +116,7 @@ void ecl_trace_wake_writer(void)
 {
     if (__atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE)) {
         sem_post(&ecl_T.writer_wake);
-        if (ecl_T.writers_max > 0)
+        if (ecl_T.compressors_max > 0)
             sem_post(&ecl_T.compress_wake);
     }
 }
@@ -381,7 +381,7 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         char pool[96] = "";
         if (cfg->compress != ECL_COMPRESS_NONE)
             snprintf(pool, sizeof pool, "; up to %u compressor thread%s at %s priority",
-                     ecl_T.writers_max, ecl_T.writers_max == 1 ? "" : "s",
+                     ecl_T.compressors_max, ecl_T.compressors_max == 1 ? "" : "s",
                      cfg->compress_normal ? "normal" : "idle");
         snprintf(line, sizeof line,
                  "ecl: tracing to '%s' (clock %s, %.6g ticks/s; %u buffers of %zu bytes per "
