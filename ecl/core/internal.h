@@ -112,7 +112,7 @@ typedef struct ecl_trace_state {
     pthread_t compressor[ECL_COMPRESSORS_MAX];
     unsigned compressors;        /* started */
     unsigned compressors_idle;   /* waiting for work */
-    unsigned compressors_max;        /* most compressors: ECL_COMPRESS_THREADS or the cores;
+    unsigned compressors_max;    /* most compressors: ECL_COMPRESS_THREADS or the cores;
                                     0 without compression */
     uint64_t writer_passes;      /* writer only */
     int writer_running;
