@@ -11,6 +11,12 @@
 int bench_pal_count(const char *path, const char *const *names, size_t n, uint64_t *counts,
                     char *err, size_t errlen)
 {
+    return bench_pal_count_waits(path, names, n, counts, NULL, err, errlen);
+}
+
+int bench_pal_count_waits(const char *path, const char *const *names, size_t n,
+                          uint64_t *counts, uint64_t *waits, char *err, size_t errlen)
+{
     pal_reader *r = NULL;
     const pal_record *rec;
     /* Types met so far and their index in names (n: not counted). By name,
@@ -26,8 +32,14 @@ int bench_pal_count(const char *path, const char *const *names, size_t n, uint64
     }
     for (size_t i = 0; i < n; i++)
         counts[i] = 0;
+    if (waits)
+        *waits = 0;
     while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
         const pal_recdesc *d = pal_record_desc(rec);
+        uint64_t w;
+        if (waits && strcmp(pal_recdesc_name(d), "flush") == 0 &&
+            pal_record_get_u64(rec, "wait", &w) == PAL_OK && w > 0)
+            ++*waits;
         size_t k = 0, i;
         while (k < nseen && seen[k] != d)
             k++;

@@ -18,6 +18,10 @@ typedef enum bench_read_mode {
  * with a message in err. */
 int bench_pal_count(const char *path, const char *const *names, size_t n, uint64_t *counts,
                     char *err, size_t errlen);
+/* The same, also counting into *waits the times ECL's recording threads
+ * waited for a free buffer: the `flush` records whose `wait` is nonzero. */
+int bench_pal_count_waits(const char *path, const char *const *names, size_t n,
+                          uint64_t *counts, uint64_t *waits, char *err, size_t errlen);
 
 /* Reads the whole trace once. *records counts every record returned, *hits the
  * records that had a "region" field, *sum adds their values (kept so the reads

@@ -282,6 +282,7 @@ typedef struct ecl_row {
     double ns[2][MAX_REPS], ratio[2][MAX_REPS];
     double floor[2][MAX_REPS];         /* ns/event of the floor process paired with each run */
     double last_wall_ms[2];            /* open -> close of the last run, for the next floor */
+    double waits[2][MAX_REPS];         /* times a thread waited for a free buffer, per run */
     double init_ms[MAX_REPS], fini_ms[MAX_REPS], bytes_per_event[MAX_REPS];
     uint64_t short_runs;               /* runs that read back fewer events than written */
     uint64_t written, read_back;       /* of the last short run */
@@ -358,6 +359,7 @@ static int run_ecl_once(ecl_row *r, int threads, uint64_t n, int rep, const char
     }
     double written = bench_kv(c.out, "events"), read_back = bench_kv(c.out, "read_back");
     r->ns[threads - 1][rep] = bench_kv(c.out, "ns");
+    r->waits[threads - 1][rep] = bench_kv(c.out, "waits");
     r->last_wall_ms[threads - 1] = bench_kv(c.out, "wall_ms");
     if (read_back < written) {
         r->short_runs++;
@@ -386,6 +388,7 @@ static void run_ecl(ecl_row *r, int threads, uint64_t n, int rep, const char *tm
 {
     double *prev = &r->last_wall_ms[threads - 1];
     r->ns[threads - 1][rep] = r->ratio[threads - 1][rep] = r->floor[threads - 1][rep] = NAN;
+    r->waits[threads - 1][rep] = NAN;
     if (threads == 1)
         r->init_ms[rep] = r->fini_ms[rep] = r->bytes_per_event[rep] = NAN;
     if (r->unsupported || r->failed)
@@ -422,6 +425,49 @@ static void ecl_label(const ecl_row *r, const char *what, char *buf, size_t len)
 static const char *kind_label(const char *kind)
 {
     return strcmp(kind, "enter_leave") == 0 ? "ECL enter/leave (pair/2)" : "ECL 4-field record";
+}
+
+/* Compressed against raw: each compressed row's ns/event over the `none`
+ * row's of the same kind, threads and round (the two ran back to back), and
+ * how often the recording threads waited for a free buffer. */
+static void print_compression(int reps)
+{
+    printf("\nCompression against raw, per round: ns/event of a compressed row / ns/event of "
+           "the none\nrow of the same kind and threads in the same round (run back to back); "
+           "min and median\nover the %d rounds. waits: times a recording thread waited for a "
+           "free buffer, from\nthe trace's flush records, median per run.\n", reps);
+    printf("%-46s %18s  %18s  %17s\n", "", "1 thread", "2 threads", "waits per run");
+    printf("%-46s %8s %8s    %8s %8s    %8s %8s\n", "row / none", "min", "median", "min",
+           "median", "1 thr", "2 thr");
+    for (size_t i = 0; i < necl; i++) {
+        ecl_row *r = &ecl_rows[i], *raw = NULL;
+        if (strcmp(r->compress, "none") == 0 || r->unsupported)
+            continue;
+        for (size_t j = 0; j < necl && !raw; j++)
+            if (strcmp(ecl_rows[j].kind, r->kind) == 0 &&
+                strcmp(ecl_rows[j].compress, "none") == 0)
+                raw = &ecl_rows[j];
+        if (raw == NULL)
+            continue;
+        double q[2][MAX_REPS];
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < reps; k++)
+                q[t][k] = r->ns[t][k] / raw->ns[t][k];
+        char what[160], label[200];
+        snprintf(what, sizeof what, "%s / none",
+                 strcmp(r->kind, "enter_leave") == 0 ? "enter/leave" : "record");
+        ecl_label(r, what, label, sizeof label);
+        printf("%-46s", label);
+        cells_min_median(q, reps);
+        for (int t = 0; t < 2; t++) {
+            double mn, md;
+            bench_min_median(r->waits[t], reps, &mn, &md);
+            bench_cell(md, 8, 0);
+        }
+        if (strcmp(r->compress, "zstd") == 0)
+            printf("   target <= 1.3 (2 threads)");
+        printf("\n");
+    }
 }
 
 static void print_tables(uint64_t n_el, uint64_t n_rec, uint64_t n_base, int reps,
@@ -502,6 +548,7 @@ static void print_tables(uint64_t n_el, uint64_t n_rec, uint64_t n_base, int rep
             printf(el ? "   target <= 1.2" : "   target <= 2");
         printf("\n");
     }
+    print_compression(reps);
     for (size_t i = 0; i < necl; i++) {
         ecl_row *r = &ecl_rows[i];
         char label[128];

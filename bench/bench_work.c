@@ -179,7 +179,7 @@ int bench_ecl_run(const char *kind, int nthreads, uint64_t n, int read_back,
 
     uint64_t counts[2] = { 0, 0 };
     char err[512];
-    if (bench_pal_count(path, names, nnames, counts, err, sizeof err) != 0) {
+    if (bench_pal_count_waits(path, names, nnames, counts, &res->waits, err, sizeof err) != 0) {
         fprintf(stderr, "bench: reading back '%s': %s\n", path, err);
         return 1;
     }
@@ -200,10 +200,10 @@ int bench_ecl_run(const char *kind, int nthreads, uint64_t n, int read_back,
 void bench_ecl_print(const bench_ecl_result *res)
 {
     printf("ns=%.4f\nloop_ns=%.4f\ninit_ms=%.4f\nfini_ms=%.4f\nevents=%llu\nread_back=%llu\n"
-           "bytes=%llu\ntrace=%s\nclock=%s\ntps=%.0f\n",
+           "bytes=%llu\nwaits=%llu\ntrace=%s\nclock=%s\ntps=%.0f\n",
            res->ns, res->loop_ns, res->init_ms, res->fini_ms, (unsigned long long)res->written,
-           (unsigned long long)res->read_back, (unsigned long long)res->bytes, res->trace,
-           res->clock, res->tps);
+           (unsigned long long)res->read_back, (unsigned long long)res->bytes,
+           (unsigned long long)res->waits, res->trace, res->clock, res->tps);
 }
 
 int bench_ecl_child_main(int argc, char **argv)

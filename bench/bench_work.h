@@ -43,6 +43,8 @@ typedef struct bench_ecl_result {
     uint64_t written;          /* events the loops recorded */
     uint64_t read_back;        /* events of the kind found in the trace (read_back only) */
     uint64_t bytes;            /* trace file size after close */
+    uint64_t waits;            /* times a thread waited for a free buffer (read_back only:
+                                  the trace's flush records with a nonzero wait) */
     char trace[4096];
     const char *clock;         /* tsc|monotonic|realtime|unknown (read_back only) */
     double tps;                /* ticks per second (read_back only) */
@@ -52,7 +54,7 @@ typedef struct bench_ecl_result {
 int bench_ecl_run(const char *kind, int nthreads, uint64_t n, int read_back,
                   bench_ecl_result *res);
 /* key=value lines: ns, loop_ns, init_ms, fini_ms, events, read_back, bytes,
- * trace, clock, tps. */
+ * waits, trace, clock, tps. */
 void bench_ecl_print(const bench_ecl_result *res);
 
 /* The child mode every ECL-running program accepts (parents start it with

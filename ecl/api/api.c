@@ -21,9 +21,11 @@ static ecl_status api_init_status = ECL_OK;
 static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
 static int atexit_done;
 
-/* Field kinds of each registered type, by type id (published once). */
+/* Field kinds of each registered type, by type id (published once), and
+ * whether it has no string field: then every record fits a fixed size. */
 static const uint8_t *type_kinds[ECL_REC_TYPE_LIMIT];
 static uint8_t type_nfields[ECL_REC_TYPE_LIMIT];
+static uint8_t type_numeric[ECL_REC_TYPE_LIMIT];
 
 static ecl_status from_core(ecl_core_status s)
 {
@@ -177,20 +179,27 @@ ECL_API ecl_region ecl_region_define(const char *name)
     return ecl_trace_region(name);
 }
 
-ECL_API void ecl_enter(ecl_region region)
+/* enter/leave: the inline shortest path, else the general one out of line
+ * (first use, another clock, a full buffer, counters sampled at boundaries),
+ * so that the common case has no call and no stack frame. */
+static void __attribute__((noinline)) record_boundary(uint32_t type, ecl_region region)
 {
     if (ECL_RECORDING()) {
-        ecl_buf_record_u(ECL_REC_ENTER, region);
+        ecl_buf_record_u(type, region);
         ecl_auto_boundary();
     }
 }
 
+ECL_API void ecl_enter(ecl_region region)
+{
+    if (!ecl_buf_fast_u(ECL_REC_ENTER, region))
+        record_boundary(ECL_REC_ENTER, region);
+}
+
 ECL_API void ecl_leave(ecl_region region)
 {
-    if (ECL_RECORDING()) {
-        ecl_buf_record_u(ECL_REC_LEAVE, region);
-        ecl_auto_boundary();
-    }
+    if (!ecl_buf_fast_u(ECL_REC_LEAVE, region))
+        record_boundary(ECL_REC_LEAVE, region);
 }
 
 /* Regions by name: FNV-1a of the name -> the names with that hash. */
@@ -379,6 +388,7 @@ ECL_API ecl_status ecl_type_register(const char *name, const ecl_field *fields, 
         }
         memcpy(k, kinds, nfields);
         type_nfields[id] = (uint8_t)nfields;
+        type_numeric[id] = memchr(kinds, ECL_FIELD_STRING, nfields) == NULL;
         __atomic_store_n(&type_kinds[id], k, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&api_lock);
@@ -386,18 +396,45 @@ ECL_API ecl_status ecl_type_register(const char *name, const ecl_field *fields, 
     return ECL_OK;
 }
 
-ECL_API void ecl_record(ecl_type type, const ecl_value *values)
+/* Encodes the fields of a record of a type without strings at p. */
+static inline __attribute__((always_inline)) uint8_t *put_numbers(uint8_t *p,
+                                                                 const uint8_t *kinds, size_t nf,
+                                                                 const ecl_value *values)
+{
+    for (size_t i = 0; i < nf; i++) {
+        switch (kinds[i]) {
+        case ECL_FIELD_INT32: p = ecl_buf_put_sleb(p, (int32_t)values[i].i); break;
+        case ECL_FIELD_INT64: p = ecl_buf_put_sleb(p, values[i].i); break;
+        case ECL_FIELD_UINT32: p = ecl_buf_put_uleb(p, (uint32_t)values[i].u); break;
+        case ECL_FIELD_UINT64: p = ecl_buf_put_uleb(p, values[i].u); break;
+        default: p = ecl_buf_put_f64(p, values[i].f); break;   /* FLOAT64 */
+        }
+    }
+    return p;
+}
+
+/* Encodes the fields of a record of the given kinds at p, the strings cut
+ * to slen. */
+static uint8_t *put_fields(uint8_t *p, const uint8_t *kinds, size_t nf, const ecl_value *values,
+                           const size_t *slen)
+{
+    for (size_t i = 0; i < nf; i++) {
+        if (kinds[i] == ECL_FIELD_STRING)
+            p = ecl_buf_put_str(p, values[i].s != NULL ? values[i].s : "", slen[i]);
+        else
+            p = put_numbers(p, kinds + i, 1, values + i);
+    }
+    return p;
+}
+
+/* The general path of ecl_record: first use, strings to measure and maybe
+ * cut, another clock, a full buffer. */
+static void __attribute__((noinline)) record_general(ecl_type type, const ecl_value *values)
 {
     if (!ECL_RECORDING())
         return;
-    if (type >= ECL_REC_TYPE_LIMIT)
-        return;
     const uint8_t *kinds = __atomic_load_n(&type_kinds[type], __ATOMIC_ACQUIRE);
-    if (kinds == NULL)
-        return;
     size_t nf = type_nfields[type];
-    if (nf > 0 && values == NULL)
-        return;
 
     /* Size first: strings are measured once, and cut if the record would not
      * fit one buffer. */
@@ -431,17 +468,36 @@ ECL_API void ecl_record(ecl_type type, const ecl_value *values)
     uint8_t *p = ecl_buf_begin(type, need, &t, &now);
     if (p == NULL)
         return;
-    for (size_t i = 0; i < nf; i++) {
-        switch (kinds[i]) {
-        case ECL_FIELD_INT32: p = ecl_buf_put_sleb(p, (int32_t)values[i].i); break;
-        case ECL_FIELD_INT64: p = ecl_buf_put_sleb(p, values[i].i); break;
-        case ECL_FIELD_UINT32: p = ecl_buf_put_uleb(p, (uint32_t)values[i].u); break;
-        case ECL_FIELD_UINT64: p = ecl_buf_put_uleb(p, values[i].u); break;
-        case ECL_FIELD_FLOAT64: p = ecl_buf_put_f64(p, values[i].f); break;
-        default: p = ecl_buf_put_str(p, values[i].s != NULL ? values[i].s : "", slen[i]); break;
+    ecl_buf_commit(t, put_fields(p, kinds, nf, values, slen), now);
+}
+
+ECL_API void ecl_record(ecl_type type, const ecl_value *values)
+{
+    if (type >= ECL_REC_TYPE_LIMIT)
+        return;
+    const uint8_t *kinds = __atomic_load_n(&type_kinds[type], __ATOMIC_ACQUIRE);
+    size_t nf = type_nfields[type];
+    if (kinds == NULL || (nf > 0 && values == NULL))
+        return;
+#if ECL_SYS_HAVE_TSC
+    /* The shortest path: a type without strings (its largest record is
+     * known), the cycle counter, room in the buffer. Type ids of user
+     * types are 2 ULEB bytes (1024..4095). */
+    ecl_buf_hot *t = ecl_buf_self;
+    uint8_t *p = t->pos;
+    if (ECL_LIKELY(__atomic_load_n(&ecl_buf_fast, __ATOMIC_RELAXED) && type_numeric[type] &&
+                   type >= 0x80 && (size_t)(t->end - p) >= 2 + 10 + 10 * nf)) {
+        uint64_t now = __rdtsc(), delta = now - t->last;
+        if (ECL_LIKELY((int64_t)delta >= 0)) {
+            p[0] = (uint8_t)(type | 0x80);
+            p[1] = (uint8_t)(type >> 7);
+            p = ecl_buf_put_uleb(p + 2, delta);
+            ecl_buf_commit(t, put_numbers(p, kinds, nf, values), now);
+            return;
         }
     }
-    ecl_buf_commit(t, p, now);
+#endif
+    record_general(type, values);
 }
 
 /* ---------------- pause / resume ---------------- */

@@ -153,6 +153,16 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
         if (parse_uint(value, 1, 19, &n) != 0)
             BAD("expected a level from 1 (fast) to 9 for zlib or 19 for zstd", name, value);
         t->compress_level = (int)n;
+    } else if (strcmp(name, "ECL_COMPRESS_THREADS") == 0) {
+        if (parse_uint(value, 1, ECL_COMPRESSORS_MAX, &n) != 0)
+            BAD("expected a number of compressor threads from 1 to %d", name, value,
+                ECL_COMPRESSORS_MAX);
+        t->compress_threads = (unsigned)n;
+    } else if (strcmp(name, "ECL_COMPRESS_PRIORITY") == 0) {
+        static const char *const pr[] = { "idle", "normal", NULL };
+        if ((k = is_one_of(value, pr)) < 0)
+            BAD("expected idle (compress on idle cores only) or normal", name, value);
+        t->compress_normal = k;
     } else if (strcmp(name, "ECL_CLOCK") == 0) {
         static const char *const c[] = { "auto", "monotonic", "tsc", "realtime", NULL };
         if ((k = is_one_of(value, c)) < 0)

@@ -169,6 +169,7 @@ int ecl_auto_counters_init(const ecl_api_auto_config *cfg, char *err, size_t err
     if (pthread_key_create(&tc_key, tc_free) != 0)
         return 0;
     __atomic_store_n(&ecl_auto_counters_on, 1, __ATOMIC_RELEASE);
+    ecl_buf_boundaries_on();     /* enter/leave must reach ecl_auto_boundary */
     return 0;
 }
 

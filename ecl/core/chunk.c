@@ -48,6 +48,10 @@ static void account(const ecl_chunk_info *ci, uint64_t off, int in_signal)
     if (ci->kind == ECC_KIND_RECORDS) {
         __atomic_fetch_add(&ecl_T.st_records, ci->record_count, __ATOMIC_RELAXED);
         __atomic_fetch_add(&ecl_T.st_raw, ci->raw_length, __ATOMIC_RELAXED);
+        if (ci->stream != 0)
+            __atomic_fetch_add(&ecl_T.st_rchunks, 1, __ATOMIC_RELAXED);
+        if (ci->compression != ECC_COMP_NONE)
+            __atomic_fetch_add(&ecl_T.st_zchunks, 1, __ATOMIC_RELAXED);
     }
     if (!in_signal) {
         ecl_index_entry ie = { off, ci->first_time, ci->last_time, ci->process, ci->stream,

@@ -61,6 +61,8 @@ enum {
 /* Bytes kept free at the start of every buffer for the flush/lost records. */
 #define ECL_BUF_RESERVE 128
 #define ECL_BUF_COUNT_MAX 16
+/* Most compressor threads of a process (ECL_COMPRESS_THREADS). */
+#define ECL_COMPRESSORS_MAX 256
 
 /* ---------------- configuration ---------------- */
 enum { ECL_COMPRESS_NONE = 0, ECL_COMPRESS_ZLIB = 1, ECL_COMPRESS_ZSTD = 2 };
@@ -72,6 +74,10 @@ typedef struct ecl_trace_config {
     unsigned buffer_count;       /* buffers per thread, 1..ECL_BUF_COUNT_MAX */
     int compress;                /* ECL_COMPRESS_* */
     int compress_level;          /* 0 = the method's default (zlib 1, zstd 1) */
+    unsigned compress_threads;   /* most compressor threads: 0 = the cores this
+                                    process may run on */
+    int compress_normal;         /* 1: compressors run at the program's priority;
+                                    0: at the lowest (idle cores only) */
     ecl_sys_clock_source clock;
     int drop_when_full;          /* 0 = block (lossless), 1 = drop and count */
     int verbose;
@@ -228,6 +234,18 @@ static inline int ecl_buf_is_active(void)
     return ECL_LIKELY(__atomic_load_n(&ecl_buf_active, __ATOMIC_RELAXED) != 0);
 }
 
+/* Nonzero while the shortest recording path may be taken (ecl_buf_fast_u):
+ * records are taken, the clock is the cycle counter, and no layer asked to
+ * see every region boundary. */
+extern int ecl_buf_fast;
+/* Turns recording on or off (ecl_buf_active, and ecl_buf_fast with it).
+ * Async-signal-safe. */
+void ecl_buf_set_active(int on);
+/* A layer that must run at every region boundary (ecl/auto's counter
+ * sampling) turns the shortest path off for good: its callers then take
+ * their general path, which calls the layer. */
+void ecl_buf_boundaries_on(void);
+
 /* Slow path: registers the thread or hands the full buffer to the writer so
  * that need bytes fit. NULL: the record is not taken (tracing off, or dropped
  * and counted with ECL_ON_FULL=drop). */
@@ -307,6 +325,34 @@ static inline void ecl_buf_record_u(uint32_t type, uint64_t v)
         return;
     p = ecl_buf_put_uleb(p, v);
     ecl_buf_commit(t, p, now);
+}
+
+/* The shortest path for a record of a one-byte type id (< 0x80) with one
+ * ULEB field: no call, one flag, the cycle counter read inline. Returns 0
+ * without recording when that path does not apply (ecl_buf_fast off, the
+ * buffer full, the counter stepped back): the caller then takes its general
+ * path (ecl_buf_record_u and whatever else it does per record). */
+static inline int ecl_buf_fast_u(uint32_t type, uint64_t v)
+{
+#if ECL_SYS_HAVE_TSC
+    ecl_buf_hot *t = ecl_buf_self;
+    uint8_t *p = t->pos;
+    if (ECL_UNLIKELY(!__atomic_load_n(&ecl_buf_fast, __ATOMIC_RELAXED) ||
+                     (size_t)(t->end - p) < ECL_BUF_SMALL))
+        return 0;
+    uint64_t now = __rdtsc(), delta = now - t->last;
+    if (ECL_UNLIKELY((int64_t)delta < 0))
+        return 0;
+    *p++ = (uint8_t)type;
+    p = ecl_buf_put_uleb(p, delta);
+    p = ecl_buf_put_uleb(p, v);
+    ecl_buf_commit(t, p, now);
+    return 1;
+#else
+    (void)type;
+    (void)v;
+    return 0;
+#endif
 }
 
 /* The same at a given time (a location's records, ecl_buf_location_*): a
@@ -415,6 +461,9 @@ typedef struct ecl_trace_stats {
     uint64_t lost;               /* records dropped (ECL_ON_FULL=drop) */
     uint64_t waits;              /* times a thread waited for a free buffer */
     uint32_t streams;            /* thread streams */
+    uint32_t compressors;        /* compressor threads started (the pool's size) */
+    uint64_t rchunks;            /* records chunks (thread streams) written */
+    uint64_t zchunks;            /* of them, stored compressed */
 } ecl_trace_stats;
 void ecl_trace_get_stats(ecl_trace_stats *st);
 

@@ -67,7 +67,8 @@ static const native_record natives[] = {
         { "name", STR, NULL, EDL_FROLE_NAME, NULL }, NO_FIELD } },
     { "flush", EDL_ROLE_OVERHEAD,
       { { "duration", U64, "ticks", EDL_FROLE_DURATION, NULL },
-        { "bytes", U64, NULL, EDL_FROLE_NONE, NULL }, NO_FIELD, NO_FIELD } },
+        { "bytes", U64, NULL, EDL_FROLE_NONE, NULL },
+        { "wait", U64, "ticks", EDL_FROLE_NONE, NULL }, NO_FIELD } },
     { "lost", EDL_ROLE_LOST,
       { { "count", U64, NULL, EDL_FROLE_COUNT, NULL }, NO_FIELD, NO_FIELD, NO_FIELD } },
     { "pause", EDL_ROLE_PAUSE, { NO_FIELD, NO_FIELD, NO_FIELD, NO_FIELD } },
@@ -87,7 +88,7 @@ static const char *layouts[ECL_REC_TYPE_LIMIT] = {
     [ECL_REC_REGION_DEF] = "ul", [ECL_REC_ENTER] = "u",     [ECL_REC_LEAVE] = "u",
     [ECL_REC_MARKER] = "lu",     [ECL_REC_COUNTER_DEF] = "ullu",
     [ECL_REC_COUNTER_INT] = "us", [ECL_REC_COUNTER_FLOAT] = "u8",
-    [ECL_REC_THREAD_DEF] = "uul", [ECL_REC_FLUSH] = "uu",  [ECL_REC_LOST] = "u",
+    [ECL_REC_THREAD_DEF] = "uul", [ECL_REC_FLUSH] = "uuu",  [ECL_REC_LOST] = "u",
     [ECL_REC_PAUSE] = "",        [ECL_REC_RESUME] = "",     [ECL_REC_CLOCK_SYNC] = "uu",
 };
 

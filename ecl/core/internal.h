@@ -10,18 +10,25 @@
 #include <semaphore.h>
 
 /* Buffer states. A buffer moves FREE -> FILLING (its thread records into it)
- * -> QUEUED (handed off) -> WRITING (claimed by the writer, or by a crash or
- * finalize flush) -> FREE. Transitions out of QUEUED are a CAS, so exactly one
- * party writes a buffer. */
-enum { ECL_BUF_FREE = 0, ECL_BUF_FILLING, ECL_BUF_QUEUED, ECL_BUF_WRITING };
+ * -> QUEUED (handed off) [-> COMPRESSING (a compressor reads it) -> HANDING
+ * (the compressor stores its result) -> COMPRESSED] -> WRITING (taken by the
+ * writer, or by a crash handler) -> FREE. The writer may take a buffer from
+ * QUEUED, COMPRESSING or COMPRESSED; every such transition is a CAS of the
+ * state word (state and generation, buf.c), so exactly one party writes a
+ * buffer. */
+enum { ECL_BUF_FREE = 0, ECL_BUF_FILLING, ECL_BUF_QUEUED, ECL_BUF_WRITING, ECL_BUF_COMPRESSING,
+       ECL_BUF_HANDING, ECL_BUF_COMPRESSED };
 
 struct ecl_buf_thread;
 
 typedef struct ecl_buf {
     uint8_t *data;
     struct ecl_buf_thread *owner;
-    struct ecl_buf *handed_next; /* link in ecl_T.handed while QUEUED */
-    int state;
+    struct ecl_buf *handed_next; /* link in ecl_T.handed, then in the writer's queue */
+    uint64_t sg;                 /* state (low 8 bits) and generation (buf.c) */
+    uint8_t *zout;               /* the compressed payload (COMPRESSED), or NULL */
+    uint32_t zlen;               /* its bytes */
+    uint8_t zmethod;             /* ECC_COMP_*: NONE = store the raw bytes */
     uint32_t off;                /* the chunk's payload starts at data + off: the
                                     bytes before were written while FILLING
                                     (ecl_buf_flush_all) */
@@ -38,6 +45,9 @@ typedef struct ecl_buf_thread {
     uint32_t stream;
     uint64_t tid;
     int busy;                    /* held by the owner's slow path or a foreign flush */
+    int urgent;                  /* the thread waits for its buffers: write them as
+                                    they are, compressed or not */
+    uint64_t writer_pass;        /* writer only: the pass that held back its buffers */
     int alive;                   /* 0 after the thread exited */
     int virt;                    /* a location that is no thread (ecl_buf_location_open):
                                     records at given times, no flush records */
@@ -50,6 +60,8 @@ typedef struct ecl_buf_thread {
     uint64_t lost;               /* dropped since the last `lost` record */
     int flush_pending;           /* a flush record waits for a buffer */
     uint64_t flush_t0, flush_t1, flush_bytes;
+    uint64_t flush_wait;         /* of them, ticks spent waiting for a free buffer
+                                    (the flush record's `wait`; >= 1 if it waited) */
 } ecl_buf_thread;
 
 /* Trace states. */
@@ -90,14 +102,22 @@ typedef struct ecl_trace_state {
     size_t index_len, index_cap;
     int index_broken;            /* an entry could not be stored: write no index */
 
-    /* Every buffer handed off and not yet taken by the writer, newest first:
-     * owners push (lock-free), the writer takes the whole list and reverses
-     * it, so buffers are written in hand-off order whatever thread they come
-     * from (each stream's in sequence order). */
+    /* Every buffer handed off and not yet taken by a writer, newest first:
+     * owners push (lock-free) and post writer_wake. */
     ecl_buf *handed;
+    /* The writer thread and the compressor pool (buf.c). */
+    pthread_mutex_t queue_lock;  /* queue_*, compressors, compressors_idle */
+    ecl_buf *queue_head, *queue_tail;   /* taken from `handed`, oldest first */
     pthread_t writer;
+    pthread_t compressor[ECL_COMPRESSORS_MAX];
+    unsigned compressors;        /* started */
+    unsigned compressors_idle;   /* waiting for work */
+    unsigned compressors_max;    /* most compressors: ECL_COMPRESS_THREADS or the cores;
+                                    0 without compression */
+    uint64_t writer_passes;      /* writer only */
     int writer_running;
     int writer_stop;
+    sem_t compress_wake;
     sem_t writer_wake;
     pthread_mutex_t free_lock;   /* waiting for a free buffer / for a write */
     pthread_cond_t free_cond;
@@ -115,6 +135,8 @@ typedef struct ecl_trace_state {
     uint64_t lost_nostream;      /* records of threads without a stream (no memory) */
     /* statistics (atomics) */
     uint64_t st_records, st_chunks, st_raw, st_lost, st_waits;
+    uint64_t st_rchunks;         /* records chunks of thread streams written */
+    uint64_t st_zchunks;         /* of them, stored compressed */
     uint64_t st_lost_unbuffered; /* of st_lost: records of threads that got no buffer */
 } ecl_trace_state;
 
@@ -152,8 +174,12 @@ void ecl_trace_wake_writer(void);
 ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time);
 
 /* ---- buf.c ---- */
-/* Writer thread: writes every buffer handed off so far, in hand-off order. */
-void ecl_buf_write_handed(ecc_zctx *z);
+/* Starts the writer thread and, with compression, the first compressor
+ * (0, or an errno value). */
+int ecl_buf_writers_start(void);
+/* Lets the writer write every buffer handed off so far and joins it; the
+ * compressors end on their own. */
+void ecl_buf_writers_stop(void);
 /* Close/crash: take every thread's current buffer (foreign threads re-checked
  * with ecl_chunk_scan). in_signal: write directly, uncompressed. */
 void ecl_buf_collect_all(int in_signal);

@@ -1,6 +1,6 @@
 /* trace.c -- ECL basic layer: the trace file. Opens it and writes the header
- * (with the embedded dictionary), runs the writer thread that compresses and
- * writes full buffers, flushes everything at close or on a fatal signal, and
+ * (with the embedded dictionary), starts the writer threads that compress and
+ * write full buffers (buf.c), flushes everything at close or on a fatal signal, and
  * ends the file with the index and footer. */
 #include <config.h>
 
@@ -16,6 +16,7 @@ ecl_trace_state ecl_T = {
     .def_lock = PTHREAD_MUTEX_INITIALIZER,
     .free_lock = PTHREAD_MUTEX_INITIALIZER,
     .free_cond = PTHREAD_COND_INITIALIZER,
+    .queue_lock = PTHREAD_MUTEX_INITIALIZER,
     .pool_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
@@ -72,7 +73,7 @@ static size_t cat(char *dst, size_t n, size_t len, const char *s)
 
 void ecl_trace_fail(const char *msg)
 {
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     if (!set_state_from(ECL_T_OPEN, ECL_T_FAILED))
         set_state_from(ECL_T_CLOSING, ECL_T_FAILED);
     if (__atomic_exchange_n(&ecl_T.fail_reported, 1, __ATOMIC_ACQ_REL) == 0) {
@@ -113,8 +114,11 @@ void ecl_trace_index_add(const ecl_index_entry *e)
 
 void ecl_trace_wake_writer(void)
 {
-    if (__atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE))
+    if (__atomic_load_n(&ecl_T.writer_running, __ATOMIC_ACQUIRE)) {
         sem_post(&ecl_T.writer_wake);
+        if (ecl_T.compressors_max > 0)
+            sem_post(&ecl_T.compress_wake);
+    }
 }
 
 ecl_core_status ecl_trace_write_def(const uint8_t *rec, size_t len, uint64_t time)
@@ -255,28 +259,6 @@ static ecl_core_status build_header(uint64_t start, char *err, size_t errlen)
     return ECL_CORE_OK;
 }
 
-/* ---------------- writer thread ---------------- */
-
-static void *writer_main(void *arg)
-{
-    (void)arg;
-    ecl_sys_block_signals();
-    ecl_buf_in_tool = 1;
-    ecc_zctx *z = ecc_zctx_create(ecl_T.cfg.compress, ecl_T.cfg.compress_level,
-                                  ecl_T.cfg.buffer_size);
-    /* Without a context (out of memory) chunks are written uncompressed. */
-    for (;;) {
-        int stop = __atomic_load_n(&ecl_T.writer_stop, __ATOMIC_ACQUIRE);
-        ecl_buf_write_handed(z);
-        if (stop || get_state() == ECL_T_CRASHED)
-            break;
-        while (sem_wait(&ecl_T.writer_wake) != 0 && errno == EINTR)
-            ;
-    }
-    ecc_zctx_destroy(z);
-    return NULL;
-}
-
 static void write_end(int sig, int in_signal);
 
 static void on_crash(int sig)
@@ -284,7 +266,7 @@ static void on_crash(int sig)
     int s = get_state();
     if (s != ECL_T_OPEN && s != ECL_T_CLOSING)
         return;
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     if (!set_state_from(s, ECL_T_CRASHED))
         return;
     ecl_buf_collect_all(1);
@@ -315,7 +297,7 @@ static void on_crash(int sig)
  * not record (it would block on a full buffer forever) nor write. */
 static void atfork_child(void)
 {
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&ecl_T.state, ECL_T_DONE, __ATOMIC_RELEASE);
     ecl_buf_reset_self();
@@ -383,9 +365,7 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
     ecl_T.thread_key_ok = pthread_key_create(&ecl_T.thread_key, ecl_buf_thread_exit) == 0;
     __atomic_store_n(&ecl_T.state, ECL_T_OPEN, __ATOMIC_RELEASE);
     write_clock_sync();
-    __atomic_store_n(&ecl_T.writer_running, 1, __ATOMIC_RELEASE);
-    if ((e = pthread_create(&ecl_T.writer, NULL, writer_main, NULL)) != 0) {
-        __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
+    if ((e = ecl_buf_writers_start()) != 0) {
         __atomic_store_n(&ecl_T.state, ECL_T_NONE, __ATOMIC_RELEASE);
         snprintf(err, errlen, "cannot start the writer thread: %s", strerror(e));
         st = ECL_CORE_ENOMEM;
@@ -398,15 +378,20 @@ ecl_core_status ecl_trace_open(const ecl_trace_config *cfg, char *err, size_t er
         char line[4400];
         double tps = ecl_sys_clock_ticks_per_second();
         static const char *const zname[] = { "none", "zlib", "zstd" };
+        char pool[96] = "";
+        if (cfg->compress != ECL_COMPRESS_NONE)
+            snprintf(pool, sizeof pool, "; up to %u compressor thread%s at %s priority",
+                     ecl_T.compressors_max, ecl_T.compressors_max == 1 ? "" : "s",
+                     cfg->compress_normal ? "normal" : "idle");
         snprintf(line, sizeof line,
                  "ecl: tracing to '%s' (clock %s, %.6g ticks/s; %u buffers of %zu bytes per "
-                 "thread; compression %s; %s when full)\n",
+                 "thread; compression %s%s; %s when full)\n",
                  ecl_T.path_cur, ecl_sys_clock_name(ecl_sys_clock_source_get()), tps,
-                 cfg->buffer_count, cfg->buffer_size, zname[cfg->compress],
+                 cfg->buffer_count, cfg->buffer_size, zname[cfg->compress], pool,
                  cfg->drop_when_full ? "drop" : "block");
         ecl_sys_stderr(line);
     }
-    __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
+    ecl_buf_set_active(1);
     pthread_mutex_unlock(&close_lock);
     return ECL_CORE_OK;
 fail:
@@ -537,16 +522,13 @@ ecl_core_status ecl_trace_close(void)
         pthread_mutex_unlock(&close_lock);
         return s == ECL_T_NONE ? ECL_CORE_ESTATE : ECL_CORE_OK;
     }
-    __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+    ecl_buf_set_active(0);
     set_state_from(ECL_T_OPEN, ECL_T_CLOSING);
     ecl_buf_notify_free();           /* threads waiting for a buffer give up */
     ecl_buf_in_tool++;
     if (get_state() == ECL_T_CLOSING)
         ecl_buf_collect_all(0);
-    __atomic_store_n(&ecl_T.writer_stop, 1, __ATOMIC_RELEASE);
-    sem_post(&ecl_T.writer_wake);
-    pthread_join(ecl_T.writer, NULL);
-    __atomic_store_n(&ecl_T.writer_running, 0, __ATOMIC_RELEASE);
+    ecl_buf_writers_stop();
     if (get_state() == ECL_T_CLOSING) {
         ecl_buf_write_pending();
         write_clock_sync();
@@ -562,10 +544,13 @@ ecl_core_status ecl_trace_close(void)
         ecl_trace_get_stats(&ts);
         snprintf(line, sizeof line,
                  "ecl: trace '%s' %s: %llu records in %llu chunks, %llu bytes (%llu before "
-                 "compression), %u threads, %llu lost, %llu waits for a free buffer\n",
+                 "compression), %u threads, %u compressor thread%s, %llu of %llu records chunks "
+                 "compressed, %llu lost, %llu waits for a free buffer\n",
                  ecl_T.path_cur, st == ECL_CORE_OK ? "complete" : "incomplete",
                  (unsigned long long)ts.records, (unsigned long long)ts.chunks,
                  (unsigned long long)ts.bytes, (unsigned long long)ts.raw_bytes, ts.streams,
+                 ts.compressors, ts.compressors == 1 ? "" : "s",
+                 (unsigned long long)ts.zchunks, (unsigned long long)ts.rchunks,
                  (unsigned long long)ts.lost, (unsigned long long)ts.waits);
         ecl_sys_stderr(line);
     }
@@ -673,7 +658,7 @@ void ecl_trace_pause(void)
     if (get_state() == ECL_T_OPEN && !ecl_T.paused) {
         record_bare(ECL_REC_PAUSE);
         ecl_T.paused = 1;
-        __atomic_store_n(&ecl_buf_active, 0, __ATOMIC_RELEASE);
+        ecl_buf_set_active(0);
     }
     pthread_mutex_unlock(&pause_lock);
 }
@@ -683,7 +668,7 @@ void ecl_trace_resume(void)
     pthread_mutex_lock(&pause_lock);
     if (get_state() == ECL_T_OPEN && ecl_T.paused) {
         ecl_T.paused = 0;
-        __atomic_store_n(&ecl_buf_active, 1, __ATOMIC_RELEASE);
+        ecl_buf_set_active(1);
         record_bare(ECL_REC_RESUME);
     }
     pthread_mutex_unlock(&pause_lock);
@@ -704,4 +689,9 @@ void ecl_trace_get_stats(ecl_trace_stats *st)
     st->lost = __atomic_load_n(&ecl_T.st_lost, __ATOMIC_RELAXED);
     st->waits = __atomic_load_n(&ecl_T.st_waits, __ATOMIC_RELAXED);
     st->streams = __atomic_load_n(&ecl_T.next_stream, __ATOMIC_RELAXED);
+    st->zchunks = __atomic_load_n(&ecl_T.st_zchunks, __ATOMIC_RELAXED);
+    st->rchunks = __atomic_load_n(&ecl_T.st_rchunks, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&ecl_T.queue_lock);
+    st->compressors = ecl_T.compressors;
+    pthread_mutex_unlock(&ecl_T.queue_lock);
 }

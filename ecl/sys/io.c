@@ -6,12 +6,15 @@
 
 #include "ecl/sys/sys.h"
 
+#include <sched.h>
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,6 +31,31 @@ uint64_t ecl_sys_thread_id(void)
 uint32_t ecl_sys_pid(void)
 {
     return (uint32_t)getpid();
+}
+
+unsigned ecl_sys_cpu_count(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+int ecl_sys_thread_idle_priority(void)
+{
+#ifdef SCHED_IDLE
+    struct sched_param sp = { .sched_priority = 0 };
+    if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp) == 0)
+        return 0;
+#endif
+#ifdef SYS_gettid
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+#else
+    return -1;
+#endif
 }
 
 void ecl_sys_host_name(char *buf, size_t len)

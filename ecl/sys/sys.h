@@ -75,6 +75,13 @@ void ecl_sys_host_name(char *buf, size_t len);
 int ecl_sys_random(void *buf, size_t n);
 /* Name of the calling thread ("" if unknown). */
 void ecl_sys_thread_name(char *buf, size_t len);
+/* Cores the calling thread may run on (its affinity mask: what taskset, a
+ * cpuset or an MPI launcher's binding left it), else the online CPUs; >= 1. */
+unsigned ecl_sys_cpu_count(void);
+/* Lowers the calling thread to the lowest scheduling priority (Linux
+ * SCHED_IDLE: it runs only on a core no other thread wants; elsewhere nice
+ * 19). 0, or -1 when the system refused. */
+int ecl_sys_thread_idle_priority(void);
 
 /* ---- files ---- */
 /* Creates every missing directory of path (like mkdir -p). */

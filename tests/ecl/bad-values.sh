@@ -18,6 +18,8 @@ bad() {
     ECL_BUFFER_COUNT) echo 99 ;;
     ECL_COMPRESS) echo lz4 ;;
     ECL_COMPRESS_LEVEL) echo 0 ;;
+    ECL_COMPRESS_THREADS) echo 0 ;;
+    ECL_COMPRESS_PRIORITY) echo high ;;
     ECL_CLOCK) echo sundial ;;
     ECL_ON_FULL) echo wait ;;
     ECL_VERBOSE) echo loud ;;

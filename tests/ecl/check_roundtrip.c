@@ -5,13 +5,16 @@
  * record pattern of every thread (nothing lost, duplicated or reordered).
  *
  *   check_roundtrip [--expect TYPE=N]... [--stress THREADS PAIRS] [--partial]
- *                   [--allow-lost] [--expect-lost N] [--raw] TRACE
+ *                   [--allow-lost] [--expect-lost N] [--expect-waits N] [--raw] TRACE
  *
  * --partial: the trace was cut (full disk): a truncated last chunk is fine and
  *            each stream only needs to be a prefix of its pattern.
  * --allow-lost: ECL_ON_FULL=drop: gaps are fine when a `lost` record counts
  *            them exactly.
  * --expect-lost N: the `lost` records (of any stream) count N records in all.
+ * --expect-waits N: N `flush` records have a nonzero `wait` (the times a
+ *            thread waited for a free buffer), and no wait exceeds its
+ *            flush's duration.
  * --raw:     every chunk holding records is stored uncompressed.
  * Exit 0 if every check holds, 1 otherwise (each failure printed). */
 #include <pal.h>
@@ -61,6 +64,7 @@ static int stress_threads = -1;
 static uint64_t stress_pairs;
 static int partial, allow_lost, raw_only;
 static int64_t expect_lost = -1;
+static int64_t expect_waits = -1;
 static int trace_fd = -1;
 static char regions_defined[1 << 16];
 static int threads_seen[1024];
@@ -230,13 +234,16 @@ int main(int argc, char **argv)
             allow_lost = 1;
         } else if (strcmp(argv[i], "--expect-lost") == 0 && i + 1 < argc) {
             expect_lost = (int64_t)strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--expect-waits") == 0 && i + 1 < argc) {
+            expect_waits = (int64_t)strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--raw") == 0) {
             raw_only = 1;
         } else if (argv[i][0] != '-' && path == NULL) {
             path = argv[i];
         } else {
             fprintf(stderr, "usage: check_roundtrip [--expect TYPE=N]... [--stress T PAIRS] "
-                            "[--partial] [--allow-lost] [--expect-lost N] [--raw] TRACE\n");
+                            "[--partial] [--allow-lost] [--expect-lost N] [--expect-waits N] [--raw] "
+                            "TRACE\n");
             return 2;
         }
     }
@@ -259,7 +266,7 @@ int main(int argc, char **argv)
     }
 
     const pal_record *r;
-    uint64_t total = 0, flush_ticks = 0, lost_total = 0;
+    uint64_t total = 0, flush_ticks = 0, lost_total = 0, waits = 0, wait_ticks = 0;
     while ((st = pal_reader_next(rd, &r)) == PAL_OK) {
         const char *tname = pal_recdesc_name(pal_record_desc(r));
         uint32_t sid = pal_record_stream(r);
@@ -332,7 +339,15 @@ int main(int argc, char **argv)
                          s->stack[s->depth]);
             }
         } else if (strcmp(tname, "flush") == 0) {
-            flush_ticks += get_u(r, "duration");
+            uint64_t d = get_u(r, "duration"), w = get_u(r, "wait");
+            flush_ticks += d;
+            if (w > 0) {
+                waits++;
+                wait_ticks += w;
+            }
+            if (w > d)
+                FAIL("stream %u: flush waited %" PRIu64 " ticks, more than its duration %" PRIu64,
+                     sid, w, d);
         }
         if (stress_threads >= 0)
             check_stress(s, sid, r, tname);
@@ -351,6 +366,8 @@ int main(int argc, char **argv)
     if (expect_lost >= 0 && lost_total != (uint64_t)expect_lost)
         FAIL("the lost records count %" PRIu64 " records, expected %" PRId64, lost_total,
              expect_lost);
+    if (expect_waits >= 0 && waits != (uint64_t)expect_waits)
+        FAIL("%" PRIu64 " flush records with a wait, expected %" PRId64, waits, expect_waits);
     for (int i = 0; i < ntypes; i++)
         if (types[i].has_expect && types[i].count != types[i].expect)
             FAIL("%s: %" PRIu64 " records, expected %" PRIu64, types[i].name, types[i].count,
@@ -380,6 +397,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < ntypes; i++)
         printf("  %-14s %" PRIu64 "\n", types[i].name, types[i].count);
     printf("  (%" PRIu64 " records counted as lost)\n", lost_total);
+    printf("  (%" PRIu64 " waits for a free buffer, %" PRIu64 " ticks)\n", waits, wait_ticks);
     pal_reader_close(rd);
     close(trace_fd);
     if (failures) {
