@@ -21,7 +21,15 @@
 #        the encoder's gpu_kernel record alone (unit test);
 #      - the NVML sampler's CPU time at the default 100 Hz, in % of a core;
 #      - R = 100 (T2 - T1) / T1 of in-kernel stamps on saxpy (1 M elements)
-#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each).
+#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each);
+#   4. compares candidates (figures, not checks; ECL_DEVICE_CANDIDATES=0
+#      leaves them out):
+#      - the ways of sampling NVML (tests/gpu/nvmlcost: wait kinds, direct
+#        queries vs the driver's sample buffers; 7 rounds of 1.5 s, modes
+#        interleaved, while tests/gpu/streams keeps the GPU busy), with the
+#        samples per second each way records;
+#      - the stamping methods of ecl_cuda.h (tests/gpu/overhead-METHOD,
+#        3 interleaved rounds of 9 pairs each).
 # Prints "PASS"/"FAIL" per check and the figures, a last line
 # "device-check: PASS" or "device-check: FAIL (N checks)"; writes the logs
 # (and nothing big: no build, no trace) to OUTDIR, so that OUTDIR can be
@@ -80,7 +88,9 @@ else
     exit 1
 fi
 G="tests/gpu/gpucheck tests/gpu/unit_map tests/gpu/empty tests/gpu/saxpy tests/gpu/copies
-   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead"
+   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead tests/gpu/nvmlcost
+   tests/gpu/overhead-regs tests/gpu/overhead-regs_const tests/gpu/overhead-lastwarp
+   tests/gpu/overhead-naive"
 if make -j"$jobs" >"$out/make.log" 2>&1 && make -j"$jobs" $G >>"$out/make.log" 2>&1; then
     say "PASS build ($(( $(date +%s) - start )) s since start)"
 else
@@ -159,6 +169,43 @@ for k in saxpy_1M matmul; do
     check "target: in-kernel stamps R <= 2 % on $k (median of pairs ${r:-?})" \
         awk -v m="${r:-1e9}" 'BEGIN { exit !(m <= 2) }'
 done
+# ---- 4. candidates ----
+if [ "${ECL_DEVICE_CANDIDATES:-1}" != 0 ]; then
+    # 4a. NVML: every way, interleaved, the GPU kept busy (2 streams of
+    # ~2 ms kernels for up to 200 s, stopped when done)
+    mkdir -p "$M/bg"
+    ECL_DIR="$M/bg" ECL_GPU=off tests/gpu/streams 50000 >/dev/null 2>&1 &
+    bg=$!
+    sleep 1
+    timeout 200 tests/gpu/nvmlcost 7 1.5 >"$out/nvmlcost.out" 2>&1
+    nrc=$?
+    kill "$bg" 2>/dev/null
+    wait "$bg" 2>/dev/null
+    grep -E "^(query|summary|SKIP)" "$out/nvmlcost.out" | sed 's/^/figure: nvml candidate /' |
+        tee -a "$out/summary.txt"
+    say "figure: nvmlcost exit $nrc"
+    # 4b. stamping methods: 3 rounds, methods interleaved, order rotating
+    : >"$out/stamps-methods.out"
+    set -- shared regs regs_const lastwarp naive
+    for round in 1 2 3; do
+        for m in "$@"; do
+            b=tests/gpu/overhead-$m
+            [ "$m" = shared ] && b=tests/gpu/overhead
+            ECL_DIR="$M" ECL_GPU=off timeout 60 $b 9 1024 2>&1 | sed "s/^/$m round=$round /" \
+                >>"$out/stamps-methods.out"
+        done
+        set -- "${@:2}" "$1"
+    done
+    for m in shared regs regs_const lastwarp naive; do
+        for k in saxpy_1M matmul diag_saxpy_timer diag_saxpy_store; do
+            v=$(sed -n "s/^$m round=[0-9]* $k .*R_pair_median=\([0-9.-]*\).*/\1/p" \
+                "$out/stamps-methods.out" | med)
+            say "figure: stamps candidate $m $k R_pair_median over rounds: $v"
+        done
+        say "figure: stamps candidate $m recorded: $(sed -n "s/^$m round=[0-9]* stamps_recorded=//p" \
+            "$out/stamps-methods.out" | tr '\n' ' ')"
+    done
+fi
 for f in launch_plain launch_traced map_ns nvml; do cp "$M/$f" "$out/runs-$f.txt" 2>/dev/null; done
 cp "$M/empty.err" "$out/empty-traced.err" 2>/dev/null
 cp "$M/nvml.err" "$out/nvml-last.err" 2>/dev/null
