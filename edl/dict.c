@@ -954,6 +954,20 @@ int edl_dict_needs_1_2(const edl_dict *d)
     return 0;
 }
 
+int edl_dict_needs_1_4(const edl_dict *d)
+{
+    for (size_t i = 0; i < d->nrecords; i++) {
+        const edl_record *r = d->records[i];
+        for (size_t k = 0; k < r->nroles; k++)
+            if (edl_role_is_1_4(r->roles[k].role))
+                return 1;
+        for (size_t j = 0; j < r->nfields; j++)
+            if (edl_field_role_is_1_4(r->fields[j]->role))
+                return 1;
+    }
+    return 0;
+}
+
 int edl_dict_needs_1_3(const edl_dict *d)
 {
     for (size_t i = 0; i < d->nrecords; i++) {
