@@ -878,7 +878,7 @@ int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
 {
     const vw_region *g = &f->regions[i];
     int idle = t && vw_timeline_region_idle(t, i);
-    if (g->kind != VW_REGION_USER && g->kind != VW_REGION_MPI)
+    if (g->kind == VW_REGION_SETUP)
         return VW_FAM_SETUP;
     if (g->kind == VW_REGION_MPI)
         return g->instances ? VW_FAM_COLL : idle ? VW_FAM_MPI_WAIT : VW_FAM_MPI;
@@ -1247,7 +1247,10 @@ int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out)
         char name[160];
         vw_utf8_clip(name, sizeof name, g->name, 32);
         fprintf(out, "  %-32s %-6s %10llu %16.9f %16.9f\n", name,
-                g->kind == VW_REGION_MPI ? "MPI" : g->kind == VW_REGION_USER ? "user" : "set-up",
+                g->kind == VW_REGION_MPI      ? "MPI"
+                : g->kind == VW_REGION_USER   ? "user"
+                : g->kind == VW_REGION_DEVICE ? "GPU"
+                                              : "set-up",
                 (unsigned long long)w->calls, w->incl, w->excl);
     }
     if (n == 0)
