@@ -3,7 +3,7 @@
  *
  *   __global__ void k(...)
  *   {
- *       ECL_GPU_BEGIN();                 // the block's stamp buffer (shared memory)
+ *       ECL_GPU_BEGIN();                 // the block's stamps (thread 0's registers)
  *       ECL_GPU_ENTER(1);
  *       ... work ...
  *       ECL_GPU_LEAVE(1);
@@ -18,9 +18,9 @@
  *
  * Ids are ECL region ids (ecl_region_define("name")) or small numbers
  * given names with ecl_cuda_stamps_name. Thread 0 of each block stamps
- * (globaltimer, in ns, and the SM it runs on) into a buffer in shared memory
- * of ECL_GPU_MAX_STAMPS entries; ECL_GPU_END writes that buffer to global
- * memory once, so a stamp costs a register read and a shared store.
+ * (globaltimer, in ns, and the SM it runs on) into registers, up to
+ * ECL_GPU_MAX_STAMPS regions; ECL_GPU_END writes them to global memory
+ * once, so a stamp costs a special-register read.
  * ecl_cuda_stamps_record then converts the stamps to ECL's clock (a pair of
  * clocks measured by ecl_cuda_stamps_open) and records them as regions on
  * locations "GPU d SM s lane l" (doc/gpu.md).
@@ -85,35 +85,9 @@ __device__ __forceinline__ unsigned int ecl_gpu_smid(void)
     return s;
 }
 
-/* How blocks stamp (compile-time; measured by tests/gpu/overhead, doc/gpu.md
- * "Cost"). Every method writes the same 32-byte ecl_gpu_stamp per region.
- *   SHARED   thread 0 stamps into a buffer in shared memory; END copies it
- *            to global memory (the log pointer read at END);
- *   REGS     thread 0 keeps the stamps in registers; BEGIN reads the log
- *            pointer and the SM id early, END stores 2 x 16 bytes;
- *   REGS_CONST  REGS with the log pointer in constant memory;
- *   LASTWARP LEAVE stamped by the last warp of the block to get there (a
- *            shared-memory atomic counter; BEGIN clears it behind one
- *            __syncthreads, so every thread must reach BEGIN), which
- *            writes the record: the region ends when the block's work does;
- *   NAIVE    thread 0 stamps into registers and LEAVE stores the record
- *            straight to global memory. */
-#define ECL_GPU_STAMPS_SHARED 0
-#define ECL_GPU_STAMPS_REGS 1
-#define ECL_GPU_STAMPS_REGS_CONST 2
-#define ECL_GPU_STAMPS_LASTWARP 3
-#define ECL_GPU_STAMPS_NAIVE 4
-#ifndef ECL_GPU_STAMPS_METHOD
-#define ECL_GPU_STAMPS_METHOD ECL_GPU_STAMPS_SHARED
-#endif
-
 /* The kernel's stamp buffer in global memory (one per translation unit,
  * set by ecl_cuda_stamps_open). */
-#if ECL_GPU_STAMPS_METHOD == ECL_GPU_STAMPS_REGS_CONST || ECL_GPU_STAMPS_METHOD == ECL_GPU_STAMPS_LASTWARP
-static __constant__ ecl_gpu_stamp *ecl_gpu_log_;
-#else
 static __device__ ecl_gpu_stamp *ecl_gpu_log_;
-#endif
 
 /* Keeps v alive: the compiler must compute it, though nothing reads it. */
 #define ECL_GPU_KEEP(v) asm volatile("" ::"r"((unsigned int)(v)))
@@ -130,129 +104,19 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
     ((uint4 *)o)[1] = make_uint4(region, smid, block, 0);
 }
 
-#if ECL_GPU_STAMPS_METHOD == ECL_GPU_STAMPS_SHARED
-
+/* Thread 0 of the block stamps into registers (the arrays are indexed by
+ * counts the compiler folds to constants, so nothing goes to memory).
+ * BEGIN reads the buffer pointer and the SM id at the block's start, where
+ * their latency hides behind the block's own loads; END stores each region
+ * as 2 x 16 bytes. Measured against the alternatives (a shared-memory
+ * buffer, the last warp stamping LEAVE, a store at each LEAVE): doc/gpu.md,
+ * "In-kernel regions". */
 #define ECL_GPU_BEGIN()                                                                    \
-    __shared__ ecl_gpu_stamp ecl_gpu_buf_[ECL_GPU_MAX_STAMPS];                            \
-    unsigned int ecl_gpu_n_ = 0;                                                           \
-    unsigned int ecl_gpu_open_[ECL_GPU_MAX_STAMPS];                                        \
-    unsigned int ecl_gpu_depth_ = 0;                                                       \
-    (void)ecl_gpu_open_;                                                                   \
-    (void)ecl_gpu_depth_
-
-/* Regions nest: LEAVE closes the innermost ENTER (its id is the check).
- * Every thread keeps the counts (constants the compiler folds, so nothing
- * goes to local memory); thread 0 alone reads the timer and stores. */
-#define ECL_GPU_ENTER(id)                                                                  \
-    do {                                                                                   \
-        if (ecl_gpu_n_ < ECL_GPU_MAX_STAMPS) {                                             \
-            if (ECL_GPU_IS_STAMPER_) {                                                     \
-                ecl_gpu_buf_[ecl_gpu_n_].enter = ecl_gpu_globaltimer();                    \
-                ecl_gpu_buf_[ecl_gpu_n_].region = (id);                                    \
-            }                                                                              \
-            ecl_gpu_open_[ecl_gpu_depth_++] = ecl_gpu_n_++;                                \
-        }                                                                                  \
-    } while (0)
-
-#define ECL_GPU_LEAVE(id)                                                                  \
-    do {                                                                                   \
-        if (ecl_gpu_depth_ > 0) {                                                          \
-            unsigned int k_ = ecl_gpu_open_[--ecl_gpu_depth_];                             \
-            if (ECL_GPU_IS_STAMPER_) {                                                     \
-                ecl_gpu_buf_[k_].leave = ecl_gpu_globaltimer();                            \
-                if (ecl_gpu_buf_[k_].region != (unsigned int)(id))                         \
-                    ecl_gpu_buf_[k_].region = 0;                                           \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
-
-/* The regions of the block, once, with the SM and block: at its end. Only
- * the entries used are written (the host clears the buffer between
- * kernels), so a block with one region writes 32 bytes. */
-#define ECL_GPU_END()                                                                      \
-    do {                                                                                   \
-        if (ECL_GPU_IS_STAMPER_ && ecl_gpu_log_ != 0) {                                    \
-            unsigned int b_ = ECL_GPU_BLOCK_;                                              \
-            unsigned int sm_ = ecl_gpu_smid();                                             \
-            ecl_gpu_stamp *out_ = ecl_gpu_log_ + (size_t)b_ * ECL_GPU_MAX_STAMPS;          \
-            for (unsigned int i_ = 0; i_ < ecl_gpu_n_; i_++) {                             \
-                ecl_gpu_stamp s_ = ecl_gpu_buf_[i_];                                       \
-                if (ecl_gpu_depth_ != 0)                                                   \
-                    s_.region = 0;                                                         \
-                s_.smid = sm_;                                                             \
-                s_.block = b_;                                                             \
-                out_[i_] = s_;                                                             \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
-
-#elif ECL_GPU_STAMPS_METHOD == ECL_GPU_STAMPS_LASTWARP
-
-#define ECL_GPU_BEGIN()                                                                    \
-    __shared__ unsigned long long ecl_gpu_enter_[ECL_GPU_MAX_STAMPS];                     \
-    __shared__ unsigned int ecl_gpu_region_[ECL_GPU_MAX_STAMPS];                          \
-    __shared__ unsigned int ecl_gpu_done_[ECL_GPU_MAX_STAMPS];                            \
-    unsigned int ecl_gpu_n_ = 0;                                                           \
-    unsigned int ecl_gpu_open_[ECL_GPU_MAX_STAMPS];                                        \
-    unsigned int ecl_gpu_depth_ = 0;                                                       \
-    const unsigned int ecl_gpu_warps_ = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;   \
-    if (ECL_GPU_IS_STAMPER_)                                                               \
-        for (unsigned int i_ = 0; i_ < ECL_GPU_MAX_STAMPS; i_++)                           \
-            ecl_gpu_done_[i_] = 0;                                                         \
-    __syncthreads()
-
-#define ECL_GPU_ENTER(id)                                                                  \
-    do {                                                                                   \
-        if (ecl_gpu_n_ < ECL_GPU_MAX_STAMPS) {                                             \
-            if (ECL_GPU_IS_STAMPER_) {                                                     \
-                ecl_gpu_enter_[ecl_gpu_n_] = ecl_gpu_globaltimer();                        \
-                ecl_gpu_region_[ecl_gpu_n_] = (id);                                        \
-            }                                                                              \
-            ecl_gpu_open_[ecl_gpu_depth_++] = ecl_gpu_n_++;                                \
-        }                                                                                  \
-    } while (0)
-
-/* The lowest active lane of each warp counts its warp in; the last one
- * stamps and writes (fences order thread 0's ENTER stores before it). */
-#define ECL_GPU_LEAVE(id)                                                                  \
-    do {                                                                                   \
-        if (ecl_gpu_depth_ > 0) {                                                          \
-            unsigned int k_ = ecl_gpu_open_[--ecl_gpu_depth_];                             \
-            unsigned int m_ = __activemask();                                              \
-            __syncwarp(m_);                                                                \
-            if ((threadIdx.x & 31) == (unsigned int)(__ffs(m_) - 1)) {                     \
-                __threadfence_block();                                                     \
-                if (atomicAdd(&ecl_gpu_done_[k_], 1u) == ecl_gpu_warps_ - 1 &&             \
-                    ecl_gpu_log_ != 0) {                                                   \
-                    __threadfence_block();                                                 \
-                    unsigned long long t_ = ecl_gpu_globaltimer();                         \
-                    unsigned int r_ = ecl_gpu_region_[k_];                                 \
-                    ecl_gpu_put_(ecl_gpu_log_ + (size_t)ECL_GPU_BLOCK_ * ECL_GPU_MAX_STAMPS + k_, \
-                                 ecl_gpu_enter_[k_], t_,                                   \
-                                 r_ == (unsigned int)(id) ? r_ : 0, ecl_gpu_smid(),        \
-                                 ECL_GPU_BLOCK_);                                          \
-                }                                                                          \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
-
-#define ECL_GPU_END() ((void)0)
-
-#else /* REGS, REGS_CONST, NAIVE: thread 0, stamps in registers */
-
-#define ECL_GPU_BEGIN_COMMON_()                                                            \
-    unsigned long long ecl_gpu_enter_[ECL_GPU_MAX_STAMPS];                                 \
+    unsigned long long ecl_gpu_enter_[ECL_GPU_MAX_STAMPS], ecl_gpu_leave_[ECL_GPU_MAX_STAMPS]; \
     unsigned int ecl_gpu_region_[ECL_GPU_MAX_STAMPS];                                      \
     unsigned int ecl_gpu_n_ = 0;                                                           \
     unsigned int ecl_gpu_open_[ECL_GPU_MAX_STAMPS];                                        \
-    unsigned int ecl_gpu_depth_ = 0
-
-#if ECL_GPU_STAMPS_METHOD == ECL_GPU_STAMPS_NAIVE
-#define ECL_GPU_BEGIN() ECL_GPU_BEGIN_COMMON_()
-#else
-#define ECL_GPU_BEGIN()                                                                    \
-    ECL_GPU_BEGIN_COMMON_();                                                               \
-    unsigned long long ecl_gpu_leave_[ECL_GPU_MAX_STAMPS];                                 \
+    unsigned int ecl_gpu_depth_ = 0;                                                       \
     ecl_gpu_stamp *ecl_gpu_out_ = 0;                                                       \
     unsigned int ecl_gpu_sm_ = 0;                                                          \
     if (ECL_GPU_IS_STAMPER_) {                                                             \
@@ -261,8 +125,8 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
     }                                                                                      \
     do {                                                                                   \
     } while (0)
-#endif
 
+/* Regions nest: LEAVE closes the innermost ENTER (its id is the check). */
 #define ECL_GPU_ENTER(id)                                                                  \
     do {                                                                                   \
         if (ecl_gpu_n_ < ECL_GPU_MAX_STAMPS) {                                             \
@@ -274,23 +138,6 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
         }                                                                                  \
     } while (0)
 
-#if ECL_GPU_STAMPS_METHOD == ECL_GPU_STAMPS_NAIVE
-#define ECL_GPU_LEAVE(id)                                                                  \
-    do {                                                                                   \
-        if (ecl_gpu_depth_ > 0) {                                                          \
-            unsigned int k_ = ecl_gpu_open_[--ecl_gpu_depth_];                             \
-            if (ECL_GPU_IS_STAMPER_ && ecl_gpu_log_ != 0) {                                \
-                unsigned long long t_ = ecl_gpu_globaltimer();                             \
-                unsigned int b_ = ECL_GPU_BLOCK_;                                          \
-                ecl_gpu_put_(ecl_gpu_log_ + (size_t)b_ * ECL_GPU_MAX_STAMPS + k_,          \
-                             ecl_gpu_enter_[k_], t_,                                       \
-                             ecl_gpu_region_[k_] == (unsigned int)(id) ? (id) : 0,         \
-                             ecl_gpu_smid(), b_);                                          \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
-#define ECL_GPU_END() ((void)0)
-#else
 #define ECL_GPU_LEAVE(id)                                                                  \
     do {                                                                                   \
         if (ecl_gpu_depth_ > 0) {                                                          \
@@ -303,6 +150,10 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
         }                                                                                  \
     } while (0)
 
+/* The regions of the block, once, with the SM and block: at its end. Only
+ * the entries used are written (the host clears the buffer between
+ * kernels), so a block with one region writes 32 bytes; a region still
+ * open is written without its id (dropped by the host). */
 #define ECL_GPU_END()                                                                      \
     do {                                                                                   \
         if (ECL_GPU_IS_STAMPER_ && ecl_gpu_out_ != 0) {                                    \
@@ -313,9 +164,6 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
                              ecl_gpu_depth_ != 0 ? 0 : ecl_gpu_region_[i_], ecl_gpu_sm_, b_); \
         }                                                                                  \
     } while (0)
-#endif
-
-#endif /* ECL_GPU_STAMPS_METHOD */
 
 static __global__ void ecl_gpu_read_timer_(unsigned long long *out)
 {

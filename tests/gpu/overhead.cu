@@ -4,11 +4,9 @@
  * matrix multiply (N x N, default 1024). Each run times a batch of launches
  * with CUDA events; plain and stamped runs alternate, the order rotating
  * (RUNS each, default 9, at least 7). Prints min and median T1, T2 and R
- * per kernel, the stamping method (ECL_GPU_STAMPS_METHOD, compile time)
- * first. Two saxpy kernels that are not stamping methods show where the
- * cost goes: "saxpy_timer" (thread 0 reads %globaltimer at start and end,
- * stores nothing) and "saxpy_store" (thread 0 stores 32 bytes at the end,
- * reads no timer). */
+ * per kernel. Two saxpy kernels show where the cost goes: "saxpy_timer"
+ * (thread 0 reads %globaltimer at start and end, stores nothing) and
+ * "saxpy_store" (thread 0 stores 32 bytes at the end, reads no timer). */
 #include "common.cuh"
 #include "ecl_cuda.h"
 #include "saxpy.cuh"
@@ -64,12 +62,6 @@ __global__ void saxpy_store(int n, float a, const float *x, float *y, ecl_gpu_st
         y[i] = a * x[i] + y[i];
     if (threadIdx.x == 0)
         ecl_gpu_put_(log + blockIdx.x * ECL_GPU_MAX_STAMPS, 1, 2, 3, 4, blockIdx.x);
-}
-
-static const char *method_name(int m)
-{
-    static const char *names[] = { "shared", "regs", "regs_const", "lastwarp", "naive" };
-    return m >= 0 && m < 5 ? names[m] : "?";
 }
 
 typedef struct result {
@@ -173,8 +165,6 @@ int main(int argc, char **argv)
     size_t got = 0;
     CK(ecl_cuda_stamps_record(&st, &got));   /* the last matmul's regions */
     ecl_cuda_stamps_close(&st);
-    printf("method=%s (ECL_GPU_STAMPS_METHOD %d)\n", method_name(ECL_GPU_STAMPS_METHOD),
-           ECL_GPU_STAMPS_METHOD);
     report("saxpy_1M", &rsx, runs);
     report("matmul", &rmm, runs);
     report("diag_saxpy_timer", &rtm, runs);
