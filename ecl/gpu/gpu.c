@@ -548,11 +548,13 @@ void ecl_gpu_print_stats(void)
     fprintf(stderr,
             "ecl: gpu stats: records=%llu kernels=%llu copies=%llu memsets=%llu syncs=%llu "
             "api_calls=%llu stamps=%llu copy_bytes=%llu dropped=%llu map_ns_per_record=%.1f "
-            "nvml_samples=%llu nvml_cpu_percent=%.4f nvml_first_sample_us=%.1f tool=%llu\n",
+            "nvml_samples=%llu nvml_cpu_percent=%.4f nvml_first_sample_us=%.1f nvml_records=%llu "
+            "tool=%llu\n",
             (unsigned long long)s.records, (unsigned long long)s.kernels,
             (unsigned long long)s.copies, (unsigned long long)s.memsets,
             (unsigned long long)s.syncs, (unsigned long long)s.apis,
             (unsigned long long)s.stamps, (unsigned long long)s.copy_bytes,
             (unsigned long long)s.dropped, per, (unsigned long long)s.samples, cpu,
-            (double)s.sampler_first_ns / 1e3, (unsigned long long)s.tool);
+            (double)s.sampler_first_ns / 1e3, (unsigned long long)s.samples_recorded,
+            (unsigned long long)s.tool);
 }

@@ -1,33 +1,27 @@
-/* nvmlcost.c -- what ways of sampling GPU metrics through NVML cost in CPU
- * time (doc/gpu.md, "Metrics"; issue 23's target: <= 0.1 % of one core at
- * the default 100 Hz). Without ECL: it loads libnvidia-ml itself and runs
- * each way in a thread of its own for SECONDS (default 1), ROUNDS times
- * (default 7, at least 7), the ways interleaved and their order rotating.
+/* nvmlcost.c -- why ECL's NVML sampler wakes once a second (doc/gpu.md,
+ * "Metrics"; issue 23's target: <= 0.1 % of one core): what NVML's queries
+ * cost, how often the values they return change, and what waking 100 times
+ * a second costs by itself. Without ECL: it loads libnvidia-ml itself and
+ * runs each way in a thread of its own for SECONDS (default 1), ROUNDS
+ * times (default 7, at least 7), the ways interleaved, their order rotating.
  *
  *   nvmlcost [ROUNDS [SECONDS]]
  *
  * Ways ("modes"):
- *   cond-100 / sleep-100 / timerfd-100: a wake-up every 10 ms through
- *     pthread_cond_timedwait (absolute), clock_nanosleep (TIMER_ABSTIME) or
- *     a periodic timerfd; power and SM clock read at every wake-up,
- *     temperature, memory clock, utilisation and memory used at every tenth
- *     (what ecl/gpu/nvml.c did);
- *   cond-wait / sleep-wait / timerfd-wait: the same wake-ups, no query
- *     (the cost of waking alone);
- *   buffer-10 / buffer-5: a wake-up every 100 / 200 ms (clock_nanosleep)
- *     that reads the driver's own sample buffers (nvmlDeviceGetSamples:
- *     power, SM clock, memory clock, GPU and memory utilisation, each since
- *     the newest sample already read) and temperature and memory used.
+ *   cond-100: a wake-up every 10 ms (pthread_cond_timedwait, absolute);
+ *     power and SM clock read at every wake-up, temperature, memory clock,
+ *     utilisation and memory used at every tenth (ECL's sampler before);
+ *   cond-wait / sleep-wait / timerfd-wait: the same wake-ups through
+ *     pthread_cond_timedwait, clock_nanosleep (TIMER_ABSTIME) or a periodic
+ *     timerfd, no query (the cost of waking alone).
  * Per run it prints the thread's CPU time in % of one core (after a first
- * round that pays NVML's one-time costs), the wake-ups and the samples per
- * second of each metric (with the median interval of the buffer's power
- * samples, the median delay from a buffered power sample to its reading,
- * and for the direct ways how often the power and SM clock values read
- * changed); then per mode min and median over the rounds. First: the cost
- * of each query (min / median of 200 calls, us, with the buffers' value
- * types and capacities) and how often each directly read value changes
- * (read every ms for 2 s): a value read faster than the driver updates it
- * repeats. Exit 77 without NVML or GPU. */
+ * round that pays NVML's one-time costs), the wake-ups, the samples per
+ * second of each metric and how often the power and SM clock values read
+ * changed; then per mode min and median over the rounds. First: the cost
+ * of each query (min / median of 200 calls, us; nvmlDeviceGetSamples with
+ * the driver buffer's value type and capacity) and how often each directly
+ * read value changes (read every ms for 2 s): a value read faster than the
+ * driver updates it repeats. Exit 77 without NVML or GPU. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -112,16 +106,13 @@ typedef struct mode {
     int query;                          /* 0 none, 1 direct, 2 buffers */
 } mode;
 static const mode modes[] = {
-    { "cond-100", W_COND, 100, 1 },     { "sleep-100", W_SLEEP, 100, 1 },
-    { "timerfd-100", W_TIMERFD, 100, 1 }, { "cond-wait", W_COND, 100, 0 },
-    { "sleep-wait", W_SLEEP, 100, 0 },  { "timerfd-wait", W_TIMERFD, 100, 0 },
-    { "buffer-10", W_SLEEP, 10, 2 },    { "buffer-5", W_SLEEP, 5, 2 },
+    { "cond-100", W_COND, 100, 1 }, { "cond-wait", W_COND, 100, 0 },
+    { "sleep-wait", W_SLEEP, 100, 0 }, { "timerfd-wait", W_TIMERFD, 100, 0 },
 };
 #define NMODES (int)(sizeof modes / sizeof modes[0])
 enum { M_POWER, M_SMCLK, M_MEMCLK, M_UTIL, M_MEMUTIL, M_TEMP, M_MEMUSED, NM };
 static const char *mnames[NM] = { "power", "smclk", "memclk", "util", "memutil", "temp",
                                   "memused" };
-static const int buffer_type[5] = { S_POWER, S_SM_CLK, S_MEM_CLK, S_GPU_UTIL, S_MEM_UTIL };
 
 typedef struct run {
     const mode *m;
@@ -129,16 +120,9 @@ typedef struct run {
     /* results */
     double cpu_percent, wall_s;
     unsigned long wakes, got[NM];
-    double power_gap_ms;                /* median interval of buffered power samples */
-    double power_lag_ms;                /* median delay from power sample to its reading */
     unsigned long changes[2];           /* direct: power, SM clock values that changed */
     unsigned int prev[MAXDEV][2];
     /* state */
-    unsigned long long last[MAXDEV][5];
-    nvsample *buf;
-    unsigned cap;
-    double gaps[4096], lags[4096];
-    unsigned ngaps, nlags;
     int stop;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -172,41 +156,6 @@ static void query_direct(run *r, unsigned tick)
     }
 }
 
-static void query_buffers(run *r, int count)
-{
-    for (unsigned d = 0; d < ndev; d++) {
-        for (int k = 0; k < 5; k++) {
-            int vt;
-            unsigned n = r->cap;
-            nvret e = nv.samples(dev[d], buffer_type[k], r->last[d][k], &vt, &n, r->buf);
-            if (e != 0)
-                continue;           /* NOT_FOUND: nothing new */
-            if (count && k == 0 && d == 0 && n > 0 && r->nlags < 4096) {
-                unsigned long long newest = 0;
-                for (unsigned i = 0; i < n; i++)
-                    if (r->buf[i].ts > newest)
-                        newest = r->buf[i].ts;
-                r->lags[r->nlags++] = (now_ns(CLOCK_REALTIME) / 1000 - (double)newest) / 1000.0;
-            }
-            for (unsigned i = 0; i < n; i++) {
-                if (r->buf[i].ts <= r->last[d][k])
-                    continue;
-                if (count && k == 0 && d == 0 && r->last[d][k] != 0 && r->ngaps < 4096)
-                    r->gaps[r->ngaps++] = (r->buf[i].ts - r->last[d][k]) / 1000.0;
-                if (count)
-                    r->got[k]++;
-                r->last[d][k] = r->buf[i].ts;
-            }
-        }
-        unsigned int x;
-        nvmem m;
-        if (count) {
-            r->got[M_TEMP] += nv.temperature(dev[d], 0, &x) == 0;
-            r->got[M_MEMUSED] += nv.memory(dev[d], &m) == 0;
-        }
-    }
-}
-
 static void *sampler(void *arg)
 {
     run *r = arg;
@@ -221,13 +170,6 @@ static void *sampler(void *arg)
     /* first round: NVML's one-time costs, not counted */
     if (m->query == 1)
         query_direct(r, 0);
-    else if (m->query == 2) {
-        uint64_t t = now_ns(CLOCK_REALTIME) / 1000;
-        for (unsigned d = 0; d < ndev; d++)
-            for (int k = 0; k < 5; k++)
-                r->last[d][k] = t;
-        query_buffers(r, 0);
-    }
     memset(r->got, 0, sizeof r->got);
     memset(r->changes, 0, sizeof r->changes);
     uint64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
@@ -254,8 +196,6 @@ static void *sampler(void *arg)
         r->wakes++;
         if (m->query == 1)
             query_direct(r, tick);
-        else if (m->query == 2)
-            query_buffers(r, 1);
         if (now_ns(CLOCK_MONOTONIC) >= end)
             break;
     }
@@ -283,14 +223,6 @@ static void one_run(run *r)
     pthread_join(t, NULL);
     pthread_cond_destroy(&r->cond);
     pthread_mutex_destroy(&r->lock);
-    if (r->ngaps > 0) {
-        qsort(r->gaps, r->ngaps, sizeof r->gaps[0], cmp_double);
-        r->power_gap_ms = r->gaps[r->ngaps / 2];
-    }
-    if (r->nlags > 0) {
-        qsort(r->lags, r->nlags, sizeof r->lags[0], cmp_double);
-        r->power_lag_ms = r->lags[r->nlags / 2];
-    }
 }
 
 /* How often directly read values change: read every ms for 2 s. */
@@ -452,29 +384,15 @@ int main(int argc, char **argv)
     cost("samples_mem_util", 10 + S_MEM_UTIL);
     change_rates();
 
-    unsigned cap = 0;
-    int vt;
-    nv.samples(dev[0], S_POWER, 0, &vt, &cap, NULL);
-    for (int k = 1; k < 5; k++) {
-        unsigned c = 0;
-        nv.samples(dev[0], buffer_type[k], 0, &vt, &c, NULL);
-        if (c > cap)
-            cap = c;
-    }
-    if (cap == 0)
-        cap = 1;
     double pct[NMODES][64];
     double rate[NMODES][NM][64];
     run *r = calloc(1, sizeof *r);
-    nvsample *buf = calloc(cap, sizeof *buf);
     for (int k = 0; k < rounds; k++) {
         for (int j = 0; j < NMODES; j++) {
             int mi = (j + k) % NMODES;
             memset(r, 0, sizeof *r);
             r->m = &modes[mi];
             r->seconds = seconds;
-            r->buf = buf;
-            r->cap = cap;
             one_run(r);
             pct[mi][k] = r->cpu_percent;
             printf("run mode=%s round=%d cpu_percent=%.4f wakes=%lu wall_s=%.3f "
@@ -485,8 +403,6 @@ int main(int argc, char **argv)
                 rate[mi][q][k] = r->got[q] / r->wall_s / ndev;
                 printf(" %s_per_s=%.1f", mnames[q], rate[mi][q][k]);
             }
-            if (r->m->query == 2)
-                printf(" power_gap_ms=%.2f power_lag_ms=%.2f", r->power_gap_ms, r->power_lag_ms);
             if (r->m->query == 1)
                 printf(" power_changes_per_s=%.1f smclk_changes_per_s=%.1f",
                        r->changes[0] / r->wall_s / ndev, r->changes[1] / r->wall_s / ndev);
@@ -504,7 +420,6 @@ int main(int argc, char **argv)
         }
         printf("\n");
     }
-    free(buf);
     free(r);
     return 0;
 }

@@ -111,4 +111,33 @@ else
 fi
 "$b/pal/pal-dump" --info "$TMP"/start/start.*.ecl >"$TMP/start.info" 2>&1 ||
     { echo "FAIL: the trace of ECL_GPU=on does not read"; cat "$TMP/start.info"; fail=1; }
+
+# ECL's NVML sampler on a stand-in libnvidia-ml (tests/gpu/fake_nvml.c:
+# a power sample every 20 ms in the driver's buffer) for 2.5 s: every
+# buffered power sample recorded once, at its own time (20 ms apart, in
+# order), the other metrics once per round (first, 2 periodic, last)
+mkdir -p "$TMP/nvml"
+fake=$b/tests/gpu/.libs/libfakenvml.so
+if "$b/tests/gpu/unit_map" --nvml "$TMP/nvml" "$fake" 2>"$TMP/nvml.err"; then
+    echo "ok: NVML sampler on the stand-in"
+else
+    echo "FAIL: unit_map --nvml"; cat "$TMP/nvml.err"; fail=1
+fi
+"$b/tests/gpu/gpucheck" "$TMP"/nvml/nvml.*.ecl >"$TMP/nvml.check" 2>&1
+n=$(sed -n 's/^counter gpu0 power samples=\([0-9]*\) .*/\1/p' "$TMP/nvml.check")
+if [ "${n:-0}" -ge 120 ] && [ "${n:-0}" -le 126 ]; then
+    echo "ok: power samples=$n (50 per second)"
+else
+    echo "FAIL: power samples=${n:-none}, want 120-126"; cat "$TMP/nvml.check"; fail=1
+fi
+for c in "sm clock" temperature "memory clock" utilization "memory utilization" "memory used"; do
+    if grep -q "^counter gpu0 $c samples=4 " "$TMP/nvml.check"; then echo "ok: $c samples=4"
+    else echo "FAIL: $c: want 4 samples"; cat "$TMP/nvml.check"; fail=1; fi
+done
+"$b/pal/pal-dump" "$TMP"/nvml/nvml.*.ecl 2>/dev/null |
+    awk '/counter="gpu0 power"/ { if (n++ && ($1 - t < 0.0195 || $1 - t > 0.0205)) bad++; t = $1 }
+         END { if (n == 0 || bad) { print "FAIL: power sample times: " bad + 0 " gaps not 20 ms"; exit 1 }
+               print "ok: power samples 20 ms apart" }' || fail=1
+grep -q "nvml_samples=2 " "$TMP/nvml.err" && echo "ok: 2 periodic rounds" ||
+    { echo "FAIL: want nvml_samples=2"; cat "$TMP/nvml.err"; fail=1; }
 exit $fail
