@@ -95,6 +95,32 @@ if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
     fi
 fi
 
+# launch -> kernel links in the HTML report, from the role correlation: the
+# 21 launch calls each linked to its kernel (the page's data), and drawn as
+# 21 arrows at load in a browser when there is one
+if "$b/views/pal-view" --html "$TMP/report.html" "$trace" >"$TMP/html.out" 2>&1; then
+    if grep -q '"nlinks":21,"links":\[\[' "$TMP/report.html"; then
+        echo "ok: html: nlinks=21"
+    else
+        echo "FAIL: html: want nlinks=21: $(grep -o '"nlinks":[0-9]*' "$TMP/report.html")"; fail=1
+    fi
+    chromium=""
+    for c in "${CHROMIUM:-}" chromium chromium-browser google-chrome; do
+        [ -n "$c" ] && command -v "$c" >/dev/null 2>&1 && { chromium=$c; break; }
+    done
+    if [ -n "$chromium" ]; then
+        drawn=$(timeout 60 "$chromium" --headless --no-sandbox --disable-gpu \
+            --virtual-time-budget=3000 --dump-dom "file://$TMP/report.html" 2>/dev/null |
+            sed -n 's/.*data-tl-links="\([^"]*\)".*/\1/p' | head -n 1)
+        if [ "$drawn" = "21,21" ]; then echo "ok: html: 21 launch arrows drawn"
+        else echo "FAIL: html: arrows drawn,in view '$drawn', want 21,21"; fail=1; fi
+    else
+        echo "ok: html: no chromium here, arrows not drawn in a browser"
+    fi
+else
+    echo "FAIL: pal-view --html"; cat "$TMP/html.out"; fail=1
+fi
+
 # GPU capture forced on where there may be no GPU or driver: the program
 # goes on, its trace is whole, and what is missing is said at most once
 mkdir -p "$TMP/start"
