@@ -86,7 +86,7 @@ else
     exit 1
 fi
 G="tests/gpu/gpucheck tests/gpu/unit_map tests/gpu/empty tests/gpu/saxpy tests/gpu/copies
-   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead tests/gpu/nvmlcost
+   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead tests/gpu/driver tests/gpu/nvmlcost
    tests/gpu/libfakenvml.la"
 if make -j"$jobs" >"$out/make.log" 2>&1 && make -j"$jobs" $G >>"$out/make.log" 2>&1; then
     say "PASS build ($(( $(date +%s) - start )) s since start)"

@@ -95,6 +95,15 @@ if run saxpy "$G/saxpy" 1048576 10; then
     want saxpy "window_violations=0"
 fi
 
+# 2b. kernels launched through the driver API (cuLaunchKernel), each linked
+# to its call by correlation id
+if run driver "$G/driver" 4096 20; then
+    want driver "kernels=20"
+    want driver "kernel add_one(int, float*)=20"
+    want driver "kernels_linked=20"
+    want driver "window_violations=0"
+fi
+
 # 3. copies both ways, a memset
 if run copies "$G/copies" 5 3 8388608; then
     want copies "copies=8"
