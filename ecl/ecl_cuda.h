@@ -3,7 +3,7 @@
  *
  *   __global__ void k(...)
  *   {
- *       ECL_GPU_BEGIN();                 // the block's stamp buffer (shared memory)
+ *       ECL_GPU_BEGIN();                 // the block's stamps (thread 0's registers)
  *       ECL_GPU_ENTER(1);
  *       ... work ...
  *       ECL_GPU_LEAVE(1);
@@ -18,9 +18,9 @@
  *
  * Ids are ECL region ids (ecl_region_define("name")) or small numbers
  * given names with ecl_cuda_stamps_name. Thread 0 of each block stamps
- * (globaltimer, in ns, and the SM it runs on) into a buffer in shared memory
- * of ECL_GPU_MAX_STAMPS entries; ECL_GPU_END writes that buffer to global
- * memory once, so a stamp costs a register read and a shared store.
+ * (globaltimer, in ns, and the SM it runs on) into registers, up to
+ * ECL_GPU_MAX_STAMPS regions; ECL_GPU_END writes them to global memory
+ * once, so a stamp costs a special-register read.
  * ecl_cuda_stamps_record then converts the stamps to ECL's clock (a pair of
  * clocks measured by ecl_cuda_stamps_open) and records them as regions on
  * locations "GPU d SM s lane l" (doc/gpu.md).
@@ -93,24 +93,46 @@ static __device__ ecl_gpu_stamp *ecl_gpu_log_;
 #define ECL_GPU_KEEP(v) asm volatile("" ::"r"((unsigned int)(v)))
 
 #define ECL_GPU_IS_STAMPER_ (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+#define ECL_GPU_BLOCK_ (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
 
+/* One record, as two 16-byte stores (o is 32-byte aligned). */
+__device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long long enter,
+                                             unsigned long long leave, unsigned int region,
+                                             unsigned int smid, unsigned int block)
+{
+    ((ulonglong2 *)o)[0] = make_ulonglong2(enter, leave);
+    ((uint4 *)o)[1] = make_uint4(region, smid, block, 0);
+}
+
+/* Thread 0 of the block stamps into registers (the arrays are indexed by
+ * counts the compiler folds to constants, so nothing goes to memory).
+ * BEGIN reads the buffer pointer and the SM id at the block's start, where
+ * their latency hides behind the block's own loads; END stores each region
+ * as 2 x 16 bytes. Measured against the alternatives (a shared-memory
+ * buffer, the last warp stamping LEAVE, a store at each LEAVE): doc/gpu.md,
+ * "In-kernel regions". */
 #define ECL_GPU_BEGIN()                                                                    \
-    __shared__ ecl_gpu_stamp ecl_gpu_buf_[ECL_GPU_MAX_STAMPS];                            \
+    unsigned long long ecl_gpu_enter_[ECL_GPU_MAX_STAMPS], ecl_gpu_leave_[ECL_GPU_MAX_STAMPS]; \
+    unsigned int ecl_gpu_region_[ECL_GPU_MAX_STAMPS];                                      \
     unsigned int ecl_gpu_n_ = 0;                                                           \
     unsigned int ecl_gpu_open_[ECL_GPU_MAX_STAMPS];                                        \
     unsigned int ecl_gpu_depth_ = 0;                                                       \
-    (void)ecl_gpu_open_;                                                                   \
-    (void)ecl_gpu_depth_
+    ecl_gpu_stamp *ecl_gpu_out_ = 0;                                                       \
+    unsigned int ecl_gpu_sm_ = 0;                                                          \
+    if (ECL_GPU_IS_STAMPER_) {                                                             \
+        ecl_gpu_out_ = ecl_gpu_log_;                                                       \
+        ecl_gpu_sm_ = ecl_gpu_smid();                                                      \
+    }                                                                                      \
+    do {                                                                                   \
+    } while (0)
 
-/* Regions nest: LEAVE closes the innermost ENTER (its id is the check).
- * Every thread keeps the counts (constants the compiler folds, so nothing
- * goes to local memory); thread 0 alone reads the timer and stores. */
+/* Regions nest: LEAVE closes the innermost ENTER (its id is the check). */
 #define ECL_GPU_ENTER(id)                                                                  \
     do {                                                                                   \
         if (ecl_gpu_n_ < ECL_GPU_MAX_STAMPS) {                                             \
             if (ECL_GPU_IS_STAMPER_) {                                                     \
-                ecl_gpu_buf_[ecl_gpu_n_].enter = ecl_gpu_globaltimer();                    \
-                ecl_gpu_buf_[ecl_gpu_n_].region = (id);                                    \
+                ecl_gpu_enter_[ecl_gpu_n_] = ecl_gpu_globaltimer();                        \
+                ecl_gpu_region_[ecl_gpu_n_] = (id);                                        \
             }                                                                              \
             ecl_gpu_open_[ecl_gpu_depth_++] = ecl_gpu_n_++;                                \
         }                                                                                  \
@@ -121,30 +143,25 @@ static __device__ ecl_gpu_stamp *ecl_gpu_log_;
         if (ecl_gpu_depth_ > 0) {                                                          \
             unsigned int k_ = ecl_gpu_open_[--ecl_gpu_depth_];                             \
             if (ECL_GPU_IS_STAMPER_) {                                                     \
-                ecl_gpu_buf_[k_].leave = ecl_gpu_globaltimer();                            \
-                if (ecl_gpu_buf_[k_].region != (unsigned int)(id))                         \
-                    ecl_gpu_buf_[k_].region = 0;                                           \
+                ecl_gpu_leave_[k_] = ecl_gpu_globaltimer();                                \
+                if (ecl_gpu_region_[k_] != (unsigned int)(id))                             \
+                    ecl_gpu_region_[k_] = 0;                                               \
             }                                                                              \
         }                                                                                  \
     } while (0)
 
 /* The regions of the block, once, with the SM and block: at its end. Only
  * the entries used are written (the host clears the buffer between
- * kernels), so a block with one region writes 32 bytes. */
+ * kernels), so a block with one region writes 32 bytes; a region still
+ * open is written without its id (dropped by the host). */
 #define ECL_GPU_END()                                                                      \
     do {                                                                                   \
-        if (ECL_GPU_IS_STAMPER_ && ecl_gpu_log_ != 0) {                                    \
-            unsigned int b_ = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); \
-            unsigned int sm_ = ecl_gpu_smid();                                             \
-            ecl_gpu_stamp *out_ = ecl_gpu_log_ + (size_t)b_ * ECL_GPU_MAX_STAMPS;          \
-            for (unsigned int i_ = 0; i_ < ecl_gpu_n_; i_++) {                             \
-                ecl_gpu_stamp s_ = ecl_gpu_buf_[i_];                                       \
-                if (ecl_gpu_depth_ != 0)                                                   \
-                    s_.region = 0;                                                         \
-                s_.smid = sm_;                                                             \
-                s_.block = b_;                                                             \
-                out_[i_] = s_;                                                             \
-            }                                                                              \
+        if (ECL_GPU_IS_STAMPER_ && ecl_gpu_out_ != 0) {                                    \
+            unsigned int b_ = ECL_GPU_BLOCK_;                                              \
+            ecl_gpu_stamp *o_ = ecl_gpu_out_ + (size_t)b_ * ECL_GPU_MAX_STAMPS;            \
+            for (unsigned int i_ = 0; i_ < ecl_gpu_n_; i_++)                               \
+                ecl_gpu_put_(o_ + i_, ecl_gpu_enter_[i_], ecl_gpu_leave_[i_],              \
+                             ecl_gpu_depth_ != 0 ? 0 : ecl_gpu_region_[i_], ecl_gpu_sm_, b_); \
         }                                                                                  \
     } while (0)
 

@@ -569,8 +569,8 @@ static void check_roles(edl_cc *cc, const ast_record *r)
                               n->role == EDL_ROLE_UNTIMED
                           ? "send, recv and untimed go with enter, leave, call, "
                             "request_complete, request_start and message"
-                          : "collective, communication, idle and the rma_ roles go with enter, "
-                            "leave and call");
+                          : "collective, communication, idle, device and the rma_ roles go "
+                            "with enter, leave and call");
         edl_role_need need = edl_role_needs(n->role);
         if (need.any[0] && !has_need(cc, r, need))
             edl_error(cc, n->name.loc, "role %s needs a field with role %s; record '%s' has "

@@ -954,20 +954,33 @@ int edl_dict_needs_1_2(const edl_dict *d)
     return 0;
 }
 
-int edl_dict_needs_1_3(const edl_dict *d)
+/* Whether a record of d has a role, or a field a role, of a tail. */
+static int uses_roles(const edl_dict *d, int (*role)(edl_record_role),
+                      int (*field_role)(edl_field_role))
 {
     for (size_t i = 0; i < d->nrecords; i++) {
         const edl_record *r = d->records[i];
-        if (*r->operation)
-            return 1;
         for (size_t k = 0; k < r->nroles; k++)
-            if (edl_role_is_1_3(r->roles[k].role))
+            if (role(r->roles[k].role))
                 return 1;
         for (size_t j = 0; j < r->nfields; j++)
-            if (edl_field_role_is_1_3(r->fields[j]->role))
+            if (field_role(r->fields[j]->role))
                 return 1;
     }
     return 0;
+}
+
+int edl_dict_needs_1_4(const edl_dict *d)
+{
+    return uses_roles(d, edl_role_is_1_4, edl_field_role_is_1_4);
+}
+
+int edl_dict_needs_1_3(const edl_dict *d)
+{
+    for (size_t i = 0; i < d->nrecords; i++)
+        if (*d->records[i]->operation)
+            return 1;
+    return uses_roles(d, edl_role_is_1_3, edl_field_role_is_1_3);
 }
 
 /* Why ref is wrong in d, or NULL. A record d does not hold is no error: a

@@ -118,10 +118,21 @@ static void out_role(outbuf *o, const struct edl_role_entry *ro)
     out_str(o, ro->when_value);
 }
 
-/* A field's role as the 1.2 tail carries it: 0 for a role of 1.3. */
+/* Which tail holds a role: 2 (the 1.2 tail), 3 or 4. */
+static int role_tail(edl_record_role r)
+{
+    return edl_role_is_1_4(r) ? 4 : edl_role_is_1_3(r) ? 3 : 2;
+}
+
+static int field_role_tail(edl_field_role r)
+{
+    return edl_field_role_is_1_4(r) ? 4 : edl_field_role_is_1_3(r) ? 3 : 2;
+}
+
+/* A field's role as the 1.2 tail carries it: 0 for a role of a later tail. */
 static unsigned role_1_2(const edl_field *f)
 {
-    return edl_field_role_is_1_3(f->role) ? 0 : f->role;
+    return field_role_tail(f->role) != 2 ? 0 : f->role;
 }
 
 /* The 1.2 tail: the designations' references, then each record's meaning. */
@@ -134,11 +145,11 @@ static void out_meaning(outbuf *o, const edl_dict *d)
         const edl_record *r = d->records[i];
         size_t nr = 0;
         for (size_t k = 0; k < r->nroles; k++)
-            nr += !edl_role_is_1_3(r->roles[k].role);
+            nr += role_tail(r->roles[k].role) == 2;
         out_u8(o, (unsigned)nr);
         for (size_t k = 0; k < r->nroles; k++) {
-            if (!edl_role_is_1_3(r->roles[k].role))
-                out_role(o, &r->roles[k]);  /* (the others: in the 1.3 tail) */
+            if (role_tail(r->roles[k].role) == 2)
+                out_role(o, &r->roles[k]);  /* (the others: in a later tail) */
         }
         out_str(o, r->region);
         size_t n = 0;
@@ -156,27 +167,30 @@ static void out_meaning(outbuf *o, const edl_dict *d)
     }
 }
 
-/* The 1.3 tail: each record's roles of 1.3, operation and fields' roles of
- * 1.3 (a 1.2 reader, which stops before it, sees the record without them). */
-static void out_meaning_1_3(outbuf *o, const edl_dict *d)
+/* The 1.3 tail (tail 3): each record's roles of 1.3, operation and fields'
+ * roles of 1.3 (a 1.2 reader, which stops before it, sees the record without
+ * them); the 1.4 tail (tail 4) the same for the roles of 1.4, without an
+ * operation. */
+static void out_meaning_tail(outbuf *o, const edl_dict *d, int tail)
 {
     out_u32(o, (uint32_t)d->nrecords);
     for (size_t i = 0; i < d->nrecords; i++) {
         const edl_record *r = d->records[i];
         size_t nr = 0, nf = 0;
         for (size_t k = 0; k < r->nroles; k++)
-            nr += edl_role_is_1_3(r->roles[k].role);
+            nr += role_tail(r->roles[k].role) == tail;
         out_u8(o, (unsigned)nr);
         for (size_t k = 0; k < r->nroles; k++) {
-            if (edl_role_is_1_3(r->roles[k].role))
+            if (role_tail(r->roles[k].role) == tail)
                 out_role(o, &r->roles[k]);
         }
-        out_str(o, r->operation);
+        if (tail == 3)
+            out_str(o, r->operation);
         for (size_t j = 0; j < r->nfields; j++)
-            nf += edl_field_role_is_1_3(r->fields[j]->role);
+            nf += field_role_tail(r->fields[j]->role) == tail;
         out_u16(o, (unsigned)nf);
         for (size_t j = 0; j < r->nfields; j++)
-            if (edl_field_role_is_1_3(r->fields[j]->role)) {
+            if (field_role_tail(r->fields[j]->role) == tail) {
                 out_u16(o, (unsigned)j);
                 out_u8(o, r->fields[j]->role);
             }
@@ -190,12 +204,13 @@ static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
     *buf = NULL;
     *len = 0;
     outbuf o = {0};
-    int v13 = edl_dict_needs_1_3(d);
+    int v14 = edl_dict_needs_1_4(d);
+    int v13 = v14 || edl_dict_needs_1_3(d);
     int v12 = v13 || edl_dict_needs_1_2(d);
     int v11 = v12 || edl_dict_needs_1_1(d);
     out_bytes(&o, EDL_DICT_MAGIC, 8);
     out_u16(&o, EDL_DICT_VERSION_MAJOR);
-    out_u16(&o, v13 ? 3 : v12 ? 2 : v11 ? 1 : 0);
+    out_u16(&o, v14 ? 4 : v13 ? 3 : v12 ? 2 : v11 ? 1 : 0);
     out_u32(&o, 0);     /* total length, patched below */
     out_u32(&o, 0);     /* CRC, patched below */
     out_u32(&o, 0);     /* reserved */
@@ -252,7 +267,9 @@ static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
     if (v12)
         out_meaning(&o, d);
     if (v13)
-        out_meaning_1_3(&o, d);
+        out_meaning_tail(&o, d, 3);
+    if (v14)
+        out_meaning_tail(&o, d, 4);
     if (o.failed || o.len > UINT32_MAX) {
         free(o.p);
         return EDL_ENOMEM;
@@ -543,16 +560,17 @@ static void in_meaning(inbuf *in, edl_dict *d)
         fail(in, at, "%s", why);
 }
 
-/* The 1.3 additions to record r's meaning, merged with what the 1.2 tail
- * gave it and set as a whole (so the rules hold for the merged meaning). */
-static void in_record_meaning_1_3(inbuf *in, edl_record *r)
+/* The additions of tail 3 (1.3) or 4 (1.4) to record r's meaning, merged
+ * with what the earlier tails gave it and set as a whole (so the rules hold
+ * for the merged meaning). */
+static void in_record_meaning_tail(inbuf *in, edl_record *r, int tail)
 {
     size_t at = in->pos, nf = edl_record_field_count(r);
     edl_meaning m;
     edl_role *roles = NULL;
     edl_field_meaning *fms = NULL;
     char *op = NULL, *vals[256] = {NULL};
-    size_t nnew = in_u8(in, "1.3 role count");
+    size_t nnew = in_u8(in, "tail role count");
     if (in->failed)
         return;
     if (edl_record_meaning_of(r, &m, &roles, &fms) != EDL_OK) {
@@ -574,8 +592,8 @@ static void in_record_meaning_1_3(inbuf *in, edl_record *r)
         in_u8(in, "reserved");
         unsigned when = in_u16(in, "role condition field");
         ro->when_value = vals[k] = in_str(in, "role condition value");
-        if (!in->failed && !edl_role_is_1_3(ro->role))
-            fail(in, rat, "role %u in the 1.3 tail", (unsigned)ro->role);
+        if (!in->failed && role_tail(ro->role) != tail)
+            fail(in, rat, "role %u in the 1.%d tail", (unsigned)ro->role, tail);
         if (!in->failed && when != 0xFFFF && when >= nf)
             fail(in, rat, "role condition names field %u of %zu", when, nf);
         if (!in->failed && when != 0xFFFF)
@@ -584,18 +602,20 @@ static void in_record_meaning_1_3(inbuf *in, edl_record *r)
             fail(in, rat, "a condition value without a condition field");
         m.nroles++;
     }
-    op = in_str(in, "operation");
-    m.operation = op;
-    unsigned n = in_u16(in, "1.3 field role count");
+    if (tail == 3) {
+        op = in_str(in, "operation");
+        m.operation = op;
+    }
+    unsigned n = in_u16(in, "tail field role count");
     long last = -1;
     for (unsigned k = 0; k < n && !in->failed; k++) {
         size_t fat = in->pos;
         unsigned fi = in_u16(in, "field index");
         edl_field_role fr = (edl_field_role)in_u8(in, "field role");
         if (!in->failed && (fi >= nf || (long)fi <= last))
-            fail(in, fat, "1.3 field role entry for field %u out of order or range", fi);
-        if (!in->failed && !edl_field_role_is_1_3(fr))
-            fail(in, fat, "field role %u in the 1.3 tail", (unsigned)fr);
+            fail(in, fat, "1.%d field role entry for field %u out of order or range", tail, fi);
+        if (!in->failed && field_role_tail(fr) != tail)
+            fail(in, fat, "field role %u in the 1.%d tail", (unsigned)fr, tail);
         last = fi;
         if (in->failed)
             break;
@@ -604,7 +624,7 @@ static void in_record_meaning_1_3(inbuf *in, edl_record *r)
         while (j < m.nfields && strcmp(fms[j].field, name) != 0)
             j++;
         if (j < m.nfields && fms[j].role)
-            fail(in, fat, "field %u has a role in the 1.2 tail", fi);
+            fail(in, fat, "field %u has a role in an earlier tail", fi);
         else if (j == m.nfields) {  /* fms has room for every field */
             memset(&fms[j], 0, sizeof fms[j]);
             fms[j].field = name;
@@ -612,7 +632,7 @@ static void in_record_meaning_1_3(inbuf *in, edl_record *r)
         }
         fms[j].role = fr;
     }
-    if (!in->failed && (nnew || *op || n) && edl_record_set_meaning(r, &m) != EDL_OK)
+    if (!in->failed && (nnew || (op && *op) || n) && edl_record_set_meaning(r, &m) != EDL_OK)
         fail(in, at, "bad roles of record '%s'", edl_record_name(r));
 done:
     for (size_t k = 0; k < nnew; k++)
@@ -622,15 +642,15 @@ done:
     free(fms);
 }
 
-static void in_meaning_1_3(inbuf *in, edl_dict *d)
+static void in_meaning_tail(inbuf *in, edl_dict *d, int tail)
 {
     size_t at = in->pos;
-    uint32_t n = in_u32(in, "1.3 record count");
+    uint32_t n = in_u32(in, "tail record count");
     if (!in->failed && n != d->nrecords)
-        fail(in, at, "1.3 meaning for %u records, the dictionary has %zu", (unsigned)n,
+        fail(in, at, "1.%d meaning for %u records, the dictionary has %zu", tail, (unsigned)n,
              d->nrecords);
     for (uint32_t i = 0; i < n && !in->failed; i++)
-        in_record_meaning_1_3(in, d->records[i]);
+        in_record_meaning_tail(in, d->records[i], tail);
 }
 
 static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
@@ -757,7 +777,9 @@ static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
     if (minor >= 2 && !in->failed)
         in_meaning(in, d);
     if (minor >= 3 && !in->failed)
-        in_meaning_1_3(in, d);
+        in_meaning_tail(in, d, 3);
+    if (minor >= 4 && !in->failed)
+        in_meaning_tail(in, d, 4);
     /* A newer minor version appends after what this reader knows: skip it. */
     if (!in->failed && in->pos != in->len && minor <= EDL_DICT_VERSION_MINOR)
         fail(in, in->pos, "%zu unexpected bytes after the dictionary", in->len - in->pos);

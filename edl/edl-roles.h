@@ -56,6 +56,9 @@
     X(RMA_SYNC, 43, "rma_sync") \
     X(RMA_LOCK, 44, "rma_lock")              /* locks a window (of one process, or all) */ \
     X(RMA_UNLOCK, 45, "rma_unlock")          /* unlocks it */ \
+    /* 1.4 (doc/dictionary-format.md, "The 1.4 tail"): time inside is spent on a device \
+       (a GPU kernel, memory copy or memset on a GPU location) */ \
+    X(DEVICE, 46, "device") \
     /* end of the list */
 
 #define EDL_FIELD_ROLE_LIST(X) \
@@ -92,6 +95,8 @@
     X(STATE, 25, "state")                    /* the state entered: an id or a name */ \
     X(REMOTE_MEMBERS, 26, "remote_members")  /* an intercommunicator's remote group, as text */ \
     X(WINDOW, 27, "window")                  /* 1.3: a one-sided communication window (its id) */ \
+    /* 1.4: links records of one operation (a CUDA call and the GPU work it started) */ \
+    X(CORRELATION, 28, "correlation") \
     /* end of the list */
 
 #endif /* EDL_ROLE_LIST_H */

@@ -60,6 +60,16 @@ int edl_field_role_is_1_3(edl_field_role r)
     return r == EDL_FROLE_WINDOW;
 }
 
+int edl_role_is_1_4(edl_record_role r)
+{
+    return r == EDL_ROLE_DEVICE;
+}
+
+int edl_field_role_is_1_4(edl_field_role r)
+{
+    return r == EDL_FROLE_CORRELATION;
+}
+
 const char *edl_record_role_name(edl_record_role role)
 {
     if ((unsigned)role >= EDL_ROLE_LIMIT || !record_roles[role])
@@ -97,7 +107,8 @@ int edl_role_is_primary(edl_record_role r)
 
 int edl_role_is_qualifier(edl_record_role r)
 {
-    return (r >= EDL_ROLE_SEND && r <= EDL_ROLE_UNTIMED) || edl_role_is_1_3(r);
+    return (r >= EDL_ROLE_SEND && r <= EDL_ROLE_UNTIMED) || edl_role_is_1_3(r) ||
+           edl_role_is_1_4(r);
 }
 
 int edl_role_has_region(edl_record_role r)
@@ -106,7 +117,7 @@ int edl_role_has_region(edl_record_role r)
 }
 
 /* Messages are sent and received by calls and by requests; collectives,
- * communication and waiting are time spent inside a region. */
+ * communication, waiting and device time are time spent inside a region. */
 int edl_role_qualifies(edl_record_role p, edl_record_role q)
 {
     switch (q) {
@@ -118,6 +129,7 @@ int edl_role_qualifies(edl_record_role p, edl_record_role q)
     case EDL_ROLE_COLLECTIVE:
     case EDL_ROLE_COMMUNICATION:
     case EDL_ROLE_IDLE:
+    case EDL_ROLE_DEVICE:
         return edl_role_has_region(p);
     default:
         if (edl_role_is_1_3(q))     /* one-sided calls: time inside a region */

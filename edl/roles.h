@@ -41,6 +41,9 @@ int edl_canon_int(const char *text, edl_type t, char *buf, size_t size, int *ran
  * that a 1.2 reader still reads the rest). */
 int edl_role_is_1_3(edl_record_role r);
 int edl_field_role_is_1_3(edl_field_role r);
+/* Roles of the 1.4 tail: record role device, field role correlation. */
+int edl_role_is_1_4(edl_record_role r);
+int edl_field_role_is_1_4(edl_field_role r);
 /* Whether name is an operation OPERATION IS may name. */
 int edl_operation_known(const char *name);
 

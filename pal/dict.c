@@ -1089,7 +1089,7 @@ static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {
     RH(PAL_FROLE_ROOT), RH(PAL_FROLE_REQUEST), RH(PAL_FROLE_VALUE), RH(PAL_FROLE_COUNTER),
     RH(PAL_FROLE_NAME), RH(PAL_FROLE_UNIT), RH(PAL_FROLE_TEXT), RH(PAL_FROLE_COUNT),
     RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE),
-    RH(PAL_FROLE_REMOTE_MEMBERS), RH(PAL_FROLE_WINDOW)};
+    RH(PAL_FROLE_REMOTE_MEMBERS), RH(PAL_FROLE_WINDOW), RH(PAL_FROLE_CORRELATION)};
 #undef RH
 
 pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role, const pal_handle **out)

@@ -134,6 +134,7 @@ static void *realloc_or_free(void *p, size_t n)
 #define F_COLL 4u       /* a collective: instances grouped across ranks */
 #define F_SETUP 8u      /* the process's start or end (MPI_Init, MPI_Finalize) */
 #define F_RECV 16u      /* the frame receives a message when it closes */
+#define F_DEVICE 32u    /* time inside is a device's (role device: GPU kernels, copies) */
 
 typedef struct frame {
     long region, node;
@@ -966,6 +967,15 @@ static int role_of(const pal_recdesc *d, pal_record_role role)
     return pal_recdesc_has_role(d, role);
 }
 
+/* The region kind of a record type's flags. */
+static int region_kind(unsigned flags)
+{
+    return (flags & F_SETUP)    ? VW_REGION_SETUP
+           : (flags & F_COMM)   ? VW_REGION_MPI
+           : (flags & F_DEVICE) ? VW_REGION_DEVICE
+                                : VW_REGION_USER;
+}
+
 static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
 {
     size_t i = pal_recdesc_index(d);
@@ -998,12 +1008,14 @@ static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
         k->flags |= F_IDLE;
     if (role_of(d, PAL_ROLE_COLLECTIVE))
         k->flags |= F_COLL;
+    if (role_of(d, PAL_ROLE_DEVICE))
+        k->flags |= F_DEVICE;
     /* a type new to the reader may have roles no earlier type had */
     for (int h = 0; h < H_N; h++)
         if (M->h[h] == NULL)
             pal_reader_role_handle(M->rd, hrole[h], &M->h[h]);
     const pal_fielddesc *rf = pal_recdesc_role_field(d, PAL_FROLE_REGION);
-    int kindof = (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
+    int kindof = region_kind(k->flags);
     if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
         pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
         /* a process's start or end that takes time: a span named by its
@@ -1054,8 +1066,7 @@ static long region_of(vw_run *r, meaning *M, const kind *k, const pal_record *re
         return k->region;
     const char *s;
     size_t len;
-    int kindof = (k->flags & F_SETUP) ? VW_REGION_SETUP
-                 : (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
+    int kindof = region_kind(k->flags);
     if (pal_record_str(rec, M->h[H_REGION], &s, &len) == PAL_OK)
         return region_named(r, s, len, kindof);
     int64_t id = geti(rec, M->h[H_REGION], -1);

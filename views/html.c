@@ -59,9 +59,10 @@ static void region_table(const vw_facts *f, FILE *out)
             continue;
         fputs("<tr><td>", out);
         vw_xml_escape(out, g->name);
-        fprintf(out, "</td><td>%s</td>", g->kind == VW_REGION_MPI    ? "MPI"
-                                         : g->kind == VW_REGION_USER ? "user"
-                                                                     : "set-up");
+        fprintf(out, "</td><td>%s</td>", g->kind == VW_REGION_MPI      ? "MPI"
+                                         : g->kind == VW_REGION_USER   ? "user"
+                                         : g->kind == VW_REGION_DEVICE ? "GPU"
+                                                                       : "set-up");
         td_num(out, (double)g->all.calls, "%.0f");
         td_num(out, g->all.total, "%.6f");
         td_num(out, g->all.excl, "%.6f");

@@ -96,9 +96,10 @@ static void region_table(const vw_facts *f, FILE *out, int kind, double lane_tim
     }
     sort_facts = f;
     qsort(idx, n, sizeof *idx, by_total);
-    fprintf(out, "\n%s\n", kind == VW_REGION_MPI     ? "MPI functions"
-                           : kind == VW_REGION_SETUP ? "Process start and end (in no state)"
-                                                     : "Regions");
+    fprintf(out, "\n%s\n", kind == VW_REGION_MPI      ? "MPI functions"
+                           : kind == VW_REGION_SETUP  ? "Process start and end (in no state)"
+                           : kind == VW_REGION_DEVICE ? "GPU (time on devices: kernels, copies)"
+                                                      : "Regions");
     /* Bytes: always for MPI functions; for other regions when one of them
      * moved bytes (a call with a bytes role: a GPU copy, a memset), with the
      * bandwidth they achieved, bytes / total time (MPI functions' time is
@@ -218,6 +219,7 @@ static int profile_text(const vw_facts *f, FILE *out)
         fprintf(out, "  %s\n", note);
     region_table(f, out, VW_REGION_MPI, lane_time);
     region_table(f, out, VW_REGION_USER, lane_time);
+    region_table(f, out, VW_REGION_DEVICE, lane_time);
     region_table(f, out, VW_REGION_SETUP, lane_time);
     counter_table(f, out);
     int coll = 0;
@@ -375,9 +377,10 @@ int vw_export_csv(const vw_facts *f, FILE *out)
             fprintf(out, "region,%u,%u,", l->process, l->stream);
             vw_csv_name(out, f->regions[g].name);
             fprintf(out, ",%s,%llu,%.9f,%.9f,%.9f,%.0f\n",
-                    f->regions[g].kind == VW_REGION_MPI     ? "mpi"
-                    : f->regions[g].kind == VW_REGION_SETUP ? "setup"
-                                                            : "user",
+                    f->regions[g].kind == VW_REGION_MPI      ? "mpi"
+                    : f->regions[g].kind == VW_REGION_SETUP  ? "setup"
+                    : f->regions[g].kind == VW_REGION_DEVICE ? "device"
+                                                             : "user",
                     (unsigned long long)s->calls, s->total, s->excl, s->max, s->bytes);
         }
         static const char *const sn[] = {"busy", "overhead", "idle"};

@@ -406,6 +406,23 @@ function drawTimeline() {
     });
   }
   mine.forEach(function (m) { arrow(m, '#e0218a', 2); });
+  /* calls -> the device work they started (records linked by role
+     correlation: a CUDA launch and its kernel), with the messages: one
+     arrow each when at most MAXMSG are in the view */
+  var linksIn = (T.links || []).filter(function (l) { return l[3] >= v0 && l[2] <= v1; });
+  var linksDrawn = 0;
+  if (msgsOn && linksIn.length <= MAXMSG) linksIn.forEach(function (l) {
+    var ra = dispOf[l[0]], rb = dispOf[l[1]];
+    if (ra === undefined || rb === undefined || ra === rb) return;
+    var x1 = t2x(l[2]), y1 = disp[ra].y + rh / 2, x2 = t2x(l[3]), y2 = disp[rb].y + rh / 2;
+    var an = Math.atan2(y2 - y1, x2 - x1);
+    g.strokeStyle = g.fillStyle = 'rgba(0,120,70,0.8)';
+    g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
+    g.beginPath(); g.moveTo(x2, y2); g.lineTo(x2 - 6 * Math.cos(an - 0.4), y2 - 6 * Math.sin(an - 0.4));
+    g.lineTo(x2 - 6 * Math.cos(an + 0.4), y2 - 6 * Math.sin(an + 0.4)); g.fill();
+    linksDrawn++;
+  });
+  document.body.setAttribute('data-tl-links', linksDrawn + ',' + linksIn.length);
   /* markers */
   g.fillStyle = '#111';
   T.markers.forEach(function (mk) {

@@ -127,7 +127,9 @@ struct vw_timeline {
     double wa, wb;
     wstat *win;
     size_t nwin;
+    struct links *links;  /* call -> device work, by role correlation */
 };
+static void links_destroy(struct links *k);
 
 static const vw_timeline *current;
 const vw_timeline *vw_timeline_current(void) { return current; }
@@ -166,6 +168,7 @@ void vw_timeline_destroy(vw_timeline *t)
         for (int d = 0; d < MAXD; d++)
             free(t->rows[i].lv[d]);
     }
+    links_destroy(t->links);
     free(t->rows);
     free(t->row_of);
     free(t->row_key);
@@ -696,9 +699,136 @@ static counter *counter_get(vw_timeline *t, uint32_t process, const char *name, 
     return c;
 }
 
+/* ---------------- links: a call and the device work it started ----------------
+ * From roles alone: a call (role call, with a duration) and a record with
+ * role device of the same process with the same value of their fields of
+ * role correlation are linked, from the call's start to the device work's
+ * start (a CUDA launch and its kernel). Either may come first in the trace.
+ * The first MAX_LINKS are kept for the page; all are counted. */
+#define MAX_LINKS 20000
+typedef struct lend {
+    uint64_t key;           /* 0: free */
+    uint32_t row;
+    double start;
+} lend;
+typedef struct ltype {
+    int known;
+    const char *corr;       /* the field with role correlation, or NULL */
+} ltype;
+typedef struct links {
+    lend *side[2];          /* 0 calls, 1 device work, waiting for the other */
+    size_t cap[2], used[2];
+    ltype *types;
+    size_t ntypes;
+    double (*kept)[4];      /* call row, device row, call start, work start */
+    size_t nkept;
+    uint64_t n;
+} links;
+
+static void links_destroy(links *k)
+{
+    if (k == NULL)
+        return;
+    free(k->side[0]);
+    free(k->side[1]);
+    free(k->types);
+    free(k->kept);
+    free(k);
+}
+
+static lend *lend_find(links *k, int side, uint64_t key)
+{
+    if (k->cap[side] == 0)
+        return NULL;
+    size_t m = k->cap[side] - 1, i = (size_t)(key * 0x9E3779B97F4A7C15ull) & m;
+    for (; k->side[side][i].key; i = (i + 1) & m)
+        if (k->side[side][i].key == key)
+            return &k->side[side][i];
+    return NULL;
+}
+
+static void lend_put(links *k, int side, uint64_t key, uint32_t r, double start)
+{
+    if (2 * (k->used[side] + 1) > k->cap[side]) {
+        size_t n = k->cap[side] ? 2 * k->cap[side] : 1024;
+        lend *e = calloc(n, sizeof *e), *old = k->side[side];
+        if (e == NULL)
+            return;
+        for (size_t i = 0; i < k->cap[side]; i++)
+            if (old[i].key) {
+                size_t j = (size_t)(old[i].key * 0x9E3779B97F4A7C15ull) & (n - 1);
+                while (e[j].key)
+                    j = (j + 1) & (n - 1);
+                e[j] = old[i];
+            }
+        free(old);
+        k->side[side] = e;
+        k->cap[side] = n;
+    }
+    size_t m = k->cap[side] - 1, i = (size_t)(key * 0x9E3779B97F4A7C15ull) & m;
+    while (k->side[side][i].key && k->side[side][i].key != key)
+        i = (i + 1) & m;
+    k->used[side] += k->side[side][i].key == 0;
+    k->side[side][i] = (lend){ key, r, start };
+}
+
+static void link_record(vw_timeline *t, const pal_record *rec, double time)
+{
+    const pal_recdesc *d = pal_record_desc(rec);
+    size_t ti = pal_recdesc_index(d);
+    links *k = t->links;
+    if (k == NULL && (k = t->links = calloc(1, sizeof *k)) == NULL)
+        return;
+    if (ti >= k->ntypes) {
+        size_t n = ti + 32;
+        ltype *y = realloc(k->types, n * sizeof *y);
+        if (y == NULL)
+            return;
+        memset(y + k->ntypes, 0, (n - k->ntypes) * sizeof *y);
+        k->types = y;
+        k->ntypes = n;
+    }
+    ltype *y = &k->types[ti];
+    if (!y->known) {
+        y->known = 1;
+        const pal_fielddesc *c = pal_recdesc_role_field(d, PAL_FROLE_CORRELATION);
+        y->corr = c && pal_recdesc_has_role(d, PAL_ROLE_CALL) &&
+                          pal_recdesc_role_field(d, PAL_FROLE_DURATION)
+                      ? pal_field_name(c) : NULL;
+    }
+    int64_t corr, ns;
+    if (y->corr == NULL || pal_record_get_i64(rec, y->corr, &corr) != PAL_OK ||
+        pal_record_duration_ns(rec, &ns) != PAL_OK)
+        return;
+    uint32_t process = pal_record_process(rec);
+    row *w = row_get(t, process, pal_record_stream(rec));
+    if (w == NULL)
+        return;
+    uint64_t key = ((uint64_t)process << 32 | (uint32_t)corr) | 1ull << 63;
+    int side = pal_record_has_role(rec, PAL_ROLE_DEVICE) ? 1 : 0;
+    double start = time - (double)ns * 1e-9;
+    lend *o = lend_find(k, !side, key);
+    if (o == NULL || o->row == UINT32_MAX) {
+        lend_put(k, side, key, (uint32_t)(w - t->rows), start);
+        return;
+    }
+    k->n++;
+    if (k->nkept < MAX_LINKS) {
+        if (k->kept == NULL && (k->kept = malloc(MAX_LINKS * sizeof *k->kept)) == NULL)
+            return;
+        double *l = k->kept[k->nkept++];
+        l[0] = side ? o->row : (double)(w - t->rows);
+        l[1] = side ? (double)(w - t->rows) : o->row;
+        l[2] = side ? o->start : start;
+        l[3] = side ? start : o->start;
+    }
+    o->row = UINT32_MAX;    /* linked (a correlation links one call and one work) */
+}
+
 static void on_record(void *ctx, const pal_record *rec, double time)
 {
     vw_timeline *t = ctx;
+    link_record(t, rec, time < 0 ? 0 : time);
     vw_rec_meaning m;
     vw_records_feed(t->rec, rec, &m);
     if (m.what == VW_REC_OTHER)
@@ -925,7 +1055,7 @@ int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
 {
     const vw_region *g = &f->regions[i];
     int idle = t && vw_timeline_region_idle(t, i);
-    if (g->kind != VW_REGION_USER && g->kind != VW_REGION_MPI)
+    if (g->kind == VW_REGION_SETUP)
         return VW_FAM_SETUP;
     if (g->kind == VW_REGION_MPI)
         return g->instances ? VW_FAM_COLL : idle ? VW_FAM_MPI_WAIT : VW_FAM_MPI;
@@ -1296,7 +1426,10 @@ int vw_timeline_window_text(const vw_timeline *t, const vw_facts *f, FILE *out)
         char name[160];
         vw_utf8_clip(name, sizeof name, g->name, 32);
         fprintf(out, "  %-32s %-6s %10llu %16.9f %16.9f\n", name,
-                g->kind == VW_REGION_MPI ? "MPI" : g->kind == VW_REGION_USER ? "user" : "set-up",
+                g->kind == VW_REGION_MPI      ? "MPI"
+                : g->kind == VW_REGION_USER   ? "user"
+                : g->kind == VW_REGION_DEVICE ? "GPU"
+                                              : "set-up",
                 (unsigned long long)w->calls, w->incl, w->excl);
     }
     if (n == 0)
@@ -1513,6 +1646,17 @@ int vw_timeline_json(const vw_timeline *t, const vw_facts *f, FILE *out)
                 m->t_send, m->t_recv, (unsigned long long)m->bytes);
     }
     free(mi);
+    /* calls linked to the device work they started (role correlation) */
+    const links *lk = t->links;
+    fprintf(out, "],\"nlinks\":%llu,\"links\":[", lk ? (unsigned long long)lk->n : 0ull);
+    items = 0;
+    for (size_t i = 0; lk && i < lk->nkept; i++) {
+        const double *l = lk->kept[i];
+        if (map[(size_t)l[0]] < 0 || map[(size_t)l[1]] < 0)
+            continue;
+        fprintf(out, "%s[%ld,%ld,%.9f,%.9f]", items++ ? "," : "", map[(size_t)l[0]],
+                map[(size_t)l[1]], l[2], l[3]);
+    }
     fprintf(out, "],\"nmarkers\":%llu,\"markers\":[", (unsigned long long)t->markers_seen);
     items = 0;
     for (size_t i = 0; i < t->nmarkers; i++) {

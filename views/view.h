@@ -34,10 +34,11 @@ extern "C" {
 enum { VW_BUSY = 0, VW_OVERHEAD = 1, VW_IDLE = 2, VW_NSTATES = 3 };
 
 /* Region kinds: user regions, communication (MPI functions: records with
- * role communication), and the process's start and end (MPI_Init,
+ * role communication), the process's start and end (MPI_Init,
  * MPI_Finalize: process_begin/process_end records with a duration), whose
- * time is in none of the states. */
-enum { VW_REGION_USER = 0, VW_REGION_MPI = 1, VW_REGION_SETUP = 2 };
+ * time is in none of the states, and time on a device (records with role
+ * device: GPU kernels, copies, memsets). */
+enum { VW_REGION_USER = 0, VW_REGION_MPI = 1, VW_REGION_SETUP = 2, VW_REGION_DEVICE = 3 };
 
 /* Per region (user region or MPI function), per lane or summed. */
 typedef struct vw_stat {
@@ -50,7 +51,7 @@ typedef struct vw_stat {
 
 typedef struct vw_region {
     const char *name;
-    int kind;           /* VW_REGION_USER, VW_REGION_MPI or VW_REGION_SETUP */
+    int kind;           /* VW_REGION_USER, _MPI, _SETUP or _DEVICE */
     vw_stat all;        /* summed over lanes */
     /* collectives: instances grouped across the ranks of a communicator */
     uint64_t instances;

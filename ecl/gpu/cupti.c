@@ -463,19 +463,23 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     free(buffer);
 }
 
-/* ---- CUDA runtime calls on their threads ---- */
+/* ---- CUDA runtime calls (and driver launches) on their threads ---- */
 
-static ecl_map api_regions;          /* cbid -> region id + 1 (as a pointer value) */
+static ecl_map api_regions;          /* domain, cbid -> region id (as a pointer value) */
 static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
+/* runtime calls the thread is inside: driver calls made there are the
+ * runtime's own, recorded as the runtime call */
+static __thread int in_runtime;
 
-static uint32_t api_region(CUpti_CallbackId cbid, const char *name)
+static uint32_t api_region(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char *name)
 {
-    void *v = ecl_map_get(&api_regions, (uint64_t)cbid + 1);
+    uint64_t key = ((uint64_t)domain << 32 | cbid) + 1;
+    void *v = ecl_map_get(&api_regions, key);
     if (v != NULL)
         return (uint32_t)(uintptr_t)v;
-    uint32_t r = ecl_auto_region(name != NULL ? name : "cuda runtime call");
+    uint32_t r = ecl_auto_region(name != NULL ? name : "cuda call");
     pthread_mutex_lock(&api_lock);
-    ecl_map_put(&api_regions, (uint64_t)cbid + 1, (void *)(uintptr_t)r);
+    ecl_map_put(&api_regions, key, (void *)(uintptr_t)r);
     pthread_mutex_unlock(&api_lock);
     return r;
 }
@@ -513,6 +517,20 @@ static int is_launch(CUpti_CallbackId cbid)
     }
 }
 
+/* The driver calls that launch a kernel: recorded (like runtime calls,
+ * with their correlation id) when the program makes them itself, not
+ * from inside a runtime call. */
+static const CUpti_CallbackId driver_launches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+};
+
 static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                   const void *data)
 {
@@ -524,9 +542,17 @@ static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti
             cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         return;
     }
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !ecl_buf_is_active())
-        return;
     const CUpti_CallbackData *d = data;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (d->callbackSite == CUPTI_API_ENTER)
+            in_runtime++;
+        else if (in_runtime > 0)
+            in_runtime--;
+    } else if (domain != CUPTI_CB_DOMAIN_DRIVER_API || in_runtime > 0) {
+        return;
+    }
+    if (!ecl_buf_is_active())
+        return;
     if (ecl_gpu_in_tool) {
         if (d->callbackSite == CUPTI_API_ENTER)
             tool_mark(d->correlationId);
@@ -535,12 +561,13 @@ static void CUPTIAPI api_callback(void *user, CUpti_CallbackDomain domain, CUpti
     if (d->callbackSite == CUPTI_API_ENTER) {
         /* a launch names its kernel now, before it runs: the kernel's
          * region is defined before any record of it */
-        if (is_launch(cbid) && d->symbolName != NULL)
+        if ((domain == CUPTI_CB_DOMAIN_DRIVER_API || is_launch(cbid)) && d->symbolName != NULL)
             ecl_gpu_cupti_kernel(d->symbolName);
         *d->correlationData = ecl_sys_clock_now();
         return;
     }
-    ecl_gpu_cupti_api(api_region(cbid, d->functionName), *d->correlationData, d->correlationId);
+    ecl_gpu_cupti_api(api_region(domain, cbid, d->functionName), *d->correlationData,
+                      d->correlationId);
 }
 
 /* ---- start, stop ---- */
@@ -635,6 +662,15 @@ int ecl_gpu_cupti_start(void)
                                CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) != CUPTI_SUCCESS)
             fprintf(stderr, "ecl: CUPTI gives no context-destroy callback: GPU records of a "
                     "context destroyed before ECL finalizes may be lost\n");
+        /* driver launches only, not the whole driver domain: every runtime
+         * call makes driver calls, which would each pay a callback */
+        int dl = 0;
+        for (size_t i = 0; i < sizeof driver_launches / sizeof driver_launches[0]; i++)
+            dl += cu.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                                     driver_launches[i]) == CUPTI_SUCCESS;
+        if (dl == 0)
+            fprintf(stderr, "ecl: CUPTI gives no driver launch callbacks: kernels launched "
+                    "with cuLaunchKernel are not linked to their calls\n");
     }
     if (r != CUPTI_SUCCESS)
         fprintf(stderr, "ecl: CUPTI callbacks unavailable (%s): CUDA runtime calls not recorded "

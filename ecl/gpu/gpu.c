@@ -41,7 +41,8 @@ ECL_API void ecl_gpu_tool_leave(void)
 
 /* The GPU record types (doc/gpu.md, "Records"). Activity records are calls
  * (time = end, duration) on GPU locations, so every view shows them as
- * regions without knowing GPUs. */
+ * regions without knowing GPUs; role device says their time is the GPU's,
+ * role correlation links a CUDA call to the work it started. */
 static const ecl_trace_type_spec types[] = {
     { ECL_REC_GPU_KERNEL_DEF, "gpu_kernel_def", "a kernel launch configuration gets an id",
       { { "config", U32, NULL, NULL }, { "name", STR, NULL, "the kernel, demangled" },
@@ -56,9 +57,10 @@ static const ecl_trace_type_spec types[] = {
       { { "region", U32, NULL, "the kernel" }, { "duration", U64, "ticks", NULL },
         { "config", U32, NULL, NULL },
         { "correlation", U32, NULL, "the CUDA call that launched it (gpu_api.correlation)" } }, 4,
-      { { EDL_ROLE_CALL, NULL, NULL } }, 1,
+      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
-        { "config", EDL_FROLE_NONE, { "gpu_kernel_def", "config", 0 } } }, 3 },
+        { "config", EDL_FROLE_NONE, { "gpu_kernel_def", "config", 0 } },
+        { "correlation", EDL_FROLE_CORRELATION, NO_REF } }, 4 },
     { ECL_REC_GPU_COPY, "gpu_copy", "a memory copy ran on a GPU stream (recorded at its end)",
       { { "region", U32, NULL, "memcpy HtoD, memcpy DtoH, ..." },
         { "duration", U64, "ticks", NULL },
@@ -68,31 +70,33 @@ static const ecl_trace_type_spec types[] = {
       /* a call that moves bytes, not `communication`: that role means
        * message passing between processes (the views' MPI functions, the
        * OTF2 export's MPI paradigm); a copy stays within the process */
-      { { EDL_ROLE_CALL, NULL, NULL } }, 1,
+      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
-        { "bytes", EDL_FROLE_BYTES, NO_REF } }, 3 },
+        { "bytes", EDL_FROLE_BYTES, NO_REF }, { "correlation", EDL_FROLE_CORRELATION, NO_REF } },
+      4 },
     { ECL_REC_GPU_MEMSET, "gpu_memset", "a memset ran on a GPU stream (recorded at its end)",
       { { "region", U32, NULL, NULL }, { "duration", U64, "ticks", NULL },
         { "bytes", U64, "bytes", NULL }, { "value", U32, NULL, NULL },
         { "correlation", U32, NULL, "the CUDA call that started it" } }, 5,
-      { { EDL_ROLE_CALL, NULL, NULL } }, 1,
+      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
-        { "bytes", EDL_FROLE_BYTES, NO_REF } }, 3 },
+        { "bytes", EDL_FROLE_BYTES, NO_REF }, { "correlation", EDL_FROLE_CORRELATION, NO_REF } },
+      4 },
     { ECL_REC_GPU_SYNC, "gpu_sync", "the host waited for GPU work (recorded at its end)",
       { { "region", U32, NULL, "cudaStreamSynchronize, cudaEventSynchronize, ..." },
         { "duration", U64, "ticks", NULL },
         { "stream", U32, NULL, "the CUDA stream waited for; 0 none" },
         { "correlation", U32, NULL, "the CUDA call that waited" } }, 4,
       { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_IDLE, NULL, NULL } }, 2,
-      { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF } },
-      2 },
+      { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
+        { "correlation", EDL_FROLE_CORRELATION, NO_REF } }, 3 },
     { ECL_REC_GPU_API, "gpu_api", "a CUDA runtime call of a CPU thread (recorded when it returns)",
       { { "region", U32, NULL, "the function: cudaLaunchKernel, cudaMemcpy, ..." },
         { "duration", U64, "ticks", NULL },
         { "correlation", U32, NULL, "the GPU work it started has the same correlation" } }, 3,
       { { EDL_ROLE_CALL, NULL, NULL } }, 1,
-      { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF } },
-      2 },
+      { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
+        { "correlation", EDL_FROLE_CORRELATION, NO_REF } }, 3 },
     { ECL_REC_GPU_LOCATION, "gpu_location", "what a GPU location (a trace stream) is",
       { { "stream", U32, NULL, "the trace stream (thread_def.stream)" },
         { "kind", U8, NULL, "0 CUDA stream, 1 host waits of a context, 2 SM lane" },
@@ -110,7 +114,7 @@ static const ecl_trace_type_spec types[] = {
     { ECL_REC_GPU_STAMP, "gpu_stamp", "an in-kernel region of a block (ecl_cuda.h), at its end",
       { { "region", U32, NULL, NULL }, { "duration", U64, "ticks", NULL },
         { "block", U32, NULL, "linear block index" } }, 3,
-      { { EDL_ROLE_CALL, NULL, NULL } }, 1,
+      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF } },
       2 },
 };
@@ -544,11 +548,13 @@ void ecl_gpu_print_stats(void)
     fprintf(stderr,
             "ecl: gpu stats: records=%llu kernels=%llu copies=%llu memsets=%llu syncs=%llu "
             "api_calls=%llu stamps=%llu copy_bytes=%llu dropped=%llu map_ns_per_record=%.1f "
-            "nvml_samples=%llu nvml_cpu_percent=%.4f nvml_first_sample_us=%.1f tool=%llu\n",
+            "nvml_samples=%llu nvml_cpu_percent=%.4f nvml_first_sample_us=%.1f nvml_records=%llu "
+            "tool=%llu\n",
             (unsigned long long)s.records, (unsigned long long)s.kernels,
             (unsigned long long)s.copies, (unsigned long long)s.memsets,
             (unsigned long long)s.syncs, (unsigned long long)s.apis,
             (unsigned long long)s.stamps, (unsigned long long)s.copy_bytes,
             (unsigned long long)s.dropped, per, (unsigned long long)s.samples, cpu,
-            (double)s.sampler_first_ns / 1e3, (unsigned long long)s.tool);
+            (double)s.sampler_first_ns / 1e3, (unsigned long long)s.samples_recorded,
+            (unsigned long long)s.tool);
 }

@@ -102,7 +102,8 @@ typedef struct ecl_gpu_stats {
     uint64_t dropped;              /* records CUPTI dropped */
     uint64_t tool;                 /* records of ECL's own CUDA work, left out */
     uint64_t sampler_first_ns;     /* CPU time of the first NVML sample round */
-    uint64_t samples;              /* NVML sample rounds */
+    uint64_t samples;              /* NVML rounds after the first (the steady state) */
+    uint64_t samples_recorded;     /* counter samples recorded from NVML */
     uint64_t sampler_cpu_ns;       /* CPU time of the sampler thread */
     uint64_t sampler_wall_ns;      /* its life time */
 } ecl_gpu_stats;

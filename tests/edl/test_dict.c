@@ -703,6 +703,67 @@ START_TEST(tail_1_3)
 }
 END_TEST
 
+/* sample13 and a GPU kernel: a call with role device and a field with role
+ * correlation when v14, else without them (what a 1.3 reader sees). */
+static edl_dict *sample14(int v14)
+{
+    edl_dict *d = sample13(1);
+    edl_record *r;
+    ck_assert_int_eq(edl_dict_add_record(d, "kernel", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "corr", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    edl_role kroles[2] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_DEVICE, NULL, NULL}};
+    edl_field_meaning kf[2] = {{"duration", EDL_FROLE_DURATION, {NULL, NULL, 0}},
+                               {"corr", EDL_FROLE_CORRELATION, {NULL, NULL, 0}}};
+    edl_meaning mk = {kroles, v14 ? 2 : 1, "saxpy", kf, v14 ? 2 : 1, NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mk), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "9", NULL, "kernel"), EDL_OK);
+    return d;
+}
+
+START_TEST(tail_1_4)
+{
+    /* 1.4 appends after the 1.3 tail: cut there and sealed as 1.3, a 1.4
+     * dictionary is the one without device and correlation, and keeps the
+     * roles and operation of 1.3 */
+    edl_dict *d = sample14(1), *old = sample14(0), *e = NULL;
+    unsigned char *buf, *obuf;
+    size_t len, olen;
+    char err[256];
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(old, &obuf, &olen), EDL_OK);
+    ck_assert_uint_eq(buf[10], 4);
+    ck_assert_uint_eq(obuf[10], 3);
+    ck_assert_int_eq(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, d));
+    const edl_record *k = edl_dict_find_record(e, "kernel");
+    ck_assert_int_eq(edl_record_has_role(k, EDL_ROLE_DEVICE), 1);
+    ck_assert_int_eq(edl_record_has_role(k, EDL_ROLE_CALL), 1);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(k, (size_t)edl_record_find_field(k, "corr"))),
+                     EDL_FROLE_CORRELATION);
+    ck_assert_str_eq(edl_record_operation(edl_dict_find_record(e, "bcast")), "bcast");
+    edl_dict_destroy(e);
+    e = NULL;
+    ck_assert_uint_lt(olen, len);
+    ck_assert_mem_eq(buf + 24, obuf + 24, olen - 24);
+    reseal(buf, olen, 3);
+    ck_assert_int_eq(edl_dict_decode(buf, olen, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, old));
+    ck_assert_int_eq(edl_record_has_role(edl_dict_find_record(e, "kernel"), EDL_ROLE_DEVICE), 0);
+    edl_dict_destroy(e);
+    free(buf);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    decode_fails_on_damage(buf, len);
+    edl_dict_destroy(d);
+    free(buf);
+    free(obuf);
+    edl_dict_destroy(old);
+}
+END_TEST
+
 /* set_meaning on a copy of record `name` of sample12 with m; returns the status. */
 static edl_status try_meaning(const char *name, const edl_meaning *m)
 {
@@ -897,6 +958,7 @@ int main(void)
     tcase_add_test(tc, meaning_read_back);
     tcase_add_test(tc, meaning_is_a_tail);
     tcase_add_test(tc, tail_1_3);
+    tcase_add_test(tc, tail_1_4);
     tcase_add_test(tc, meaning_rules);
     tcase_add_test(tc, references_checked_on_encode);
     tcase_add_test(tc, copy_keeps_meaning);

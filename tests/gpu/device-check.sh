@@ -19,9 +19,15 @@
 #      - the stored bytes per kernel (a trace of 20000 empty kernels minus
 #        one of 10000, per kernel: its gpu_kernel and gpu_api records), and
 #        the encoder's gpu_kernel record alone (unit test);
-#      - the NVML sampler's CPU time at the default 100 Hz, in % of a core;
+#      - the NVML sampler's CPU time at the default ECL_GPU_METRICS_HZ
+#        (100), in % of a core, and what a 3.5-s run records;
 #      - R = 100 (T2 - T1) / T1 of in-kernel stamps on saxpy (1 M elements)
-#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each).
+#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each);
+#   4. the figures behind the sampler's design (not checks;
+#      ECL_DEVICE_CANDIDATES=0 leaves them out): tests/gpu/nvmlcost -- each
+#      NVML query's cost, how often the values change, and 100 wake-ups a
+#      second with and without queries (7 rounds of 1 s, interleaved, while
+#      tests/gpu/streams keeps the GPU busy).
 # Prints "PASS"/"FAIL" per check and the figures, a last line
 # "device-check: PASS" or "device-check: FAIL (N checks)"; writes the logs
 # (and nothing big: no build, no trace) to OUTDIR, so that OUTDIR can be
@@ -80,7 +86,8 @@ else
     exit 1
 fi
 G="tests/gpu/gpucheck tests/gpu/unit_map tests/gpu/empty tests/gpu/saxpy tests/gpu/copies
-   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead"
+   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead tests/gpu/driver tests/gpu/nvmlcost
+   tests/gpu/libfakenvml.la"
 if make -j"$jobs" >"$out/make.log" 2>&1 && make -j"$jobs" $G >>"$out/make.log" 2>&1; then
     say "PASS build ($(( $(date +%s) - start )) s since start)"
 else
@@ -138,16 +145,22 @@ say "figure: trace bytes per launched kernel (gpu_kernel + gpu_api records): $pe
 say "figure: stored gpu_kernel record (encoder, unit test): ${unitk:-?} bytes"
 check "target: stored kernel record <= 24 B (${unitk:-?})" \
     awk -v m="${unitk:-1e9}" 'BEGIN { exit !(m <= 24) }'
-# 3c. NVML sampler CPU time at the default rate (runs of ~1 s)
+# 3c. NVML sampler CPU time at the default rate, in steady state (the
+# rounds after the first, up to the last periodic one): runs of ~3.5 s
 : >"$M/nvml"
 for i in 1 2 3 4 5 6 7; do
     rm -rf "$M/n" && mkdir -p "$M/n"
-    ECL_DIR="$M/n" ECL_GPU_STATS=1 tests/gpu/streams 250 >/dev/null 2>"$M/nvml.err"
+    ECL_DIR="$M/n" ECL_GPU_STATS=1 tests/gpu/streams 1750 >/dev/null 2>"$M/nvml.err"
     # runs with samples only: no sample is no measurement
     sed -n 's/.*nvml_samples=\([1-9][0-9]*\) nvml_cpu_percent=\([0-9.]*\).*/\2/p' \
         "$M/nvml.err" >>"$M/nvml"
 done
-say "figure: NVML sampler at 100 Hz, % of one core: $(med <"$M/nvml") ($(sed -n 's/.*\(nvml_samples=[0-9]*\).*/\1/p' "$M/nvml.err") in the last run)"
+say "figure: NVML sampler at ECL_GPU_METRICS_HZ=100 (default), % of one core: $(med <"$M/nvml") ($(sed -n 's/.*\(nvml_samples=[0-9]*\).*\(nvml_records=[0-9]*\).*/\1 \2/p' "$M/nvml.err") in the last run)"
+# what one of those runs recorded: power samples per second of run
+rm -rf "$M/n1" && mkdir -p "$M/n1"
+ECL_DIR="$M/n1" tests/gpu/streams 1750 >/dev/null 2>&1
+tests/gpu/gpucheck "$M"/n1/*.ecl 2>/dev/null | grep "^counter" | sed 's/^/figure: 3.5-s run: /' |
+    tee -a "$out/summary.txt"
 nv=$(med <"$M/nvml" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
 check "target: NVML sampling <= 0.1 % of a core (median ${nv:-?})" \
     awk -v m="${nv:-1e9}" 'BEGIN { exit !(m <= 0.1) }'
@@ -159,6 +172,23 @@ for k in saxpy_1M matmul; do
     check "target: in-kernel stamps R <= 2 % on $k (median of pairs ${r:-?})" \
         awk -v m="${r:-1e9}" 'BEGIN { exit !(m <= 2) }'
 done
+# ---- 4. candidates ----
+if [ "${ECL_DEVICE_CANDIDATES:-1}" != 0 ]; then
+    # 4. NVML: what queries cost, how often values change, what 100
+    # wake-ups a second cost, the GPU kept busy (2 streams of ~2 ms
+    # kernels for up to 80 s, stopped when done)
+    mkdir -p "$M/bg"
+    ECL_DIR="$M/bg" ECL_GPU=off tests/gpu/streams 20000 >/dev/null 2>&1 &
+    bg=$!
+    sleep 1
+    timeout 120 tests/gpu/nvmlcost 7 1 >"$out/nvmlcost.out" 2>&1
+    nrc=$?
+    kill "$bg" 2>/dev/null
+    wait "$bg" 2>/dev/null
+    grep -E "^(query|summary|SKIP)" "$out/nvmlcost.out" | sed 's/^/figure: nvmlcost /' |
+        tee -a "$out/summary.txt"
+    say "figure: nvmlcost exit $nrc"
+fi
 for f in launch_plain launch_traced map_ns nvml; do cp "$M/$f" "$out/runs-$f.txt" 2>/dev/null; done
 cp "$M/empty.err" "$out/empty-traced.err" 2>/dev/null
 cp "$M/nvml.err" "$out/nvml-last.err" 2>/dev/null

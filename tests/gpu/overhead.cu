@@ -2,8 +2,11 @@
  * (seed 004): T1 a kernel as written, T2 the same with ECL_GPU_ENTER /
  * ECL_GPU_LEAVE / ECL_GPU_END, for saxpy on 1 M elements and a tiled
  * matrix multiply (N x N, default 1024). Each run times a batch of launches
- * with CUDA events; plain and stamped runs alternate (RUNS each, default 9,
- * at least 7). Prints min and median T1, T2 and R per kernel. */
+ * with CUDA events; plain and stamped runs alternate, the order rotating
+ * (RUNS each, default 9, at least 7). Prints min and median T1, T2 and R
+ * per kernel. Two saxpy kernels show where the cost goes: "saxpy_timer"
+ * (thread 0 reads %globaltimer at start and end, stores nothing) and
+ * "saxpy_store" (thread 0 stores 32 bytes at the end, reads no timer). */
 #include "common.cuh"
 #include "ecl_cuda.h"
 #include "saxpy.cuh"
@@ -37,6 +40,28 @@ __global__ void mm_stamped(int n, const float *a, const float *b, float *c, unsi
     mm_body(n, a, b, c);
     ECL_GPU_LEAVE(region);
     ECL_GPU_END();
+}
+
+/* where the cost goes: the timer reads alone, the record store alone */
+__global__ void saxpy_timer(int n, float a, const float *x, float *y)
+{
+    unsigned long long t0 = 0;
+    if (threadIdx.x == 0)
+        t0 = ecl_gpu_globaltimer();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+    if (threadIdx.x == 0)
+        ECL_GPU_KEEP(ecl_gpu_globaltimer() - t0);
+}
+
+__global__ void saxpy_store(int n, float a, const float *x, float *y, ecl_gpu_stamp *log)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+    if (threadIdx.x == 0)
+        ecl_gpu_put_(log + blockIdx.x * ECL_GPU_MAX_STAMPS, 1, 2, 3, 4, blockIdx.x);
 }
 
 typedef struct result {
@@ -88,27 +113,42 @@ int main(int argc, char **argv)
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
-    result rsx, rmm;
+    result rsx, rmm, rtm, rst;
+    ecl_gpu_stamp *dlog;
+    CK(cudaMalloc(&dlog, (size_t)sblocks * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp)));
     /* warm-up: each kernel once */
     saxpy<<<sblocks, 256>>>(n, 2.0f, x, y);
     saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
     mm_plain<<<mgrid, mblock>>>(mn, a, b, c);
     mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm);
+    saxpy_timer<<<sblocks, 256>>>(n, 2.0f, x, y);
+    saxpy_store<<<sblocks, 256>>>(n, 2.0f, x, y, dlog);
     CK(cudaDeviceSynchronize());
     for (int r = 0; r < runs; r++) {
-        for (int v = 0; v < 2; v++) {
-            int stamped = (v + r) % 2;     /* alternate which goes first */
+        /* saxpy: plain, stamped, timer only, store only, order rotating */
+        for (int v0 = 0; v0 < 4; v0++) {
+            int v = (v0 + r) % 4;
             float ms;
             CK(cudaEventRecord(e0));
             for (int i = 0; i < batch; i++)
-                if (stamped)
-                    saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
-                else
-                    saxpy<<<sblocks, 256>>>(n, 2.0f, x, y);
+                switch (v) {
+                case 0: saxpy<<<sblocks, 256>>>(n, 2.0f, x, y); break;
+                case 1: saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs); break;
+                case 2: saxpy_timer<<<sblocks, 256>>>(n, 2.0f, x, y); break;
+                default: saxpy_store<<<sblocks, 256>>>(n, 2.0f, x, y, dlog); break;
+                }
             CK(cudaEventRecord(e1));
             CK(cudaEventSynchronize(e1));
             CK(cudaEventElapsedTime(&ms, e0, e1));
-            (stamped ? rsx.t2 : rsx.t1)[r] = ms * 1000.0 / batch;
+            double us = ms * 1000.0 / batch;
+            if (v == 0)
+                rsx.t1[r] = rtm.t1[r] = rst.t1[r] = us;
+            else
+                (v == 1 ? rsx : v == 2 ? rtm : rst).t2[r] = us;
+        }
+        for (int v0 = 0; v0 < 2; v0++) {
+            int stamped = (v0 + r) % 2;
+            float ms;
             CK(cudaEventRecord(e0));
             for (int i = 0; i < mbatch; i++)
                 if (stamped)
@@ -127,6 +167,9 @@ int main(int argc, char **argv)
     ecl_cuda_stamps_close(&st);
     report("saxpy_1M", &rsx, runs);
     report("matmul", &rmm, runs);
+    report("diag_saxpy_timer", &rtm, runs);
+    report("diag_saxpy_store", &rst, runs);
+    CK(cudaFree(dlog));
     printf("stamps_recorded=%zu expected=%u\n", got, mgrid.x * mgrid.y);
     return 0;
 }

@@ -7,7 +7,9 @@
  * `map_ns_per_record=` and `kernel_record_bytes=`).
  * Usage: unit_map DIR (the trace is DIR/gpu.<pid>.ecl). Exit 0 or 1.
  * unit_map --start DIR: starts ECL with ECL_GPU=on and stops it (CUPTI
- * and NVML as far as this machine has them). */
+ * and NVML as far as this machine has them).
+ * unit_map --nvml DIR LIB: runs ECL's NVML sampler for 2.5 s on LIB, a
+ * stand-in for libnvidia-ml (tests/gpu/fake_nvml.c). */
 #include <config.h>
 
 #include "ecl/ecl.h"
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int fails;
 #define CHECK(c, ...)                                                                      \
@@ -111,8 +114,24 @@ int main(int argc, char **argv)
         setenv("ECL_GPU", "on", 1);
         return ecl_init() == ECL_OK && ecl_finalize() == ECL_OK ? 0 : 1;
     }
+    if (argc == 4 && strcmp(argv[1], "--nvml") == 0) {
+        /* ECL's NVML sampler on a stand-in libnvidia-ml (argv[3]) for 2.5 s:
+         * its counters in DIR/nvml.*.ecl, its statistics on stderr */
+        setenv("ECL_DIR", argv[2], 1);
+        setenv("ECL_PREFIX", "nvml", 1);
+        setenv("ECL_GPU", "off", 1);
+        setenv("ECL_NVML_LIB", argv[3], 1);
+        CHECK(ecl_init() == ECL_OK, "ecl_init");
+        CHECK(ecl_gpu_nvml_start(100) == 0, "NVML sampler start");
+        struct timespec ts = { 2, 500000000 };
+        nanosleep(&ts, NULL);
+        ecl_gpu_nvml_stop();
+        ecl_gpu_print_stats();
+        CHECK(ecl_finalize() == ECL_OK, "ecl_finalize");
+        return fails != 0;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: unit_map DIR | unit_map --start DIR\n");
+        fprintf(stderr, "usage: unit_map DIR | unit_map --start DIR | unit_map --nvml DIR LIB\n");
         return 2;
     }
     setenv("ECL_DIR", argv[1], 1);
