@@ -429,6 +429,18 @@ static void put_pending(ecl_buf_thread *t)
 static void write_taken(ecl_buf *b, int compressed, ecc_zctx *z);
 static void queue_take_handed(void);
 
+/* Takes b, which follows prev (NULL: b is the head), out of the queue of
+ * handed-off buffers; under queue_lock. */
+static void queue_unlink(ecl_buf *prev, ecl_buf *b)
+{
+    if (prev != NULL)
+        prev->handed_next = b->handed_next;
+    else
+        ecl_T.queue_head = b->handed_next;
+    if (ecl_T.queue_tail == b)
+        ecl_T.queue_tail = prev;
+}
+
 /* A thread out of buffers writes its oldest handed-off buffer itself, as it
  * is (compressed if a compressor finished it), rather than wait for the
  * writer thread to be scheduled: when every earlier chunk of its stream is
@@ -455,14 +467,8 @@ static int write_own(ecl_buf_thread *t)
     uint64_t v = __atomic_load_n(&b->sg, __ATOMIC_ACQUIRE);
     int st = (int)(v & ST_MASK);
     int ok = q == b && (TAKEABLE >> st & 1) && bswap(b, v, ECL_BUF_WRITING);
-    if (ok) {
-        if (prev != NULL)
-            prev->handed_next = b->handed_next;
-        else
-            ecl_T.queue_head = b->handed_next;
-        if (ecl_T.queue_tail == b)
-            ecl_T.queue_tail = prev;
-    }
+    if (ok)
+        queue_unlink(prev, b);
     pthread_mutex_unlock(&ecl_T.queue_lock);
     if (ok) {
         write_taken(b, st == ECL_BUF_COMPRESSED, NULL);
@@ -781,12 +787,7 @@ static unsigned writer_pass(int stop, ecc_zctx *z)
             continue;
         }
         /* Unlinked under the lock (write_own unlinks too, under the lock). */
-        if (prev != NULL)
-            prev->handed_next = b->handed_next;
-        else
-            ecl_T.queue_head = b->handed_next;
-        if (ecl_T.queue_tail == b)
-            ecl_T.queue_tail = prev;
+        queue_unlink(prev, b);
         pthread_mutex_unlock(&ecl_T.queue_lock);
         write_taken(b, compressed, zz);
         done++;
