@@ -1002,8 +1002,10 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
 
 /* The records of a run: times in ns of the run, durations in ns, and the
  * run's record descriptors. */
-static void map_batch(const pal_src *src, pal_record *rec, pal_record *rend)
+static void map_batch(const pal_reader *r, pal_stream *s, pal_record *rec, pal_record *rend)
 {
+    const pal_src *src = s->src;
+    pal_record *first = rec;
     for (; rec < rend; rec++) {
         const pal_recdesc *rd = rec->desc;
         pal_value *vals = (pal_value *)rec->vals;
@@ -1022,6 +1024,32 @@ static void map_batch(const pal_src *src, pal_record *rec, pal_record *rend)
                 vals[k].u = (uint64_t)((double)vals[k].u * src->b + 0.5);
         rec->desc = to;
         rec->process = src->process;
+    }
+    if (!r->merged)
+        return;
+    /* a run file read as its merge: `process` and `thread` after the time.
+     * The values are packed record after record (decode_batch); each moves
+     * up by two per record before it, the last first, into rows sized for
+     * that (pal_reader_finish_open). */
+    for (rec = rend; rec-- > first;) {
+        size_t i = (size_t)(rec - s->batch), nf = rec->desc->nfields;
+        pal_value *ov = (pal_value *)rec->vals, *nv = ov + 2 * i;
+        uint32_t *ol = (uint32_t *)rec->lens, *nl = ol + 2 * i;
+        pal_value v0 = ov[0], v1 = ov[1];
+        uint32_t l0 = ol[0], l1 = ol[1];
+        memmove(nv + 4, ov + 2, (nf - 2) * sizeof *nv);
+        memmove(nl + 4, ol + 2, (nf - 2) * sizeof *nl);
+        nv[0] = v0;
+        nv[1] = v1;
+        nv[2].u = rec->process;
+        nv[3].u = rec->stream;
+        nl[0] = l0;
+        nl[1] = l1;
+        nl[2] = nl[3] = 0;
+        rec->vals = nv;
+        rec->lens = nl;
+        rec->desc = r->dict->recs[rec->desc->index];
+        rec->raw = NULL;
     }
 }
 
@@ -1105,7 +1133,7 @@ static void fill_batch(pal_reader *r, pal_stream *s)
         }
     }
     if (s->src->map && i > 0)
-        map_batch(s->src, s->batch, s->bend);
+        map_batch(r, s, s->batch, s->bend);
 }
 
 /* Makes the next batch of s ready: PAL_OK with records, PAL_END when the
@@ -1478,6 +1506,17 @@ static void stream_release(pal_stream *s)
 
 /* The first read: what opening found is said, every stream's first batch
  * (of the reader's share) is decoded and the heap built. */
+void pal_reader_flush_notes(pal_reader *r)
+{
+    while (r->msgs) {
+        pal_msg *m = r->msgs;
+        r->msgs = m->next;
+        emit(r, m->text);
+        free(m);
+    }
+    r->msgs_tail = &r->msgs;
+}
+
 static pal_status start(pal_reader *r)
 {
     r->started = 1;
@@ -1679,6 +1718,7 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     s->process = process;
     s->stream = stream;
     s->key = (uint64_t)process << 32 | stream;
+    s->first_time = UINT64_MAX;
     r->streams[r->nstreams++] = s;
     stab_put(r, s);
     /* the file's list keeps the order streams were found in */
@@ -1728,8 +1768,9 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
 {
     ecc_scan sc;
     /* the copy follows the header (at most 64 MiB) and a pad chunk */
-    uint64_t lim = s->size < ECC_HEADER_MAX + 4096 ? s->size : ECC_HEADER_MAX + 4096;
-    int64_t first = ecc_resync(s->fd, lim, 8);
+    uint64_t len = s->size - s->base;
+    uint64_t lim = s->base + (len < ECC_HEADER_MAX + 4096 ? len : ECC_HEADER_MAX + 4096);
+    int64_t first = ecc_resync(s->fd, lim, s->base + 8);
     if (first < 0)
         return "read error";
     if ((uint64_t)first >= lim)
@@ -1857,7 +1898,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
             continue;
         case ECC_EV_FOOTER:
             src->closed = 1;
-            if (ev.index_offset != src->index_off) {
+            if (ev.index_offset + src->base != src->index_off) {   /* from the member's start */
                 report(r, src, ev.offset, "footer names byte %" PRIu64 " as the index, which is "
                        "not the index chunk read", ev.index_offset);
                 damaged(r, ECC_FOOTER);
@@ -1880,8 +1921,33 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
             pal_stream *s = find_stream(r, src, process, c->stream);
             if (!s || add_chunk(s, ev.offset) != 0)
                 return PAL_ENOMEM;
-            if (!(c->flags & ECC_CFLAG_COPY))
+            if (r->flags & PAL_OPEN_VERIFY_) {
+                /* a merge that copies: the payload's CRC now, where the
+                 * scan's window holds it (else read) */
+                const uint8_t *pb = ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
+                                                   c->stored_length);
+                uint8_t *own = pb ? NULL : malloc(c->stored_length ? c->stored_length : 1);
+                const char *w = !pb && !own ? "out of memory"
+                                : pb ? (ecc_crc32(0, pb, c->stored_length) != c->payload_crc
+                                            ? "chunk payload CRC mismatch" : NULL)
+                                     : ecc_read_payload(src->fd, &ev, own);
+                free(own);
+                if (w) {
+                    report(r, src, ev.offset, "records chunk damaged: %s; kept as it is, "
+                           "readers skip it (%" PRIu32 " records)", w, c->record_count);
+                    damaged(r, ev.length);
+                }
+            }
+            if (!(c->flags & ECC_CFLAG_COPY)) {
                 s->listed++;
+                s->records += c->record_count;
+                if (c->record_count > 0) {
+                    if (c->first_time < s->first_time)
+                        s->first_time = c->first_time;
+                    if (c->last_time > s->last_time)
+                        s->last_time = c->last_time;
+                }
+            }
             if (c->record_count == 0)
                 r->st.chunks++;      /* nothing to decode: good as it is */
             if (c->record_count > 0) {
@@ -2031,35 +2097,37 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     const char *path = src->path;
     uint8_t *hb = NULL;
     uint64_t at = 0;
-    size_t n = src->size < ECC_HEADER_FIXED ? (size_t)src->size : ECC_HEADER_FIXED;
+    uint64_t len = src->size - src->base;
+    size_t n = len < ECC_HEADER_FIXED ? (size_t)len : ECC_HEADER_FIXED;
     uint8_t fixed[ECC_HEADER_FIXED];
     const char *why = NULL;
-    if (ecc_read_at(src->fd, fixed, n, 0) != 0)
+    if (ecc_read_at(src->fd, fixed, n, src->base) != 0)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     why = ecc_file_header_decode_fixed(fixed, n, &src->hdr, &at);
     if (!why) {
-        if (src->hdr.header_length > src->size) {
+        if (src->hdr.header_length > len) {
             why = "file header truncated";
-            at = src->size;
+            at = len;
         } else if (!(hb = malloc(src->hdr.header_length))) {
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
-        } else if (ecc_read_at(src->fd, hb, src->hdr.header_length, 0) != 0) {
+        } else if (ecc_read_at(src->fd, hb, src->hdr.header_length, src->base) != 0) {
             OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
         } else if ((why = ecc_file_header_check_crc(hb, &src->hdr)) != NULL) {
             at = 16;
         }
     }
-    src->data_start = src->hdr.header_length;
+    at += src->base;
+    src->data_start = src->base + src->hdr.header_length;
     if (why) {
         /* a damaged header: its copy, if the file has one */
         free(hb);
         hb = NULL;
         uint64_t copy_end = 0;
-        const char *w2 = src->size > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
+        const char *w2 = len > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
         if (w2) {
             if (strncmp(why, "unsupported format version", 26) == 0)
                 OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': unsupported format version "
-                          "%u.%u at byte 8 (this reader knows 1.x and 2.x)", path,
+                          "%u.%u at byte 8 (this reader knows 1.x, 2.x and 3.x)", path,
                           ecc_get16(fixed + 8), ecc_get16(fixed + 10));
             if (src->hdr.version_major == 1 && strcmp(why, "file header CRC mismatch") == 0)
                 OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header CRC mismatch at "
@@ -2227,6 +2295,26 @@ static pal_status src_open_fd(pal_reader *r, pal_src *s, const char *path)
     return PAL_OK;
 }
 
+pal_status pal_src_open_member(pal_reader *r, pal_src *s, const char *path, uint64_t base,
+                               uint64_t length)
+{
+    pal_dict *given = NULL;
+    pal_status st = src_open_fd(r, s, path);
+    if (st != PAL_OK)
+        return st;
+    if (base > s->size || length > s->size - base) {
+        pal_set_last_error("cannot open trace '%s': its member at byte %" PRIu64 " (%" PRIu64
+                           " bytes) lies past the end of the file (%" PRIu64 " bytes)", path,
+                           base, length, s->size);
+        return PAL_EFORMAT;
+    }
+    s->base = base;
+    s->size = base + length;
+    st = pal_src_open_ecl(r, s, &given);
+    s->own_dict = s->dict != NULL && !s->dict_borrowed;
+    return st;
+}
+
 void pal_src_discard(pal_reader *r, pal_src *s)
 {
     size_t w = 0;
@@ -2289,7 +2377,9 @@ pal_status pal_reader_finish_open(pal_reader *r)
     r->batch_size = r->nstreams > 16 ? PAL_RUN_BATCH : PAL_BATCH;
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
-        if (stream_batch(s, r->batch_size, s->src->dict->max_fields) != PAL_OK)
+        /* a run file's merged view: two more values per record (map_batch) */
+        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
+            PAL_OK)
             return PAL_ENOMEM;
     }
     return PAL_OK;
@@ -2350,8 +2440,20 @@ pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader *
     *out = NULL;
     PAL_REQUIRE(path, PAL_EINVAL);
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    int known = stat(path, &sb) == 0;
+    if (known && S_ISDIR(sb.st_mode))
         return pal_reader_open_run(&path, 1, dict_path, 0, out);
+    if (known && !dict_path && S_ISREG(sb.st_mode)) {
+        /* a run file (version 3): its members read as one run */
+        uint8_t b[16];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int v3 = fd >= 0 && sb.st_size >= 16 && ecc_read_at(fd, b, sizeof b, 0) == 0 &&
+                 ecc_run_is(b, sizeof b);
+        if (fd >= 0)
+            close(fd);
+        if (v3)
+            return pal_run_open_file(path, 0, out);
+    }
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     if ((st = pal_reader_alloc(path, &r)) != PAL_OK)
@@ -2441,6 +2543,7 @@ void pal_reader_close(pal_reader *r)
     }
     free(r->srcs);
     pal_dict_destroy(r->dict);
+    pal_dict_destroy(r->run_dict);
     free(r->rbuf);
     free(r->vals);
     free(r->lens);
