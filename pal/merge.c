@@ -384,6 +384,44 @@ static void reader_diag(void *ctx, const char *message)
         c->o->diag(c->o->diag_ctx, message);
 }
 
+/* ---------------------------------------------------------------- both forms */
+
+/* After the run opened: ranks the caller says it had without a file, and
+ * with verbose the clock model of each. */
+static void opened(mctx *c, pal_reader *r)
+{
+    const pal_merge_options *o = c->o;
+    for (int k = r->info.size; k < o->ranks; k++) {
+        c->res->missing++;
+        say(c, "rank %d: no trace among the inputs: its records are missing", k);
+    }
+    if (o->verbose && o->diag)
+        for (size_t i = 0; i < r->nsrcs; i++) {
+            char line[1200];
+            snprintf(line, sizeof line, "%s (rank %d): clock: %s", r->srcs[i].path,
+                     (int)r->srcs[i].hdr.rank, r->srcs[i].clock_how);
+            o->diag(o->diag_ctx, line);
+        }
+}
+
+/* What the reader found, into the result. */
+static void read_stats(mctx *c, pal_reader *r)
+{
+    pal_merge_result *res = c->res;
+    pal_reader_stats rs;
+    pal_reader_get_stats(r, &rs);
+    res->files = rs.files;
+    res->damaged = rs.damaged;
+    res->incomplete = rs.not_closed;
+    res->missing += rs.ranks_missing;
+    res->clock_fallback = rs.clock_fallbacks;
+    if (rs.lost)          /* kept in the merged trace, and a problem all the same */
+        say(c, "%" PRIu64 " records were dropped while tracing (counted in `lost` records); "
+            "the merged trace lacks them", rs.lost);
+    for (size_t i = 0; i < r->nsrcs; i++)
+        res->ranks += r->srcs[i].hdr.rank >= 0;
+}
+
 /* ---------------------------------------------------------------- the run file (format 3) */
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -464,18 +502,8 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     if (st != PAL_OK)
         goto done;                   /* pal_last_error says why */
     pal_reader_set_diag(r, reader_diag, &c);
-    pal_reader_flush_notes(r);
-    for (int k = r->info.size; k < o->ranks; k++) {
-        res.missing++;
-        say(&c, "rank %d: no trace among the inputs: its records are missing", k);
-    }
-    if (o->verbose && o->diag)
-        for (size_t i = 0; i < r->nsrcs; i++) {
-            char line[1200];
-            snprintf(line, sizeof line, "%s (rank %d): clock: %s", r->srcs[i].path,
-                     (int)r->srcs[i].hdr.rank, r->srcs[i].clock_how);
-            o->diag(o->diag_ctx, line);
-        }
+    pal_reader_flush_notes(r);       /* what the scans found: nothing reads after */
+    opened(&c, r);
     /* the layout: header, index, members at 4096-byte boundaries, index copy,
      * header copy, footer */
     size_t nm = r->nsrcs;
@@ -575,18 +603,7 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         goto io;
     }
     out = NULL;
-    pal_reader_stats rs;
-    pal_reader_get_stats(r, &rs);
-    res.files = rs.files;
-    res.damaged = rs.damaged;
-    res.incomplete = rs.not_closed;
-    res.missing += rs.ranks_missing;
-    res.clock_fallback = rs.clock_fallbacks;
-    if (rs.lost)
-        say(&c, "%" PRIu64 " records were dropped while tracing (counted in `lost` records); "
-            "the merged trace lacks them", rs.lost);
-    for (size_t i = 0; i < nm; i++)
-        res.ranks += r->srcs[i].hdr.rank >= 0;
+    read_stats(&c, r);
     st = PAL_OK;
     goto done;
 oom:
@@ -649,18 +666,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         st = PAL_EFORMAT;
         goto out;
     }
-    pal_reader_set_diag(r, reader_diag, &c);
-    for (int k = r->info.size; k < o->ranks; k++) {
-        res.missing++;
-        say(&c, "rank %d: no trace among the inputs: its records are missing", k);
-    }
-    if (o->verbose && o->diag)
-        for (size_t i = 0; i < r->nsrcs; i++) {
-            char line[1200];
-            snprintf(line, sizeof line, "%s (rank %d): clock: %s", r->srcs[i].path,
-                     (int)r->srcs[i].hdr.rank, r->srcs[i].clock_how);
-            o->diag(o->diag_ctx, line);
-        }
+    opened(&c, r);
     const pal_dict *rd = r->dict;
     edl_dict *md = pal_run_merged_dict(rd, say_line, &c);
     if (!md) {
@@ -767,18 +773,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         pal_set_last_error("%s", err);
         goto out;
     }
-    pal_reader_stats rs;
-    pal_reader_get_stats(r, &rs);
-    res.files = rs.files;
-    res.damaged = rs.damaged;
-    res.incomplete = rs.not_closed;
-    res.missing += rs.ranks_missing;
-    res.clock_fallback = rs.clock_fallbacks;
-    if (rs.lost)          /* kept in the merged trace, and a problem all the same */
-        say(&c, "%" PRIu64 " records were dropped while tracing (counted in `lost` records); "
-            "the merged trace lacks them", rs.lost);
-    for (size_t i = 0; i < r->nsrcs; i++)
-        res.ranks += r->srcs[i].hdr.rank >= 0;
+    read_stats(&c, r);
     if (roles) {
         res.messages = chk.matched;
         res.violations = chk.violations;

@@ -590,15 +590,16 @@ static void streams_take_process(pal_reader *r)
     }
 }
 
-/* 1 if path is a run file (version 3). */
+/* 1 if path is a run file (version 3): its first bytes (one small read,
+ * for each of thousands of files). */
 static int run_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
     uint8_t b[16];
-    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
-    if (f)
-        fclose(f);
-    return ecc_run_is(b, n);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int yes = fd >= 0 && ecc_read_at(fd, b, sizeof b, 0) == 0 && ecc_run_is(b, sizeof b);
+    if (fd >= 0)
+        close(fd);
+    return yes;
 }
 
 pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
@@ -666,7 +667,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
-        if (pal_run_is_merged(l.v[i]) && run_file(l.v[i])) {
+        if (run_file(l.v[i])) {
             st = PAL_EFORMAT;
             pal_set_last_error("cannot read '%s' as a run: it is a merged trace already; give "
                                "the per-rank traces of the run, or read the merged trace alone",
@@ -948,6 +949,7 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
     pal_reader *r = NULL;
     pal_status st;
     uint8_t *ix[2] = { NULL, NULL };
+    dict_set ds = { NULL, NULL, NULL, 0, 0 };   /* while the members open */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0) {
@@ -1050,6 +1052,9 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
             r->st.files_unreadable++;
             continue;
         }
+        if (!s->dict_borrowed)       /* thousands of members, a few dictionaries */
+            share_dict(&ds, s);
+        pal_src_cache_dict(r, s);
         s->process = m->process;
         s->member = k;
         s->clock_code = m->how;
@@ -1115,6 +1120,7 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
     }
     free(mem);
     free(clock_ok);
+    dict_set_free(&ds);
     close(fd);
     fd = -1;
     free(ix[0]);
@@ -1163,6 +1169,7 @@ fail_mem:
     free(mem);
     free(clock_ok);
 fail:
+    dict_set_free(&ds);
     if (fd >= 0)
         close(fd);
     free(ix[0]);
