@@ -498,7 +498,7 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     ecc_out *out = NULL;
     char err[1024] = "";
     pal_status st = pal_reader_open_run(inputs, n, NULL,
-                                        o->open_flags | PAL_OPEN_AS_RUN | PAL_OPEN_VERIFY_, &r);
+                                        o->open_flags | PAL_OPEN_AS_RUN | PAL_OPEN_COPY_, &r);
     if (st != PAL_OK)
         goto done;                   /* pal_last_error says why */
     pal_reader_set_diag(r, reader_diag, &c);

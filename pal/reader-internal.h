@@ -25,9 +25,12 @@
 #include "container/container.h"
 #include "pal/pal-internal.h"
 
-/* pal_reader_open_run, internal: the scan checks every records chunk's
- * payload CRC too (a merge that copies them without reading them after). */
-#define PAL_OPEN_VERIFY_ (1u << 30)
+/* pal_reader_open_run, internal: the run is opened to be copied (the merge
+ * into a run file), not read: the scan checks every records chunk's payload
+ * CRC too, and nothing is prepared for reading (no run dictionary, no
+ * batches): the reader's sources, streams and clocks are used, then it is
+ * closed. */
+#define PAL_OPEN_COPY_ (1u << 30)
 
 enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3, FRAMING_OTF2 = 4 };
 enum { ST_READING = 0, ST_ENDED, ST_FAILED };
@@ -56,10 +59,14 @@ struct pal_src {
     uint64_t data_start;             /* first chunk */
     pal_dict *dict;                  /* the dictionary its records are decoded with */
     int own_dict;                    /* else the reader's, or shared with another file */
-    int dict_borrowed;               /* a run: an earlier file's, its header's bytes the same */
+    int dict_borrowed;               /* a run: the reader's (r->dcache), shared */
     int dict_chunks;                 /* it has dictionary chunks */
-    uint8_t *dict_raw;               /* a run, while opening: its header's dictionary bytes */
-    size_t dict_raw_len;
+    /* a run, while opening: its dictionary's bytes (header and dictionary
+     * chunks, the key of r->dcache) and the offsets of those chunks */
+    uint8_t *dkey;
+    size_t dkey_len, dkey_cap;
+    uint64_t *dpend;
+    size_t npend;
     /* a run: record descriptor of the reader's dictionary for each of this
      * file's (by index); NULL when the reader's dictionary is this one */
     const pal_recdesc **map;
@@ -174,10 +181,10 @@ struct pal_reader {
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
-    struct pal_dcache {              /* a run: the headers' dictionaries decoded so far */
-        uint8_t *raw;
+    struct pal_dcache {              /* a run: its files' dictionaries decoded so far */
+        uint8_t *raw;                /* the key: pal_src.dkey */
         size_t len;
-        pal_dict *dict;              /* owned by the first file that had it */
+        pal_dict *dict;              /* owned here; the files borrow it */
     } *dcache;
     size_t ndcache, capdcache;
     pal_stream **heap;
@@ -216,10 +223,6 @@ struct pal_reader {
  * (closing the least recently used one when r->max_open are open). -1 when
  * it cannot be: reported once, s->gone set. */
 int pal_src_fd(pal_reader *r, pal_src *s);
-/* A run: after s opened (and kept its dictionary), the next files whose
- * headers hold the same dictionary bytes borrow it instead of decoding
- * their own. Frees s->dict_raw. */
-void pal_src_cache_dict(pal_reader *r, pal_src *s);
 /* Forgets s, the last source opened, after its open failed: its streams,
  * descriptor, dictionary and path. */
 void pal_src_discard(pal_reader *r, pal_src *s);

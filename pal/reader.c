@@ -1801,51 +1801,118 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
     return "no intact copy of the header either";
 }
 
-/* A file that borrowed a dictionary (pal_src_cache_dict) and has
- * dictionary chunks of its own: its own copy, to add them to. */
-static pal_status own_dict(pal_reader *r, pal_src *src)
+/* Appends n bytes (NULL: the one byte n - 1) to the key of s's dictionary. */
+static int key_add(pal_src *s, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < r->ndcache; i++) {
-        if (r->dcache[i].dict != src->dict)
-            continue;
-        edl_dict *ed = NULL;
-        char err[256];
-        if (edl_dict_decode(r->dcache[i].raw, r->dcache[i].len, &ed, err, sizeof err) != EDL_OK)
-            return PAL_ENOMEM;      /* it decoded before: only memory can fail */
-        pal_dict *d;
-        if (pal_dict_wrap(ed, &d, err, sizeof err) != PAL_OK)
-            return PAL_ENOMEM;
-        d->ns_per_tick = src->dict->ns_per_tick;
-        src->dict = d;
-        src->dict_borrowed = 0;
-        return PAL_OK;
+    uint8_t one;
+    if (!p) {
+        one = (uint8_t)(n - 1);
+        p = &one;
+        n = 1;
     }
-    return PAL_ENOMEM;
+    if (s->dkey_len + n > s->dkey_cap) {
+        size_t cap = s->dkey_cap ? s->dkey_cap : 4096;
+        while (cap < s->dkey_len + n)
+            cap *= 2;
+        uint8_t *k = realloc(s->dkey, cap);
+        if (!k)
+            return -1;
+        s->dkey = k;
+        s->dkey_cap = cap;
+    }
+    memcpy(s->dkey + s->dkey_len, p, n);
+    s->dkey_len += n;
+    return 0;
 }
 
-void pal_src_cache_dict(pal_reader *r, pal_src *s)
+/* A run's file, scanned: its dictionary, the reader's for the same header
+ * and dictionary chunk bytes (a file whose chunks would not merge keeps its
+ * own). The key is the header's flags and stored dictionary, then per
+ * dictionary chunk its length and raw payload; hb the header. */
+static pal_status run_dict(pal_reader *r, pal_src *src, const uint8_t *hb)
 {
-    uint8_t *raw = s->dict_raw;
-    s->dict_raw = NULL;
-    if (!raw)
-        return;
-    if (!s->own_dict || s->dict_chunks || s->dict_borrowed) {
-        free(raw);                  /* its dictionary is not the header's alone */
-        return;
-    }
-    if (r->ndcache == r->capdcache) {
-        size_t cap = r->capdcache ? 2 * r->capdcache : 4;
-        struct pal_dcache *nc = realloc(r->dcache, cap * sizeof *nc);
-        if (!nc) {
-            free(raw);              /* not cached: decoded again, same records */
-            return;
+    for (size_t i = 0; i < r->ndcache; i++)
+        if (r->dcache[i].len == src->dkey_len &&
+            memcmp(r->dcache[i].raw, src->dkey, src->dkey_len) == 0) {
+            src->dict = r->dcache[i].dict;
+            src->dict_borrowed = 1;
+            goto done;
         }
-        r->dcache = nc;
-        r->capdcache = cap;
+    edl_dict *ed = NULL;
+    char err[256] = "";
+    uint8_t *draw;
+    size_t dlen;
+    const char *dw = ecc_file_header_dict(hb, &src->hdr, &draw, &dlen);
+    if (dw) {
+        pal_set_last_error("cannot open trace '%s': %s at byte %" PRIu64, src->path, dw,
+                           src->base + src->hdr.dict_offset);
+        return PAL_EFORMAT;
     }
-    r->dcache[r->ndcache].raw = raw;
-    r->dcache[r->ndcache].len = s->dict_raw_len;
-    r->dcache[r->ndcache++].dict = s->dict;
+    edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+    free(draw);
+    pal_status st = es == EDL_OK ? pal_dict_wrap(ed, &src->dict, err, sizeof err)
+                                 : es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT;
+    if (st != PAL_OK) {
+        pal_set_last_error("cannot open trace '%s': embedded dictionary at byte %" PRIu64
+                           ": %s", src->path, src->base + src->hdr.dict_offset,
+                           *err ? err : edl_status_string(es));
+        return st;
+    }
+    /* its dictionary chunks, in file order */
+    const uint8_t *p = src->dkey + 1 + src->hdr.dict_length, *end = src->dkey + src->dkey_len;
+    int bad = 0;
+    for (size_t k = 0; p + 4 <= end; k++) {
+        uint32_t n = ecc_get32(p);
+        char why[512];
+        const char *w = merge_dict_chunk(src->dict, p + 4, n, why, sizeof why);
+        if (w) {
+            report(r, src, src->dpend[k], "dictionary chunk damaged: %s; chunk skipped", w);
+            damaged(r, 0);
+            r->st.chunks--;
+            bad = 1;
+        }
+        p += 4 + (size_t)n;
+    }
+    if (!bad) {
+        struct pal_dcache *nc = r->ndcache == r->capdcache
+                                    ? realloc(r->dcache, (r->capdcache ? 2 * r->capdcache : 4) *
+                                                             sizeof *nc)
+                                    : r->dcache;
+        if (nc) {                    /* (else not shared: more memory, the same records) */
+            if (r->ndcache == r->capdcache)
+                r->capdcache = r->capdcache ? 2 * r->capdcache : 4;
+            r->dcache = nc;
+            nc[r->ndcache].raw = src->dkey;
+            nc[r->ndcache].len = src->dkey_len;
+            nc[r->ndcache++].dict = src->dict;
+            src->dkey = NULL;
+            src->dict_borrowed = 1;  /* the reader's */
+        }
+    }
+done:
+    free(src->dkey);
+    free(src->dpend);
+    src->dkey = NULL;
+    src->dpend = NULL;
+    src->dkey_len = src->dkey_cap = src->npend = 0;
+    return PAL_OK;
+}
+
+/* The dictionary of src, in hand: ECL chunks it must describe, and its
+ * clock's ns per tick. */
+static pal_status dict_ready(pal_src *src)
+{
+    if (!src->dict->binary) {
+        pal_set_last_error("cannot open trace '%s': the dictionary describes an ascii format, "
+                           "not ECL chunks", src->path);
+        return PAL_EFORMAT;
+    }
+    double tps = src->hdr.ticks_per_second;
+    const char *unit = edl_dict_time_unit(src->dict->ed);
+    if (!unit || strcmp(unit, "ticks") != 0)
+        tps = unit_ticks(unit);
+    src->dict->ns_per_tick = tps > 0 ? 1e9 / tps : 0;
+    return PAL_OK;
 }
 
 /* The scan at open: every chunk header, in file order. Dictionary chunks are
@@ -1921,7 +1988,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
             pal_stream *s = find_stream(r, src, process, c->stream);
             if (!s || add_chunk(s, ev.offset) != 0)
                 return PAL_ENOMEM;
-            if (r->flags & PAL_OPEN_VERIFY_) {
+            if (r->flags & PAL_OPEN_COPY_) {
                 /* a merge that copies: the payload's CRC now, where the
                  * scan's window holds it (else read) */
                 const uint8_t *pb = ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
@@ -1969,11 +2036,23 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
                 break;
             }
             src->dict_chunks = 1;
-            if (src->dict_borrowed && own_dict(r, src) != PAL_OK)
-                return PAL_ENOMEM;
             uint8_t *p;
             const char *w = load_small(src->fd, &sc, &ev, &p);
-            if (!w) {
+            if (!w && !src->dict) {
+                /* a run: into the dictionary's key, merged after the scan */
+                uint8_t len[4];
+                uint64_t *np = realloc(src->dpend, (src->npend + 1) * sizeof *np);
+                ecc_put32(len, c->raw_length);
+                int ok = np != NULL;
+                if (np) {
+                    src->dpend = np;
+                    np[src->npend++] = ev.offset;
+                }
+                ok = ok && key_add(src, len, 4) == 0 && key_add(src, p, c->raw_length) == 0;
+                free(p);
+                if (!ok)
+                    return PAL_ENOMEM;
+            } else if (!w) {
                 w = merge_dict_chunk(src->dict, p, c->raw_length, why, sizeof why);
                 free(p);
             }
@@ -2148,6 +2227,15 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     if (*given) {
         src->dict = *given;
         *given = NULL;
+    } else if (r->run) {
+        /* a run's files mostly hold the same dictionary, in their headers
+         * and their dictionary chunks alike: found by those bytes after the
+         * scan (run_dict), decoded once */
+        const uint8_t *db = hb + src->hdr.dict_offset;
+        size_t dl = src->hdr.dict_length;
+        if (key_add(src, NULL, 1 + (size_t)(src->hdr.flags & ECC_HFLAG_DICT_ZLIB)) != 0 ||
+            key_add(src, db, dl) != 0)
+            OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     } else {
         edl_dict *ed = NULL;
         char err[256] = "";
@@ -2157,43 +2245,19 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         if (dw)
             OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu32, path, dw,
                       src->hdr.dict_offset);
-        /* a run's files mostly hold the same dictionary: decoded once */
-        for (size_t i = 0; r->run && i < r->ndcache; i++)
-            if (r->dcache[i].len == dlen && memcmp(r->dcache[i].raw, draw, dlen) == 0) {
-                src->dict = r->dcache[i].dict;
-                src->dict_borrowed = 1;
-                break;
-            }
-        if (src->dict_borrowed) {
-            free(draw);
-        } else {
-            edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
-            if (r->run) {
-                src->dict_raw = draw;       /* for pal_src_cache_dict */
-                src->dict_raw_len = dlen;
-            } else {
-                free(draw);
-            }
-            if (es != EDL_OK)
-                OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
-                          "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                          path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
-            if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
-                OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32
-                          ": %s", path, src->hdr.dict_offset, err);
-        }
+        edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+        free(draw);
+        if (es != EDL_OK)
+            OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
+                      "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
+                      path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
+        if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
+            OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32
+                      ": %s", path, src->hdr.dict_offset, err);
     }
-    free(hb);
-    hb = NULL;
-    if (!src->dict->binary)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary describes an ascii "
-                  "format, not ECL chunks", path);
     src->framing = FRAMING_ECL;
-    double tps = src->hdr.ticks_per_second;
-    const char *unit = edl_dict_time_unit(src->dict->ed);
-    if (!unit || strcmp(unit, "ticks") != 0)
-        tps = unit_ticks(unit);
-    src->dict->ns_per_tick = tps > 0 ? 1e9 / tps : 0;
+    if (src->dict && (st = dict_ready(src)) != PAL_OK)
+        goto fail;
 #ifdef POSIX_FADV_SEQUENTIAL
     (void)posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* a hint: more read-ahead */
 #endif
@@ -2202,6 +2266,9 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
             pal_set_last_error("cannot open trace '%s': out of memory", path);
         goto fail;
     }
+    if (!src->dict && ((st = run_dict(r, src, hb)) != PAL_OK || (st = dict_ready(src)) != PAL_OK))
+        goto fail;
+    free(hb);
     file_verdict(r, src);
     return PAL_OK;
 fail:
@@ -2346,7 +2413,8 @@ void pal_src_discard(pal_reader *r, pal_src *s)
         pal_dict_destroy(s->dict);
     free(s->map);
     free(s->path);
-    free(s->dict_raw);
+    free(s->dkey);
+    free(s->dpend);
     memset(s, 0, sizeof *s);
     s->fd = -1;
 }
@@ -2524,8 +2592,10 @@ void pal_reader_close(pal_reader *r)
     free(r->streams);
     free(r->stab);
     free(r->scanbuf);
-    for (size_t i = 0; i < r->ndcache; i++)
+    for (size_t i = 0; i < r->ndcache; i++) {
         free(r->dcache[i].raw);
+        pal_dict_destroy(r->dcache[i].dict);
+    }
     free(r->dcache);
     ecc_inflater_destroy(r->inf);
     free(r->heap);
@@ -2539,7 +2609,8 @@ void pal_reader_close(pal_reader *r)
             pal_dict_destroy(s->dict);
         free(s->map);
         free(s->path);
-        free(s->dict_raw);
+        free(s->dkey);
+        free(s->dpend);
     }
     free(r->srcs);
     pal_dict_destroy(r->dict);

@@ -437,64 +437,6 @@ fail:
     return NULL;
 }
 
-/* The distinct dictionaries of a run's files so far, encoded. */
-typedef struct dict_set {
-    unsigned char **enc;
-    size_t *len;
-    pal_dict **dict;
-    size_t n, cap;
-} dict_set;
-
-/* Source s, just opened, shares the dictionary of an earlier one when they
- * are the same (the usual case: every rank defined the same types in the
- * same order), so that a run of thousands of files never holds thousands
- * of copies, not even while it opens. */
-static void share_dict(dict_set *ds, pal_src *s)
-{
-    unsigned char *e;
-    size_t n;
-    if (edl_dict_encode(s->dict->ed, &e, &n) != EDL_OK)
-        return;
-    for (size_t j = 0; j < ds->n; j++) {
-        if (ds->len[j] == n && memcmp(ds->enc[j], e, n) == 0) {
-            pal_dict_destroy(s->dict);
-            s->dict = ds->dict[j];
-            s->own_dict = 0;
-            free(e);
-            return;
-        }
-    }
-    if (ds->n == ds->cap) {
-        size_t cap = ds->cap ? 2 * ds->cap : 8;
-        unsigned char **ne = realloc(ds->enc, cap * sizeof *ne);
-        if (ne)
-            ds->enc = ne;
-        size_t *nl = ne ? realloc(ds->len, cap * sizeof *nl) : NULL;
-        if (nl)
-            ds->len = nl;
-        pal_dict **nd = nl ? realloc(ds->dict, cap * sizeof *nd) : NULL;
-        if (!nd) {
-            free(e);
-            return;             /* not shared: more memory, same records */
-        }
-        ds->dict = nd;
-        ds->cap = cap;
-    }
-    ds->enc[ds->n] = e;
-    ds->len[ds->n] = n;
-    ds->dict[ds->n++] = s->dict;
-}
-
-static void dict_set_free(dict_set *ds)
-{
-    for (size_t i = 0; i < ds->n; i++)
-        free(ds->enc[i]);
-    free(ds->enc);
-    free(ds->len);
-    free(ds->dict);
-    memset(ds, 0, sizeof *ds);
-}
-
 pal_status pal_run_prepare(pal_reader *r)
 {
     rtypes m = { NULL, 0, 0 };
@@ -609,7 +551,6 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
     namelist l = { NULL, 0, 0 };
-    dict_set ds = { NULL, NULL, NULL, 0, 0 };   /* while the files open */
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     char name[4200];
@@ -707,11 +648,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         }
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
-        if (!s->dict_borrowed)
-            share_dict(&ds, s);
-        pal_src_cache_dict(r, s);
     }
-    dict_set_free(&ds);
     if (r->nsrcs == 0) {
         if (l.n == 1)
             pal_set_last_error("%s", why);
@@ -796,7 +733,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < r->nsrcs; i++)
         r->srcs[i].g0 -= origin;
     r->origin_ns = origin;
-    if ((st = pal_run_prepare(r)) != PAL_OK) {
+    if (!(flags & PAL_OPEN_COPY_) && (st = pal_run_prepare(r)) != PAL_OK) {
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
     }
@@ -810,7 +747,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     r->info.start_time = 0;
     memcpy(r->info.host, hs->hdr.host, sizeof r->info.host);
     r->st.files = (uint32_t)r->nsrcs;
-    if ((st = pal_reader_finish_open(r)) != PAL_OK) {
+    if (!(flags & PAL_OPEN_COPY_) && (st = pal_reader_finish_open(r)) != PAL_OK) {
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
     }
@@ -818,7 +755,6 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = r;
     return PAL_OK;
 fail:
-    dict_set_free(&ds);
     pal_reader_close(r);
 fail_list:
     names_free(&l);
@@ -949,7 +885,6 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
     pal_reader *r = NULL;
     pal_status st;
     uint8_t *ix[2] = { NULL, NULL };
-    dict_set ds = { NULL, NULL, NULL, 0, 0 };   /* while the members open */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0) {
@@ -1052,9 +987,6 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
             r->st.files_unreadable++;
             continue;
         }
-        if (!s->dict_borrowed)       /* thousands of members, a few dictionaries */
-            share_dict(&ds, s);
-        pal_src_cache_dict(r, s);
         s->process = m->process;
         s->member = k;
         s->clock_code = m->how;
@@ -1120,7 +1052,6 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
     }
     free(mem);
     free(clock_ok);
-    dict_set_free(&ds);
     close(fd);
     fd = -1;
     free(ix[0]);
@@ -1169,7 +1100,6 @@ fail_mem:
     free(mem);
     free(clock_ok);
 fail:
-    dict_set_free(&ds);
     if (fd >= 0)
         close(fd);
     free(ix[0]);
