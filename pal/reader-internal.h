@@ -47,6 +47,7 @@ struct pal_src {
      * file at path, every offset below is one in that file; else base 0 */
     uint64_t base;
     uint32_t member;                 /* its index entry */
+    int run_file;                    /* a run file given among a run's files: refused */
     uint64_t size;
     uint64_t dev, ino;               /* the file opened first (a reopen checks them) */
     pal_src *lru_prev, *lru_next;    /* in r's list of open files, most recent first */

@@ -499,12 +499,12 @@ static int read_header_ahead(int fd, uint8_t *hb, uint8_t *buf, size_t cap, uint
     return 0;
 }
 
-/* A copy whose original was read: is its payload intact? (Copies are small:
- * definitions.) */
+/* A copy whose original was read: is its payload intact (its CRC)? (Copies
+ * are small: definitions.) */
 static int copy_intact(int fd, const ecc_scan *sc, const ecc_event *ev)
 {
-    uint8_t *p;
-    const char *why = load_small(fd, sc, ev, &p);
+    uint8_t *p = malloc(ev->chunk.stored_length ? ev->chunk.stored_length : 1);
+    const char *why = p ? payload_from_scan(fd, sc, ev, p) : "out of memory";
     free(p);
     return why == NULL;
 }
@@ -1836,6 +1836,7 @@ static pal_status run_dict(pal_reader *r, pal_src *src, const uint8_t *hb)
             memcmp(r->dcache[i].raw, src->dkey, src->dkey_len) == 0) {
             src->dict = r->dcache[i].dict;
             src->dict_borrowed = 1;
+            r->st.chunks += src->npend;   /* its dictionary chunks, good as the first's */
             goto done;
         }
     edl_dict *ed = NULL;
@@ -1858,20 +1859,31 @@ static pal_status run_dict(pal_reader *r, pal_src *src, const uint8_t *hb)
                            *err ? err : edl_status_string(es));
         return st;
     }
-    /* its dictionary chunks, in file order */
+    /* its dictionary chunks, in file order: compression, stored and raw
+     * length, stored bytes */
     const uint8_t *p = src->dkey + 1 + src->hdr.dict_length, *end = src->dkey + src->dkey_len;
     int bad = 0;
-    for (size_t k = 0; p + 4 <= end; k++) {
-        uint32_t n = ecc_get32(p);
+    for (size_t k = 0; p + 9 <= end; k++) {
+        uint8_t method = p[0];
+        uint32_t stored = ecc_get32(p + 1), raw = ecc_get32(p + 5);
         char why[512];
-        const char *w = merge_dict_chunk(src->dict, p + 4, n, why, sizeof why);
+        const char *w = raw > PAL_MAX_RAW ? "raw_length over 1 GiB" : NULL;
+        uint8_t *b = method && !w ? malloc(raw ? raw : 1) : NULL;
+        if (method && !w && !b)
+            return PAL_ENOMEM;
+        if (!w && method)
+            w = ecc_decompress(method, p + 9, stored, b, raw);
+        if (!w)
+            w = merge_dict_chunk(src->dict, method ? b : p + 9, raw, why, sizeof why);
+        free(b);
         if (w) {
             report(r, src, src->dpend[k], "dictionary chunk damaged: %s; chunk skipped", w);
             damaged(r, 0);
-            r->st.chunks--;
             bad = 1;
+        } else {
+            r->st.chunks++;
         }
-        p += 4 + (size_t)n;
+        p += 9 + (size_t)stored;
     }
     if (!bad) {
         struct pal_dcache *nc = r->ndcache == r->capdcache
@@ -2036,29 +2048,36 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
                 break;
             }
             src->dict_chunks = 1;
-            uint8_t *p;
-            const char *w = load_small(src->fd, &sc, &ev, &p);
-            if (!w && !src->dict) {
-                /* a run: into the dictionary's key, merged after the scan */
-                uint8_t len[4];
+            uint8_t *p = NULL;
+            const char *w = NULL;
+            if (!src->dict) {
+                /* a run: its stored bytes (CRC checked) into the dictionary's
+                 * key; decompressed and merged after the scan, once per key */
+                uint8_t kh[9];
                 uint64_t *np = realloc(src->dpend, (src->npend + 1) * sizeof *np);
-                ecc_put32(len, c->raw_length);
-                int ok = np != NULL;
-                if (np) {
-                    src->dpend = np;
-                    np[src->npend++] = ev.offset;
-                }
-                ok = ok && key_add(src, len, 4) == 0 && key_add(src, p, c->raw_length) == 0;
-                free(p);
-                if (!ok)
+                if (!np)
                     return PAL_ENOMEM;
-            } else if (!w) {
+                src->dpend = np;
+                if (!(p = malloc(c->stored_length ? c->stored_length : 1)))
+                    return PAL_ENOMEM;
+                w = payload_from_scan(src->fd, &sc, &ev, p);
+                kh[0] = c->compression;
+                ecc_put32(kh + 1, c->stored_length);
+                ecc_put32(kh + 5, c->raw_length);
+                if (!w && (key_add(src, kh, 9) != 0 || key_add(src, p, c->stored_length) != 0)) {
+                    free(p);
+                    return PAL_ENOMEM;
+                }
+                if (!w)
+                    np[src->npend++] = ev.offset;
+                free(p);
+            } else if (!(w = load_small(src->fd, &sc, &ev, &p))) {
                 w = merge_dict_chunk(src->dict, p, c->raw_length, why, sizeof why);
                 free(p);
             }
             dict_seq = c->sequence;
             dict_ok = w == NULL;
-            r->st.chunks += dict_ok;
+            r->st.chunks += dict_ok && src->dict;   /* a run's: when merged (run_dict) */
             if (w) {
                 report(r, src, ev.offset, "dictionary chunk damaged: %s; chunk skipped%s", w,
                        src->hdr.version_major >= 2 && !(c->flags & ECC_CFLAG_COPY)
@@ -2464,10 +2483,16 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
         return st;              /* pal_dict_load set the message */
     if ((st = src_open_fd(r, s, path)) != PAL_OK)
         goto fail;
-    uint8_t magic[8];
-    int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, 8, 0) == 0;
+    uint8_t magic[10];
+    size_t nmagic = s->size >= 10 ? 10 : 8;
+    int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, nmagic, 0) == 0;
     if (s->size >= 8 && !have_magic)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    if (have_magic && r->run && ecc_run_is(magic, nmagic)) {
+        s->run_file = 1;
+        OPEN_FAIL(PAL_EFORMAT, "cannot read '%s' as a run: it is a merged trace already; give "
+                  "the per-rank traces of the run, or read the merged trace alone", path);
+    }
     /* (a text file that happens to start with the magic is still text) */
     int ecl = have_magic && memcmp(magic, ECC_FILE_MAGIC, 8) == 0;
     if (!ecl && have_magic && memcmp(magic + 2, "OTF2", 5) == 0) {

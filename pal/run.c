@@ -532,18 +532,6 @@ static void streams_take_process(pal_reader *r)
     }
 }
 
-/* 1 if path is a run file (version 3): its first bytes (one small read,
- * for each of thousands of files). */
-static int run_file(const char *path)
-{
-    uint8_t b[16];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    int yes = fd >= 0 && ecc_read_at(fd, b, sizeof b, 0) == 0 && ecc_run_is(b, sizeof b);
-    if (fd >= 0)
-        close(fd);
-    return yes;
-}
-
 pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
                                unsigned flags, pal_reader **out)
 {
@@ -608,15 +596,8 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
-        if (run_file(l.v[i])) {
-            st = PAL_EFORMAT;
-            pal_set_last_error("cannot read '%s' as a run: it is a merged trace already; give "
-                               "the per-rank traces of the run, or read the merged trace alone",
-                               l.v[i]);
-            goto fail;
-        }
         if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
-            if (st != PAL_EIO && st != PAL_EFORMAT)
+            if ((st != PAL_EIO && st != PAL_EFORMAT) || s->run_file)
                 goto fail;
             /* a file that cannot be read (missing, unreadable, its header
              * damaged beyond its copy) is named; the others are read */
