@@ -1504,8 +1504,6 @@ static void stream_release(pal_stream *s)
     s->nchunks = s->capchunks = s->next = 0;
 }
 
-/* The first read: what opening found is said, every stream's first batch
- * (of the reader's share) is decoded and the heap built. */
 void pal_reader_flush_notes(pal_reader *r)
 {
     while (r->msgs) {
@@ -1517,6 +1515,8 @@ void pal_reader_flush_notes(pal_reader *r)
     r->msgs_tail = &r->msgs;
 }
 
+/* The first read: what opening found is said, every stream's first batch
+ * (of the reader's share) is decoded and the heap built. */
 static pal_status start(pal_reader *r)
 {
     r->started = 1;
@@ -1801,15 +1801,9 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
     return "no intact copy of the header either";
 }
 
-/* Appends n bytes (NULL: the one byte n - 1) to the key of s's dictionary. */
+/* Appends n bytes to the key of s's dictionary. */
 static int key_add(pal_src *s, const uint8_t *p, size_t n)
 {
-    uint8_t one;
-    if (!p) {
-        one = (uint8_t)(n - 1);
-        p = &one;
-        n = 1;
-    }
     if (s->dkey_len + n > s->dkey_cap) {
         size_t cap = s->dkey_cap ? s->dkey_cap : 4096;
         while (cap < s->dkey_len + n)
@@ -2250,10 +2244,9 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         /* a run's files mostly hold the same dictionary, in their headers
          * and their dictionary chunks alike: found by those bytes after the
          * scan (run_dict), decoded once */
-        const uint8_t *db = hb + src->hdr.dict_offset;
-        size_t dl = src->hdr.dict_length;
-        if (key_add(src, NULL, 1 + (size_t)(src->hdr.flags & ECC_HFLAG_DICT_ZLIB)) != 0 ||
-            key_add(src, db, dl) != 0)
+        uint8_t zlib = (src->hdr.flags & ECC_HFLAG_DICT_ZLIB) != 0;
+        if (key_add(src, &zlib, 1) != 0 ||
+            key_add(src, hb + src->hdr.dict_offset, src->hdr.dict_length) != 0)
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     } else {
         edl_dict *ed = NULL;

@@ -970,12 +970,10 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
         }
         s->process = m->process;
         s->member = k;
-        s->clock_code = m->how;
+        set_how(s, m->how);
         s->t0 = m->t0;
         s->g0 = m->g0;
         s->b = m->b;
-        s->clock_how = m->how < sizeof clock_names / sizeof *clock_names ? clock_names[m->how]
-                                                                          : "unknown clock model";
         s->mapped = clock_ok[k] ? 1 : 0;
         /* what the index says of its streams against what the scan found */
         const char *sw = m->streams_offset > h.index_length ||
