@@ -424,6 +424,12 @@ static void read_stats(mctx *c, pal_reader *r)
 
 /* ---------------------------------------------------------------- the run file (format 3) */
 
+static void open_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    const pal_merge_options *o = ctx;
+    o->progress(o->progress_ctx, 0, done, total);
+}
+
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
     return (v + a - 1) / a * a;
@@ -477,7 +483,7 @@ static const char *copy_member(int in, int out, uint64_t length, uint64_t off, u
         pos += (uint64_t)got;
         *done += (uint64_t)got;
         if (o->progress)
-            o->progress(o->progress_ctx, *done, total);
+            o->progress(o->progress_ctx, 1, *done, total);
     }
     return NULL;
 }
@@ -497,8 +503,8 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     ecc_run_member *mem = NULL;
     ecc_out *out = NULL;
     char err[1024] = "";
-    pal_status st = pal_reader_open_run(inputs, n, NULL,
-                                        o->open_flags | PAL_OPEN_AS_RUN | PAL_OPEN_COPY_, &r);
+    pal_status st = pal_run_open(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN |
+                                 PAL_OPEN_COPY_, o->progress ? open_progress : NULL, (void *)o, &r);
     if (st != PAL_OK)
         goto done;                   /* pal_last_error says why */
     pal_reader_set_diag(r, reader_diag, &c);

@@ -348,8 +348,9 @@ typedef struct pal_merge_options {
     int format;                   /* 3 (default): the run file, chunks kept as written, clocks
                                    * corrected when read; 2: records decoded, corrected and
                                    * written again into one time-sorted stream */
-    /* progress of format 3's copy: bytes done of total, now and then (NULL: none) */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    /* progress (format 3), now and then: phase 0, files opened and checked of
+     * all; phase 1, bytes copied of all (NULL: none) */
+    void (*progress)(void *ctx, int phase, uint64_t done, uint64_t total);
     void *progress_ctx;
 } pal_merge_options;
 

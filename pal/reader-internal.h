@@ -263,6 +263,11 @@ void pal_run_read_clock(pal_reader *r, pal_src *s);
  * on no memory. */
 edl_dict *pal_run_merged_dict(const pal_dict *run, void (*note)(void *ctx, const char *line),
                               void *ctx);
+/* pal_reader_open_run, telling progress(ctx, files opened, files) as the
+ * files open (each is scanned). */
+pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_path,
+                        unsigned flags, void (*progress)(void *ctx, uint64_t done, uint64_t total),
+                        void *progress_ctx, pal_reader **out);
 /* Opens the run file (version 3) path as a run: its members as sources. */
 pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out);
 /* 1 if the file at path is a merged trace (version 3, or a version-2 or

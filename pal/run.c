@@ -535,6 +535,13 @@ static void streams_take_process(pal_reader *r)
 pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
                                unsigned flags, pal_reader **out)
 {
+    return pal_run_open(paths, n, dict_path, flags, NULL, NULL, out);
+}
+
+pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_path,
+                        unsigned flags, void (*progress)(void *ctx, uint64_t done, uint64_t total),
+                        void *progress_ctx, pal_reader **out)
+{
     PAL_REQUIRE(out, PAL_EINVAL);
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
@@ -596,6 +603,8 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
+        if (progress)
+            progress(progress_ctx, i, l.n);
         if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
             if ((st != PAL_EIO && st != PAL_EFORMAT) || s->run_file)
                 goto fail;
@@ -630,6 +639,8 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
     }
+    if (progress)
+        progress(progress_ctx, l.n, l.n);
     if (r->nsrcs == 0) {
         if (l.n == 1)
             pal_set_last_error("%s", why);

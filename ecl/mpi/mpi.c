@@ -768,15 +768,21 @@ static void merge_diag(void *ctx, const char *message)
 
 /* The merge's progress, when standard error is a terminal: one line
  * rewritten in place, at most every 1 %. */
-static void merge_progress(void *ctx, uint64_t done, uint64_t total)
+static void merge_progress(void *ctx, int phase, uint64_t done, uint64_t total)
 {
-    unsigned *last = ctx;
-    unsigned pc = total ? (unsigned)(done * 100 / total) : 100;
+    unsigned *last = ctx;   /* percent, plus 1000 in the copy phase */
+    unsigned pc = (total ? (unsigned)(done * 100 / total) : 100) + (phase ? 1000 : 0);
     if (pc == *last)
         return;
     *last = pc;
-    fprintf(stderr, "\recl: merging the traces: %3u %% (%.1f of %.1f MiB)%s", pc,
-            (double)done / 1048576.0, (double)total / 1048576.0, done >= total ? "\n" : "");
+    if (phase == 0)
+        fprintf(stderr, "\recl: merging the traces: reading %3u %% (%llu of %llu files)%s",
+                pc, (unsigned long long)done, (unsigned long long)total,
+                done >= total ? "\n" : "");
+    else
+        fprintf(stderr, "\recl: merging the traces: copying %3u %% (%.1f of %.1f MiB)%s",
+                pc - 1000, (double)done / 1048576.0, (double)total / 1048576.0,
+                done >= total ? "\n" : "");
 }
 
 static void merge_traces(const char *base, int size)
@@ -806,7 +812,7 @@ static void merge_traces(const char *base, int size)
         pal_merge_result res;
         if (pal_merge((const char *const *)paths, (size_t)size, out, &o, &res) != PAL_OK)
             fprintf(stderr, "%secl: %s: the traces were not merged\n",
-                    last < 100 ? "\n" : "", pal_last_error());
+                    last != 101 && last != 100 && last != 1100 ? "\n" : "", pal_last_error());
         else if (o.verbose || res.problems)
             fprintf(stderr, "ecl: merged %u ranks into '%s': %llu records in %llu chunks, "
                     "kept as written%s\n", res.ranks, out, (unsigned long long)res.records,

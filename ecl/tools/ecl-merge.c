@@ -87,21 +87,27 @@ static char *default_output(const char *in)
     return out;
 }
 
-/* Progress on standard error: one line rewritten in place, at most every
- * 1 % (the copy of format 3). */
+/* Progress on standard error: one line per phase rewritten in place, at
+ * most every 1 % (format 3: the traces opened and checked, then copied). */
 static int progress_shown;
 static unsigned progress_last = 101;
+static int progress_phase = -1;
 
-static void progress(void *ctx, uint64_t done, uint64_t total)
+static void progress(void *ctx, int phase, uint64_t done, uint64_t total)
 {
     (void)ctx;
     unsigned pc = total ? (unsigned)(done * 100 / total) : 100;
-    if (pc == progress_last)
+    if (phase == progress_phase && pc == progress_last)
         return;
+    progress_phase = phase;
     progress_last = pc;
     progress_shown = 1;
-    fprintf(stderr, "\r%s: copying the traces: %3u %% (%.1f of %.1f MiB)", prog, pc,
-            (double)done / 1048576.0, (double)total / 1048576.0);
+    if (phase == 0)
+        fprintf(stderr, "\r%s: reading the traces: %3u %% (%llu of %llu files)", prog, pc,
+                (unsigned long long)done, (unsigned long long)total);
+    else
+        fprintf(stderr, "\r%s: copying the traces: %3u %% (%.1f of %.1f MiB)", prog, pc,
+                (double)done / 1048576.0, (double)total / 1048576.0);
     if (done >= total)
         fputc('\n', stderr);
 }

@@ -42,7 +42,8 @@ check() {
 # progress (on a terminal by default; asked for here)
 "$merge" --progress -o "$tmp/p.ecl" "$tmp/trace.0.ecl" "$tmp/trace.1.ecl" 2> "$tmp/err" ||
     fail "ecl-merge --progress"
-grep -q "ecl-merge: copying the traces: 100 % " "$tmp/err" || { cat "$tmp/err"; fail "no progress shown"; }
+grep -q "ecl-merge: reading the traces: 100 % (2 of 2 files)" "$tmp/err" &&
+    grep -q "ecl-merge: copying the traces: 100 % " "$tmp/err" || { cat "$tmp/err"; fail "no progress shown"; }
 cmp -s "$tmp/p.ecl" "$tmp/m.ecl" || fail "two merges of the same traces differ"
 grep -q ' p1 ' "$tmp/ref" && grep -q ' p0 ' "$tmp/ref" || fail "records of both ranks expected"
 grep -v ' p1 ' "$tmp/ref" > "$tmp/ref0"
