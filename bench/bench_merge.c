@@ -3,8 +3,10 @@
  *
  *   (h) throughput: input bytes per second of `ecl-merge -o OUT IN...` next to
  *       `cat IN... > OUT` of the same files, both on the traces' filesystem
- *       (tmpfs when available), as a ratio taken within each run, at 4, 64
- *       and 512 ranks (the same records in all).
+ *       (tmpfs when available), as a ratio taken within each run, at 4, 64,
+ *       512 and 4096 ranks (the same records in all). ecl-merge's default
+ *       form is the run file (format 3); ECL_MERGE_PROG may name a script
+ *       that adds --format=2 to time the re-encoding merge.
  *   (i) peak memory: ecl-merge's peak RSS from 4 to 4096 ranks, with R and
  *       4 R records per rank, as KiB per rank above the program's own.
  *  (i2) reading: PAL reading the per-rank files of every set above (as a
@@ -703,10 +705,11 @@ int main(int argc, char **argv)
     if (small < 10)
         small = 10;            /* one step of the mix */
     static const int mem_ranks[4] = { 4, 64, 512, 4096 };
-    trace_set tput[3] = { { .ranks = 4, .records = mix_records(big) },
+    trace_set tput[4] = { { .ranks = 4, .records = mix_records(big) },
                           { .ranks = 64, .records = mix_records(big / 16) },
-                          { .ranks = 512, .records = mix_records(big / 128) } };
-    int ntput = max_ranks >= 512 ? 3 : 2;
+                          { .ranks = 512, .records = mix_records(big / 128) },
+                          { .ranks = 4096, .records = mix_records(big / 1024) } };
+    int ntput = max_ranks >= 4096 ? 4 : max_ranks >= 512 ? 3 : 2;
     trace_set mem[8];
     int nmem = 0;
     for (int i = 0; i < 4; i++)
@@ -776,7 +779,7 @@ int main(int argc, char **argv)
     bench_rmtree(tmp);
     for (int i = 0; i < ntput + nmem; i++)
         free_set(i < ntput ? &tput[i] : &mem[i - ntput]);
-    for (int i = ntput; i < 3; i++)
+    for (int i = ntput; i < 4; i++)
         free_set(&tput[i]);
     return 0;
 }

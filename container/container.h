@@ -384,6 +384,86 @@ int ecc_read_at(int fd, void *buf, size_t n, uint64_t off);
  * bytes) and checks its CRC. NULL or why not. */
 const char *ecc_read_payload(int fd, const ecc_event *ev, uint8_t *buf);
 
+/* ---------------- run files (version 3: a merged run that keeps its chunks) ----------------
+ * doc/trace-format.md, "Merged traces (version 3)": a run header, an index
+ * (one 128-byte entry per member, then each member's stream table), the
+ * per-rank traces byte for byte at 4096-byte boundaries, the index again,
+ * the header again and a 16-byte footer naming that header copy. Every
+ * part has its own CRC, so one damaged byte costs at most what it names,
+ * and with the two copies nothing. */
+#define ECC_RUN_VERSION_MAJOR 3
+#define ECC_RUN_VERSION_MINOR 0
+#define ECC_RUN_HEADER 192
+#define ECC_RUN_MEMBER 128
+#define ECC_RUN_STREAM 32            /* a stream-table row before its chunk offsets */
+#define ECC_RUN_ALIGN 4096
+#define ECC_RUN_NAME 32              /* bytes of a member's file name kept */
+#define ECC_RUN_FOOTER_MAGIC "ECLRUNFT"
+
+enum {                               /* how a member's clock was mapped (ecc_run_member.how) */
+    ECC_CLOCK_REFERENCE = 0,         /* rank 0 itself */
+    ECC_CLOCK_SAME = 1,              /* the same counter as rank 0 */
+    ECC_CLOCK_DRIFT = 2,             /* offset and drift from two measurements */
+    ECC_CLOCK_INIT = 3,              /* offset at MPI_Init only */
+    ECC_CLOCK_FINALIZE = 4,          /* offset at MPI_Finalize only */
+    ECC_CLOCK_WALL = 5,              /* no measurement: wall clock of the headers */
+    ECC_CLOCK_NO_RANK0 = 6           /* rank 0 missing: the wall clock */
+};
+
+typedef struct ecc_run_header {
+    uint16_t version_major, version_minor;
+    uint32_t flags;                  /* ECC_HFLAG_MERGED */
+    uint32_t members;
+    int32_t size;                    /* MPI world size */
+    uint8_t run_id[ECC_RUN_ID];
+    int64_t realtime_offset_ns;      /* UNIX-epoch ns of merged time 0 */
+    uint8_t clock_source;            /* rank 0's */
+    uint64_t index_offset, index_length, index_copy;
+    double origin_ns;                /* merged time 0 on rank 0's clock (ns) */
+    char host[65];                   /* rank 0's, NUL-terminated */
+} ecc_run_header;
+
+typedef struct ecc_run_member {
+    uint64_t offset, length;         /* the member's bytes in the run file */
+    int32_t rank;                    /* from its header, -1 none */
+    uint32_t process;                /* the process its records are read as */
+    uint64_t streams_offset;         /* its stream table, from the start of the index */
+    uint32_t streams_length, nstreams;
+    char name[ECC_RUN_NAME + 1];     /* its file name when merged (cut), NUL-terminated */
+    /* the clock model: merged ns = g0 + b * (ticks - t0) */
+    uint8_t how;
+    uint64_t t0;
+    double g0, b;
+} ecc_run_member;
+
+typedef struct ecc_run_stream {
+    uint32_t stream, nchunks;        /* records chunks, copies left out */
+    uint64_t records, first_time, last_time;   /* times in the member's ticks */
+} ecc_run_stream;
+
+/* 1 if b (n bytes, the start of a file) is a version-3 run file's magic and version. */
+int ecc_run_is(const uint8_t *b, size_t n);
+void ecc_run_header_encode(uint8_t out[ECC_RUN_HEADER], const ecc_run_header *h);
+/* NULL if b holds a good run header (magic, version, CRC), else why not. */
+const char *ecc_run_header_decode(const uint8_t b[ECC_RUN_HEADER], ecc_run_header *h);
+void ecc_run_footer_encode(uint8_t out[ECC_FOOTER], uint64_t header_copy);
+int ecc_run_footer_decode(const uint8_t b[ECC_FOOTER], uint64_t *header_copy);
+void ecc_run_member_encode(uint8_t out[ECC_RUN_MEMBER], const ecc_run_member *m);
+/* Decodes entry b: returns a bit set, 1 = location part good (its CRC
+ * holds), 2 = clock model good; m holds the good parts. */
+int ecc_run_member_decode(const uint8_t b[ECC_RUN_MEMBER], ecc_run_member *m);
+/* Stream table: 8 bytes (CRC-32 of the rest, count), then per stream a row
+ * and its chunk offsets. Size, and encoding row by row into a table whose
+ * CRC ecc_run_streams_seal sets. */
+size_t ecc_run_streams_size(uint32_t nstreams, uint64_t nchunks);
+void ecc_run_streams_begin(uint8_t *out, uint32_t nstreams);
+uint8_t *ecc_run_stream_encode(uint8_t *p, const ecc_run_stream *s, const uint64_t *chunks);
+void ecc_run_streams_seal(uint8_t *out, size_t length);
+/* NULL if the table (length bytes) is intact and well formed, else why not. */
+const char *ecc_run_streams_check(const uint8_t *t, size_t length, uint32_t nstreams);
+/* Row i's fields at *p (advanced past its chunk offsets); of a checked table. */
+const uint8_t *ecc_run_stream_decode(const uint8_t *p, ecc_run_stream *s);
+
 /* ---------------- output files ---------------- */
 /* Every tool's output file (doc/tools.md, "Output files"): written as a new
  * file "<path>.tmp.<pid>.<n>" beside the target and renamed over it by

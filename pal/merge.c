@@ -8,15 +8,23 @@
  * callback; nothing is printed from here. */
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pal/reader-internal.h"
 #include "pal/writer.h"
+
+#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 27)
+#define PAL_HAVE_COPY_FILE_RANGE 1   /* glibc 2.27 */
+#endif
+#define PAL_COPY_BUFFER ((size_t)1 << 20)  /* a copy that cannot be made in the kernel */
 
 /* ---------------------------------------------------------------- the message check */
 
@@ -322,20 +330,7 @@ static mrole *message_roles(const pal_dict *d)
     return mr;
 }
 
-/* ---------------------------------------------------------------- the merged dictionary */
-
-/* A field name not taken yet in the merged record r. */
-static void unique_name(const edl_record *r, const char *want, char *out, size_t len)
-{
-    snprintf(out, len, "%s", want);
-    while (edl_record_find_field(r, out) >= 0) {
-        size_t l = strlen(out);
-        if (l + 2 > len)
-            break;
-        out[l] = '_';
-        out[l + 1] = '\0';
-    }
-}
+/* ---------------------------------------------------------------- messages */
 
 typedef struct mctx {
     const pal_merge_options *o;
@@ -354,66 +349,9 @@ static void PAL_PRINTF(2, 3) say(mctx *c, const char *fmt, ...)
         c->o->diag(c->o->diag_ctx, line);
 }
 
-/* The merged trace's dictionary: each run record with `process` and
- * `thread` after `time`, the run's ids as bind keys. */
-static edl_dict *merged_dict(mctx *c, const pal_dict *run)
+static void say_line(void *ctx, const char *line)
 {
-    edl_dict *d = NULL;
-    const edl_dict *rd = run->ed;
-    char bo = 'L';
-    uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 0)
-        bo = 'B';
-    if (edl_dict_create("ecl_merged", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
-        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
-        edl_dict_set_roles(d, edl_dict_time_field(rd), "ns", "process", "thread") != EDL_OK ||
-        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
-        goto fail;
-    /* what records mean (doc/edl.md, "Roles"), as the run says */
-    edl_ref pref = edl_dict_designation_ref(rd, EDL_FROLE_PROCESS);
-    edl_ref tref = edl_dict_designation_ref(rd, EDL_FROLE_THREAD);
-    if (edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
-        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK)
-        goto fail;
-    for (size_t i = 0; i < edl_dict_record_count(rd); i++) {
-        const edl_record *s = edl_dict_record(rd, i);
-        edl_record *r;
-        if (edl_record_field_count(s) < 2 ||
-            edl_dict_add_record(d, edl_record_name(s), edl_record_description(s), &r) != EDL_OK)
-            goto fail;
-        for (size_t k = 0; k < edl_record_field_count(s); k++) {
-            const edl_field *fd = edl_record_field(s, k);
-            char nm[256];
-            unique_name(r, edl_field_name(fd), nm, sizeof nm);
-            if (strcmp(nm, edl_field_name(fd)) != 0)
-                say(c, "record type '%s': field '%s' is renamed '%s' in the merged trace",
-                    edl_record_name(s), edl_field_name(fd), nm);
-            if (edl_record_add_field(r, nm, edl_field_type(fd), edl_field_encoding(fd),
-                                     edl_field_unit(fd), edl_field_description(fd)) != EDL_OK)
-                goto fail;
-            if (k == 1 &&
-                (edl_record_add_field(r, "process", EDL_UINT32, EDL_ENC_ULEB, NULL,
-                                      "MPI world rank of the process that wrote the record") !=
-                     EDL_OK ||
-                 edl_record_add_field(r, "thread", EDL_UINT32, EDL_ENC_ULEB, NULL,
-                                      "stream (thread) within that process; 0: definitions") !=
-                     EDL_OK))
-                goto fail;
-        }
-        if (edl_record_copy_meaning(r, s) != EDL_OK)
-            say(c, "record type '%s': its roles are left out of the merged trace (a field "
-                   "they name was renamed)", edl_record_name(s));
-    }
-    for (size_t b = 0; b < edl_dict_bind_count(rd); b++) {
-        edl_bind bd = edl_dict_bind(rd, b);
-        if (edl_dict_add_bind(d, bd.key1, bd.key2, edl_record_name(edl_dict_record(rd, bd.record))) !=
-            EDL_OK)
-            goto fail;
-    }
-    return d;
-fail:
-    edl_dict_destroy(d);
-    return NULL;
+    say(ctx, "%s", line);
 }
 
 /* ---------------------------------------------------------------- the merge */
@@ -429,6 +367,7 @@ void pal_merge_options_default(pal_merge_options *o)
 #endif
     o->chunk_size = (size_t)64 << 10;
     o->check = 1;
+    o->format = 3;
 }
 
 static double secs(double ns)
@@ -443,6 +382,253 @@ static void reader_diag(void *ctx, const char *message)
     c->res->problems++;
     if (c->o->diag)
         c->o->diag(c->o->diag_ctx, message);
+}
+
+/* ---------------------------------------------------------------- both forms */
+
+/* After the run opened: ranks the caller says it had without a file, and
+ * with verbose the clock model of each. */
+static void opened(mctx *c, pal_reader *r)
+{
+    const pal_merge_options *o = c->o;
+    for (int k = r->info.size; k < o->ranks; k++) {
+        c->res->missing++;
+        say(c, "rank %d: no trace among the inputs: its records are missing", k);
+    }
+    if (o->verbose && o->diag)
+        for (size_t i = 0; i < r->nsrcs; i++) {
+            char line[1200];
+            snprintf(line, sizeof line, "%s (rank %d): clock: %s", r->srcs[i].path,
+                     (int)r->srcs[i].hdr.rank, r->srcs[i].clock_how);
+            o->diag(o->diag_ctx, line);
+        }
+}
+
+/* What the reader found, into the result. */
+static void read_stats(mctx *c, pal_reader *r)
+{
+    pal_merge_result *res = c->res;
+    pal_reader_stats rs;
+    pal_reader_get_stats(r, &rs);
+    res->files = rs.files;
+    res->damaged = rs.damaged;
+    res->incomplete = rs.not_closed;
+    res->missing += rs.ranks_missing;
+    res->clock_fallback = rs.clock_fallbacks;
+    if (rs.lost)          /* kept in the merged trace, and a problem all the same */
+        say(c, "%" PRIu64 " records were dropped while tracing (counted in `lost` records); "
+            "the merged trace lacks them", rs.lost);
+    for (size_t i = 0; i < r->nsrcs; i++)
+        res->ranks += r->srcs[i].hdr.rank >= 0;
+}
+
+/* ---------------------------------------------------------------- the run file (format 3) */
+
+static void open_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    const pal_merge_options *o = ctx;
+    o->progress(o->progress_ctx, 0, done, total);
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/* Copies length bytes of in (from byte 0) to out at off: in the kernel
+ * (copy_file_range: a reflink where the file system shares blocks), else
+ * through a buffer. NULL, or why not. */
+static const char *copy_member(int in, int out, uint64_t length, uint64_t off, uint8_t **buf,
+                               const pal_merge_options *o, uint64_t *done, uint64_t total)
+{
+    uint64_t pos = 0;
+    int kernel = 1;
+    while (pos < length) {
+        size_t want = length - pos > ((size_t)64 << 20) ? (size_t)64 << 20 : (size_t)(length - pos);
+        ssize_t got = -1;
+#ifdef PAL_HAVE_COPY_FILE_RANGE
+        if (kernel) {
+            off_t ip = (off_t)pos, op = (off_t)(off + pos);
+            got = copy_file_range(in, &ip, out, &op, want, 0);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                if (got < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+                    errno != EOPNOTSUPP && errno != EBADF && errno != EPERM)
+                    return strerror(errno);
+                kernel = 0;
+                continue;
+            }
+        }
+#else
+        kernel = 0;
+#endif
+        if (!kernel) {
+            if (!*buf && !(*buf = malloc(PAL_COPY_BUFFER)))
+                return "out of memory";
+            if (want > PAL_COPY_BUFFER)
+                want = PAL_COPY_BUFFER;
+            if (ecc_read_at(in, *buf, want, pos) != 0)
+                return errno ? strerror(errno) : "the trace is shorter than when it was read";
+            for (size_t w = 0; w < want;) {
+                ssize_t k = pwrite(out, *buf + w, want - w, (off_t)(off + pos + w));
+                if (k < 0 && errno == EINTR)
+                    continue;
+                if (k <= 0)
+                    return k < 0 ? strerror(errno) : "nothing written";
+                w += (size_t)k;
+            }
+            got = (ssize_t)want;
+        }
+        pos += (uint64_t)got;
+        *done += (uint64_t)got;
+        if (o->progress)
+            o->progress(o->progress_ctx, 1, *done, total);
+    }
+    return NULL;
+}
+
+/* The run file (doc/trace-format.md, "Merged traces (version 3)"): the
+ * run opened as a reader would (its files checked to belong together, each
+ * scanned, the clock model of each chosen), then the index written and the
+ * per-rank traces copied as they are. No record is decoded. */
+static pal_status merge_runfile(const char *const *inputs, size_t n, const char *output,
+                                const pal_merge_options *o, pal_merge_result *res_out)
+{
+    pal_merge_result res;
+    memset(&res, 0, sizeof res);
+    mctx c = { o, &res };
+    pal_reader *r = NULL;
+    uint8_t *index = NULL, *buf = NULL;
+    ecc_run_member *mem = NULL;
+    ecc_out *out = NULL;
+    char err[1024] = "";
+    pal_status st = pal_run_open(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN |
+                                 PAL_OPEN_COPY_, o->progress ? open_progress : NULL, (void *)o, &r);
+    if (st != PAL_OK)
+        goto done;                   /* pal_last_error says why */
+    pal_reader_set_diag(r, reader_diag, &c);
+    pal_reader_flush_notes(r);       /* what the scans found: nothing reads after */
+    opened(&c, r);
+    /* the layout: header, index, members at 4096-byte boundaries, index copy,
+     * header copy, footer */
+    size_t nm = r->nsrcs;
+    if (!(mem = calloc(nm, sizeof *mem)))
+        goto oom;
+    uint64_t ilen = (uint64_t)nm * ECC_RUN_MEMBER, total = 0;
+    for (size_t i = 0; i < nm; i++) {
+        const pal_src *f = &r->srcs[i];
+        uint32_t ns = 0;
+        uint64_t nc = 0;
+        for (const pal_stream *x = f->streams; x; x = x->src_next, ns++)
+            nc += x->nchunks;
+        mem[i].streams_offset = ilen;
+        mem[i].streams_length = (uint32_t)ecc_run_streams_size(ns, nc);
+        mem[i].nstreams = ns;
+        ilen += align_up(mem[i].streams_length, 8);
+    }
+    uint64_t pos = align_up(ECC_RUN_HEADER + ilen, ECC_RUN_ALIGN);
+    for (size_t i = 0; i < nm; i++) {
+        const pal_src *f = &r->srcs[i];
+        ecc_run_member *m = &mem[i];
+        const char *base = strrchr(f->path, '/');
+        snprintf(m->name, sizeof m->name, "%s", base ? base + 1 : f->path);
+        m->offset = pos;
+        m->length = f->size;
+        m->rank = f->hdr.rank;
+        m->process = f->process;
+        m->how = f->clock_code;
+        m->t0 = f->t0;
+        m->g0 = f->g0;
+        m->b = f->b;
+        pos = align_up(pos + f->size, ECC_RUN_ALIGN);
+        total += f->size;
+    }
+    ecc_run_header h;
+    memset(&h, 0, sizeof h);
+    const pal_src *r0 = NULL;
+    for (size_t i = 0; i < nm; i++)
+        if (r->srcs[i].hdr.rank == 0)
+            r0 = &r->srcs[i];
+    h.flags = ECC_HFLAG_MERGED;
+    h.members = (uint32_t)nm;
+    h.size = r->info.size > o->ranks ? r->info.size : o->ranks;
+    memcpy(h.run_id, (r0 ? r0 : &r->srcs[0])->hdr.run_id, ECC_RUN_ID);
+    h.realtime_offset_ns = r->info.realtime_offset_ns;
+    h.clock_source = (uint8_t)r->info.clock_source;
+    h.index_offset = ECC_RUN_HEADER;
+    h.index_length = ilen;
+    h.index_copy = align_up(pos, 8);
+    h.origin_ns = r->origin_ns;
+    memcpy(h.host, r->info.host, sizeof h.host);
+    if (!(index = calloc(ilen ? ilen : 1, 1)))
+        goto oom;
+    for (size_t i = 0; i < nm; i++) {
+        const pal_src *f = &r->srcs[i];
+        uint8_t *t = index + mem[i].streams_offset, *p = t + 8;
+        ecc_run_streams_begin(t, mem[i].nstreams);
+        for (const pal_stream *x = f->streams; x; x = x->src_next) {
+            ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
+                                  x->last_time };
+            uint8_t *q = p;
+            p = ecc_run_stream_encode(p, &rs, x->chunks);
+            for (size_t k = 0; k < x->nchunks; k++)       /* offsets in the run file */
+                ecc_put64(q + ECC_RUN_STREAM + 8 * k, x->chunks[k] + mem[i].offset);
+            res.records += x->records;
+            res.chunks += x->listed;
+        }
+        ecc_run_streams_seal(t, mem[i].streams_length);
+        ecc_run_member_encode(index + i * ECC_RUN_MEMBER, &mem[i]);
+    }
+    uint8_t hb[ECC_RUN_HEADER], foot[ECC_FOOTER];
+    ecc_run_header_encode(hb, &h);
+    uint64_t hcopy = h.index_copy + align_up(ilen, 8);
+    ecc_run_footer_encode(foot, hcopy);
+    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
+                     sizeof err) != 0 ||
+        ecc_out_write_at(out, hb, sizeof hb, 0, err, sizeof err) != 0 ||
+        ecc_out_write_at(out, index, ilen, ECC_RUN_HEADER, err, sizeof err) != 0)
+        goto io;
+    uint64_t done = 0;
+    for (size_t i = 0; i < nm; i++) {
+        pal_src *f = &r->srcs[i];
+        int fd = pal_src_fd(r, f);
+        const char *why = fd < 0 ? "it cannot be opened again"
+                                 : copy_member(fd, ecc_out_fd(out), f->size, mem[i].offset, &buf,
+                                               o, &done, total);
+        if (why) {
+            snprintf(err, sizeof err, "cannot copy '%s' into '%s': %s", f->path, output, why);
+            goto io;
+        }
+    }
+    if (ecc_out_write_at(out, index, ilen, h.index_copy, err, sizeof err) != 0 ||
+        ecc_out_write_at(out, hb, sizeof hb, hcopy, err, sizeof err) != 0 ||
+        ecc_out_write_at(out, foot, sizeof foot, hcopy + sizeof hb, err, sizeof err) != 0 ||
+        ecc_out_commit(out, err, sizeof err) != 0) {
+        out = NULL;                  /* commit removed it */
+        goto io;
+    }
+    out = NULL;
+    read_stats(&c, r);
+    st = PAL_OK;
+    goto done;
+oom:
+    pal_set_last_error("cannot merge: out of memory");
+    st = PAL_ENOMEM;
+    goto done;
+io:
+    pal_set_last_error("%s", err);
+    st = PAL_EIO;
+done:
+    if (out)
+        ecc_out_abort(out);
+    free(buf);
+    free(index);
+    free(mem);
+    pal_reader_close(r);
+    if (res_out)
+        *res_out = res;
+    return st;
 }
 
 pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
@@ -460,6 +646,12 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     memcpy(&given, o, o->size < sizeof given ? o->size : sizeof given);
     given.size = sizeof given;
     o = &given;
+    if (o->format != 2 && o->format != 3) {
+        pal_set_last_error("cannot merge: unknown merged format %d (2 or 3)", o->format);
+        return PAL_EINVAL;
+    }
+    if (o->format == 3)
+        return merge_runfile(inputs, n, output, o, res_out);
     pal_merge_result res;
     memset(&res, 0, sizeof res);
     mctx c = { o, &res };
@@ -480,20 +672,9 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         st = PAL_EFORMAT;
         goto out;
     }
-    pal_reader_set_diag(r, reader_diag, &c);
-    for (int k = r->info.size; k < o->ranks; k++) {
-        res.missing++;
-        say(&c, "rank %d: no trace among the inputs: its records are missing", k);
-    }
-    if (o->verbose && o->diag)
-        for (size_t i = 0; i < r->nsrcs; i++) {
-            char line[1200];
-            snprintf(line, sizeof line, "%s (rank %d): clock: %s", r->srcs[i].path,
-                     (int)r->srcs[i].hdr.rank, r->srcs[i].clock_how);
-            o->diag(o->diag_ctx, line);
-        }
+    opened(&c, r);
     const pal_dict *rd = r->dict;
-    edl_dict *md = merged_dict(&c, rd);
+    edl_dict *md = pal_run_merged_dict(rd, say_line, &c);
     if (!md) {
         pal_set_last_error("cannot merge: cannot build the merged dictionary");
         st = PAL_ENOMEM;
@@ -598,18 +779,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         pal_set_last_error("%s", err);
         goto out;
     }
-    pal_reader_stats rs;
-    pal_reader_get_stats(r, &rs);
-    res.files = rs.files;
-    res.damaged = rs.damaged;
-    res.incomplete = rs.not_closed;
-    res.missing += rs.ranks_missing;
-    res.clock_fallback = rs.clock_fallbacks;
-    if (rs.lost)          /* kept in the merged trace, and a problem all the same */
-        say(&c, "%" PRIu64 " records were dropped while tracing (counted in `lost` records); "
-            "the merged trace lacks them", rs.lost);
-    for (size_t i = 0; i < r->nsrcs; i++)
-        res.ranks += r->srcs[i].hdr.rank >= 0;
+    read_stats(&c, r);
     if (roles) {
         res.messages = chk.matched;
         res.violations = chk.violations;

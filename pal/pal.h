@@ -344,11 +344,19 @@ typedef struct pal_merge_options {
     int verbose;                  /* also say how each rank's clock was corrected */
     pal_diag_fn diag;             /* problems, one line each (NULL: not said) */
     void *diag_ctx;
+    /* added later: a shorter struct gets their defaults */
+    int format;                   /* 3 (default): the run file, chunks kept as written, clocks
+                                   * corrected when read; 2: records decoded, corrected and
+                                   * written again into one time-sorted stream */
+    /* progress (format 3), now and then: phase 0, files opened and checked of
+     * all; phase 1, bytes copied of all (NULL: none) */
+    void (*progress)(void *ctx, int phase, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } pal_merge_options;
 
 typedef struct pal_merge_result {
-    uint64_t records;             /* records written */
-    uint64_t chunks;              /* records chunks written */
+    uint64_t records;             /* records written (format 3: in the chunks kept) */
+    uint64_t chunks;              /* records chunks written (format 3: kept) */
     uint32_t files, ranks;        /* inputs read, and how many had a rank */
     uint32_t missing;             /* ranks of the run without a file */
     uint32_t incomplete;          /* files not closed by their writer */
@@ -362,8 +370,11 @@ typedef struct pal_merge_result {
     uint64_t problems;            /* messages sent to diag */
 } pal_merge_result;
 
-/* Defaults: zstd when built with it (else zlib) at the fastest level, 64 KiB
- * chunks, checking on; size set. Call it first, then change fields. */
+/* Defaults: format 3; for format 2, zstd when built with it (else zlib) at
+ * the fastest level, 64 KiB chunks, checking on; size set. Call it first,
+ * then change fields. Format 3 copies the per-rank traces without decoding
+ * them: compress, level, chunk_size and check apply to format 2 only
+ * (result.messages stays 0). */
 PAL_API void pal_merge_options_default(pal_merge_options *o);
 PAL_API pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                              const pal_merge_options *o, pal_merge_result *result);

@@ -25,6 +25,13 @@
 #include "container/container.h"
 #include "pal/pal-internal.h"
 
+/* pal_reader_open_run, internal: the run is opened to be copied (the merge
+ * into a run file), not read: the scan checks every records chunk's payload
+ * CRC too, and nothing is prepared for reading (no run dictionary, no
+ * batches): the reader's sources, streams and clocks are used, then it is
+ * closed. */
+#define PAL_OPEN_COPY_ (1u << 30)
+
 enum { FRAMING_ECL = 1, FRAMING_RAW = 2, FRAMING_LINES = 3, FRAMING_OTF2 = 4 };
 enum { ST_READING = 0, ST_ENDED, ST_FAILED };
 
@@ -36,6 +43,11 @@ typedef struct pal_otf2 pal_otf2;
 struct pal_src {
     char *path;
     int fd;                          /* -1 while closed: pal_src_fd opens it */
+    /* a member of a run file (version 3): its bytes are [base, size) of the
+     * file at path, every offset below is one in that file; else base 0 */
+    uint64_t base;
+    uint32_t member;                 /* its index entry */
+    int run_file;                    /* a run file given among a run's files: refused */
     uint64_t size;
     uint64_t dev, ino;               /* the file opened first (a reopen checks them) */
     pal_src *lru_prev, *lru_next;    /* in r's list of open files, most recent first */
@@ -48,10 +60,14 @@ struct pal_src {
     uint64_t data_start;             /* first chunk */
     pal_dict *dict;                  /* the dictionary its records are decoded with */
     int own_dict;                    /* else the reader's, or shared with another file */
-    int dict_borrowed;               /* a run: an earlier file's, its header's bytes the same */
+    int dict_borrowed;               /* a run: the reader's (r->dcache), shared */
     int dict_chunks;                 /* it has dictionary chunks */
-    uint8_t *dict_raw;               /* a run, while opening: its header's dictionary bytes */
-    size_t dict_raw_len;
+    /* a run, while opening: its dictionary's bytes (header and dictionary
+     * chunks, the key of r->dcache) and the offsets of those chunks */
+    uint8_t *dkey;
+    size_t dkey_len, dkey_cap;
+    uint64_t *dpend;
+    size_t npend;
     /* a run: record descriptor of the reader's dictionary for each of this
      * file's (by index); NULL when the reader's dictionary is this one */
     const pal_recdesc **map;
@@ -64,6 +80,7 @@ struct pal_src {
     uint64_t t0;
     double g0, b;
     const char *clock_how;
+    uint8_t clock_code;              /* ECC_CLOCK_*: how (kept by a run file) */
     /* what the scan at open found */
     uint64_t first_time, last_time;  /* over its records chunks */
     int closed;                      /* end summary or footer: the writer closed it */
@@ -93,6 +110,8 @@ struct pal_stream {
     uint64_t *chunks;
     size_t nchunks, capchunks, next;
     uint64_t listed;                 /* chunks that are not copies */
+    uint64_t records;                /* in them, from their headers */
+    uint64_t first_time, last_time;  /* of those holding records (ticks); first > last: none */
     uint64_t end_chunks, end_records;   /* from the end summary */
     int have_end;
     uint64_t last_seq;
@@ -146,6 +165,12 @@ struct pal_reader {
     char *path;                      /* for messages: the path, or the directory */
     pal_dict *dict;                  /* the reader's dictionary (owned) */
     int run;                         /* several files: times in ns of the run */
+    /* a run file (version 3): dict is the merged view (every record with
+     * `process` and `thread` after its time, as a version-2 merge wrote
+     * them), run_dict the run's own, which the sources map to (owned) */
+    int merged;
+    pal_dict *run_dict;
+    double origin_ns;                /* a run: its time 0 on rank 0's clock (ns) */
     unsigned flags;
     pal_src *srcs;
     size_t nsrcs;
@@ -157,10 +182,10 @@ struct pal_reader {
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
-    struct pal_dcache {              /* a run: the headers' dictionaries decoded so far */
-        uint8_t *raw;
+    struct pal_dcache {              /* a run: its files' dictionaries decoded so far */
+        uint8_t *raw;                /* the key: pal_src.dkey */
         size_t len;
-        pal_dict *dict;              /* owned by the first file that had it */
+        pal_dict *dict;              /* owned here; the files borrow it */
     } *dcache;
     size_t ndcache, capdcache;
     pal_stream **heap;
@@ -199,17 +224,19 @@ struct pal_reader {
  * (closing the least recently used one when r->max_open are open). -1 when
  * it cannot be: reported once, s->gone set. */
 int pal_src_fd(pal_reader *r, pal_src *s);
-/* A run: after s opened (and kept its dictionary), the next files whose
- * headers hold the same dictionary bytes borrow it instead of decoding
- * their own. Frees s->dict_raw. */
-void pal_src_cache_dict(pal_reader *r, pal_src *s);
 /* Forgets s, the last source opened, after its open failed: its streams,
  * descriptor, dictionary and path. */
 void pal_src_discard(pal_reader *r, pal_src *s);
 /* Queues a message for the first read (or sends it at once once started). */
 void pal_reader_note(pal_reader *r, const char *fmt, ...) PAL_PRINTF(2, 3);
+/* Sends the queued messages now (a merge that copies, and never reads). */
+void pal_reader_flush_notes(pal_reader *r);
 /* Opens the ECL file path as source s of r (header, scan, streams). */
 pal_status pal_src_open_ecl(pal_reader *r, pal_src *s, pal_dict **given);
+/* Opens bytes [base, base + length) of the file path as ECL source s: a
+ * member of a run file (version 3). */
+pal_status pal_src_open_member(pal_reader *r, pal_src *s, const char *path, uint64_t base,
+                               uint64_t length);
 /* Opens path as source s: an ECL trace, or with dict_path a foreign one. */
 pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const char *dict_path);
 pal_status pal_reader_alloc(const char *name, pal_reader **out);
@@ -230,5 +257,21 @@ void pal_otf2_close(pal_otf2 *o);
 pal_status pal_run_prepare(pal_reader *r);
 /* Reads the clock measurements of source s (its definitions stream). */
 void pal_run_read_clock(pal_reader *r, pal_src *s);
+/* The dictionary of a merged trace from a run's: every record with
+ * `process` and `thread` after its time (doc/trace-format.md, "Merged
+ * traces"). Renamed fields and roles left out are said through note. NULL
+ * on no memory. */
+edl_dict *pal_run_merged_dict(const pal_dict *run, void (*note)(void *ctx, const char *line),
+                              void *ctx);
+/* pal_reader_open_run, telling progress(ctx, files opened, files) as the
+ * files open (each is scanned). */
+pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_path,
+                        unsigned flags, void (*progress)(void *ctx, uint64_t done, uint64_t total),
+                        void *progress_ctx, pal_reader **out);
+/* Opens the run file (version 3) path as a run: its members as sources. */
+pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out);
+/* 1 if the file at path is a merged trace (version 3, or a version-2 or
+ * version-1 merge), from its first bytes. */
+int pal_run_is_merged(const char *path);
 
 #endif /* PAL_READER_INTERNAL_H */

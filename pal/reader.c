@@ -499,12 +499,12 @@ static int read_header_ahead(int fd, uint8_t *hb, uint8_t *buf, size_t cap, uint
     return 0;
 }
 
-/* A copy whose original was read: is its payload intact? (Copies are small:
- * definitions.) */
+/* A copy whose original was read: is its payload intact (its CRC)? (Copies
+ * are small: definitions.) */
 static int copy_intact(int fd, const ecc_scan *sc, const ecc_event *ev)
 {
-    uint8_t *p;
-    const char *why = load_small(fd, sc, ev, &p);
+    uint8_t *p = malloc(ev->chunk.stored_length ? ev->chunk.stored_length : 1);
+    const char *why = p ? payload_from_scan(fd, sc, ev, p) : "out of memory";
     free(p);
     return why == NULL;
 }
@@ -1002,8 +1002,10 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
 
 /* The records of a run: times in ns of the run, durations in ns, and the
  * run's record descriptors. */
-static void map_batch(const pal_src *src, pal_record *rec, pal_record *rend)
+static void map_batch(const pal_reader *r, pal_stream *s, pal_record *rec, pal_record *rend)
 {
+    const pal_src *src = s->src;
+    pal_record *first = rec;
     for (; rec < rend; rec++) {
         const pal_recdesc *rd = rec->desc;
         pal_value *vals = (pal_value *)rec->vals;
@@ -1022,6 +1024,32 @@ static void map_batch(const pal_src *src, pal_record *rec, pal_record *rend)
                 vals[k].u = (uint64_t)((double)vals[k].u * src->b + 0.5);
         rec->desc = to;
         rec->process = src->process;
+    }
+    if (!r->merged)
+        return;
+    /* a run file read as its merge: `process` and `thread` after the time.
+     * The values are packed record after record (decode_batch); each moves
+     * up by two per record before it, the last first, into rows sized for
+     * that (pal_reader_finish_open). */
+    for (rec = rend; rec-- > first;) {
+        size_t i = (size_t)(rec - s->batch), nf = rec->desc->nfields;
+        pal_value *ov = (pal_value *)rec->vals, *nv = ov + 2 * i;
+        uint32_t *ol = (uint32_t *)rec->lens, *nl = ol + 2 * i;
+        pal_value v0 = ov[0], v1 = ov[1];
+        uint32_t l0 = ol[0], l1 = ol[1];
+        memmove(nv + 4, ov + 2, (nf - 2) * sizeof *nv);
+        memmove(nl + 4, ol + 2, (nf - 2) * sizeof *nl);
+        nv[0] = v0;
+        nv[1] = v1;
+        nv[2].u = rec->process;
+        nv[3].u = rec->stream;
+        nl[0] = l0;
+        nl[1] = l1;
+        nl[2] = nl[3] = 0;
+        rec->vals = nv;
+        rec->lens = nl;
+        rec->desc = r->dict->recs[rec->desc->index];
+        rec->raw = NULL;
     }
 }
 
@@ -1105,7 +1133,7 @@ static void fill_batch(pal_reader *r, pal_stream *s)
         }
     }
     if (s->src->map && i > 0)
-        map_batch(s->src, s->batch, s->bend);
+        map_batch(r, s, s->batch, s->bend);
 }
 
 /* Makes the next batch of s ready: PAL_OK with records, PAL_END when the
@@ -1476,6 +1504,17 @@ static void stream_release(pal_stream *s)
     s->nchunks = s->capchunks = s->next = 0;
 }
 
+void pal_reader_flush_notes(pal_reader *r)
+{
+    while (r->msgs) {
+        pal_msg *m = r->msgs;
+        r->msgs = m->next;
+        emit(r, m->text);
+        free(m);
+    }
+    r->msgs_tail = &r->msgs;
+}
+
 /* The first read: what opening found is said, every stream's first batch
  * (of the reader's share) is decoded and the heap built. */
 static pal_status start(pal_reader *r)
@@ -1679,6 +1718,7 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     s->process = process;
     s->stream = stream;
     s->key = (uint64_t)process << 32 | stream;
+    s->first_time = UINT64_MAX;
     r->streams[r->nstreams++] = s;
     stab_put(r, s);
     /* the file's list keeps the order streams were found in */
@@ -1728,8 +1768,9 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
 {
     ecc_scan sc;
     /* the copy follows the header (at most 64 MiB) and a pad chunk */
-    uint64_t lim = s->size < ECC_HEADER_MAX + 4096 ? s->size : ECC_HEADER_MAX + 4096;
-    int64_t first = ecc_resync(s->fd, lim, 8);
+    uint64_t len = s->size - s->base;
+    uint64_t lim = s->base + (len < ECC_HEADER_MAX + 4096 ? len : ECC_HEADER_MAX + 4096);
+    int64_t first = ecc_resync(s->fd, lim, s->base + 8);
     if (first < 0)
         return "read error";
     if ((uint64_t)first >= lim)
@@ -1760,51 +1801,124 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
     return "no intact copy of the header either";
 }
 
-/* A file that borrowed a dictionary (pal_src_cache_dict) and has
- * dictionary chunks of its own: its own copy, to add them to. */
-static pal_status own_dict(pal_reader *r, pal_src *src)
+/* Appends n bytes to the key of s's dictionary. */
+static int key_add(pal_src *s, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < r->ndcache; i++) {
-        if (r->dcache[i].dict != src->dict)
-            continue;
-        edl_dict *ed = NULL;
-        char err[256];
-        if (edl_dict_decode(r->dcache[i].raw, r->dcache[i].len, &ed, err, sizeof err) != EDL_OK)
-            return PAL_ENOMEM;      /* it decoded before: only memory can fail */
-        pal_dict *d;
-        if (pal_dict_wrap(ed, &d, err, sizeof err) != PAL_OK)
-            return PAL_ENOMEM;
-        d->ns_per_tick = src->dict->ns_per_tick;
-        src->dict = d;
-        src->dict_borrowed = 0;
-        return PAL_OK;
+    if (s->dkey_len + n > s->dkey_cap) {
+        size_t cap = s->dkey_cap ? s->dkey_cap : 4096;
+        while (cap < s->dkey_len + n)
+            cap *= 2;
+        uint8_t *k = realloc(s->dkey, cap);
+        if (!k)
+            return -1;
+        s->dkey = k;
+        s->dkey_cap = cap;
     }
-    return PAL_ENOMEM;
+    memcpy(s->dkey + s->dkey_len, p, n);
+    s->dkey_len += n;
+    return 0;
 }
 
-void pal_src_cache_dict(pal_reader *r, pal_src *s)
+/* A run's file, scanned: its dictionary, the reader's for the same header
+ * and dictionary chunk bytes (a file whose chunks would not merge keeps its
+ * own). The key is the header's flags and stored dictionary, then per
+ * dictionary chunk its length and raw payload; hb the header. */
+static pal_status run_dict(pal_reader *r, pal_src *src, const uint8_t *hb)
 {
-    uint8_t *raw = s->dict_raw;
-    s->dict_raw = NULL;
-    if (!raw)
-        return;
-    if (!s->own_dict || s->dict_chunks || s->dict_borrowed) {
-        free(raw);                  /* its dictionary is not the header's alone */
-        return;
-    }
-    if (r->ndcache == r->capdcache) {
-        size_t cap = r->capdcache ? 2 * r->capdcache : 4;
-        struct pal_dcache *nc = realloc(r->dcache, cap * sizeof *nc);
-        if (!nc) {
-            free(raw);              /* not cached: decoded again, same records */
-            return;
+    for (size_t i = 0; i < r->ndcache; i++)
+        if (r->dcache[i].len == src->dkey_len &&
+            memcmp(r->dcache[i].raw, src->dkey, src->dkey_len) == 0) {
+            src->dict = r->dcache[i].dict;
+            src->dict_borrowed = 1;
+            r->st.chunks += src->npend;   /* its dictionary chunks, good as the first's */
+            goto done;
         }
-        r->dcache = nc;
-        r->capdcache = cap;
+    edl_dict *ed = NULL;
+    char err[256] = "";
+    uint8_t *draw;
+    size_t dlen;
+    const char *dw = ecc_file_header_dict(hb, &src->hdr, &draw, &dlen);
+    if (dw) {
+        pal_set_last_error("cannot open trace '%s': %s at byte %" PRIu64, src->path, dw,
+                           src->base + src->hdr.dict_offset);
+        return PAL_EFORMAT;
     }
-    r->dcache[r->ndcache].raw = raw;
-    r->dcache[r->ndcache].len = s->dict_raw_len;
-    r->dcache[r->ndcache++].dict = s->dict;
+    edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+    free(draw);
+    pal_status st = es == EDL_OK ? pal_dict_wrap(ed, &src->dict, err, sizeof err)
+                                 : es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT;
+    if (st != PAL_OK) {
+        pal_set_last_error("cannot open trace '%s': embedded dictionary at byte %" PRIu64
+                           ": %s", src->path, src->base + src->hdr.dict_offset,
+                           *err ? err : edl_status_string(es));
+        return st;
+    }
+    /* its dictionary chunks, in file order: compression, stored and raw
+     * length, stored bytes */
+    const uint8_t *p = src->dkey + 1 + src->hdr.dict_length, *end = src->dkey + src->dkey_len;
+    int bad = 0;
+    for (size_t k = 0; p + 9 <= end; k++) {
+        uint8_t method = p[0];
+        uint32_t stored = ecc_get32(p + 1), raw = ecc_get32(p + 5);
+        char why[512];
+        const char *w = raw > PAL_MAX_RAW ? "raw_length over 1 GiB" : NULL;
+        uint8_t *b = method && !w ? malloc(raw ? raw : 1) : NULL;
+        if (method && !w && !b)
+            return PAL_ENOMEM;
+        if (!w && method)
+            w = ecc_decompress(method, p + 9, stored, b, raw);
+        if (!w)
+            w = merge_dict_chunk(src->dict, method ? b : p + 9, raw, why, sizeof why);
+        free(b);
+        if (w) {
+            report(r, src, src->dpend[k], "dictionary chunk damaged: %s; chunk skipped", w);
+            damaged(r, 0);
+            bad = 1;
+        } else {
+            r->st.chunks++;
+        }
+        p += 9 + (size_t)stored;
+    }
+    if (!bad) {
+        struct pal_dcache *nc = r->ndcache == r->capdcache
+                                    ? realloc(r->dcache, (r->capdcache ? 2 * r->capdcache : 4) *
+                                                             sizeof *nc)
+                                    : r->dcache;
+        if (nc) {                    /* (else not shared: more memory, the same records) */
+            if (r->ndcache == r->capdcache)
+                r->capdcache = r->capdcache ? 2 * r->capdcache : 4;
+            r->dcache = nc;
+            nc[r->ndcache].raw = src->dkey;
+            nc[r->ndcache].len = src->dkey_len;
+            nc[r->ndcache++].dict = src->dict;
+            src->dkey = NULL;
+            src->dict_borrowed = 1;  /* the reader's */
+        }
+    }
+done:
+    free(src->dkey);
+    free(src->dpend);
+    src->dkey = NULL;
+    src->dpend = NULL;
+    src->dkey_len = src->dkey_cap = src->npend = 0;
+    return PAL_OK;
+}
+
+/* The dictionary of src, in hand: ECL chunks it must describe, and its
+ * clock's ns per tick. */
+static pal_status dict_ready(pal_src *src)
+{
+    if (!src->dict->binary) {
+        pal_set_last_error("cannot open trace '%s': the dictionary describes an ascii format, "
+                           "not ECL chunks", src->path);
+        return PAL_EFORMAT;
+    }
+    double tps = src->hdr.ticks_per_second;
+    const char *unit = edl_dict_time_unit(src->dict->ed);
+    if (!unit || strcmp(unit, "ticks") != 0)
+        tps = unit_ticks(unit);
+    src->dict->ns_per_tick = tps > 0 ? 1e9 / tps : 0;
+    return PAL_OK;
 }
 
 /* The scan at open: every chunk header, in file order. Dictionary chunks are
@@ -1857,7 +1971,7 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
             continue;
         case ECC_EV_FOOTER:
             src->closed = 1;
-            if (ev.index_offset != src->index_off) {
+            if (ev.index_offset + src->base != src->index_off) {   /* from the member's start */
                 report(r, src, ev.offset, "footer names byte %" PRIu64 " as the index, which is "
                        "not the index chunk read", ev.index_offset);
                 damaged(r, ECC_FOOTER);
@@ -1880,8 +1994,33 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
             pal_stream *s = find_stream(r, src, process, c->stream);
             if (!s || add_chunk(s, ev.offset) != 0)
                 return PAL_ENOMEM;
-            if (!(c->flags & ECC_CFLAG_COPY))
+            if (r->flags & PAL_OPEN_COPY_) {
+                /* a merge that copies: the payload's CRC now, where the
+                 * scan's window holds it (else read) */
+                const uint8_t *pb = ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
+                                                   c->stored_length);
+                uint8_t *own = pb ? NULL : malloc(c->stored_length ? c->stored_length : 1);
+                const char *w = !pb && !own ? "out of memory"
+                                : pb ? (ecc_crc32(0, pb, c->stored_length) != c->payload_crc
+                                            ? "chunk payload CRC mismatch" : NULL)
+                                     : ecc_read_payload(src->fd, &ev, own);
+                free(own);
+                if (w) {
+                    report(r, src, ev.offset, "records chunk damaged: %s; kept as it is, "
+                           "readers skip it (%" PRIu32 " records)", w, c->record_count);
+                    damaged(r, ev.length);
+                }
+            }
+            if (!(c->flags & ECC_CFLAG_COPY)) {
                 s->listed++;
+                s->records += c->record_count;
+                if (c->record_count > 0) {
+                    if (c->first_time < s->first_time)
+                        s->first_time = c->first_time;
+                    if (c->last_time > s->last_time)
+                        s->last_time = c->last_time;
+                }
+            }
             if (c->record_count == 0)
                 r->st.chunks++;      /* nothing to decode: good as it is */
             if (c->record_count > 0) {
@@ -1903,17 +2042,36 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
                 break;
             }
             src->dict_chunks = 1;
-            if (src->dict_borrowed && own_dict(r, src) != PAL_OK)
-                return PAL_ENOMEM;
-            uint8_t *p;
-            const char *w = load_small(src->fd, &sc, &ev, &p);
-            if (!w) {
+            uint8_t *p = NULL;
+            const char *w = NULL;
+            if (!src->dict) {
+                /* a run: its stored bytes (CRC checked) into the dictionary's
+                 * key; decompressed and merged after the scan, once per key */
+                uint8_t kh[9];
+                uint64_t *np = realloc(src->dpend, (src->npend + 1) * sizeof *np);
+                if (!np)
+                    return PAL_ENOMEM;
+                src->dpend = np;
+                if (!(p = malloc(c->stored_length ? c->stored_length : 1)))
+                    return PAL_ENOMEM;
+                w = payload_from_scan(src->fd, &sc, &ev, p);
+                kh[0] = c->compression;
+                ecc_put32(kh + 1, c->stored_length);
+                ecc_put32(kh + 5, c->raw_length);
+                if (!w && (key_add(src, kh, 9) != 0 || key_add(src, p, c->stored_length) != 0)) {
+                    free(p);
+                    return PAL_ENOMEM;
+                }
+                if (!w)
+                    np[src->npend++] = ev.offset;
+                free(p);
+            } else if (!(w = load_small(src->fd, &sc, &ev, &p))) {
                 w = merge_dict_chunk(src->dict, p, c->raw_length, why, sizeof why);
                 free(p);
             }
             dict_seq = c->sequence;
             dict_ok = w == NULL;
-            r->st.chunks += dict_ok;
+            r->st.chunks += dict_ok && src->dict;   /* a run's: when merged (run_dict) */
             if (w) {
                 report(r, src, ev.offset, "dictionary chunk damaged: %s; chunk skipped%s", w,
                        src->hdr.version_major >= 2 && !(c->flags & ECC_CFLAG_COPY)
@@ -2031,35 +2189,37 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     const char *path = src->path;
     uint8_t *hb = NULL;
     uint64_t at = 0;
-    size_t n = src->size < ECC_HEADER_FIXED ? (size_t)src->size : ECC_HEADER_FIXED;
+    uint64_t len = src->size - src->base;
+    size_t n = len < ECC_HEADER_FIXED ? (size_t)len : ECC_HEADER_FIXED;
     uint8_t fixed[ECC_HEADER_FIXED];
     const char *why = NULL;
-    if (ecc_read_at(src->fd, fixed, n, 0) != 0)
+    if (ecc_read_at(src->fd, fixed, n, src->base) != 0)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     why = ecc_file_header_decode_fixed(fixed, n, &src->hdr, &at);
     if (!why) {
-        if (src->hdr.header_length > src->size) {
+        if (src->hdr.header_length > len) {
             why = "file header truncated";
-            at = src->size;
+            at = len;
         } else if (!(hb = malloc(src->hdr.header_length))) {
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
-        } else if (ecc_read_at(src->fd, hb, src->hdr.header_length, 0) != 0) {
+        } else if (ecc_read_at(src->fd, hb, src->hdr.header_length, src->base) != 0) {
             OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
         } else if ((why = ecc_file_header_check_crc(hb, &src->hdr)) != NULL) {
             at = 16;
         }
     }
-    src->data_start = src->hdr.header_length;
+    at += src->base;
+    src->data_start = src->base + src->hdr.header_length;
     if (why) {
         /* a damaged header: its copy, if the file has one */
         free(hb);
         hb = NULL;
         uint64_t copy_end = 0;
-        const char *w2 = src->size > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
+        const char *w2 = len > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
         if (w2) {
             if (strncmp(why, "unsupported format version", 26) == 0)
                 OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': unsupported format version "
-                          "%u.%u at byte 8 (this reader knows 1.x and 2.x)", path,
+                          "%u.%u at byte 8 (this reader knows 1.x, 2.x and 3.x)", path,
                           ecc_get16(fixed + 8), ecc_get16(fixed + 10));
             if (src->hdr.version_major == 1 && strcmp(why, "file header CRC mismatch") == 0)
                 OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': file header CRC mismatch at "
@@ -2080,6 +2240,14 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     if (*given) {
         src->dict = *given;
         *given = NULL;
+    } else if (r->run) {
+        /* a run's files mostly hold the same dictionary, in their headers
+         * and their dictionary chunks alike: found by those bytes after the
+         * scan (run_dict), decoded once */
+        uint8_t zlib = (src->hdr.flags & ECC_HFLAG_DICT_ZLIB) != 0;
+        if (key_add(src, &zlib, 1) != 0 ||
+            key_add(src, hb + src->hdr.dict_offset, src->hdr.dict_length) != 0)
+            OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     } else {
         edl_dict *ed = NULL;
         char err[256] = "";
@@ -2089,43 +2257,19 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         if (dw)
             OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': %s at byte %" PRIu32, path, dw,
                       src->hdr.dict_offset);
-        /* a run's files mostly hold the same dictionary: decoded once */
-        for (size_t i = 0; r->run && i < r->ndcache; i++)
-            if (r->dcache[i].len == dlen && memcmp(r->dcache[i].raw, draw, dlen) == 0) {
-                src->dict = r->dcache[i].dict;
-                src->dict_borrowed = 1;
-                break;
-            }
-        if (src->dict_borrowed) {
-            free(draw);
-        } else {
-            edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
-            if (r->run) {
-                src->dict_raw = draw;       /* for pal_src_cache_dict */
-                src->dict_raw_len = dlen;
-            } else {
-                free(draw);
-            }
-            if (es != EDL_OK)
-                OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
-                          "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
-                          path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
-            if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
-                OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32
-                          ": %s", path, src->hdr.dict_offset, err);
-        }
+        edl_status es = edl_dict_decode(draw, dlen, &ed, err, sizeof err);
+        free(draw);
+        if (es != EDL_OK)
+            OPEN_FAIL(es == EDL_ENOMEM ? PAL_ENOMEM : PAL_EFORMAT,
+                      "cannot open trace '%s': embedded dictionary at byte %" PRIu32 ": %s",
+                      path, src->hdr.dict_offset, *err ? err : edl_status_string(es));
+        if ((st = pal_dict_wrap(ed, &src->dict, err, sizeof err)) != PAL_OK)
+            OPEN_FAIL(st, "cannot open trace '%s': embedded dictionary at byte %" PRIu32
+                      ": %s", path, src->hdr.dict_offset, err);
     }
-    free(hb);
-    hb = NULL;
-    if (!src->dict->binary)
-        OPEN_FAIL(PAL_EFORMAT, "cannot open trace '%s': the dictionary describes an ascii "
-                  "format, not ECL chunks", path);
     src->framing = FRAMING_ECL;
-    double tps = src->hdr.ticks_per_second;
-    const char *unit = edl_dict_time_unit(src->dict->ed);
-    if (!unit || strcmp(unit, "ticks") != 0)
-        tps = unit_ticks(unit);
-    src->dict->ns_per_tick = tps > 0 ? 1e9 / tps : 0;
+    if (src->dict && (st = dict_ready(src)) != PAL_OK)
+        goto fail;
 #ifdef POSIX_FADV_SEQUENTIAL
     (void)posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* a hint: more read-ahead */
 #endif
@@ -2134,6 +2278,9 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
             pal_set_last_error("cannot open trace '%s': out of memory", path);
         goto fail;
     }
+    if (!src->dict && ((st = run_dict(r, src, hb)) != PAL_OK || (st = dict_ready(src)) != PAL_OK))
+        goto fail;
+    free(hb);
     file_verdict(r, src);
     return PAL_OK;
 fail:
@@ -2227,6 +2374,26 @@ static pal_status src_open_fd(pal_reader *r, pal_src *s, const char *path)
     return PAL_OK;
 }
 
+pal_status pal_src_open_member(pal_reader *r, pal_src *s, const char *path, uint64_t base,
+                               uint64_t length)
+{
+    pal_dict *given = NULL;
+    pal_status st = src_open_fd(r, s, path);
+    if (st != PAL_OK)
+        return st;
+    if (base > s->size || length > s->size - base) {
+        pal_set_last_error("cannot open trace '%s': its member at byte %" PRIu64 " (%" PRIu64
+                           " bytes) lies past the end of the file (%" PRIu64 " bytes)", path,
+                           base, length, s->size);
+        return PAL_EFORMAT;
+    }
+    s->base = base;
+    s->size = base + length;
+    st = pal_src_open_ecl(r, s, &given);
+    s->own_dict = s->dict != NULL && !s->dict_borrowed;
+    return st;
+}
+
 void pal_src_discard(pal_reader *r, pal_src *s)
 {
     size_t w = 0;
@@ -2258,7 +2425,8 @@ void pal_src_discard(pal_reader *r, pal_src *s)
         pal_dict_destroy(s->dict);
     free(s->map);
     free(s->path);
-    free(s->dict_raw);
+    free(s->dkey);
+    free(s->dpend);
     memset(s, 0, sizeof *s);
     s->fd = -1;
 }
@@ -2289,7 +2457,9 @@ pal_status pal_reader_finish_open(pal_reader *r)
     r->batch_size = r->nstreams > 16 ? PAL_RUN_BATCH : PAL_BATCH;
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
-        if (stream_batch(s, r->batch_size, s->src->dict->max_fields) != PAL_OK)
+        /* a run file's merged view: two more values per record (map_batch) */
+        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
+            PAL_OK)
             return PAL_ENOMEM;
     }
     return PAL_OK;
@@ -2306,10 +2476,16 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
         return st;              /* pal_dict_load set the message */
     if ((st = src_open_fd(r, s, path)) != PAL_OK)
         goto fail;
-    uint8_t magic[8];
-    int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, 8, 0) == 0;
+    uint8_t magic[10];
+    size_t nmagic = s->size >= 10 ? 10 : 8;
+    int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, nmagic, 0) == 0;
     if (s->size >= 8 && !have_magic)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    if (have_magic && r->run && ecc_run_is(magic, nmagic)) {
+        s->run_file = 1;
+        OPEN_FAIL(PAL_EFORMAT, "cannot read '%s' as a run: it is a merged trace already; give "
+                  "the per-rank traces of the run, or read the merged trace alone", path);
+    }
     /* (a text file that happens to start with the magic is still text) */
     int ecl = have_magic && memcmp(magic, ECC_FILE_MAGIC, 8) == 0;
     if (!ecl && have_magic && memcmp(magic + 2, "OTF2", 5) == 0) {
@@ -2350,8 +2526,20 @@ pal_status pal_reader_open(const char *path, const char *dict_path, pal_reader *
     *out = NULL;
     PAL_REQUIRE(path, PAL_EINVAL);
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    int known = stat(path, &sb) == 0;
+    if (known && S_ISDIR(sb.st_mode))
         return pal_reader_open_run(&path, 1, dict_path, 0, out);
+    if (known && !dict_path && S_ISREG(sb.st_mode)) {
+        /* a run file (version 3): its members read as one run */
+        uint8_t b[16];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int v3 = fd >= 0 && sb.st_size >= 16 && ecc_read_at(fd, b, sizeof b, 0) == 0 &&
+                 ecc_run_is(b, sizeof b);
+        if (fd >= 0)
+            close(fd);
+        if (v3)
+            return pal_run_open_file(path, 0, out);
+    }
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     if ((st = pal_reader_alloc(path, &r)) != PAL_OK)
@@ -2422,8 +2610,10 @@ void pal_reader_close(pal_reader *r)
     free(r->streams);
     free(r->stab);
     free(r->scanbuf);
-    for (size_t i = 0; i < r->ndcache; i++)
+    for (size_t i = 0; i < r->ndcache; i++) {
         free(r->dcache[i].raw);
+        pal_dict_destroy(r->dcache[i].dict);
+    }
     free(r->dcache);
     ecc_inflater_destroy(r->inf);
     free(r->heap);
@@ -2437,10 +2627,12 @@ void pal_reader_close(pal_reader *r)
             pal_dict_destroy(s->dict);
         free(s->map);
         free(s->path);
-        free(s->dict_raw);
+        free(s->dkey);
+        free(s->dpend);
     }
     free(r->srcs);
     pal_dict_destroy(r->dict);
+    pal_dict_destroy(r->run_dict);
     free(r->rbuf);
     free(r->vals);
     free(r->lens);

@@ -8,13 +8,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pal/decode.h"
 #include "pal/reader-internal.h"
@@ -97,14 +100,17 @@ static pal_status list_dir(const char *dir, namelist *l)
 }
 
 /* A merged trace (doc/trace-format.md, "Merged traces"), from its header:
- * version 2 says so in its flags; version 1 merges have pid 0 and rank -1. */
-static int is_merged(const char *path)
+ * version 3 is one; version 2 says so in its flags; version 1 merges have
+ * pid 0 and rank -1. */
+int pal_run_is_merged(const char *path)
 {
     FILE *f = fopen(path, "rb");
     uint8_t b[ECC_HEADER_FIXED];
     size_t n = f ? fread(b, 1, sizeof b, f) : 0;
     if (f)
         fclose(f);
+    if (ecc_run_is(b, n))
+        return 1;
     ecc_file_header h;
     uint64_t at;
     if (ecc_file_header_decode_fixed(b, n, &h, &at) != NULL)
@@ -191,6 +197,24 @@ void pal_run_read_clock(pal_reader *r, pal_src *src)
     free(lens);
 }
 
+/* How a source's clock was mapped, by ECC_CLOCK_* code (the run file keeps the code). */
+static const char *const clock_names[] = {
+    "reference",
+    "same clock as rank 0",
+    "offset and drift corrected",
+    "offset corrected at MPI_Init, drift not corrected",
+    "offset corrected at MPI_Finalize, drift not corrected",
+    "no clock measurement: aligned by the wall clock only",
+    "wall clock (rank 0 missing)",
+};
+
+static void set_how(pal_src *f, unsigned code)
+{
+    f->clock_code = (uint8_t)code;
+    f->clock_how = code < sizeof clock_names / sizeof *clock_names ? clock_names[code]
+                                                                    : "unknown clock model";
+}
+
 /* ns of rank 0's clock for source f. Chooses, in order: the same counter as
  * rank 0 (same host and clock, measurements agreeing to within the round
  * trip), two measurements (offset and drift), one (offset), none (the wall
@@ -204,14 +228,14 @@ static int clock_map(pal_reader *r, pal_src *f, const pal_src *r0)
     if (r0 == NULL || !(tps0 > 0)) {
         f->b = 1e9 / ftps;
         f->g0 = (double)f->hdr.realtime_offset_ns + f->b * (double)f->t0;
-        f->clock_how = "wall clock (rank 0 missing)";
+        set_how(f, ECC_CLOCK_NO_RANK0);
         return 1;
     }
     double k = 1e9 / tps0;
     if (f == r0) {
         f->b = k;
         f->g0 = k * (double)f->t0;
-        f->clock_how = "reference";
+        set_how(f, ECC_CLOCK_REFERENCE);
         return 0;
     }
     int same = strcmp(f->hdr.host, r0->hdr.host) == 0 &&
@@ -226,7 +250,7 @@ static int clock_map(pal_reader *r, pal_src *f, const pal_src *r0)
     if (same) {
         f->b = k;
         f->g0 = k * (double)f->t0;
-        f->clock_how = "same clock as rank 0";
+        set_how(f, ECC_CLOCK_SAME);
         return 0;
     }
     if (f->have_sync[0] && f->have_sync[1] && f->sync_local[1] > f->sync_local[0]) {
@@ -237,7 +261,7 @@ static int clock_map(pal_reader *r, pal_src *f, const pal_src *r0)
             f->b = s * k;
             f->g0 = k * ((double)f->sync_ref[0] +
                          s * (double)(int64_t)(f->t0 - f->sync_local[0]));
-            f->clock_how = "offset and drift corrected";
+            set_how(f, ECC_CLOCK_DRIFT);
             return 0;
         }
         pal_reader_note(r, "%s (rank %d): the two clock measurements disagree (drift %.3g); "
@@ -249,13 +273,12 @@ static int clock_map(pal_reader *r, pal_src *f, const pal_src *r0)
         double s = tps0 / ftps;
         f->b = s * k;
         f->g0 = k * ((double)f->sync_ref[ph] + s * (double)(int64_t)(f->t0 - f->sync_local[ph]));
-        f->clock_how = ph == 0 ? "offset corrected at MPI_Init, drift not corrected"
-                               : "offset corrected at MPI_Finalize, drift not corrected";
+        set_how(f, ph == 0 ? ECC_CLOCK_INIT : ECC_CLOCK_FINALIZE);
         return 1;
     }
     f->b = 1e9 / ftps;
     f->g0 = (double)(f->hdr.realtime_offset_ns - r0->hdr.realtime_offset_ns) + f->b * (double)f->t0;
-    f->clock_how = "no clock measurement: aligned by the wall clock only";
+    set_how(f, ECC_CLOCK_WALL);
     return 1;
 }
 
@@ -414,64 +437,6 @@ fail:
     return NULL;
 }
 
-/* The distinct dictionaries of a run's files so far, encoded. */
-typedef struct dict_set {
-    unsigned char **enc;
-    size_t *len;
-    pal_dict **dict;
-    size_t n, cap;
-} dict_set;
-
-/* Source s, just opened, shares the dictionary of an earlier one when they
- * are the same (the usual case: every rank defined the same types in the
- * same order), so that a run of thousands of files never holds thousands
- * of copies, not even while it opens. */
-static void share_dict(dict_set *ds, pal_src *s)
-{
-    unsigned char *e;
-    size_t n;
-    if (edl_dict_encode(s->dict->ed, &e, &n) != EDL_OK)
-        return;
-    for (size_t j = 0; j < ds->n; j++) {
-        if (ds->len[j] == n && memcmp(ds->enc[j], e, n) == 0) {
-            pal_dict_destroy(s->dict);
-            s->dict = ds->dict[j];
-            s->own_dict = 0;
-            free(e);
-            return;
-        }
-    }
-    if (ds->n == ds->cap) {
-        size_t cap = ds->cap ? 2 * ds->cap : 8;
-        unsigned char **ne = realloc(ds->enc, cap * sizeof *ne);
-        if (ne)
-            ds->enc = ne;
-        size_t *nl = ne ? realloc(ds->len, cap * sizeof *nl) : NULL;
-        if (nl)
-            ds->len = nl;
-        pal_dict **nd = nl ? realloc(ds->dict, cap * sizeof *nd) : NULL;
-        if (!nd) {
-            free(e);
-            return;             /* not shared: more memory, same records */
-        }
-        ds->dict = nd;
-        ds->cap = cap;
-    }
-    ds->enc[ds->n] = e;
-    ds->len[ds->n] = n;
-    ds->dict[ds->n++] = s->dict;
-}
-
-static void dict_set_free(dict_set *ds)
-{
-    for (size_t i = 0; i < ds->n; i++)
-        free(ds->enc[i]);
-    free(ds->enc);
-    free(ds->len);
-    free(ds->dict);
-    memset(ds, 0, sizeof *ds);
-}
-
 pal_status pal_run_prepare(pal_reader *r)
 {
     rtypes m = { NULL, 0, 0 };
@@ -541,17 +506,50 @@ static void run_id_text(const uint8_t *id, char *out)
         snprintf(out + 2 * i, 3, "%02x", id[i]);
 }
 
+/* Ranks below size without a source are said. */
+static void note_missing(pal_reader *r, int32_t size, const char *where)
+{
+    uint8_t *have = calloc(size > 0 ? (size_t)size : 1, 1);
+    for (size_t i = 0; have && i < r->nsrcs; i++)
+        if (r->srcs[i].hdr.rank >= 0 && r->srcs[i].hdr.rank < size)
+            have[r->srcs[i].hdr.rank] = 1;
+    for (int32_t k = 0; have && k < size; k++) {
+        if (have[k])
+            continue;
+        r->st.ranks_missing++;
+        pal_reader_note(r, "rank %d: no trace %s: its records are missing", (int)k, where);
+    }
+    free(have);
+}
+
+/* Streams carry the process of their file. */
+static void streams_take_process(pal_reader *r)
+{
+    for (size_t i = 0; i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        s->process = s->src->process;
+        s->key = (uint64_t)s->process << 32 | s->stream;
+    }
+}
+
 pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
                                unsigned flags, pal_reader **out)
+{
+    return pal_run_open(paths, n, dict_path, flags, NULL, NULL, out);
+}
+
+pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_path,
+                        unsigned flags, void (*progress)(void *ctx, uint64_t done, uint64_t total),
+                        void *progress_ctx, pal_reader **out)
 {
     PAL_REQUIRE(out, PAL_EINVAL);
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
     namelist l = { NULL, 0, 0 };
-    dict_set ds = { NULL, NULL, NULL, 0, 0 };   /* while the files open */
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     char name[4200];
+    char why[2048] = "";             /* the files that cannot be read, the first few */
     for (size_t i = 0; i < n; i++) {
         struct stat sb;
         if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -560,7 +558,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
             /* a directory of a merged trace alone reads that */
             size_t nm = 0, last = 0;
             for (size_t k = 0; k < l.n; k++)
-                if (is_merged(l.v[k])) {
+                if (pal_run_is_merged(l.v[k])) {
                     nm++;
                     last = k;
                 }
@@ -568,7 +566,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
                 /* per-rank traces and their merge: the per-rank ones */
                 size_t w = 0;
                 for (size_t k = 0; k < l.n; k++) {
-                    if (is_merged(l.v[k]))
+                    if (pal_run_is_merged(l.v[k]))
                         free(l.v[k]);
                     else
                         l.v[w++] = l.v[k];
@@ -605,13 +603,20 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
+        if (progress)
+            progress(progress_ctx, i, l.n);
         if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
-            if (st != PAL_EIO && st != PAL_EFORMAT)
+            if ((st != PAL_EIO && st != PAL_EFORMAT) || s->run_file)
                 goto fail;
             /* a file that cannot be read (missing, unreadable, its header
              * damaged beyond its copy) is named; the others are read */
             pal_reader_note(r, "%s; its records are missing, the other traces are read",
                             pal_last_error());
+            /* the first few, for the message when none can be read */
+            if (r->st.files_unreadable < 4) {
+                size_t at = strlen(why);
+                snprintf(why + at, sizeof why - at, "%s%s", at ? "; " : "", pal_last_error());
+            }
             pal_src_discard(r, s);
             r->nsrcs--;
             r->st.files_unreadable++;
@@ -633,14 +638,15 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
         }
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
-        if (!s->dict_borrowed)
-            share_dict(&ds, s);
-        pal_src_cache_dict(r, s);
     }
-    dict_set_free(&ds);
+    if (progress)
+        progress(progress_ctx, l.n, l.n);
     if (r->nsrcs == 0) {
-        pal_set_last_error("cannot open traces: none of the %zu files can be read (%s)", l.n,
-                           r->err);
+        if (l.n == 1)
+            pal_set_last_error("%s", why);
+        else
+            pal_set_last_error("cannot open traces: none of the %zu files can be read: %s%s",
+                               l.n, why, l.n > 4 ? "; ..." : "");
         st = PAL_EIO;
         goto fail;
     }
@@ -697,22 +703,8 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
                 }
         }
     }
-    for (int32_t k = 0; k < size; k++) {
-        size_t i;
-        for (i = 0; i < r->nsrcs && r->srcs[i].hdr.rank != k; i++)
-            ;
-        if (i == r->nsrcs) {
-            r->st.ranks_missing++;
-            pal_reader_note(r, "rank %d: no trace among the inputs: its records are missing",
-                            (int)k);
-        }
-    }
-    /* streams carry the process of their file */
-    for (size_t i = 0; i < r->nstreams; i++) {
-        pal_stream *s = r->streams[i];
-        s->process = s->src->process;
-        s->key = (uint64_t)s->process << 32 | s->stream;
-    }
+    note_missing(r, size, "among the inputs");
+    streams_take_process(r);
     /* clocks: ns of rank 0's clock, time 0 at the earliest start */
     const pal_src *r0 = NULL;
     for (size_t i = 0; i < r->nsrcs; i++)
@@ -732,7 +724,8 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     }
     for (size_t i = 0; i < r->nsrcs; i++)
         r->srcs[i].g0 -= origin;
-    if ((st = pal_run_prepare(r)) != PAL_OK) {
+    r->origin_ns = origin;
+    if (!(flags & PAL_OPEN_COPY_) && (st = pal_run_prepare(r)) != PAL_OK) {
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
     }
@@ -746,7 +739,7 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     r->info.start_time = 0;
     memcpy(r->info.host, hs->hdr.host, sizeof r->info.host);
     r->st.files = (uint32_t)r->nsrcs;
-    if ((st = pal_reader_finish_open(r)) != PAL_OK) {
+    if (!(flags & PAL_OPEN_COPY_) && (st = pal_reader_finish_open(r)) != PAL_OK) {
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
     }
@@ -754,9 +747,353 @@ pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *d
     *out = r;
     return PAL_OK;
 fail:
-    dict_set_free(&ds);
     pal_reader_close(r);
 fail_list:
     names_free(&l);
+    return st;
+}
+
+/* ---------------------------------------------------------------- merged traces */
+
+/* A field name not taken yet in the merged record r. */
+static void unique_name(const edl_record *r, const char *want, char *out, size_t len)
+{
+    snprintf(out, len, "%s", want);
+    while (edl_record_find_field(r, out) >= 0) {
+        size_t l = strlen(out);
+        if (l + 2 > len)
+            break;
+        out[l] = '_';
+        out[l + 1] = '\0';
+    }
+}
+
+static void PAL_PRINTF(3, 4) say(void (*note)(void *, const char *), void *ctx,
+                                 const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (note)
+        note(ctx, line);
+}
+
+edl_dict *pal_run_merged_dict(const pal_dict *run, void (*note)(void *ctx, const char *line),
+                              void *ctx)
+{
+    edl_dict *d = NULL;
+    const edl_dict *rd = run->ed;
+    char bo = 'L';
+    uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 0)
+        bo = 'B';
+    if (edl_dict_create("ecl_merged", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
+        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
+        edl_dict_set_roles(d, edl_dict_time_field(rd), "ns", "process", "thread") != EDL_OK ||
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
+        goto fail;
+    /* what records mean (doc/edl.md, "Roles"), as the run says */
+    edl_ref pref = edl_dict_designation_ref(rd, EDL_FROLE_PROCESS);
+    edl_ref tref = edl_dict_designation_ref(rd, EDL_FROLE_THREAD);
+    if (edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK)
+        goto fail;
+    for (size_t i = 0; i < edl_dict_record_count(rd); i++) {
+        const edl_record *s = edl_dict_record(rd, i);
+        edl_record *r;
+        if (edl_record_field_count(s) < 2 ||
+            edl_dict_add_record(d, edl_record_name(s), edl_record_description(s), &r) != EDL_OK)
+            goto fail;
+        for (size_t k = 0; k < edl_record_field_count(s); k++) {
+            const edl_field *fd = edl_record_field(s, k);
+            char nm[256];
+            unique_name(r, edl_field_name(fd), nm, sizeof nm);
+            if (strcmp(nm, edl_field_name(fd)) != 0)
+                say(note, ctx, "record type '%s': field '%s' is renamed '%s' in the merged trace",
+                    edl_record_name(s), edl_field_name(fd), nm);
+            if (edl_record_add_field(r, nm, edl_field_type(fd), edl_field_encoding(fd),
+                                     edl_field_unit(fd), edl_field_description(fd)) != EDL_OK)
+                goto fail;
+            if (k == 1 &&
+                (edl_record_add_field(r, "process", EDL_UINT32, EDL_ENC_ULEB, NULL,
+                                      "MPI world rank of the process that wrote the record") !=
+                     EDL_OK ||
+                 edl_record_add_field(r, "thread", EDL_UINT32, EDL_ENC_ULEB, NULL,
+                                      "stream (thread) within that process; 0: definitions") !=
+                     EDL_OK))
+                goto fail;
+        }
+        if (edl_record_copy_meaning(r, s) != EDL_OK)
+            say(note, ctx, "record type '%s': its roles are left out of the merged trace (a "
+                "field they name was renamed)", edl_record_name(s));
+    }
+    for (size_t b = 0; b < edl_dict_bind_count(rd); b++) {
+        edl_bind bd = edl_dict_bind(rd, b);
+        if (edl_dict_add_bind(d, bd.key1, bd.key2, edl_record_name(edl_dict_record(rd, bd.record))) !=
+            EDL_OK)
+            goto fail;
+    }
+    return d;
+fail:
+    edl_dict_destroy(d);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- run files (version 3) */
+
+static void note_line(void *ctx, const char *line)
+{
+    pal_reader_note(ctx, "%s", line);
+}
+
+/* The run header of the file at fd (size bytes): the one at byte 0, else
+ * its copy before the footer (reported). NULL, or why neither is good. */
+static const char *run_header(pal_reader *r, const char *path, int fd, uint64_t size,
+                              ecc_run_header *h)
+{
+    uint8_t b[ECC_RUN_HEADER], f[ECC_FOOTER];
+    const char *why = size < ECC_RUN_HEADER ? "file too short"
+                      : ecc_read_at(fd, b, sizeof b, 0) != 0 ? "read error"
+                                                              : ecc_run_header_decode(b, h);
+    if (!why)
+        return NULL;
+    uint64_t at;
+    if (size < ECC_RUN_HEADER + ECC_FOOTER || ecc_read_at(fd, f, sizeof f, size - ECC_FOOTER) != 0 ||
+        !ecc_run_footer_decode(f, &at) || at > size - ECC_FOOTER - ECC_RUN_HEADER ||
+        ecc_read_at(fd, b, sizeof b, at) != 0 || ecc_run_header_decode(b, h) != NULL)
+        return why;
+    pal_reader_note(r, "%s: byte 0: run header damaged (%s); its copy at byte %" PRIu64
+                    " was used", path, why, at);
+    r->st.damaged++;
+    return NULL;
+}
+
+pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
+{
+    PAL_REQUIRE(out, PAL_EINVAL);
+    *out = NULL;
+    pal_reader *r = NULL;
+    pal_status st;
+    uint8_t *ix[2] = { NULL, NULL };
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        pal_set_last_error("cannot open trace '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return PAL_EIO;
+    }
+    if ((st = pal_reader_alloc(path, &r)) != PAL_OK) {
+        close(fd);
+        return st;
+    }
+    r->run = 1;
+    r->merged = 1;
+    r->flags = flags;
+    uint64_t size = (uint64_t)sb.st_size;
+    ecc_run_header h;
+    const char *why = run_header(r, path, fd, size, &h);
+    if (why) {
+        st = PAL_EFORMAT;
+        pal_set_last_error("cannot open trace '%s': %s at byte 0, and no intact copy of the "
+                           "run header before its footer", path, why);
+        goto fail;
+    }
+    /* the index, both copies: an entry damaged in one is taken from the other */
+    uint64_t at[2] = { h.index_offset, h.index_copy };
+    int have[2];
+    for (int c = 0; c < 2; c++) {
+        have[c] = at[c] <= size && h.index_length <= size - at[c] &&
+                  (ix[c] = malloc(h.index_length ? h.index_length : 1)) != NULL &&
+                  ecc_read_at(fd, ix[c], h.index_length, at[c]) == 0;
+    }
+    if (!have[0] && !have[1]) {
+        st = PAL_EFORMAT;
+        pal_set_last_error("cannot open trace '%s': its index (%" PRIu64 " bytes at byte %"
+                           PRIu64 " and at byte %" PRIu64 ") cannot be read", path,
+                           h.index_length, at[0], at[1]);
+        goto fail;
+    }
+    raise_fd_limit(64);
+    if (!(r->srcs = calloc(h.members ? h.members : 1, sizeof *r->srcs))) {
+        st = PAL_ENOMEM;
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        goto fail;
+    }
+    ecc_run_member *mem = calloc(h.members ? h.members : 1, sizeof *mem);
+    uint8_t *clock_ok = calloc(h.members ? h.members : 1, 1);
+    if (!mem || !clock_ok) {
+        free(mem);
+        free(clock_ok);
+        st = PAL_ENOMEM;
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        goto fail;
+    }
+    for (uint32_t k = 0; k < h.members; k++) {
+        ecc_run_member *m = &mem[k], e[2];
+        int g[2] = { 0, 0 };
+        for (int c = 0; c < 2; c++) {
+            memset(&e[c], 0, sizeof e[c]);
+            if (have[c])
+                g[c] = ecc_run_member_decode(ix[c] + (size_t)k * ECC_RUN_MEMBER, &e[c]);
+        }
+        /* each part from the first copy that has it intact */
+        int lc = (g[0] & 1) ? 0 : 1, cc = (g[0] & 2) ? 0 : 1;
+        *m = e[lc];
+        m->how = e[cc].how;
+        m->t0 = e[cc].t0;
+        m->g0 = e[cc].g0;
+        m->b = e[cc].b;
+        int good = g[0] | g[1];
+        for (int c = 0; c < 2; c++) {
+            if (g[c] == 3 || (c == 1 && !have[1] && good == 3))
+                continue;
+            r->st.damaged++;
+            pal_reader_note(r, "%s: byte %" PRIu64 ": %s of index entry %" PRIu32 " damaged%s",
+                            path, at[c] + (uint64_t)k * ECC_RUN_MEMBER,
+                            !have[c] ? "the copy" : (g[c] & 1) ? "the clock model"
+                                                  : (g[c] & 2) ? "the location" : "all",
+                            k, (good & ~g[c]) ? (c == 0 ? "; its copy was used"
+                                                        : "; the original was used")
+                                              : "");
+        }
+        clock_ok[k] = (good & 2) != 0;
+        if (!(good & 1)) {
+            r->st.files_unreadable++;
+            r->st.damaged++;
+            pal_reader_note(r, "%s: index entry %" PRIu32 " damaged in both copies: where its "
+                            "trace lies is not known, its records are missing", path, k);
+            continue;
+        }
+        pal_src *s = &r->srcs[r->nsrcs++];
+        s->fd = -1;
+        if ((st = pal_src_open_member(r, s, path, m->offset, m->length)) != PAL_OK) {
+            if (st != PAL_EIO && st != PAL_EFORMAT)
+                goto fail_mem;
+            pal_reader_note(r, "%s (member %" PRIu32 ", '%s'); its records are missing, the "
+                            "other traces are read", pal_last_error(), k, m->name);
+            pal_src_discard(r, s);
+            r->nsrcs--;
+            r->st.files_unreadable++;
+            continue;
+        }
+        s->process = m->process;
+        s->member = k;
+        set_how(s, m->how);
+        s->t0 = m->t0;
+        s->g0 = m->g0;
+        s->b = m->b;
+        s->mapped = clock_ok[k] ? 1 : 0;
+        /* what the index says of its streams against what the scan found */
+        const char *sw = m->streams_offset > h.index_length ||
+                                 m->streams_length > h.index_length - m->streams_offset
+                             ? "stream table outside the index" : NULL;
+        const uint8_t *t = NULL;
+        for (int c = 0; !sw && c < 2 && !t; c++)
+            if (have[c] && ecc_run_streams_check(ix[c] + m->streams_offset, m->streams_length,
+                                                 m->nstreams) == NULL)
+                t = ix[c] + m->streams_offset;
+        if (!sw && !t)
+            sw = "stream table damaged in both copies";
+        if (sw) {
+            r->st.damaged++;
+            pal_reader_note(r, "%s: member %" PRIu32 " ('%s'): %s: its chunks are read as the "
+                            "scan finds them, without the check against the index", path, k,
+                            m->name, sw);
+            continue;
+        }
+        const uint8_t *p = t + 8;
+        for (uint32_t j = 0; j < m->nstreams; j++) {
+            ecc_run_stream rs;
+            p = ecc_run_stream_decode(p, &rs);
+            uint64_t found = 0, recs = 0;     /* chunk offsets, copies included */
+            for (pal_stream *x = s->streams; x; x = x->src_next)
+                if (x->stream == rs.stream) {
+                    found = x->nchunks;
+                    recs = x->records;
+                }
+            if (found < rs.nchunks)
+                pal_reader_note(r, "%s: member %" PRIu32 " ('%s'), thread %" PRIu32 ": %" PRIu64
+                                " of the %" PRIu32 " chunks (%" PRIu64 " records) the index "
+                                "lists were not found (%" PRIu64 " records are)", path, k,
+                                m->name, rs.stream, rs.nchunks - found, rs.nchunks, rs.records,
+                                recs);
+        }
+    }
+    /* clock models damaged in both copies: again from the member's measurements */
+    const pal_src *r0 = NULL;
+    for (size_t i = 0; i < r->nsrcs; i++)
+        if (r->srcs[i].hdr.rank == 0 && r->srcs[i].mapped)
+            r0 = &r->srcs[i];
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *s = &r->srcs[i];
+        if (s->mapped)
+            continue;
+        pal_run_read_clock(r, s);
+        clock_map(r, s, r0 && r0->hdr.ticks_per_second > 0 ? r0 : NULL);
+        s->g0 -= h.origin_ns;
+        r->st.damaged++;
+        pal_reader_note(r, "%s: the clock model of member %" PRIu32 " ('%s', rank %d) is "
+                        "damaged in both copies of the index; computed again from its clock "
+                        "measurements: %s", path, s->member, mem[s->member].name,
+                        (int)s->hdr.rank, s->clock_how);
+    }
+    free(mem);
+    free(clock_ok);
+    close(fd);
+    fd = -1;
+    free(ix[0]);
+    free(ix[1]);
+    ix[0] = ix[1] = NULL;
+    if (r->nsrcs == 0) {
+        st = PAL_EFORMAT;
+        pal_set_last_error("cannot open trace '%s': none of its %" PRIu32 " members can be read "
+                           "(%s)", path, h.members, r->err);
+        goto fail;
+    }
+    note_missing(r, h.size, "in the merged trace");
+    streams_take_process(r);
+    if ((st = pal_run_prepare(r)) != PAL_OK) {
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        goto fail;
+    }
+    /* what the reader hands out: the records as a version-2 merge wrote them */
+    edl_dict *md = pal_run_merged_dict(r->dict, note_line, r);
+    char err[256];
+    r->run_dict = r->dict;
+    r->dict = NULL;
+    if (!md || (st = pal_dict_wrap(md, &r->dict, err, sizeof err)) != PAL_OK) {
+        st = PAL_ENOMEM;
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        goto fail;
+    }
+    r->dict->ns_per_tick = 1;
+    r->info.ticks_per_second = 1e9;
+    r->info.clock_source = h.clock_source;
+    r->info.realtime_offset_ns = h.realtime_offset_ns;
+    r->info.pid = 0;
+    r->info.rank = -1;
+    r->info.size = h.size;
+    r->info.start_time = 0;
+    memcpy(r->info.host, h.host, sizeof r->info.host);
+    r->st.files = (uint32_t)r->nsrcs;
+    if ((st = pal_reader_finish_open(r)) != PAL_OK) {
+        pal_set_last_error("cannot open trace '%s': out of memory", path);
+        goto fail;
+    }
+    pal_clear_last_error();
+    *out = r;
+    return PAL_OK;
+fail_mem:
+    free(mem);
+    free(clock_ok);
+fail:
+    if (fd >= 0)
+        close(fd);
+    free(ix[0]);
+    free(ix[1]);
+    pal_reader_close(r);
     return st;
 }

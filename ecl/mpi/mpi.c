@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <unistd.h>
 
 ecl_mpi_comm ecl_mpi_world = { .id = 0, .size = INT32_MAX, .rank = 0 };
 int32_t ecl_mpi_world_rank;
@@ -765,6 +766,25 @@ static void merge_diag(void *ctx, const char *message)
     fprintf(stderr, "ecl: %s\n", message);
 }
 
+/* The merge's progress, when standard error is a terminal: one line
+ * rewritten in place, at most every 1 %. */
+static void merge_progress(void *ctx, int phase, uint64_t done, uint64_t total)
+{
+    unsigned *last = ctx;   /* percent, plus 1000 in the copy phase */
+    unsigned pc = (total ? (unsigned)(done * 100 / total) : 100) + (phase ? 1000 : 0);
+    if (pc == *last)
+        return;
+    *last = pc;
+    if (phase == 0)
+        fprintf(stderr, "\recl: merging the traces: reading %3u %% (%llu of %llu files)%s",
+                pc, (unsigned long long)done, (unsigned long long)total,
+                done >= total ? "\n" : "");
+    else
+        fprintf(stderr, "\recl: merging the traces: copying %3u %% (%.1f of %.1f MiB)%s",
+                pc - 1000, (double)done / 1048576.0, (double)total / 1048576.0,
+                done >= total ? "\n" : "");
+}
+
 static void merge_traces(const char *base, int size)
 {
     char **paths = calloc((size_t)size, sizeof *paths);
@@ -784,13 +804,19 @@ static void merge_traces(const char *base, int size)
         o.verbose = verbose_wanted();
         o.ranks = size;
         o.diag = merge_diag;
+        unsigned last = 101;
+        if (isatty(STDERR_FILENO)) {
+            o.progress = merge_progress;
+            o.progress_ctx = &last;
+        }
         pal_merge_result res;
         if (pal_merge((const char *const *)paths, (size_t)size, out, &o, &res) != PAL_OK)
-            fprintf(stderr, "ecl: %s: the traces were not merged\n", pal_last_error());
+            fprintf(stderr, "%secl: %s: the traces were not merged\n",
+                    last != 101 && last != 100 && last != 1100 ? "\n" : "", pal_last_error());
         else if (o.verbose || res.problems)
-            fprintf(stderr, "ecl: merged %u ranks into '%s': %llu records, %llu messages "
-                    "matched%s\n", res.ranks, out, (unsigned long long)res.records,
-                    (unsigned long long)res.messages,
+            fprintf(stderr, "ecl: merged %u ranks into '%s': %llu records in %llu chunks, "
+                    "kept as written%s\n", res.ranks, out, (unsigned long long)res.records,
+                    (unsigned long long)res.chunks,
                     res.problems ? "; see the messages above" : "");
     } else {
         fprintf(stderr, "ecl: out of memory: the traces were not merged\n");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *prog = "ecl-merge";
 
@@ -18,30 +19,40 @@ static void usage(FILE *f)
     fprintf(f,
 "Usage: %s [OPTION]... TRACE...\n"
 "Merge the per-process traces of a run (trace.0.ecl trace.1.ecl ..., or the\n"
-"directory holding them) into one time-sorted trace: clocks corrected to rank\n"
-"0's (offset and drift, from the measurements ECL takes at MPI_Init and\n"
-"MPI_Finalize), record types merged by name, every record tagged with its\n"
-"process and thread.\n"
+"directory holding them) into one trace that reads as one time-sorted stream:\n"
+"clocks corrected to rank 0's (offset and drift, from the measurements ECL\n"
+"takes at MPI_Init and MPI_Finalize), record types merged by name, every record\n"
+"tagged with its process and thread.\n"
 "\n"
+"      --format=N        3 (default): one file that keeps the per-rank traces\n"
+"                        byte for byte, with an index and each rank's clock\n"
+"                        model (corrected when read; as fast as copying);\n"
+"                        2: every record decoded, corrected and written again\n"
+"                        into one time-sorted stream (the older form)\n"
+"  -q, --quiet           no warnings, no progress and no summary (errors only)\n"
+"      --progress        show progress even when standard error is not a\n"
+"                        terminal (shown on a terminal by default)\n"
 "  -o, --output=FILE     the merged trace (default: PREFIX.ecl for inputs named\n"
 "                        PREFIX.<rank>.ecl, DIR/trace.ecl for a directory DIR)\n"
 "  -n, --ranks=N         the run had N ranks: report those without a trace\n"
 "                        (default: the size in the traces' headers)\n"
+"With --format=2 only:\n"
 "  -z, --compress=METHOD none, zlib or zstd (default: zstd if built with it)\n"
 "      --chunk-size=SIZE raw bytes per output chunk (default 64K; what one\n"
 "                        damaged byte can cost)\n"
 "      --no-check        do not check message order after merging\n"
+"\n"
 "  -f, --force           merge traces of different runs (their run ids differ)\n"
 "      --through         write into OUTPUT even when it is a device, FIFO or\n"
 "                        symbolic link (otherwise refused)\n"
-"  -q, --quiet           no warnings and no summary (errors only)\n"
 "  -v, --verbose         the clock correction of every rank, and a summary\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
 "Problems are reported and the merge goes on: a missing rank, a trace whose\n"
 "process died (kept up to its last complete chunk), damaged chunks (skipped),\n"
-"clocks that could not be corrected (by how much receives precede sends).\n"
+"clocks that could not be corrected (--format=2: by how much receives precede\n"
+"sends).\n"
 "\n"
 "Exit status: 0 merged cleanly; 1 bad usage or nothing written (an input\n"
 "cannot be read, traces of different runs, the output cannot be written);\n"
@@ -76,11 +87,45 @@ static char *default_output(const char *in)
     return out;
 }
 
+/* Progress on standard error: one line per phase rewritten in place, at
+ * most every 1 % (format 3: the traces opened and checked, then copied). */
+static int progress_shown;
+static unsigned progress_last = 101;
+static int progress_phase = -1;
+
+static void progress(void *ctx, int phase, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    unsigned pc = total ? (unsigned)(done * 100 / total) : 100;
+    if (phase == progress_phase && pc == progress_last)
+        return;
+    progress_phase = phase;
+    progress_last = pc;
+    progress_shown = 1;
+    if (phase == 0)
+        fprintf(stderr, "\r%s: reading the traces: %3u %% (%llu of %llu files)", prog, pc,
+                (unsigned long long)done, (unsigned long long)total);
+    else
+        fprintf(stderr, "\r%s: copying the traces: %3u %% (%.1f of %.1f MiB)", prog, pc,
+                (double)done / 1048576.0, (double)total / 1048576.0);
+    if (done >= total)
+        fputc('\n', stderr);
+}
+
+/* A message after progress: on a line of its own. */
+static void progress_break(void)
+{
+    if (progress_shown && progress_last < 100)
+        fputc('\n', stderr);
+    progress_shown = 0;
+}
+
 static int quiet;
 
 static void diag(void *ctx, const char *message)
 {
     (void)ctx;
+    progress_break();
     if (!quiet)
         fprintf(stderr, "%s: %s\n", prog, message);
 }
@@ -102,13 +147,15 @@ static size_t parse_size(const char *s)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK };
+    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK, OPT_FORMAT, OPT_PROGRESS };
     static const struct option longs[] = {
         { "output", required_argument, NULL, 'o' },
         { "ranks", required_argument, NULL, 'n' },
         { "compress", required_argument, NULL, 'z' },
         { "chunk-size", required_argument, NULL, OPT_CHUNK },
         { "no-check", no_argument, NULL, OPT_NOCHECK },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "progress", no_argument, NULL, OPT_PROGRESS },
         { "force", no_argument, NULL, 'f' },
         { "through", no_argument, NULL, OPT_THROUGH },
         { "quiet", no_argument, NULL, 'q' },
@@ -121,7 +168,7 @@ int main(int argc, char **argv)
     pal_merge_options_default(&o);
     o.diag = diag;
     const char *output = NULL;
-    int verbose = 0, c;
+    int verbose = 0, c, want_progress = isatty(STDERR_FILENO);
     /* getopt's messages name the tool, not the path it was run by */
     argv[0] = (char *)prog;
     while ((c = getopt_long(argc, argv, "o:n:z:fqvhV", longs, NULL)) != -1) {
@@ -168,6 +215,19 @@ int main(int argc, char **argv)
         case OPT_NOCHECK:
             o.check = 0;
             break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "2") == 0) {
+                o.format = 2;
+            } else if (strcmp(optarg, "3") == 0) {
+                o.format = 3;
+            } else {
+                fprintf(stderr, "%s: --format '%s': expected 2 or 3\n", prog, optarg);
+                return 1;
+            }
+            break;
+        case OPT_PROGRESS:
+            want_progress = 1;
+            break;
         case 'f':
             o.open_flags |= PAL_OPEN_FORCE;
             break;
@@ -210,16 +270,23 @@ int main(int argc, char **argv)
             free(dflt);
             return 1;
         }
+    if (want_progress && !quiet)
+        o.progress = progress;
     pal_merge_result res;
     pal_status st = pal_merge((const char *const *)argv + optind, (size_t)(argc - optind), output,
                               &o, &res);
     int status = 0;
+    progress_break();
     if (st != PAL_OK) {
         fprintf(stderr, "%s: %s\n", prog, pal_last_error());
         status = 1;
     } else {
         status = res.problems ? 2 : 0;
-        if (!quiet && (verbose || status == 0))
+        if (!quiet && (verbose || status == 0) && o.format == 3)
+            fprintf(stderr, "%s: merged %u ranks into '%s': %llu records in %llu chunks, kept "
+                    "as written%s\n", prog, res.ranks, output, (unsigned long long)res.records,
+                    (unsigned long long)res.chunks, status ? "; see the messages above" : "");
+        else if (!quiet && (verbose || status == 0))
             fprintf(stderr, "%s: merged %u ranks into '%s': %llu records, %llu messages "
                     "matched%s\n", prog, res.ranks, output, (unsigned long long)res.records,
                     (unsigned long long)res.messages,

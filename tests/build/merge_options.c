@@ -38,10 +38,18 @@ int main(int argc, char **argv)
         printf("FAIL: pal_merge_options_default sets size %zu, not %zu\n", full.size, sizeof full);
         fail = 1;
     }
-    pal_merge_result all;
-    if (pal_merge(in, 1, out, &full, &all) != PAL_OK || all.messages == 0) {
-        printf("FAIL: the default merge: %s (%llu messages)\n", pal_last_error(),
-               (unsigned long long)all.messages);
+    pal_merge_result all, re;
+    if (pal_merge(in, 1, out, &full, &all) != PAL_OK || all.records == 0) {
+        printf("FAIL: the default merge: %s (%llu records)\n", pal_last_error(),
+               (unsigned long long)all.records);
+        return 1;
+    }
+    /* the re-encoding merge (format 2) pairs messages; the same records */
+    full.format = 2;
+    if (pal_merge(in, 1, out, &full, &re) != PAL_OK || re.messages == 0 ||
+        re.records != all.records) {
+        printf("FAIL: the format-2 merge: %s (%llu records, %llu messages)\n", pal_last_error(),
+               (unsigned long long)re.records, (unsigned long long)re.messages);
         return 1;
     }
 

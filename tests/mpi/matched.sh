@@ -25,8 +25,9 @@ check --ranks 4 --order --match --unknown 1 \
     --has 'mpi_bsend process=3 peer=1 tag=60' \
     --each mpi_grequest_start=1 --each mpi_grequest_complete=1 --has-n 4 'mpi_complete kind=7' \
     "$tmp/trace.ecl"
-# ecl-merge says what became of the freed receive's send
-"$merge" -v -o "$tmp/again.ecl" "$tmp"/trace.?.ecl 2> "$tmp/merge.out" || { cat "$tmp/merge.out"; fail "ecl-merge"; }
+# ecl-merge --format=2 (the merge that decodes and pairs messages) says what
+# became of the freed receive's send
+"$merge" --format=2 -v -o "$tmp/again.ecl" "$tmp"/trace.?.ecl 2> "$tmp/merge.out" || { cat "$tmp/merge.out"; fail "ecl-merge"; }
 grep -q '1 sends went to receives freed with MPI_Request_free' "$tmp/merge.out" ||
     { cat "$tmp/merge.out"; fail "ecl-merge does not report the receive of unknown completion"; }
 echo "PASS"

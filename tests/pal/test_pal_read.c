@@ -617,10 +617,10 @@ START_TEST(open_errors)
     ck_assert_msg(strstr(pal_last_error(), "bad magic at byte 0"), "%s", pal_last_error());
     /* version */
     memcpy(copy, data, len);
-    copy[8] = 3;
+    copy[8] = 4;                     /* (3 is a run file: tests/pal/merge-damage.sh) */
     tb_write_bytes(path, copy, len);
     ck_assert_int_eq(pal_reader_open(path, NULL, &r), PAL_EFORMAT);
-    ck_assert_msg(strstr(pal_last_error(), "unsupported format version 3.0 at byte 8"), "%s",
+    ck_assert_msg(strstr(pal_last_error(), "unsupported format version 4.0 at byte 8"), "%s",
                   pal_last_error());
     /* header CRC */
     memcpy(copy, data, len);
