@@ -4,6 +4,7 @@
  * key (doc/pal.md, "Messages: the matcher"). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,13 +424,13 @@ typedef struct rkind {
 
 enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
        H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_ROOT, H_WINDOW, H_N };
+       H_VALUE, H_ROOT, H_WINDOW, H_REQUEST, H_N };
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
     PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
     PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE,
-    PAL_FROLE_ROOT, PAL_FROLE_WINDOW};
+    PAL_FROLE_ROOT, PAL_FROLE_WINDOW, PAL_FROLE_REQUEST};
 
 static const pal_record_role primaries[] = {
     PAL_ROLE_ENTER, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
@@ -443,7 +444,7 @@ typedef struct frame {
     size_t len;
     unsigned flags;
     int recv;                   /* receives when it closes */
-    int64_t start, peer, tag, comm, root;
+    int64_t start, peer, tag, comm, root, request;
     unsigned comm_flags;
     uint64_t bytes;
     pal_coll_op op;
@@ -466,6 +467,8 @@ typedef struct cqueue {         /* the pending instances of one collective on on
     const char *name;
     size_t len;
     uint32_t size;
+    unsigned comm_flags;        /* of the first member's communicator */
+    unsigned flags;             /* the first member's frame's (PAL_EVF_*) */
     int used;
     uint64_t base;              /* sequence number of q[head] */
     cinst *q;
@@ -489,6 +492,9 @@ struct pal_events {
     lane *lanes;                /* hash by (process, stream) */
     size_t lcap, nlanes;
     lane *lastlane;             /* the last one found (records come in runs of a thread) */
+    uint64_t *lorder;           /* (process, stream) of the lanes in the order first seen */
+    struct cqkey { uint64_t context; const char *name; } *cqorder;   /* likewise */
+    size_t lordcap, cqordcap;
     cqueue *cqs;                /* hash by (context, name) */
     size_t cqcap, ncqs;
     seqent *seq;
@@ -505,7 +511,8 @@ struct pal_events {
     size_t idcap, nid;
     pal_event *out;             /* the events of the current record */
     size_t nout, outcap, next;
-    int ended;
+    int ended, started;
+    unsigned options;           /* PAL_EVENTS_* */
     char idbuf[96];
 };
 
@@ -619,11 +626,17 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
     const pal_fielddesc *rf = pal_recdesc_role_field(d, PAL_FROLE_REGION);
     if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
         pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
-        /* a process's start or end that takes time: a span named by what
-         * the description says of the record */
+        /* a process's start or end that takes time: a span named by its
+         * region field when that refers to a definition (an OTF2 archive's
+         * MPI_Init), else by what the description says of the record */
         const char *nm = pal_recdesc_description(d);
-        k->region = nm && nm[0] ? nm : pal_recdesc_name(d);
         k->flags = PAL_EVF_SETUP;
+        if (rf && pal_field_reference(rf, NULL, NULL, NULL) == PAL_OK) {
+            k->has_ref = 1;
+            k->idname = pal_field_name(rf);
+        } else {
+            k->region = nm && nm[0] ? nm : pal_recdesc_name(d);
+        }
     } else if (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE ||
                k->prim == PAL_ROLE_CALL) {
         const char *nm = pal_recdesc_region(d);
@@ -717,7 +730,7 @@ static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec
     v->process = l ? l->process : rec ? pal_record_process(rec) : 0;
     v->stream = l ? l->stream : rec ? pal_record_stream(rec) : 0;
     v->time = t;
-    v->peer = v->root = v->window = -1;
+    v->peer = v->root = v->window = v->request = -1;
     v->op = PAL_COLL_OP_NONE;
     v->rma = PAL_RMA_KIND_NONE;
     return v;
@@ -749,6 +762,15 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
     for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
         if (e->lanes[j].process == process && e->lanes[j].stream == stream)
             return e->lastlane = &e->lanes[j];
+    if (e->nlanes == e->lordcap) {
+        size_t ncap = e->lordcap ? e->lordcap * 2 : 64;
+        uint64_t *o = realloc(e->lorder, ncap * sizeof *o);
+        if (o == NULL)
+            return NULL;
+        e->lorder = o;
+        e->lordcap = ncap;
+    }
+    e->lorder[e->nlanes] = key;
     lane *l = e->lastlane = &e->lanes[j];
     memset(l, 0, sizeof *l);
     l->used = 1;
@@ -830,7 +852,8 @@ static void record_message(pal_events *e, const rkind *k, const pal_record *rec,
 }
 
 /* ---------------- collective instances ---------------- */
-static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_t size)
+static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_t size,
+                      unsigned comm_flags, unsigned flags)
 {
     uint64_t key = context ^ mix((uint64_t)(uintptr_t)name);
     if ((e->ncqs + 1) * 2 > e->cqcap) {
@@ -854,8 +877,19 @@ static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_
     for (; e->cqs[j].used; j = (j + 1) & (e->cqcap - 1))
         if (e->cqs[j].context == context && e->cqs[j].name == name)
             return &e->cqs[j];
+    if (e->ncqs == e->cqordcap) {
+        size_t ncap = e->cqordcap ? e->cqordcap * 2 : 64;
+        struct cqkey *o = realloc(e->cqorder, ncap * sizeof *o);
+        if (o == NULL)
+            return NULL;
+        e->cqorder = o;
+        e->cqordcap = ncap;
+    }
+    e->cqorder[e->ncqs] = (struct cqkey){context, name};
     cqueue *q = &e->cqs[j];
     memset(q, 0, sizeof *q);
+    q->comm_flags = comm_flags;
+    q->flags = flags;
     q->used = 1;
     q->context = context;
     q->name = name;
@@ -906,6 +940,9 @@ static int coll_done(pal_events *e, const cqueue *q, const pal_coll_instance *c,
     v->name_len = q->len;
     v->coll = *c;
     v->coll.size = q->size;
+    v->coll.comm_flags = q->comm_flags;
+    v->flags = q->flags;
+    v->comm_flags = q->comm_flags;
     v->op = c->op;
     v->comm = c->comm;
     v->root = c->root;
@@ -936,7 +973,7 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
     uint32_t size = 0;
     pal_matcher_context(e->m, l->process, fr->comm, fr->comm_flags, &context, &size);
     long seq = seq_next(e, context, fr->name, l->process);
-    cqueue *q = seq < 0 ? NULL : cq_get(e, context, fr->name, size);
+    cqueue *q = seq < 0 ? NULL : cq_get(e, context, fr->name, size, fr->comm_flags, fr->flags);
     if (q == NULL)
         return -1;
     if ((uint64_t)seq < q->base)
@@ -1013,7 +1050,7 @@ static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k
     fr->len = strlen(name);
     fr->flags = k->flags;
     fr->start = start;
-    fr->peer = fr->root = -1;
+    fr->peer = fr->root = fr->request = -1;
     fr->op = k->op;
     pal_event *v = emit(e, PAL_EV_ENTER, rec, l, start);
     if (v == NULL)
@@ -1050,6 +1087,7 @@ static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsig
     v->root = fr.root;
     v->bytes = fr.bytes;
     v->op = fr.op;
+    v->request = fr.request;
     return 0;
 }
 
@@ -1062,6 +1100,9 @@ static void frame_args(const pal_events *e, const rkind *k, const pal_record *re
         fr->comm = geti(rec, e->h[H_COMM], 0);
         fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
         fr->bytes = all_bytes(e, rec);
+        /* the other end, for the views: the destination of a send, else the source */
+        fr->peer = peer_of(e, rec, on(rec, k->send, PAL_ROLE_SEND) ? PAL_MATCH_SEND : PAL_MATCH_RECV);
+        fr->request = geti(rec, e->h[H_REQUEST], -1);
     }
 }
 
@@ -1118,9 +1159,19 @@ static int feed(pal_events *e, const pal_record *rec)
         }
         return emit(e, PAL_EV_DEFINITION, rec, NULL, t) ? 0 : -1;
     }
-    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_METADATA || k->prim == PAL_ROLE_STATE)
+    if (k->prim == PAL_ROLE_METADATA)
         return 0;
-    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) && !k->region)
+    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_STATE) {
+        /* no event, but the thread was alive then */
+        lane *l = lane_get(e, process, pal_record_stream(rec));
+        if (l == NULL)
+            return -1;
+        if (t > l->last)
+            l->last = t;
+        return 0;
+    }
+    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
+        !(k->flags & PAL_EVF_SETUP))
         return emit(e, k->prim == PAL_ROLE_PROCESS_BEGIN ? PAL_EV_PROCESS_BEGIN
                                                          : PAL_EV_PROCESS_END,
                     rec, NULL, t)
@@ -1163,7 +1214,7 @@ static int feed(pal_events *e, const pal_record *rec)
                 return -1;
             v->name = name;
             v->name_len = strlen(name);
-            v->flags = k->flags | PAL_EVF_UNMATCHED;
+            v->flags = k->flags | PAL_EVF_UNMATCHED | PAL_EVF_ORPHAN;
             v->start = t;
             break;
         }
@@ -1256,7 +1307,7 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_COUNTER: {
         double val;
         if (e->h[H_VALUE] == NULL || pal_record_f64(rec, e->h[H_VALUE], &val) != PAL_OK)
-            break;
+            val = NAN;   /* a sample that says no value: counted, not used */
         if ((v = emit(e, PAL_EV_COUNTER, rec, l, t)) == NULL)
             return -1;
         v->value = val;
@@ -1298,18 +1349,20 @@ static int feed(pal_events *e, const pal_record *rec)
 }
 
 /* The end of the trace: frames still open close at their lane's last time;
- * collective instances not complete come out with the members seen. */
+ * collective instances not complete come out with the members seen. Both
+ * in the order their lanes and instances were first seen, so that what a
+ * consumer sums comes out the same whatever the hash tables hold. */
 static int finish(pal_events *e)
 {
-    for (size_t i = 0; i < e->lcap; i++) {
-        lane *l = &e->lanes[i];
-        while (l->used && l->depth)
+    for (size_t i = 0; i < e->nlanes; i++) {
+        lane *l = lane_get(e, (uint32_t)(e->lorder[i] >> 32), (uint32_t)e->lorder[i]);
+        while (l && l->depth)
             if (pop(e, NULL, l, l->last, PAL_EVF_UNMATCHED))
                 return -1;
     }
-    for (size_t i = 0; i < e->cqcap; i++) {
-        cqueue *q = &e->cqs[i];
-        for (size_t j = q->used ? q->head : q->n; j < q->n; j++)
+    for (size_t i = 0; i < e->ncqs; i++) {
+        cqueue *q = cq_get(e, e->cqorder[i].context, e->cqorder[i].name, 0, 0, 0);
+        for (size_t j = q->head; j < q->n; j++)
             if (q->q[j].c.members && coll_done(e, q, &q->q[j].c, q->q[j].c.max_end))
                 return -1;
         q->head = q->n = 0;
@@ -1344,6 +1397,8 @@ void pal_events_destroy(pal_events *e)
     for (size_t i = 0; i < e->lcap; i++)
         free(e->lanes[i].stk);
     free(e->lanes);
+    free(e->lorder);
+    free(e->cqorder);
     for (size_t i = 0; i < e->cqcap; i++)
         free(e->cqs[i].q);
     free(e->cqs);
@@ -1359,10 +1414,35 @@ void pal_events_destroy(pal_events *e)
     free(e);
 }
 
+pal_status pal_events_set_options(pal_events *e, unsigned options)
+{
+    if (e == NULL || (options & ~PAL_EVENTS_EVERY_RECORD) || e->started)
+        return PAL_EINVAL;
+    e->options = options;
+    return PAL_OK;
+}
+
+/* PAL_EVENTS_EVERY_RECORD: the record's first event says so; a record of
+ * no other meaning gives NONE */
+static int every_record(pal_events *e, const pal_record *rec)
+{
+    if (e->nout == 0) {
+        pal_event *v = emit(e, PAL_EV_NONE, rec, NULL, pal_record_time_ns(rec));
+        if (v == NULL)
+            return -1;
+        const rkind *k = classify(e, pal_record_desc(rec));
+        if (k && k->prim == PAL_ROLE_METADATA)
+            v->flags |= PAL_EVF_METADATA;
+    }
+    e->out[0].flags |= PAL_EVF_RECORD;
+    return 0;
+}
+
 pal_status pal_events_next(pal_events *e, const pal_event **out)
 {
     if (e == NULL || out == NULL)
         return PAL_EINVAL;
+    e->started = 1;
     while (e->next >= e->nout) {
         e->nout = e->next = 0;
         if (e->ended)
@@ -1377,7 +1457,7 @@ pal_status pal_events_next(pal_events *e, const pal_event **out)
         }
         if (st != PAL_OK)
             return st;
-        if (feed(e, rec)) {
+        if (feed(e, rec) || ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, rec))) {
             e->nout = 0;
             return PAL_ENOMEM;
         }

@@ -656,6 +656,14 @@ typedef enum pal_event_kind {
 #define PAL_EVF_SETUP 8u          /* the region is the process's start or end (MPI_Init) */
 #define PAL_EVF_UNMATCHED 16u     /* a leave without its enter, or one no record made (a
                                    * frame left with an outer one, or open at the end) */
+#define PAL_EVF_ORPHAN 32u        /* LEAVE: a leave with no frame open (nothing closes) */
+#define PAL_EVF_RECORD 64u        /* the first event of its record (PAL_EVENTS_EVERY_RECORD) */
+#define PAL_EVF_METADATA 128u     /* NONE: a metadata record (no thread's activity) */
+
+/* Options of pal_events_set_options. */
+#define PAL_EVENTS_EVERY_RECORD 1u  /* every record gives at least one event (NONE for a
+                                     * record of no other meaning), its first flagged
+                                     * PAL_EVF_RECORD: a consumer sees every record once */
 
 /* A collective instance: the k-th call of a collective by each member of a
  * communicator (its context, pal_matcher_context) is its k-th instance. */
@@ -668,6 +676,7 @@ typedef struct pal_coll_instance {
     uint64_t bytes;               /* summed over the members */
     pal_coll_op op;
     int64_t min_start, max_start, max_end;   /* ns */
+    unsigned comm_flags;          /* of comm: PAL_MATCH_GLOBAL_COMM */
 } pal_coll_instance;
 
 typedef struct pal_event {
@@ -690,10 +699,11 @@ typedef struct pal_event {
     pal_coll_op op;               /* COLLECTIVE, COLL_INSTANCE, LEAVE: OPERATION IS */
     pal_rma_kind rma;             /* RMA */
     int64_t window;               /* RMA: -1 none */
-    double value;                 /* COUNTER */
+    double value;                 /* COUNTER; NAN: the record has no value */
     uint64_t count;               /* LOST */
     pal_msg_end send, recv;       /* MESSAGE: the two ends (time in ns) */
     pal_coll_instance coll;       /* COLL_INSTANCE */
+    int64_t request;              /* LEAVE: field role request, -1 none */
 } pal_event;
 
 typedef struct pal_events pal_events;
@@ -703,6 +713,9 @@ typedef struct pal_events pal_events;
  * PAL_ENOMEM. */
 PAL_API pal_status pal_events_create(pal_reader *r, pal_events **out);
 PAL_API void pal_events_destroy(pal_events *e);
+/* PAL_EVENTS_EVERY_RECORD (or 0), before the first pal_events_next:
+ * PAL_OK; PAL_EINVAL for an unknown option or events already read. */
+PAL_API pal_status pal_events_set_options(pal_events *e, unsigned options);
 /* The next event; PAL_END after the last (frames still open and collective
  * instances not complete come out at the end). An event and its strings
  * stay valid until the next call (region names until pal_events_destroy).

@@ -1,11 +1,12 @@
-/* filter.c -- the filter manager: reads every record through PAL, finds
- * what it means through the dictionary's roles alone (no record or field
- * name is known here) and feeds the filters: process state (busy,
- * overhead, idle per lane over time bins), call trees and region statistics
- * (tolerant of unbalanced enter/leave), and message matching. Memory depends
- * on the number of lanes, regions, call paths and unmatched messages, not on
- * the trace length: time is kept in a fixed number of bins whose width
- * doubles when the run outgrows them. */
+/* filter.c -- the filter manager: reads the trace through the event layer
+ * (pal_events: what records mean, names, matched messages and collective
+ * instances, doc/pal.md "Events"; no role is read here) and derives the
+ * facts: process state (busy, overhead, idle per lane over time bins), call
+ * trees and region statistics (tolerant of unbalanced enter/leave),
+ * messages and counters per region. Memory depends on the number of lanes,
+ * regions, call paths and unmatched messages, not on the trace length:
+ * time is kept in a fixed number of bins whose width doubles when the run
+ * outgrows them. */
 #include <config.h>
 
 #include <math.h>
@@ -128,22 +129,14 @@ static void *realloc_or_free(void *p, size_t n)
 }
 
 /* ---------------- run state ---------------- */
-/* Frame and record-type flags. */
-#define F_COMM 1u       /* time inside is communication (busy unless idle) */
-#define F_IDLE 2u       /* time inside is waiting */
-#define F_COLL 4u       /* a collective: instances grouped across ranks */
-#define F_SETUP 8u      /* the process's start or end (MPI_Init, MPI_Finalize) */
-#define F_RECV 16u      /* the frame receives a message when it closes */
-
+/* An open frame as the statistics keep it; what its enter and leave said
+ * comes with the leave event (pal_event). Flags are the event's
+ * (PAL_EVF_COMMUNICATION, _IDLE, _COLLECTIVE, _SETUP). */
 typedef struct frame {
     long region, node;
     double start, child;
-    unsigned flags;     /* F_* */
+    unsigned flags;
     int outer;          /* no other instance of its region is open on the lane */
-    int64_t peer, tag, comm;
-    int64_t root;       /* a collective's root (field role root), -1: none */
-    int64_t request;    /* field role request, -1: none */
-    uint64_t bytes;
 } frame;
 
 /* Counters per region. ECL samples a thread's counters just after the enter
@@ -191,32 +184,17 @@ typedef struct lane {
     unsigned name_gen;  /* definitions seen when its name was last looked up */
 } lane;
 
-typedef struct cinst {      /* one collective instance being assembled */
-    uint32_t seen;
-    double min_start, max_start, max_end;
-    uint32_t lo, hi, late;  /* lowest and highest process, the last to enter */
-    int64_t comm, root;     /* the first member's communicator id; root (-1: none) */
-    uint64_t bytes;         /* summed over the members */
-} cinst;
-
-typedef struct cqueue {     /* the pending instances of one collective on one group */
-    uint64_t key;
-    long region;
-    uint32_t size;
-    uint64_t base;          /* sequence number of q[head] */
-    cinst *q;
-    size_t head, n, cap;
-} cqueue;
-
 struct vw_run {
     vw_facts f;
-    pal_matcher *match;     /* messages, and the contexts of communicators */
-    cqueue *cqs;
-    size_t ncqs, cqcap;
-    hmap cq_of, coll_seq;
     const vw_sink *sink;
+    pal_events *ev;         /* the event layer (names) while reading */
     double base_ticks, tps;
     int have_base;
+    /* the record being read: its time in ns and in seconds */
+    const pal_record *rec;
+    int64_t rec_ns;
+    double rec_sec;
+    unsigned gen;           /* definitions seen: lanes without a name look again */
     double width;
     double *util;
     lane *lanes;
@@ -224,7 +202,7 @@ struct vw_run {
     hmap lane_of;
     vw_region *regions;
     size_t nregions, regcap;
-    hmap region_by_name, region_by_id;
+    hmap region_by_name;
     char **names;     /* owned strings */
     size_t nnames, namecap;
     vw_node *nodes;
@@ -248,7 +226,7 @@ struct vw_run {
     const char **cnames;
     unsigned char *cgauge;  /* per counter: decreased on a lane, a level, no deltas */
     size_t ngauge;
-    hmap cnt_by_name, cnt_by_id;
+    hmap cnt_by_name;
     hmap cacc_of;           /* (lane, region, counter) -> cacc index */
     vw_lane_cstat *cacc;
     size_t ncacc, cacccap;
@@ -395,126 +373,42 @@ static vw_stat *lane_rstat(lane *l, long region)
     return &l->rstat[region];
 }
 
-/* ---------------- communicators and collectives ---------------- */
-/* Communicator ids are per process (ECL's), unless the reference of the
- * field that uses them is GLOBAL (OTF2's): such a use carries COMM_GLOBAL,
- * and the matcher looks it up among global ids (PAL_MATCH_GLOBAL_COMM). */
+/* ---------------- collectives ---------------- */
+/* A communicator id as the views show it: marked COMM_GLOBAL when the ids
+ * are the same on every process (an OTF2 archive's). */
 #define COMM_GLOBAL (UINT64_C(1) << 62)
 
-/* A communicator's id as the matcher takes it. */
-static unsigned comm_flags(int64_t comm)
+static int64_t comm_shown(int64_t comm, unsigned flags)
 {
-    return comm >= 0 && ((uint64_t)comm & COMM_GLOBAL) ? PAL_MATCH_GLOBAL_COMM : 0;
+    return comm >= 0 && (flags & PAL_MATCH_GLOBAL_COMM)
+               ? (int64_t)((uint64_t)(uint32_t)comm | COMM_GLOBAL)
+               : comm;
 }
 
-static int64_t comm_id(int64_t comm)
-{
-    return comm >= 0 ? (int64_t)((uint64_t)comm & ~COMM_GLOBAL) : comm;
-}
+static double tsec(const vw_run *r, int64_t ns);
+static long region_named(vw_run *r, const char *name, size_t len, int kind);
 
-static void coll_done(vw_run *r, long region, const cinst *c, uint32_t size)
+/* a collective instance (the event layer assembled it) */
+static int coll_done(vw_run *r, const pal_event *e)
 {
+    const pal_coll_instance *c = &e->coll;
+    long region = region_named(r, e->name, e->name_len, VW_REGION_MPI);
+    if (region < 0)
+        return -1;
     vw_region *g = &r->regions[region];
-    double spread = c->max_start - c->min_start;
+    double first = tsec(r, c->min_start), last = tsec(r, c->max_start);
+    double spread = last - first;
     g->instances++;
     g->spread_sum += spread;
     if (spread > g->spread_max)
         g->spread_max = spread;
     if (r->sink && r->sink->collective) {
-        vw_coll_ev e = {region, g->name, c->seen, size, c->lo, c->hi, c->late, c->comm,
-                        c->root, c->bytes, c->min_start, c->max_start, c->max_end};
-        r->sink->collective(r->sink->ctx, &e);
+        vw_coll_ev v = {region, g->name, c->members, c->size, c->lo, c->hi, c->late,
+                        comm_shown(c->comm, c->comm_flags), c->root, c->bytes, first, last,
+                        tsec(r, c->max_end)};
+        r->sink->collective(r->sink->ctx, &v);
     }
-}
-
-/* The k-th call of a collective by a process on a communicator is the k-th
- * instance of it on that communicator's group. */
-static void coll_add(vw_run *r, uint32_t process, const frame *fr, double end)
-{
-    int64_t comm = fr->comm;
-    long region = fr->region;
-    double start = fr->start;
-    uint64_t group = 0;
-    uint32_t size = 0;
-    if (pal_matcher_context(r->match, process, comm_id(comm), comm_flags(comm), &group, &size) !=
-        PAL_OK)
-        group = mix((uint64_t)comm + 1);
-    uint64_t key = group ^ mix((uint64_t)region + 7);
-    uint64_t skey = mix(key) ^ process;
-    long seq = hget(&r->coll_seq, skey);
-    seq = seq < 0 ? 0 : seq;
-    if (hput(&r->coll_seq, skey, seq + 1))
-        return;
-    cqueue *q = NULL;
-    for (uint64_t h = key;; h++) {
-        long i = hget(&r->cq_of, h);
-        if (i < 0)
-            break;
-        if (r->cqs[i].key == key) {
-            q = &r->cqs[i];
-            break;
-        }
-    }
-    if (q == NULL) {
-        if (GROW(r->cqs, r->ncqs, r->cqcap))
-            return;
-        uint64_t h = key;
-        while (hget(&r->cq_of, h) >= 0)
-            h++;
-        q = &r->cqs[r->ncqs];
-        memset(q, 0, sizeof *q);
-        q->key = key;
-        q->region = region;
-        q->size = size;
-        if (hput(&r->cq_of, h, (long)r->ncqs))
-            return;
-        r->ncqs++;
-    }
-    if ((uint64_t)seq < q->base)
-        return;   /* its instance was completed without it: cannot happen with sizes */
-    size_t idx = q->head + (size_t)((uint64_t)seq - q->base);
-    while (q->n <= idx) {
-        if (q->head > 0 && q->head * 2 >= q->n) {
-            memmove(q->q, q->q + q->head, (q->n - q->head) * sizeof *q->q);
-            q->n -= q->head;
-            idx -= q->head;
-            q->head = 0;
-        }
-        if (GROW(q->q, q->n, q->cap)) {
-            q->n = q->head = q->cap = 0;
-            return;
-        }
-        q->q[q->n++] = (cinst){0};
-    }
-    cinst *c = &q->q[idx];
-    if (c->seen == 0) {
-        c->lo = c->hi = process;
-        c->comm = comm;
-        c->root = -1;
-    }
-    if (c->seen == 0 || start < c->min_start)
-        c->min_start = start;
-    if (c->seen == 0 || start > c->max_start) {
-        c->max_start = start;
-        c->late = process;
-    }
-    if (c->seen == 0 || end > c->max_end)
-        c->max_end = end;
-    if (process < c->lo)
-        c->lo = process;
-    if (process > c->hi)
-        c->hi = process;
-    if (fr->root >= 0)
-        c->root = fr->root;
-    c->bytes += fr->bytes;
-    c->seen++;
-    while (q->size && q->head < q->n && q->q[q->head].seen >= q->size) {
-        coll_done(r, q->region, &q->q[q->head], q->size);
-        q->head++;
-        q->base++;
-    }
-    if (q->head == q->n)
-        q->head = q->n = 0;
+    return 0;
 }
 
 /* ---------------- messages ---------------- */
@@ -570,33 +464,35 @@ static void matched(vw_run *r, size_t slane, double ts, size_t dlane, double tr,
     }
 }
 
-/* side 0: a send from lane's process to peer; side 1: a receive from peer.
- * The one matcher pairs them (doc/pal.md, "Messages: the matcher"). */
-static void message(vw_run *r, size_t li, int side, int64_t peer, int64_t tag, int64_t comm,
-                    double t, uint64_t bytes)
+static long lane_get(vw_run *r, uint32_t process, uint32_t stream);
+
+/* A send or a receive (the event layer gives only those with a peer), and
+ * a message the one matcher paired (doc/pal.md, "Messages: the matcher"). */
+static int message(vw_run *r, const pal_event *e)
 {
-    if (peer < 0)
-        return;
     r->f.has_messages = 1;
-    uint32_t me = r->lanes[li].pub.process;
-    if (side == 0) {
+    if (e->kind == PAL_EV_SEND) {
         r->f.sends++;
-        comm_add(r, me, (uint32_t)peer, bytes);
-    } else {
-        r->f.recvs++;
+        comm_add(r, e->process, (uint32_t)e->peer, e->bytes);
+        return 0;
     }
-    pal_msg_end end = {me, r->lanes[li].pub.stream, t, bytes, li}, p;
-    if (pal_matcher_post(r->match, side ? PAL_MATCH_RECV : PAL_MATCH_SEND, peer, tag,
-                         comm_id(comm), comm_flags(comm), &end, &p) != PAL_OK)
-        return;
-    if (side == 0)
-        matched(r, li, t, (size_t)p.user, p.time, bytes);
-    else
-        matched(r, (size_t)p.user, p.time, li, t, p.bytes);
+    if (e->kind == PAL_EV_RECV) {
+        r->f.recvs++;
+        return 0;
+    }
+    long sl = lane_get(r, e->send.process, e->send.stream);
+    long dl = lane_get(r, e->recv.process, e->recv.stream);
+    if (sl < 0 || dl < 0)
+        return -1;
+    matched(r, (size_t)sl, tsec(r, (int64_t)e->send.time), (size_t)dl,
+            tsec(r, (int64_t)e->recv.time), e->bytes);
+    return 0;
 }
 
 /* ---------------- frames ---------------- */
-static void close_frame(vw_run *r, size_t li, frame *fr, double end)
+/* The frame on top of lane li closes at end; e is its leave (what the
+ * enter and the leave said). */
+static void close_frame(vw_run *r, size_t li, frame *fr, double end, const pal_event *e)
 {
     lane *l = &r->lanes[li];
     double dur = end - fr->start;
@@ -613,7 +509,7 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     g->all.calls++;
     g->all.total += incl;
     g->all.excl += excl;
-    g->all.bytes += (double)fr->bytes;
+    g->all.bytes += (double)e->bytes;
     if (dur > g->all.max)
         g->all.max = dur;
     vw_stat *s = lane_rstat(l, fr->region);
@@ -621,7 +517,7 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
         s->calls++;
         s->total += incl;
         s->excl += excl;
-        s->bytes += (double)fr->bytes;
+        s->bytes += (double)e->bytes;
         if (dur > s->max)
             s->max = dur;
     }
@@ -633,23 +529,19 @@ static void close_frame(vw_run *r, size_t li, frame *fr, double end)
     }
     /* overhead is the tool's own time only (records of role overhead):
      * communication that does not wait (MPI_Isend, MPI_Iprobe) is busy */
-    if (fr->flags & F_SETUP)
+    if (fr->flags & PAL_EVF_SETUP)
         add_interval(r, l, VW_NSTATES, fr->start, end);
-    else if (fr->flags & F_IDLE)
+    else if (fr->flags & PAL_EVF_IDLE)
         add_interval(r, l, VW_IDLE, fr->start, end);
-    if (fr->flags & F_COLL)
-        coll_add(r, l->pub.process, fr, end);
-    if (fr->flags & F_RECV)
-        message(r, li, 1, fr->peer, fr->tag, fr->comm, end, fr->bytes);
     if (r->sink && r->sink->slice)
         r->sink->slice(r->sink->ctx, li, l->pub.process, l->pub.stream, g->name, g->kind,
                        fr->start, end);
     if (r->sink && r->sink->frame) {
-        vw_frame_ev e = {l->pub.process, l->pub.stream, fr->region, g->name, g->kind,
-                         (fr->flags & F_IDLE) != 0, (unsigned)l->depth, fr->start,
-                         end < fr->start ? fr->start : end, fr->bytes, fr->peer, fr->tag,
-                         fr->comm, fr->root, fr->request};
-        r->sink->frame(r->sink->ctx, &e);
+        vw_frame_ev v = {l->pub.process, l->pub.stream, fr->region, g->name, g->kind,
+                         (fr->flags & PAL_EVF_IDLE) != 0, (unsigned)l->depth, fr->start,
+                         end < fr->start ? fr->start : end, e->bytes, e->peer, e->tag,
+                         comm_shown(e->comm, e->comm_flags), e->root, e->request};
+        r->sink->frame(r->sink->ctx, &v);
     }
 }
 
@@ -844,7 +736,7 @@ static long counter_named(vw_run *r, const char *name, size_t len)
     return (long)r->ncnt - 1;
 }
 
-static frame *push(vw_run *r, lane *l, long region, double start)
+static frame *push(vw_run *r, lane *l, long region, double start, unsigned flags)
 {
     if (GROW(l->stack, l->depth, l->cap))
         return NULL;
@@ -854,9 +746,7 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     fr->region = region;
     fr->node = node_get(r, parent, region);
     fr->start = start;
-    fr->peer = -1;
-    fr->root = -1;
-    fr->request = -1;
+    fr->flags = flags;
     uint32_t *act = grow_index(l->active, &l->nactive, (size_t)region, sizeof *act, 16);
     if (act == NULL)
         return NULL;
@@ -873,331 +763,67 @@ static frame *push(vw_run *r, lane *l, long region, double start)
     return fr;
 }
 
-static int pop(vw_run *r, size_t li, double end)
+static int pop(vw_run *r, size_t li, double end, const pal_event *e)
 {
     lane *l = &r->lanes[li];
     frame fr = l->stack[--l->depth];
-    close_frame(r, li, &fr, end);
+    close_frame(r, li, &fr, end, e);
     if (l->depth)
         l->stack[l->depth - 1].child += (end > fr.start ? end - fr.start : 0);
     return cl_event(r, li, -1, -1, 0);
 }
 
-/* ---------------- what records mean: their roles ---------------- */
+/* ---------------- events ---------------- */
+/* What records mean comes from the event layer (pal_events, doc/pal.md,
+ * "Events"): the role classification, names, message matching and
+ * collective instances are its; here they become statistics. */
 
-/* What a record type means to the filters, from its roles (computed once per
- * type). send, recv, untimed: 0 no, 1 every record, 2 the record's field
- * says (ROLE IS recv WHEN kind IS "1"). */
-typedef struct kind {
-    int known;
-    pal_record_role prim;
-    unsigned flags;
-    int send, recv, untimed;
-    long region;            /* the region it names by text (REGION IS), -1: a field */
-    int comm_def;           /* a definition of a communicator and its members */
-    int both;               /* sends and receives: its tag is the sent one */
-    int bytes;              /* has a field with role bytes_sent, bytes_received or bytes */
-    int args;               /* has bytes, a tag or a communicator (worth reading) */
-    int comm_global;        /* its communicator ids are the same on every process */
-    uint64_t refkey;        /* which definitions its region ids refer to */
-    const char *idname;     /* the region field's name, for ids without a name */
-} kind;
-
-static const pal_record_role primaries[] = {
-    PAL_ROLE_ENTER, PAL_ROLE_LEAVE, PAL_ROLE_CALL, PAL_ROLE_OVERHEAD, PAL_ROLE_MARKER,
-    PAL_ROLE_COUNTER, PAL_ROLE_DEFINITION, PAL_ROLE_METADATA, PAL_ROLE_LOST,
-    PAL_ROLE_PROCESS_BEGIN, PAL_ROLE_PROCESS_END, PAL_ROLE_THREAD_BEGIN, PAL_ROLE_THREAD_END,
-    PAL_ROLE_STATE, PAL_ROLE_PAUSE, PAL_ROLE_RESUME, PAL_ROLE_REQUEST_COMPLETE,
-    PAL_ROLE_REQUEST_START, PAL_ROLE_MESSAGE};
-
-/* The field roles the filters read, through one handle each. */
-enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
-       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_ROOT, H_REQUEST, H_N };
-static const pal_field_role hrole[H_N] = {
-    PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
-    PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
-    PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES, PAL_FROLE_TEXT, PAL_FROLE_COUNT, PAL_FROLE_SIZE,
-    PAL_FROLE_MEMBERS, PAL_FROLE_REMOTE_MEMBERS, PAL_FROLE_COUNTER, PAL_FROLE_VALUE,
-    PAL_FROLE_ROOT, PAL_FROLE_REQUEST};
-
-typedef struct meaning {
-    pal_reader *rd;
-    pal_names *names;
-    const pal_handle *h[H_N];
-    kind *k;
-    size_t nk;
-    unsigned gen;           /* definitions seen: lanes without a name look again */
-} meaning;
-
-static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt)
+/* an event's time in seconds from the start: the current record's as the
+ * record's ticks give it, a time relative to it (a call's start, an
+ * overhead's end) from there, any other (what the end of the trace
+ * closes) from the start */
+static double tsec(const vw_run *r, int64_t ns)
 {
-    int64_t v;
-    if (h && pal_record_i64(rec, h, &v) == PAL_OK)
-        return v;
-    return dflt;
+    if (r->rec == NULL)
+        return ((double)ns - r->base_ticks * (1e9 / r->tps)) / 1e9;
+    if (ns == r->rec_ns)
+        return r->rec_sec;
+    return r->rec_sec - (double)(r->rec_ns - ns) / 1e9;
 }
 
-/* a byte count: absent or negative (unknown) is 0 */
-static uint64_t getbytes(const pal_record *rec, const pal_handle *h)
+/* the kind of region a frame's flags make */
+static int region_kind(unsigned flags)
 {
-    int64_t v;
-    if (h && pal_record_i64(rec, h, &v) == PAL_OK && v > 0)
-        return (uint64_t)v;
-    return 0;
+    return (flags & PAL_EVF_SETUP)           ? VW_REGION_SETUP
+           : (flags & PAL_EVF_COMMUNICATION) ? VW_REGION_MPI
+                                             : VW_REGION_USER;
 }
 
-static int says_bytes(const pal_recdesc *d)
-{
-    return pal_recdesc_role_field(d, PAL_FROLE_BYTES_SENT) ||
-           pal_recdesc_role_field(d, PAL_FROLE_BYTES_RECEIVED) ||
-           pal_recdesc_role_field(d, PAL_FROLE_BYTES);
-}
+#define FRAME_FLAGS (PAL_EVF_COMMUNICATION | PAL_EVF_IDLE | PAL_EVF_COLLECTIVE | PAL_EVF_SETUP)
 
-/* every byte a record says it moves */
-static uint64_t all_bytes(const meaning *M, const pal_record *rec)
+/* A record as read (the first event of each record): the lane it keeps
+ * alive, its time, the exports' record sink. */
+static int on_record(vw_run *r, const pal_event *e)
 {
-    return getbytes(rec, M->h[H_BYTES_SENT]) + getbytes(rec, M->h[H_BYTES_RECEIVED]) +
-           getbytes(rec, M->h[H_BYTES]);
-}
-
-static int role_of(const pal_recdesc *d, pal_record_role role)
-{
-    return pal_recdesc_has_role(d, role);
-}
-
-static const kind *classify(vw_run *r, meaning *M, const pal_recdesc *d)
-{
-    size_t i = pal_recdesc_index(d);
-    kind *all = grow_index(M->k, &M->nk, i, sizeof *all, 64);
-    if (all == NULL)
-        return NULL;
-    M->k = all;
-    kind *k = &M->k[i];
-    if (k->known)
-        return k;
-    k->known = 1;
-    k->region = -1;
-    for (size_t j = 0; j < sizeof primaries / sizeof primaries[0]; j++)
-        if (role_of(d, primaries[j])) {
-            k->prim = primaries[j];
-            break;
-        }
-    k->send = role_of(d, PAL_ROLE_SEND);
-    k->recv = role_of(d, PAL_ROLE_RECV);
-    k->untimed = role_of(d, PAL_ROLE_UNTIMED);
-    k->both = k->send == 1 && k->recv == 1;
-    k->bytes = says_bytes(d);
-    const pal_fielddesc *cf = pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR);
-    k->args = k->bytes || pal_recdesc_role_field(d, PAL_FROLE_TAG) || cf;
-    int global = 0;
-    k->comm_global = cf && pal_field_reference(cf, NULL, NULL, &global) == PAL_OK && global;
-    if (role_of(d, PAL_ROLE_COMMUNICATION))
-        k->flags |= F_COMM;
-    if (role_of(d, PAL_ROLE_IDLE))
-        k->flags |= F_IDLE;
-    if (role_of(d, PAL_ROLE_COLLECTIVE))
-        k->flags |= F_COLL;
-    /* a type new to the reader may have roles no earlier type had */
-    for (int h = 0; h < H_N; h++)
-        if (M->h[h] == NULL)
-            pal_reader_role_handle(M->rd, hrole[h], &M->h[h]);
-    const pal_fielddesc *rf = pal_recdesc_role_field(d, PAL_FROLE_REGION);
-    int kindof = (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
-    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
-        pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
-        /* a process's start or end that takes time: a span named by its
-         * region field (an OTF2 archive's MPI_Init), else by what the
-         * description says of the record */
-        const char *nm = pal_recdesc_description(d);
-        if (nm == NULL || nm[0] == '\0')
-            nm = pal_recdesc_name(d);
-        k->flags = F_SETUP;
-        const char *rr = NULL, *rfld = NULL;
-        if (rf && pal_field_reference(rf, &rr, &rfld, NULL) == PAL_OK) {
-            k->refkey = strhash(rr, strlen(rr)) ^ mix(strhash(rfld, strlen(rfld)));
-            k->idname = pal_field_name(rf);
-        } else {
-            k->region = region_named(r, nm, strlen(nm), VW_REGION_SETUP);
-        }
-    } else if (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE ||
-               k->prim == PAL_ROLE_CALL) {
-        const char *nm = pal_recdesc_region(d);
-        if (nm && nm[0])
-            k->region = region_named(r, nm, strlen(nm), kindof);
-        else if (rf) {
-            const char *rr = NULL, *rfld = NULL;
-            if (pal_field_reference(rf, &rr, &rfld, NULL) == PAL_OK)
-                k->refkey = strhash(rr, strlen(rr)) ^ mix(strhash(rfld, strlen(rfld)));
-            k->idname = pal_field_name(rf);
-        } else {
-            k->prim = PAL_ROLE_NONE;   /* no region: the model refuses it; be safe */
-        }
-        if (k->prim == PAL_ROLE_CALL && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
-            k->prim = PAL_ROLE_NONE;
-    }
-    if (k->prim == PAL_ROLE_DEFINITION && pal_recdesc_role_field(d, PAL_FROLE_COMMUNICATOR) &&
-        pal_recdesc_role_field(d, PAL_FROLE_MEMBERS))
-        k->comm_def = 1;
-    if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
-        k->prim = PAL_ROLE_NONE;
-    return k;
-}
-
-/* The region an enter, leave or call record names: by text, by a name
- * field, or by an id -- resolved through its reference to the definition
- * that names it, else shown as FIELD#ID. */
-static long region_of(vw_run *r, meaning *M, const kind *k, const pal_record *rec,
-                      uint32_t process)
-{
-    if (k->region >= 0)
-        return k->region;
-    const char *s;
-    size_t len;
-    int kindof = (k->flags & F_SETUP) ? VW_REGION_SETUP
-                 : (k->flags & F_COMM) ? VW_REGION_MPI : VW_REGION_USER;
-    if (pal_record_str(rec, M->h[H_REGION], &s, &len) == PAL_OK)
-        return region_named(r, s, len, kindof);
-    int64_t id = geti(rec, M->h[H_REGION], -1);
-    uint64_t key = mix((uint64_t)process << 40 ^ (uint64_t)id) ^ k->refkey;
-    long g = hget(&r->region_by_id, key);
-    if (g >= 0)
-        return g;
-    if (k->refkey && pal_names_handle(M->names, rec, M->h[H_REGION], &s, &len) == PAL_OK) {
-        g = region_named(r, s, len, kindof);
-    } else {
-        char buf[96];
-        int n = snprintf(buf, sizeof buf, "%.40s#%lld", k->idname ? k->idname : "region",
-                         (long long)id);
-        g = region_named(r, buf, (size_t)n, kindof);
-    }
-    if (g >= 0 && hput(&r->region_by_id, key, g))
-        return -1;
-    return g;
-}
-
-/* The counter a counter record samples: by a name field, or by an id
- * resolved through its reference to the definition that names it, else
- * shown as FIELD#ID. */
-static long counter_of(vw_run *r, meaning *M, const pal_record *rec, uint32_t process)
-{
-    const char *s;
-    size_t len;
-    if (M->h[H_COUNTER] == NULL)
-        return counter_named(r, "counter", 7);
-    if (pal_record_str(rec, M->h[H_COUNTER], &s, &len) == PAL_OK)
-        return counter_named(r, s, len);
-    int64_t id = geti(rec, M->h[H_COUNTER], -1);
-    uint64_t key = (uint64_t)process << 40 ^ (uint64_t)id;
-    long c = hget(&r->cnt_by_id, key);
-    if (c >= 0)
-        return c;
-    if (pal_names_handle(M->names, rec, M->h[H_COUNTER], &s, &len) == PAL_OK) {
-        c = counter_named(r, s, len);
-    } else {
-        char buf[64];
-        int n = snprintf(buf, sizeof buf, "counter#%lld", (long long)id);
-        c = counter_named(r, buf, (size_t)n);
-    }
-    if (c >= 0 && hput(&r->cnt_by_id, key, c))
-        return -1;
-    return c;
-}
-
-/* side 0: the record sends (to dest, or peer), side 1: it receives (from
- * source, or peer). */
-static int64_t peer_of(const meaning *M, const pal_record *rec, int side)
-{
-    return geti(rec, M->h[side ? H_SOURCE : H_DEST], geti(rec, M->h[H_PEER], -1));
-}
-
-static int64_t tag_of(const meaning *M, const kind *k, const pal_record *rec, int side)
-{
-    if (side == 1 && k->both)
-        return geti(rec, M->h[H_RECV_TAG], geti(rec, M->h[H_TAG], 0));
-    return geti(rec, M->h[H_TAG], 0);
-}
-
-static uint64_t bytes_of(const meaning *M, const pal_record *rec, int side)
-{
-    const pal_handle *h = M->h[side ? H_BYTES_RECEIVED : H_BYTES_SENT];
-    int64_t v;
-    if (h && pal_record_i64(rec, h, &v) == PAL_OK)
-        return v > 0 ? (uint64_t)v : 0;
-    return getbytes(rec, M->h[H_BYTES]);
-}
-
-static int on(const pal_record *rec, int how, pal_record_role role)
-{
-    return how == 1 || (how == 2 && pal_record_has_role(rec, role));
-}
-
-/* The record's communicator, marked COMM_GLOBAL when its reference says the
- * ids are global (an OTF2 archive's); dflt when it has none. */
-static int64_t comm_of(const meaning *M, const kind *k, const pal_record *rec, int64_t dflt)
-{
-    int64_t c = geti(rec, M->h[H_COMM], dflt);
-    return c >= 0 && k->comm_global ? (int64_t)((uint64_t)(uint32_t)c | COMM_GLOBAL) : c;
-}
-
-static void record_message(vw_run *r, meaning *M, const kind *k, const pal_record *rec,
-                           size_t li, int side, double t)
-{
-    message(r, li, side, peer_of(M, rec, side), tag_of(M, k, rec, side), comm_of(M, k, rec, 0),
-            t, bytes_of(M, rec, side));
-}
-
-static int feed(vw_run *r, meaning *M, const pal_record *rec)
-{
-    const pal_recdesc *d = pal_record_desc(rec);
-    const kind *k = classify(r, M, d);
-    if (k == NULL)
-        return -1;
-    /* only definitions define names (a reference's target is one) */
-    if (k->prim == PAL_ROLE_DEFINITION && pal_names_add(M->names, rec) != PAL_OK)
-        return -1;
+    const pal_record *rec = e->record;
     uint64_t ticks = pal_record_time(rec);
-    uint32_t process = pal_record_process(rec);
-    uint32_t stream = pal_record_stream(rec);
     r->f.records++;
     if (!r->have_base) {
         r->base_ticks = (double)ticks;
         r->have_base = 1;
     }
-    double t = ((double)ticks - r->base_ticks) / r->tps;
+    r->rec = rec;
+    r->rec_ns = pal_record_time_ns(rec);
+    r->rec_sec = ((double)ticks - r->base_ticks) / r->tps;
+    double t = r->rec_sec;
     if (r->sink && r->sink->record)
         r->sink->record(r->sink->ctx, rec, t);
-    const char *s;
-    size_t len;
-    switch (k->prim) {
-    case PAL_ROLE_DEFINITION:
-        M->gen++;
-        hfree(&r->region_by_id);   /* an id may have its name now */
-        memset(&r->region_by_id, 0, sizeof r->region_by_id);
-        hfree(&r->cnt_by_id);
-        memset(&r->cnt_by_id, 0, sizeof r->cnt_by_id);
-        if (k->comm_def && pal_record_str(rec, M->h[H_MEMBERS], &s, &len) == PAL_OK) {
-            const char *rs = "";
-            size_t rl = 0;
-            if (M->h[H_REMOTE] && pal_record_str(rec, M->h[H_REMOTE], &rs, &rl) != PAL_OK)
-                rs = "", rl = 0;
-            /* a definition the matcher refuses (no members) leaves the id undefined */
-            if (pal_matcher_define_text(r->match, process, geti(rec, M->h[H_COMM], -1),
-                                        geti(rec, M->h[H_SIZE], 0), s, len, rs, rl) == PAL_ENOMEM)
-                return -1;
-        }
+    /* definitions, metadata and the process's instants say when, not what
+     * a thread does */
+    if (e->kind == PAL_EV_DEFINITION || e->kind == PAL_EV_PROCESS_BEGIN ||
+        e->kind == PAL_EV_PROCESS_END || (e->flags & PAL_EVF_METADATA))
         return 0;
-    case PAL_ROLE_METADATA:
-        return 0;
-    case PAL_ROLE_PROCESS_BEGIN:
-    case PAL_ROLE_PROCESS_END:
-        if (!(k->flags & F_SETUP))
-            return 0;   /* at an instant: says when, not what the thread does */
-        break;
-    default:
-        break;
-    }
-    long li = lane_get(r, process, stream);
+    long li = lane_get(r, e->process, e->stream);
     if (li < 0)
         return -1;
     lane *l = &r->lanes[li];
@@ -1210,169 +836,96 @@ static int feed(vw_run *r, meaning *M, const pal_record *rec)
         add_interval(r, l, VW_BUSY, l->last, t);   /* alive; busy = alive - others later */
         l->last = t;
     }
-    if (l->pub.name[0] == '\0' && l->name_gen != M->gen) {
-        l->name_gen = M->gen;
-        if (pal_names_thread(M->names, rec, &s, &len) == PAL_OK && len > 0) {
+    const char *s;
+    size_t len;
+    if (l->pub.name[0] == '\0' && l->name_gen != r->gen) {
+        l->name_gen = r->gen;
+        if (pal_names_thread(pal_events_names(r->ev), rec, &s, &len) == PAL_OK && len > 0) {
             const char *c = own(r, s, len);
             if (c)
                 l->pub.name = c;
         }
     }
-    switch (k->prim) {
-    case PAL_ROLE_ENTER: {
-        long g = region_of(r, M, k, rec, process);
-        if (g < 0)
+    return 0;
+}
+
+static int on_event(vw_run *r, const pal_event *e)
+{
+    if ((e->flags & PAL_EVF_RECORD) && on_record(r, e))
+        return -1;
+    r->rec = e->record;   /* NULL: what the end of the trace makes (tsec) */
+    long li;
+    switch (e->kind) {
+    case PAL_EV_DEFINITION:
+        r->gen++;
+        return 0;
+    case PAL_EV_ENTER: {
+        if ((li = lane_get(r, e->process, e->stream)) < 0)
             return -1;
-        frame *fr = push(r, l, g, t);
-        if (fr == NULL)
-            return -1;
-        fr->flags = k->flags;
-        if (k->flags & F_COLL)
-            fr->root = geti(rec, M->h[H_ROOT], -1);
-        if (k->args) {
-            fr->tag = geti(rec, M->h[H_TAG], 0);
-            fr->comm = comm_of(M, k, rec, 0);
-            fr->bytes = all_bytes(M, rec);
-            fr->peer = peer_of(M, rec, !on(rec, k->send, PAL_ROLE_SEND));   /* for the views */
-            fr->request = geti(rec, M->h[H_REQUEST], -1);
-        }
-        if (on(rec, k->send, PAL_ROLE_SEND))
-            record_message(r, M, k, rec, (size_t)li, 0, t);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
-            /* received when the frame closes; the leave may say from whom */
-            fr->flags |= F_RECV;
-            fr->peer = peer_of(M, rec, 1);
-            fr->tag = tag_of(M, k, rec, 1);
-        }
-        break;
-    }
-    case PAL_ROLE_LEAVE: {
-        long g = region_of(r, M, k, rec, process);
-        if (g < 0)
-            return -1;
-        size_t dp = l->depth;
-        while (dp > 0 && l->stack[dp - 1].region != g)
-            dp--;
-        if (dp == 0) {   /* a leave without its enter: count, ignore */
-            r->f.unmatched_leaves++;
-            break;
-        }
-        frame *fr = &l->stack[dp - 1];
-        if (fr->flags & F_COLL) {   /* the exit may say the root */
-            int64_t root = geti(rec, M->h[H_ROOT], -1);
-            if (root >= 0)
-                fr->root = root;
-        }
-        if (k->bytes)
-            fr->bytes = all_bytes(M, rec);   /* the exit may carry the data */
-        if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
-            int64_t c = comm_of(M, k, rec, -1);
-            if (c >= 0)
-                fr->comm = c;
-        }
-        if (fr->flags & F_RECV) {   /* any source: the actual one may come with the exit */
-            int64_t p = peer_of(M, rec, 1);
-            if (p >= 0)
-                fr->peer = p;
-            int64_t tag = geti(rec, M->h[H_TAG], -1);
-            if (tag >= 0)
-                fr->tag = tag;
-        }
-        if (on(rec, k->send, PAL_ROLE_SEND))
-            record_message(r, M, k, rec, (size_t)li, 0, t);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !(fr->flags & F_RECV) &&
-            !on(rec, k->untimed, PAL_ROLE_UNTIMED))
-            record_message(r, M, k, rec, (size_t)li, 1, t);
-        while (l->depth >= dp) {   /* frames above the match left without a leave */
-            if (l->depth > dp)
-                r->f.unmatched_leaves++;
-            if (pop(r, (size_t)li, t))
-                return -1;
-        }
-        break;
-    }
-    case PAL_ROLE_CALL:
-    case PAL_ROLE_PROCESS_BEGIN:
-    case PAL_ROLE_PROCESS_END: {
-        int64_t ns = 0;
-        pal_record_duration_ns(rec, &ns);
-        double start = t - (double)ns / 1e9;
-        if (start < l->pub.first) {   /* the call began before the lane's first record */
+        lane *l = &r->lanes[li];
+        double start = tsec(r, e->time);
+        if (start < l->pub.first) {   /* a call that began before the lane's first record */
             add_interval(r, l, VW_BUSY, start, l->pub.first);
             l->pub.first = start;
         }
-        long g = region_of(r, M, k, rec, process);
-        if (g < 0)
+        long g = region_named(r, e->name, e->name_len, region_kind(e->flags));
+        if (g < 0 || push(r, l, g, start, e->flags & FRAME_FLAGS) == NULL)
             return -1;
-        frame *fr = push(r, l, g, start);
-        if (fr == NULL)
-            return -1;
-        fr->flags = k->flags;
-        if (k->flags & F_COLL)
-            fr->root = geti(rec, M->h[H_ROOT], -1);
-        if (k->args) {
-            fr->bytes = all_bytes(M, rec);
-            fr->tag = geti(rec, M->h[H_TAG], 0);
-            fr->comm = comm_of(M, k, rec, 0);
-            fr->peer = peer_of(M, rec, !on(rec, k->send, PAL_ROLE_SEND));   /* for the views */
-            fr->request = geti(rec, M->h[H_REQUEST], -1);
-        }
-        int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
-        if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
-            record_message(r, M, k, rec, (size_t)li, 0, start);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
-            record_message(r, M, k, rec, (size_t)li, 1, t);
-        if (pop(r, (size_t)li, t))
-            return -1;
-        break;
+        return 0;
     }
-    case PAL_ROLE_OVERHEAD: {
-        int64_t ns = 0;
-        pal_record_duration_ns(rec, &ns);
-        double end = t + (double)ns / 1e9;
+    case PAL_EV_LEAVE: {
+        if (e->flags & PAL_EVF_ORPHAN) {   /* a leave without its enter: count, ignore */
+            r->f.unmatched_leaves++;
+            return region_named(r, e->name, e->name_len, region_kind(e->flags)) < 0 ? -1 : 0;
+        }
+        if ((li = lane_get(r, e->process, e->stream)) < 0 || r->lanes[li].depth == 0)
+            return -1;
+        lane *l = &r->lanes[li];
+        if (e->record == NULL)
+            r->f.open_at_end++;   /* closed at the lane's last time */
+        else if (e->flags & PAL_EVF_UNMATCHED)
+            r->f.unmatched_leaves++;   /* left with an outer frame */
+        return pop(r, (size_t)li, e->record ? tsec(r, e->time) : l->last, e);
+    }
+    case PAL_EV_SEND:
+    case PAL_EV_RECV:
+    case PAL_EV_MESSAGE:
+        return message(r, e);
+    case PAL_EV_COLL_INSTANCE:
+        return coll_done(r, e);
+    case PAL_EV_OVERHEAD: {
+        if ((li = lane_get(r, e->process, e->stream)) < 0)
+            return -1;
+        lane *l = &r->lanes[li];
+        double t = tsec(r, e->time), end = tsec(r, e->time + e->duration);
         add_interval(r, l, VW_OVERHEAD, t, end);
         if (end > l->last) {
             add_interval(r, l, VW_BUSY, l->last, end);
             l->last = end;
         }
-        break;
+        return 0;
     }
-    case PAL_ROLE_REQUEST_COMPLETE:
-    case PAL_ROLE_REQUEST_START:
-    case PAL_ROLE_MESSAGE:
-        /* a message sent or received at this instant (a nonblocking receive
-         * completes, a persistent send starts); one whose completion was
-         * not seen (untimed) is left out */
-        if (on(rec, k->untimed, PAL_ROLE_UNTIMED))
-            break;
-        if (on(rec, k->send, PAL_ROLE_SEND))
-            record_message(r, M, k, rec, (size_t)li, 0, t);
-        if (on(rec, k->recv, PAL_ROLE_RECV))
-            record_message(r, M, k, rec, (size_t)li, 1, t);
-        break;
-    case PAL_ROLE_MARKER:
+    case PAL_EV_MARKER:
         r->f.markers++;
-        if (r->sink && r->sink->marker && M->h[H_TEXT] &&
-            pal_record_str(rec, M->h[H_TEXT], &s, &len) == PAL_OK)
-            r->sink->marker(r->sink->ctx, process, stream, s, len, t);
-        break;
-    case PAL_ROLE_COUNTER: {
+        if (r->sink && r->sink->marker && e->name)
+            r->sink->marker(r->sink->ctx, e->process, e->stream, e->name, e->name_len,
+                            tsec(r, e->time));
+        return 0;
+    case PAL_EV_COUNTER: {
         r->f.counters++;
-        double v;
-        if (M->h[H_VALUE] == NULL || pal_record_f64(rec, M->h[H_VALUE], &v) != PAL_OK)
-            break;
-        long c = counter_of(r, M, rec, process);
-        if (c < 0 || cl_sample(r, (size_t)li, (size_t)c, v))
+        if (isnan(e->value))
+            return 0;   /* a sample without a value */
+        if ((li = lane_get(r, e->process, e->stream)) < 0)
             return -1;
-        break;
+        long c = counter_named(r, e->name, e->name_len);
+        return c < 0 || cl_sample(r, (size_t)li, (size_t)c, e->value) ? -1 : 0;
     }
-    case PAL_ROLE_LOST:
-        r->f.lost += (uint64_t)geti(rec, M->h[H_COUNT], 1);
-        break;
+    case PAL_EV_LOST:
+        r->f.lost += e->count;
+        return 0;
     default:
-        break;
+        return 0;
     }
-    return 0;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -1431,20 +984,12 @@ static int finish(vw_run *r)
     for (size_t i = 0; i < r->nlanes; i++)
         if (r->lanes[i].last > end)
             end = r->lanes[i].last;
-    /* close what is still open at the lane's last time */
-    for (size_t i = 0; i < r->nlanes; i++)
-        while (r->lanes[i].depth) {
-            r->f.open_at_end++;
-            if (pop(r, i, r->lanes[i].last))
-                return -1;
-        }
+    /* (what was still open closed at its lane's last time, and incomplete
+     * collective instances came out with their members seen: the event
+     * layer's end) */
     for (size_t i = 0; i < r->nlanes; i++)   /* the boundaries still waiting for samples */
         if (cl_flush(r, i))
             return -1;
-    for (size_t i = 0; i < r->ncqs; i++)   /* incomplete instances count as seen */
-        for (size_t k = r->cqs[i].head; k < r->cqs[i].n; k++)
-            if (r->cqs[i].q[k].seen)
-                coll_done(r, r->cqs[i].region, &r->cqs[i].q[k], r->cqs[i].size);
     if (sort_lanes(r))
         return -1;
     /* busy = alive - overhead - idle, per bin */
@@ -1610,7 +1155,7 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
     r->rng = 42;
     r->util = calloc(NBINS * VW_NSTATES, sizeof *r->util);
     r->msgs = malloc(MSG_SAMPLE * sizeof *r->msgs);
-    if (!r->util || !r->msgs || pal_matcher_create(&r->match) != PAL_OK)
+    if (!r->util || !r->msgs)
         return -1;
     /* the root of the call tree */
     if (node_get(r, -1, -1) != 0)
@@ -1638,28 +1183,25 @@ int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
             r->base_ticks = (double)info.start_time;
             r->have_base = 1;
         }
-        meaning M;
-        memset(&M, 0, sizeof M);
-        M.rd = rd;
-        if (pal_names_create(&M.names) != PAL_OK) {
-            pal_reader_close(rd);
-            return -1;
-        }
-        for (int h = 0; h < H_N; h++)
-            pal_reader_role_handle(rd, hrole[h], &M.h[h]);
-        const pal_record *rec;
         int rc = 0;
-        while ((st = pal_reader_next(rd, &rec)) == PAL_OK)
-            if ((rc = feed(r, &M, rec)) != 0)
-                break;
+        if (pal_events_create(rd, &r->ev) != PAL_OK ||
+            pal_events_set_options(r->ev, PAL_EVENTS_EVERY_RECORD) != PAL_OK) {
+            fprintf(stderr, "pal-view: %s: out of memory\n", paths[0]);
+            rc = -1;
+        }
+        const pal_event *e;
+        while (rc == 0 && (st = pal_events_next(r->ev, &e)) == PAL_OK)
+            rc = on_event(r, e);
+        r->rec = NULL;
         if (rc == 0 && st != PAL_END) {
-            fprintf(stderr, "pal-view: %s\n", pal_reader_error(rd));
+            fprintf(stderr, "pal-view: %s\n",
+                    st == PAL_ENOMEM ? "out of memory" : pal_reader_error(rd));
             rc = -1;
         }
         if (rc == 0)
             rc = needs(pal_reader_dict(rd), paths[0]);
-        free(M.k);
-        pal_names_destroy(M.names);
+        pal_events_destroy(r->ev);
+        r->ev = NULL;
         /* damage, or a partial trace: the views are drawn, the exit status says it */
         pal_reader_stats rs;
         pal_reader_get_stats(rd, &rs);
@@ -1701,7 +1243,6 @@ void vw_run_free(vw_run *r)
     free(r->cnames);
     free(r->cgauge);
     hfree(&r->cnt_by_name);
-    hfree(&r->cnt_by_id);
     hfree(&r->cacc_of);
     free(r->cacc);
     hfree(&r->cnode_of);
@@ -1717,7 +1258,6 @@ void vw_run_free(vw_run *r)
     free(r->nodes);
     hfree(&r->lane_of);
     hfree(&r->region_by_name);
-    hfree(&r->region_by_id);
     hfree(&r->node_by_key);
     hfree(&r->comm_of);
     free(r->c_count);
@@ -1730,11 +1270,5 @@ void vw_run_free(vw_run *r)
     free(r->mbytes);
     free(r->rwait);
     free(r->util);
-    pal_matcher_destroy(r->match);
-    for (size_t i = 0; i < r->ncqs; i++)
-        free(r->cqs[i].q);
-    free(r->cqs);
-    hfree(&r->cq_of);
-    hfree(&r->coll_seq);
     free(r);
 }
