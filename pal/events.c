@@ -236,7 +236,10 @@ pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int64_t id,
     uint64_t g = group_hash(members, n);
     if (nremote)   /* an intercommunicator: the same on both sides */
         g ^= group_hash(remote, nremote);
-    return define_group(m, process, id, g, (uint32_t)n);
+    /* its collectives are called by both groups */
+    if (nremote > UINT32_MAX - n)
+        return PAL_EINVAL;
+    return define_group(m, process, id, g, (uint32_t)(n + nremote));
 }
 
 /* the group of a member list as text: its world ranks when they parse to
@@ -266,13 +269,14 @@ pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id,
         size <= 0 || size > PAL_MATCH_MAX_MEMBERS)
         return PAL_EINVAL;
     uint64_t g = text_group(members, len, (size_t)size);
+    size_t rn = 0;
     if (rlen) {   /* an intercommunicator: the same on both sides */
-        size_t rn = 0;
         if (pal_members_parse(remote, rlen, NULL, 0, &rn) != PAL_OK || rn > PAL_MATCH_MAX_MEMBERS)
             rn = 0;
         g ^= text_group(remote, rlen, rn);
     }
-    return define_group(m, process, id, g, (uint32_t)size);
+    /* its collectives are called by both groups */
+    return define_group(m, process, id, g, (uint32_t)((size_t)size + rn));
 }
 
 pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
@@ -392,6 +396,20 @@ pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
     return PAL_END;
 }
 
+void pal_matcher_foreach_waiting(const pal_matcher *m, pal_matcher_end_fn fn, void *ctx)
+{
+    if (m == NULL || fn == NULL)
+        return;
+    for (size_t i = 0; i < m->qcap; i++) {
+        const mqueue *q = &m->qs[i];
+        if (!q->used)
+            continue;
+        pal_msg_key key = {q->k.src, q->k.dst, q->k.tag, q->k.context};
+        for (size_t j = q->head; j < q->n; j++)
+            fn(ctx, &key, q->side, &q->q[j]);
+    }
+}
+
 void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs)
 {
     if (sends)
@@ -456,6 +474,7 @@ typedef struct lane {
     frame *stk;
     size_t depth, cap;
     int64_t last;
+    uint64_t nrec;              /* records of the thread so far */
 } lane;
 
 typedef struct cinst {          /* one collective instance being assembled */
@@ -823,7 +842,7 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
     v->comm = comm;
     v->comm_flags = cflags;
     v->bytes = bytes;
-    pal_msg_end end = {l->process, l->stream, (double)t, bytes, 0}, p;
+    pal_msg_end end = {l->process, l->stream, (double)t, bytes, l->nrec - 1}, p;
     pal_status st = pal_matcher_post(e->m, side, peer, tag, comm, cflags, &end, &p);
     if (st == PAL_ENOMEM)
         return -1;
@@ -998,6 +1017,8 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
     }
     pal_coll_instance *c = &q->q[idx].c;
     if (c->members == 0) {
+        c->context = context;
+        c->seq = (uint64_t)seq;
         c->lo = c->hi = c->late = l->process;
         c->comm = fr->comm;
         c->root = -1;
@@ -1166,6 +1187,7 @@ static int feed(pal_events *e, const pal_record *rec)
         lane *l = lane_get(e, process, pal_record_stream(rec));
         if (l == NULL)
             return -1;
+        l->nrec++;
         if (t > l->last)
             l->last = t;
         return 0;
@@ -1180,6 +1202,7 @@ static int feed(pal_events *e, const pal_record *rec)
     lane *l = lane_get(e, process, pal_record_stream(rec));
     if (l == NULL)
         return -1;
+    l->nrec++;
     if (t > l->last)
         l->last = t;
     switch (k->prim) {

@@ -562,7 +562,8 @@ typedef struct pal_msg_end {
     uint32_t stream;              /* its thread */
     double time;                  /* in the caller's unit */
     uint64_t bytes;
-    uint64_t user;                /* anything: an index of the caller's */
+    uint64_t user;                /* anything: an index of the caller's (the event layer's
+                                   * ends: the record's place in its thread, from 0) */
 } pal_msg_end;
 
 /* The key a message end is matched by (pal_matcher_key). */
@@ -588,7 +589,8 @@ PAL_API pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int
 PAL_API pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id,
                                            int64_t size, const char *members, size_t len,
                                            const char *remote, size_t rlen);
-/* The context of communicator id as process uses it, and its size (0 when
+/* The context of communicator id as process uses it, and its size (of both
+ * groups for an intercommunicator, whose collectives both call; 0 when
  * undefined); collectives group their instances by it too. PAL_OK;
  * PAL_EUNDEF: no definition (the id is the context). */
 PAL_API pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
@@ -609,6 +611,12 @@ PAL_API pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int6
                                     pal_msg_end *partner);
 /* Ends still waiting for their partner. */
 PAL_API void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs);
+/* Calls fn for every end still waiting, with its key and side, in the
+ * order they were posted within each key (the keys in no order): what a
+ * matcher over a share of the streams leaves for the shares' merge. */
+typedef void (*pal_matcher_end_fn)(void *ctx, const pal_msg_key *key, int side,
+                                   const pal_msg_end *end);
+PAL_API void pal_matcher_foreach_waiting(const pal_matcher *m, pal_matcher_end_fn fn, void *ctx);
 /* Parses a member list as text ("0-3 8") into out (at most max ranks):
  * PAL_OK and *n; PAL_EFORMAT when it is not one; PAL_ERANGE when more than
  * max. out NULL: counts only. */
@@ -677,6 +685,8 @@ typedef struct pal_coll_instance {
     pal_coll_op op;
     int64_t min_start, max_start, max_end;   /* ns */
     unsigned comm_flags;          /* of comm: PAL_MATCH_GLOBAL_COMM */
+    uint64_t context;             /* of the communicator (pal_matcher_context) */
+    uint64_t seq;                 /* k: the k-th instance of its collective there, from 0 */
 } pal_coll_instance;
 
 typedef struct pal_event {
