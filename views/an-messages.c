@@ -129,11 +129,30 @@ static void keep_end(void *ctx, const pal_msg_key *key, int side, const pal_msg_
     r->w[r->nw++] = (wend){*key, side, *end};
 }
 
+/* room for n more waiting ends, in one step */
+static int w_reserve(vw_run *r, size_t n)
+{
+    if (r->nw + n <= r->wcap)
+        return 0;
+    wend *w = realloc(r->w, (r->nw + n) * sizeof *w);
+    if (w == NULL)
+        return -1;
+    r->w = w;
+    r->wcap = r->nw + n;
+    return 0;
+}
+
 /* after the last event of one share of several: the ends still waiting */
 static int share_end(vw_run *r)
 {
-    if (r->share)
-        pal_matcher_foreach_waiting(pal_events_matcher(r->ev), keep_end, r);
+    if (!r->share)
+        return 0;
+    const pal_matcher *m = pal_events_matcher(r->ev);
+    uint64_t s = 0, v = 0;
+    pal_matcher_waiting(m, &s, &v);
+    if (w_reserve(r, (size_t)(s + v)))
+        return -1;
+    pal_matcher_foreach_waiting(m, keep_end, r);
     return r->oom ? -1 : 0;
 }
 
@@ -195,11 +214,10 @@ static int merge(vw_run *r, const vw_run *from, const vw_maps *m)
         r->lat_max = from->lat_max;
     for (size_t i = 0; i < from->nms; i++)
         ms_add(r, &from->ms[i]);
-    for (size_t i = 0; i < from->nw; i++) {
-        if (GROW(r->w, r->nw, r->wcap))
-            return -1;
-        r->w[r->nw++] = from->w[i];
-    }
+    if (from->nw && (w_reserve(r, from->nw) ||
+                     !memcpy(r->w + r->nw, from->w, from->nw * sizeof *r->w)))
+        return -1;
+    r->nw += from->nw;
     pair_ends(r);
     return 0;
 }
