@@ -157,6 +157,12 @@ struct vw_run {
     int partial;            /* the reader said damage or a partial trace */
     int share;              /* a share of several: keep what other shares complete */
     int oom;                /* keep_end ran out of memory */
+    /* a share of several: the reader's messages, said once after the
+     * threads end; the damage its reader saw at open (every share's
+     * reader sees the whole run's files) */
+    char **diag;
+    size_t ndiag, diagcap;
+    pal_reader_stats at_open;
     double width;
     double *util;
     lane *lanes;

@@ -508,14 +508,15 @@ static int run_merge(vw_run *r, const vw_run *from)
     r->f.lost += from->f.lost;
     r->f.unmatched_leaves += from->f.unmatched_leaves;
     r->f.open_at_end += from->f.open_at_end;
-    r->f.damaged += from->f.damaged;
-    r->f.bytes_skipped += from->f.bytes_skipped;
-    r->f.chunks_missing += from->f.chunks_missing;
-    r->f.truncated += from->f.truncated;
-    r->f.not_closed += from->f.not_closed;
-    r->f.signaled += from->f.signaled;
-    if (from->f.ranks_missing > r->f.ranks_missing)   /* each share knows the run's */
-        r->f.ranks_missing = from->f.ranks_missing;
+    /* damage: what the share found past what every share's reader saw at open */
+    const pal_reader_stats *o = &from->at_open;
+    r->f.damaged += from->f.damaged - o->damaged;
+    r->f.bytes_skipped += from->f.bytes_skipped - o->bytes_skipped;
+    r->f.chunks_missing += from->f.chunks_missing - o->chunks_missing;
+    r->f.truncated += from->f.truncated - (uint32_t)o->truncated;
+    r->f.not_closed += from->f.not_closed - o->not_closed;
+    r->f.signaled += from->f.signaled - o->signaled;
+    r->f.ranks_missing += from->f.ranks_missing - o->ranks_missing;
     r->partial |= from->partial;
     rc = 0;
 out:
@@ -749,10 +750,40 @@ static int needs(const pal_dict *d, const char *trace)
     return 0;
 }
 
+/* the reader's messages: said at once, or (ctx: a share of several) kept
+ * to be said once after the shares are read */
 static void quiet_diag(void *ctx, const char *msg)
 {
+    vw_run *r = ctx;
+    if (r == NULL) {
+        fprintf(stderr, "pal-view: %s\n", msg);    /* the message names its file */
+        return;
+    }
+    char *c = GROW(r->diag, r->ndiag, r->diagcap) ? NULL : strdup(msg);
+    if (c == NULL)
+        fprintf(stderr, "pal-view: %s\n", msg);
+    else
+        r->diag[r->ndiag++] = c;
+}
+
+static void no_diag(void *ctx, const char *msg)
+{
     (void)ctx;
-    fprintf(stderr, "pal-view: %s\n", msg);    /* the message names its file */
+    (void)msg;
+}
+
+/* the shares' messages, in share order, each once */
+static void say_diag(vw_run *const *runs, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        for (size_t i = 0; runs[k] && i < runs[k]->ndiag; i++) {
+            int seen = 0;
+            for (unsigned j = 0; j <= k && !seen; j++)
+                for (size_t m = 0; runs[j] && m < (j == k ? i : runs[j]->ndiag) && !seen; m++)
+                    seen = strcmp(runs[j]->diag[m], runs[k]->diag[i]) == 0;
+            if (!seen)
+                fprintf(stderr, "pal-view: %s\n", runs[k]->diag[i]);
+        }
 }
 
 /* ---------------- reading ---------------- */
@@ -785,12 +816,13 @@ static int read_share(vw_run *r, const char *const *paths, size_t n, const char 
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return -1;
     }
-    pal_reader_set_diag(rd, quiet_diag, NULL);
+    pal_reader_set_diag(rd, quiet_diag, nshares > 1 ? r : NULL);
     if (nshares > 1 && pal_reader_set_share(rd, k, nshares) != PAL_OK) {
         fprintf(stderr, "pal-view: %s: cannot read share %u of %u\n", paths[0], k, nshares);
         pal_reader_close(rd);
         return -1;
     }
+    pal_reader_get_stats(rd, &r->at_open);
     pal_trace_info info;
     memset(&info, 0, sizeof info);
     pal_reader_info(rd, &info);
@@ -851,7 +883,7 @@ static int run_base(vw_run *r, const char *const *paths, size_t n, const char *d
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return -1;
     }
-    pal_reader_set_diag(rd, NULL, NULL);
+    pal_reader_set_diag(rd, no_diag, NULL);   /* the shares say it */
     pal_trace_info info;
     memset(&info, 0, sizeof info);
     pal_reader_info(rd, &info);
@@ -933,11 +965,17 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
             rc = -1;
             break;
         }
+    vw_run **runs = calloc(jobs, sizeof *runs);
     for (unsigned k = 0; k < started; k++) {
         pthread_join(th[k], NULL);
         if (job[k].rc)
             rc = -1;
+        if (runs)
+            runs[k] = job[k].r;
     }
+    if (runs)
+        say_diag(runs, started);
+    free(runs);
     for (unsigned k = 1; rc == 0 && k < jobs; k++)
         if (run_merge(r, job[k].r)) {
             fprintf(stderr, "pal-view: out of memory merging share %u of %u\n", k, jobs);
@@ -972,6 +1010,9 @@ void vw_run_free(vw_run *r)
         free(r->lanes[i].active);
     }
     pal_events_destroy(r->ev);
+    for (size_t i = 0; i < r->ndiag; i++)
+        free(r->diag[i]);
+    free(r->diag);
     free(r->cnames);
     free(r->cfirst);
     vw_hfree(&r->cnt_by_name);

@@ -9,6 +9,8 @@
 # on 4 ranks; ring on 16). The single files (toymp, PICL,
 # the ECL trace of tests/views/vwprog, merged MPI traces, an OTF2 archive)
 # are read by one thread whatever -j says: there -j must change nothing.
+# A damaged run (a flipped chunk, a file cut short, a rank missing) says
+# each message once and counts the damage once, as -j 1 does.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -57,12 +59,12 @@ merged() {
     shift
     same "$name" "$@"
     for j in 2 8; do
-        if "$vm" $j "$@" >"$tmp/vm" 2>&1; then
+        if "$vm" $j "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
             echo "ok: $name: merged from $j shares: $(cat "$tmp/vm")"
             split=$((split + 1))
         else
             bad "$name: the facts merged from $j shares differ"
-            cat "$tmp/vm"
+            cat "$tmp/vm" "$tmp/vm.err"
         fi
     done
 }
@@ -107,6 +109,19 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
     done
     run ring16 16 "$bin/ring" 5
     merged "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
+    # damage: every share's reader sees the run's files at open (a file cut
+    # inside a chunk, a rank without a file): said once, counted once; a
+    # damaged chunk in one share's file is that share's
+    mkdir "$tmp/dmg"
+    cp "$tmp/ring16"/trace.[0-9]*.ecl "$tmp/dmg/"
+    sz=$(wc -c <"$tmp/dmg/trace.5.ecl")
+    printf '\377\377\377\377' | dd of="$tmp/dmg/trace.5.ecl" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null
+    head -c $((sz / 2)) "$tmp/ring16/trace.6.ecl" >"$tmp/dmg/trace.6.ecl"
+    rm "$tmp/dmg/trace.9.ecl"
+    merged "ring, 16 ranks, damaged (per-rank files)" "$tmp/dmg"
+    grep -q '^exit 2$' "$tmp/o.1.err" || bad "the damaged run: exit status $(tail -1 "$tmp/o.1.err")"
+    [ "$(grep -c 'no trace among the inputs' "$tmp/o.8.err")" = 1 ] ||
+        bad "the damaged run: the missing rank said $(grep -c 'no trace among' "$tmp/o.8.err") times with -j 8"
     # an OTF2 archive: a foreign format whose communicator ids are global
     if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
         if "$pv" --export otf2 -o "$tmp/coll.otf2" "$tmp/collectives/trace.ecl" >/dev/null 2>&1; then
@@ -115,7 +130,7 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
             bad "pal-view --export otf2"
         fi
     fi
-    [ "$split" -ge 12 ] || bad "only $split merges of split runs compared"
+    [ "$split" -ge 14 ] || bad "only $split merges of split runs compared"
 else
     echo "note: ECL was configured without MPI: no run of several files is split"
 fi
