@@ -651,8 +651,10 @@ static int finish(vw_run *r)
         regions[rpos[g]] = r->regions[g];
         rinf[rpos[g]] = r->rinf[g];
     }
-    memcpy(r->regions, regions, r->nregions * sizeof *regions);
-    memcpy(r->rinf, rinf, r->nregions * sizeof *rinf);
+    if (r->nregions) {   /* (none: no arrays) */
+        memcpy(r->regions, regions, r->nregions * sizeof *regions);
+        memcpy(r->rinf, rinf, r->nregions * sizeof *rinf);
+    }
     for (size_t i = 0; i < r->nnodes; i++) {
         vw_node n = r->nodes[i];
         n.region = n.region >= 0 ? rpos[n.region] : -1;
@@ -679,8 +681,10 @@ static int finish(vw_run *r)
         cnames[cpos[c]] = r->cnames[c];
         cfirst[cpos[c]] = r->cfirst[c];
     }
-    memcpy(r->cnames, cnames, r->ncnt * sizeof *cnames);
-    memcpy(r->cfirst, cfirst, r->ncnt * sizeof *cfirst);
+    if (r->ncnt) {
+        memcpy(r->cnames, cnames, r->ncnt * sizeof *cnames);
+        memcpy(r->cfirst, cfirst, r->ncnt * sizeof *cfirst);
+    }
     vw_maps m = {rpos, npos, cpos, lpos};
     for (size_t a = 0; a < NANALYSES; a++)
         if (analyses[a]->renumber && analyses[a]->renumber(r, &m))
