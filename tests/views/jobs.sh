@@ -9,6 +9,7 @@
 # on 4 ranks; ring on 16). The single files (toymp, PICL,
 # the ECL trace of tests/views/vwprog, merged MPI traces, an OTF2 archive)
 # are read by one thread whatever -j says: there -j must change nothing.
+# halo with ECL_COUNTERS gives the counters per region a split run too.
 # A damaged run (a flipped chunk, a file cut short, a rank missing) says
 # each message once and counts the damage once, as -j 1 does.
 set -u
@@ -107,6 +108,16 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
         same "$ex (merged)" "$tmp/$ex/trace.ecl"
         merged "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
     done
+    # counters per region: perf_event counts of every thread
+    if [ -x "$bin/halo" ]; then
+        ECL_COUNTERS=task-clock,page-faults,context-switches
+        export ECL_COUNTERS
+        run cnt 4 "$bin/halo" 20
+        unset ECL_COUNTERS
+        merged "halo with counters (per-rank files)" "$tmp/cnt"/trace.[0-9]*.ecl
+        grep -q ', [1-9][0-9]* counters$' "$tmp/vm" ||
+            echo "note: no counter recorded (no perf_event here): their merge is not compared"
+    fi
     run ring16 16 "$bin/ring" 5
     merged "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
     # damage: every share's reader sees the run's files at open (a file cut
@@ -130,7 +141,7 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
             bad "pal-view --export otf2"
         fi
     fi
-    [ "$split" -ge 14 ] || bad "only $split merges of split runs compared"
+    [ "$split" -ge 16 ] || bad "only $split merges of split runs compared"
 else
     echo "note: ECL was configured without MPI: no run of several files is split"
 fi
