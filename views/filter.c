@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -943,6 +944,21 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
         return -1;
     if (files < jobs)
         jobs = files;
+    /* every share's reader opens every file of the run (its headers) and
+     * keeps up to half the descriptor limit open: as many shares as the
+     * limit holds, raised to the hard limit when that is needed */
+    struct rlimit rl;
+    if (jobs > 1 && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        if ((rlim_t)jobs * files + 32 > rl.rlim_cur && rl.rlim_cur < rl.rlim_max) {
+            rlim_t want = (rlim_t)jobs * files + 32;
+            rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max ? rl.rlim_max : want;
+            setrlimit(RLIMIT_NOFILE, &rl);
+            getrlimit(RLIMIT_NOFILE, &rl);
+        }
+        rlim_t fit = rl.rlim_cur > 32 ? (rl.rlim_cur - 32) / files : 0;
+        if (fit < jobs)
+            jobs = fit ? (unsigned)fit : 1;
+    }
     if (jobs <= 1) {
         if (read_share(r, paths, n, dict_path, 0, 1) || finish(r))
             return -1;

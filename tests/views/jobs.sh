@@ -9,7 +9,8 @@
 # on 4 ranks; ring on 16). The single files (toymp, PICL,
 # the ECL trace of tests/views/vwprog, merged MPI traces, an OTF2 archive)
 # are read by one thread whatever -j says: there -j must change nothing.
-# halo with ECL_COUNTERS gives the counters per region a split run too.
+# halo with ECL_COUNTERS gives the counters per region a split run too;
+# a low descriptor limit (ulimit -n 40, 100) leaves -j 8 working.
 # A damaged run (a flipped chunk, a file cut short, a rank missing) says
 # each message once and counts the damage once, as -j 1 does.
 set -u
@@ -120,6 +121,14 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
     fi
     run ring16 16 "$bin/ring" 5
     merged "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
+    # every share's reader opens every file: under a low descriptor limit
+    # -j uses as many threads as the limit holds, not "Too many open files"
+    for lim in 40 100; do
+        (ulimit -n $lim && "$pv" -j 8 "$tmp/ring16"/trace.[0-9]*.ecl) >"$tmp/lim" 2>"$tmp/lim.err" ||
+            bad "ulimit -n $lim: pal-view -j 8 failed: $(head -2 "$tmp/lim.err")"
+        "$pv" "$tmp/ring16"/trace.[0-9]*.ecl | cmp -s - "$tmp/lim" ||
+            bad "ulimit -n $lim: pal-view -j 8 differs from -j 1"
+    done
     # damage: every share's reader sees the run's files at open (a file cut
     # inside a chunk, a rank without a file): said once, counted once; a
     # damaged chunk in one share's file is that share's
