@@ -156,48 +156,96 @@ static int share_end(vw_run *r)
     return r->oom ? -1 : 0;
 }
 
-static int cmp_wend(const void *a, const void *b)
+static int same_key(const pal_msg_key *a, const pal_msg_key *b)
 {
-    const wend *x = a, *y = b;
-    if (x->key.src != y->key.src)
-        return x->key.src < y->key.src ? -1 : 1;
-    if (x->key.dst != y->key.dst)
-        return x->key.dst < y->key.dst ? -1 : 1;
-    if (x->key.tag != y->key.tag)
-        return x->key.tag < y->key.tag ? -1 : 1;
-    if (x->key.context != y->key.context)
-        return x->key.context < y->key.context ? -1 : 1;
-    if (x->side != y->side)
-        return x->side < y->side ? -1 : 1;
-    okey kx = end_key(&x->end), ky = end_key(&y->end);
-    return vw_okey_cmp(&kx, &ky);
+    return a->src == b->src && a->dst == b->dst && a->tag == b->tag && a->context == b->context;
 }
 
-/* the waiting ends of both shares: in each key, the i-th send is the i-th
- * receive's (the matcher's first-in first-out, doc/pal.md) */
-static void pair_ends(vw_run *r)
+static uint64_t key_hash(const pal_msg_key *k)
 {
-    if (r->nw > 1)
-        qsort(r->w, r->nw, sizeof *r->w, cmp_wend);
-    size_t out = 0;
-    for (size_t i = 0; i < r->nw;) {
-        size_t j = i, m;
-        while (j < r->nw && r->w[j].key.src == r->w[i].key.src &&
-               r->w[j].key.dst == r->w[i].key.dst && r->w[j].key.tag == r->w[i].key.tag &&
-               r->w[j].key.context == r->w[i].key.context)
+    return vw_mix((uint64_t)k->src << 32 ^ k->dst) ^ vw_mix((uint64_t)k->tag ^ vw_mix(k->context));
+}
+
+/* The waiting ends of another share (fw, fn) against r's. A share's
+ * matcher gives each key's ends together, in the order they were posted,
+ * all of one side (its queue waits on one side), and r keeps them so; in
+ * each key the i-th send pairs with the i-th receive (the matcher's first
+ * in, first out: doc/pal.md). No sort: one pass over each. */
+static int pair_ends(vw_run *r, const wend *fw, size_t fn)
+{
+    hmap at;
+    memset(&at, 0, sizeof at);
+    size_t *rs = malloc((r->nw + 1) * sizeof *rs), *rn = malloc((r->nw + 1) * sizeof *rn);
+    pal_msg_key *rk = malloc((r->nw + 1) * sizeof *rk);   /* each run's key and side */
+    int *rside = malloc((r->nw + 1) * sizeof *rside);
+    wend *out = malloc((r->nw + fn + 1) * sizeof *out);
+    wend *left = malloc((fn + 1) * sizeof *left);   /* from's ends left waiting */
+    size_t nruns = 0, nout = 0, cap = r->nw + fn + 1;
+    int rc = -1;
+    if (!rs || !rn || !rk || !rside || !out || !left)
+        goto done;
+    for (size_t i = 0; i < r->nw;) {   /* r's runs of one key */
+        size_t j = i + 1;
+        while (j < r->nw && same_key(&r->w[j].key, &r->w[i].key))
             j++;
-        for (m = i; m < j && r->w[m].side == PAL_MATCH_SEND; m++)
-            ;
-        size_t ns = m - i, nr = j - m, np = ns < nr ? ns : nr;
-        for (size_t k = 0; k < np; k++)
-            matched(r, &r->w[i + k].end, &r->w[m + k].end, r->w[i + k].end.bytes);
-        for (size_t k = i + np; k < m; k++)
-            r->w[out++] = r->w[k];
-        for (size_t k = m + np; k < j; k++)
-            r->w[out++] = r->w[k];
+        uint64_t h = key_hash(&r->w[i].key);
+        while (vw_hget(&at, h) >= 0)
+            h++;
+        if (vw_hput(&at, h, (long)nruns))
+            goto done;
+        rs[nruns] = i;
+        rk[nruns] = r->w[i].key;
+        rside[nruns] = r->w[i].side;
+        rn[nruns++] = j - i;
         i = j;
     }
-    r->nw = out;
+    size_t nleft = 0;
+    for (size_t i = 0; i < fn;) {
+        size_t j = i + 1;
+        while (j < fn && same_key(&fw[j].key, &fw[i].key))
+            j++;
+        long k = -1;
+        for (uint64_t h = key_hash(&fw[i].key);; h++) {
+            k = vw_hget(&at, h);
+            if (k < 0 || same_key(&rk[k], &fw[i].key))
+                break;
+        }
+        size_t np = 0;
+        if (k >= 0 && rside[k] != fw[i].side) {
+            np = rn[k] < j - i ? rn[k] : j - i;
+            for (size_t e = 0; e < np; e++) {
+                const wend *a = &r->w[rs[k] + e], *b = &fw[i + e];
+                const wend *snd = a->side == PAL_MATCH_SEND ? a : b;
+                const wend *rcv = a->side == PAL_MATCH_SEND ? b : a;
+                matched(r, &snd->end, &rcv->end, snd->end.bytes);
+            }
+            rs[k] += np;
+            rn[k] -= np;
+        }
+        for (size_t e = i + np; e < j; e++)
+            left[nleft++] = fw[e];
+        i = j;
+    }
+    for (size_t k = 0; k < nruns; k++)
+        for (size_t e = 0; e < rn[k]; e++)
+            out[nout++] = r->w[rs[k] + e];
+    for (size_t e = 0; e < nleft; e++)   /* after r's */
+        out[nout++] = left[e];
+    free(r->w);
+    r->w = out;
+    r->nw = nout;
+    r->wcap = cap;
+    out = NULL;
+    rc = 0;
+done:
+    vw_hfree(&at);
+    free(rs);
+    free(rn);
+    free(rk);
+    free(rside);
+    free(out);
+    free(left);
+    return rc;
 }
 
 static int merge(vw_run *r, const vw_run *from, const vw_maps *m)
@@ -214,11 +262,8 @@ static int merge(vw_run *r, const vw_run *from, const vw_maps *m)
         r->lat_max = from->lat_max;
     for (size_t i = 0; i < from->nms; i++)
         ms_add(r, &from->ms[i]);
-    if (from->nw && (w_reserve(r, from->nw) ||
-                     !memcpy(r->w + r->nw, from->w, from->nw * sizeof *r->w)))
+    if (pair_ends(r, from->w, from->nw))
         return -1;
-    r->nw += from->nw;
-    pair_ends(r);
     return 0;
 }
 
