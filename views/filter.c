@@ -812,12 +812,11 @@ static vw_run *run_new(const vw_sink *sink)
 
 /* one trace, or the per-rank traces of a run read as one stream: share k
  * of nshares of its streams into r. 0, or -1 (said on stderr). */
-static int read_share(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
-                      unsigned k, unsigned nshares)
+static int read_share(vw_run *r, pal_reader *rd, const char *const *paths, size_t n,
+                      const char *dict_path, unsigned k, unsigned nshares)
 {
-    pal_reader *rd = NULL;
-    pal_status st = pal_reader_open_run(paths, n, dict_path, 0, &rd);
-    if (st != PAL_OK) {
+    pal_status st;
+    if (rd == NULL && (st = pal_reader_open_run(paths, n, dict_path, 0, &rd)) != PAL_OK) {
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return -1;
     }
@@ -878,17 +877,18 @@ static int read_share(vw_run *r, const char *const *paths, size_t n, const char 
     return rc;
 }
 
-/* the time the run starts, as one reader of it says: its start time, else
- * its first record's (each share needs the same) */
+/* the run's files, and the time the run starts as one reader of it says:
+ * its start time, else its first record's (each share needs the same);
+ * *out: the reader, not read yet (share 0's), or NULL */
 static int run_base(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
-                    unsigned *files)
+                    unsigned *files, pal_reader **out)
 {
     pal_reader *rd = NULL;
+    *out = NULL;
     if (pal_reader_open_run(paths, n, dict_path, 0, &rd) != PAL_OK) {
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return -1;
     }
-    pal_reader_set_diag(rd, no_diag, NULL);   /* the shares say it */
     pal_trace_info info;
     memset(&info, 0, sizeof info);
     pal_reader_info(rd, &info);
@@ -899,7 +899,11 @@ static int run_base(vw_run *r, const char *const *paths, size_t n, const char *d
     if (info.start_time > 0) {
         r->base_ticks = (double)info.start_time;
         r->have_base = 1;
-    } else if (pal_reader_next(rd, &rec) == PAL_OK) {
+        *out = rd;
+        return 0;
+    }
+    pal_reader_set_diag(rd, no_diag, NULL);   /* the shares say it */
+    if (pal_reader_next(rd, &rec) == PAL_OK) {
         r->base_ticks = (double)pal_record_time(rec);
         r->have_base = 1;
     }
@@ -914,12 +918,14 @@ typedef struct share_job {
     unsigned k, nshares;
     vw_run *r;
     int rc;
+    pal_reader *rd;             /* opened already, or NULL */
 } share_job;
 
 static void *share_main(void *arg)
 {
     share_job *j = arg;
-    j->rc = read_share(j->r, j->paths, j->n, j->dict, j->k, j->nshares);
+    j->rc = read_share(j->r, j->rd, j->paths, j->n, j->dict, j->k, j->nshares);
+    j->rd = NULL;   /* read_share closes it */
     return NULL;
 }
 
@@ -932,7 +938,7 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
         return -1;
     *out = r;
     if (jobs <= 1) {
-        if (read_share(r, paths, n, dict_path, 0, 1) || finish(r))
+        if (read_share(r, NULL, paths, n, dict_path, 0, 1) || finish(r))
             return -1;
         return r->partial;
     }
@@ -940,7 +946,8 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
      * threads of one file are read together (the definitions that name
      * their regions may be in any of them) */
     unsigned files = 0;
-    if (run_base(r, paths, n, dict_path, &files))
+    pal_reader *rd0 = NULL;   /* share 0's, when it could be opened without reading */
+    if (run_base(r, paths, n, dict_path, &files, &rd0))
         return -1;
     if (files < jobs)
         jobs = files;
@@ -960,7 +967,7 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
             jobs = fit ? (unsigned)fit : 1;
     }
     if (jobs <= 1) {
-        if (read_share(r, paths, n, dict_path, 0, 1) || finish(r))
+        if (read_share(r, rd0, paths, n, dict_path, 0, 1) || finish(r))
             return -1;
         return r->partial;
     }
@@ -970,7 +977,10 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
     int rc = job && th ? 0 : -1;
     unsigned started = 0;
     for (unsigned k = 0; rc == 0 && k < jobs; k++) {
-        job[k] = (share_job){paths, n, dict_path, k, jobs, k ? run_new(NULL) : r, -1};
+        job[k] = (share_job){paths, n, dict_path, k, jobs, k ? run_new(NULL) : r, -1,
+                             k ? NULL : rd0};
+        if (k == 0)
+            rd0 = NULL;   /* share 0's now */
         if (job[k].r == NULL)
             rc = -1;
         else {
@@ -985,6 +995,9 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
             rc = -1;
             break;
         }
+    for (unsigned k = started; job && k < jobs; k++)   /* not started: its reader */
+        pal_reader_close(job[k].rd);
+    pal_reader_close(rd0);
     vw_run **runs = calloc(jobs, sizeof *runs);
     for (unsigned k = 0; k < started; k++) {
         pthread_join(th[k], NULL);
