@@ -11,6 +11,24 @@
 
 #include "pal/pal.h"
 
+/* *arr (of *cap elements of elem bytes) grown to hold n, doubling from
+ * first; -1 (*arr untouched) when memory runs out. arr is the address of
+ * the array's pointer. */
+static int grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : first;
+    while (ncap < n)
+        ncap *= 2;
+    void *p = realloc(*(void **)arr, ncap * elem);
+    if (p == NULL)
+        return -1;
+    *(void **)arr = p;
+    *cap = ncap;
+    return 0;
+}
+
 /* ---------------- vocabulary ---------------- */
 static const char *const coll_names[] = {
 #define X(id, name, otf2_op, otf2_role) name,
@@ -382,14 +400,8 @@ pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
         q->n -= q->head;
         q->head = 0;
     }
-    if (q->n == q->cap) {
-        size_t ncap = q->cap ? q->cap * 2 : 4;
-        pal_msg_end *nq = realloc(q->q, ncap * sizeof *nq);
-        if (nq == NULL)
-            return PAL_ENOMEM;
-        q->q = nq;
-        q->cap = ncap;
-    }
+    if (grow(&q->q, &q->cap, q->n + 1, sizeof *q->q, 4))
+        return PAL_ENOMEM;
     q->side = side;
     q->q[q->n++] = *end;
     m->waiting[side]++;
@@ -734,14 +746,8 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
 static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
                        const lane *l, int64_t t)
 {
-    if (e->nout == e->outcap) {
-        size_t ncap = e->outcap ? e->outcap * 2 : 16;
-        pal_event *o = realloc(e->out, ncap * sizeof *o);
-        if (o == NULL)
-            return NULL;
-        e->out = o;
-        e->outcap = ncap;
-    }
+    if (grow(&e->out, &e->outcap, e->nout + 1, sizeof *e->out, 16))
+        return NULL;
     pal_event *v = &e->out[e->nout++];
     memset(v, 0, sizeof *v);
     v->kind = kind;
@@ -781,14 +787,8 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
     for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
         if (e->lanes[j].process == process && e->lanes[j].stream == stream)
             return e->lastlane = &e->lanes[j];
-    if (e->nlanes == e->lordcap) {
-        size_t ncap = e->lordcap ? e->lordcap * 2 : 64;
-        uint64_t *o = realloc(e->lorder, ncap * sizeof *o);
-        if (o == NULL)
-            return NULL;
-        e->lorder = o;
-        e->lordcap = ncap;
-    }
+    if (grow(&e->lorder, &e->lordcap, e->nlanes + 1, sizeof *e->lorder, 64))
+        return NULL;
     e->lorder[e->nlanes] = key;
     lane *l = e->lastlane = &e->lanes[j];
     memset(l, 0, sizeof *l);
@@ -896,14 +896,8 @@ static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_
     for (; e->cqs[j].used; j = (j + 1) & (e->cqcap - 1))
         if (e->cqs[j].context == context && e->cqs[j].name == name)
             return &e->cqs[j];
-    if (e->ncqs == e->cqordcap) {
-        size_t ncap = e->cqordcap ? e->cqordcap * 2 : 64;
-        struct cqkey *o = realloc(e->cqorder, ncap * sizeof *o);
-        if (o == NULL)
-            return NULL;
-        e->cqorder = o;
-        e->cqordcap = ncap;
-    }
+    if (grow(&e->cqorder, &e->cqordcap, e->ncqs + 1, sizeof *e->cqorder, 64))
+        return NULL;
     e->cqorder[e->ncqs] = (struct cqkey){context, name};
     cqueue *q = &e->cqs[j];
     memset(q, 0, sizeof *q);
@@ -1005,14 +999,8 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
             idx -= q->head;
             q->head = 0;
         }
-        if (q->n == q->cap) {
-            size_t ncap = q->cap ? q->cap * 2 : 8;
-            cinst *nq = realloc(q->q, ncap * sizeof *nq);
-            if (nq == NULL)
-                return -1;
-            q->q = nq;
-            q->cap = ncap;
-        }
+        if (grow(&q->q, &q->cap, q->n + 1, sizeof *q->q, 8))
+            return -1;
         memset(&q->q[q->n++], 0, sizeof *q->q);
     }
     pal_coll_instance *c = &q->q[idx].c;
@@ -1057,14 +1045,8 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
 static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k,
                    const char *name, int64_t start)
 {
-    if (l->depth == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 16;
-        frame *s = realloc(l->stk, ncap * sizeof *s);
-        if (s == NULL)
-            return NULL;
-        l->stk = s;
-        l->cap = ncap;
-    }
+    if (grow(&l->stk, &l->cap, l->depth + 1, sizeof *l->stk, 16))
+        return NULL;
     frame *fr = &l->stk[l->depth++];
     memset(fr, 0, sizeof *fr);
     fr->name = name;
