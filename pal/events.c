@@ -4,11 +4,30 @@
  * key (doc/pal.md, "Messages: the matcher"). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pal/pal.h"
+
+/* *arr (of *cap elements of elem bytes) grown to hold n, doubling from
+ * first; -1 (*arr untouched) when memory runs out. arr is the address of
+ * the array's pointer. */
+static int grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : first;
+    while (ncap < n)
+        ncap *= 2;
+    void *p = realloc(*(void **)arr, ncap * elem);
+    if (p == NULL)
+        return -1;
+    *(void **)arr = p;
+    *cap = ncap;
+    return 0;
+}
 
 /* ---------------- vocabulary ---------------- */
 static const char *const coll_names[] = {
@@ -235,7 +254,10 @@ pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int64_t id,
     uint64_t g = group_hash(members, n);
     if (nremote)   /* an intercommunicator: the same on both sides */
         g ^= group_hash(remote, nremote);
-    return define_group(m, process, id, g, (uint32_t)n);
+    /* its collectives are called by both groups */
+    if (nremote > UINT32_MAX - n)
+        return PAL_EINVAL;
+    return define_group(m, process, id, g, (uint32_t)(n + nremote));
 }
 
 /* the group of a member list as text: its world ranks when they parse to
@@ -265,13 +287,14 @@ pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id,
         size <= 0 || size > PAL_MATCH_MAX_MEMBERS)
         return PAL_EINVAL;
     uint64_t g = text_group(members, len, (size_t)size);
+    size_t rn = 0;
     if (rlen) {   /* an intercommunicator: the same on both sides */
-        size_t rn = 0;
         if (pal_members_parse(remote, rlen, NULL, 0, &rn) != PAL_OK || rn > PAL_MATCH_MAX_MEMBERS)
             rn = 0;
         g ^= text_group(remote, rlen, rn);
     }
-    return define_group(m, process, id, g, (uint32_t)size);
+    /* its collectives are called by both groups */
+    return define_group(m, process, id, g, (uint32_t)((size_t)size + rn));
 }
 
 pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
@@ -377,18 +400,26 @@ pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
         q->n -= q->head;
         q->head = 0;
     }
-    if (q->n == q->cap) {
-        size_t ncap = q->cap ? q->cap * 2 : 4;
-        pal_msg_end *nq = realloc(q->q, ncap * sizeof *nq);
-        if (nq == NULL)
-            return PAL_ENOMEM;
-        q->q = nq;
-        q->cap = ncap;
-    }
+    if (grow(&q->q, &q->cap, q->n + 1, sizeof *q->q, 4))
+        return PAL_ENOMEM;
     q->side = side;
     q->q[q->n++] = *end;
     m->waiting[side]++;
     return PAL_END;
+}
+
+void pal_matcher_foreach_waiting(const pal_matcher *m, pal_matcher_end_fn fn, void *ctx)
+{
+    if (m == NULL || fn == NULL)
+        return;
+    for (size_t i = 0; i < m->qcap; i++) {
+        const mqueue *q = &m->qs[i];
+        if (!q->used)
+            continue;
+        pal_msg_key key = {q->k.src, q->k.dst, q->k.tag, q->k.context};
+        for (size_t j = q->head; j < q->n; j++)
+            fn(ctx, &key, q->side, &q->q[j]);
+    }
 }
 
 void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs)
@@ -444,10 +475,10 @@ typedef struct frame {
     unsigned flags;
     int recv;                   /* receives when it closes */
     int64_t start, peer, tag, comm, root;
+    int64_t request;            /* its request, -1 if none; a collective's > 0: nonblocking */
     unsigned comm_flags;
     uint64_t bytes;
     pal_coll_op op;
-    uint64_t request;           /* a nonblocking collective's request (0: blocking) */
 } frame;
 
 /* A nonblocking collective's part, from its call until its request
@@ -466,6 +497,7 @@ typedef struct lane {
     frame *stk;
     size_t depth, cap;
     int64_t last;
+    uint64_t nrec;              /* records of the thread so far */
 } lane;
 
 typedef struct cinst {          /* one collective instance being assembled */
@@ -477,6 +509,8 @@ typedef struct cqueue {         /* the pending instances of one collective on on
     const char *name;
     size_t len;
     uint32_t size;
+    unsigned comm_flags;        /* of the first member's communicator */
+    unsigned flags;             /* the first member's frame's (PAL_EVF_*) */
     int used;
     uint64_t base;              /* sequence number of q[head] */
     cinst *q;
@@ -500,6 +534,9 @@ struct pal_events {
     lane *lanes;                /* hash by (process, stream) */
     size_t lcap, nlanes;
     lane *lastlane;             /* the last one found (records come in runs of a thread) */
+    uint64_t *lorder;           /* (process, stream) of the lanes in the order first seen */
+    struct cqkey { uint64_t context; const char *name; } *cqorder;   /* likewise */
+    size_t lordcap, cqordcap;
     cqueue *cqs;                /* hash by (context, name) */
     size_t cqcap, ncqs;
     seqent *seq;
@@ -518,7 +555,8 @@ struct pal_events {
     size_t idcap, nid;
     pal_event *out;             /* the events of the current record */
     size_t nout, outcap, next;
-    int ended;
+    int ended, started;
+    unsigned options;           /* PAL_EVENTS_* */
     char idbuf[96];
 };
 
@@ -621,6 +659,8 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
         k->flags |= PAL_EVF_IDLE;
     if (pal_recdesc_has_role(d, PAL_ROLE_COLLECTIVE))
         k->flags |= PAL_EVF_COLLECTIVE;
+    if (pal_recdesc_has_role(d, PAL_ROLE_DEVICE))
+        k->flags |= PAL_EVF_DEVICE;
     k->op = pal_coll_op_by_name(pal_recdesc_operation(d));
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         k->any_rma |= k->rma_how[r] = pal_recdesc_has_role(d, pal_rma_kind_role((pal_rma_kind)r));
@@ -632,11 +672,17 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
     const pal_fielddesc *rf = pal_recdesc_role_field(d, PAL_FROLE_REGION);
     if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
         pal_recdesc_role_field(d, PAL_FROLE_DURATION)) {
-        /* a process's start or end that takes time: a span named by what
-         * the description says of the record */
+        /* a process's start or end that takes time: a span named by its
+         * region field when that refers to a definition (an OTF2 archive's
+         * MPI_Init), else by what the description says of the record */
         const char *nm = pal_recdesc_description(d);
-        k->region = nm && nm[0] ? nm : pal_recdesc_name(d);
         k->flags = PAL_EVF_SETUP;
+        if (rf && pal_field_reference(rf, NULL, NULL, NULL) == PAL_OK) {
+            k->has_ref = 1;
+            k->idname = pal_field_name(rf);
+        } else {
+            k->region = nm && nm[0] ? nm : pal_recdesc_name(d);
+        }
     } else if (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE ||
                k->prim == PAL_ROLE_CALL) {
         const char *nm = pal_recdesc_region(d);
@@ -715,14 +761,8 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
 static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
                        const lane *l, int64_t t)
 {
-    if (e->nout == e->outcap) {
-        size_t ncap = e->outcap ? e->outcap * 2 : 16;
-        pal_event *o = realloc(e->out, ncap * sizeof *o);
-        if (o == NULL)
-            return NULL;
-        e->out = o;
-        e->outcap = ncap;
-    }
+    if (grow(&e->out, &e->outcap, e->nout + 1, sizeof *e->out, 16))
+        return NULL;
     pal_event *v = &e->out[e->nout++];
     memset(v, 0, sizeof *v);
     v->kind = kind;
@@ -730,7 +770,7 @@ static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec
     v->process = l ? l->process : rec ? pal_record_process(rec) : 0;
     v->stream = l ? l->stream : rec ? pal_record_stream(rec) : 0;
     v->time = t;
-    v->peer = v->root = v->window = -1;
+    v->peer = v->root = v->window = v->request = -1;
     v->op = PAL_COLL_OP_NONE;
     v->rma = PAL_RMA_KIND_NONE;
     return v;
@@ -762,6 +802,9 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
     for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
         if (e->lanes[j].process == process && e->lanes[j].stream == stream)
             return e->lastlane = &e->lanes[j];
+    if (grow(&e->lorder, &e->lordcap, e->nlanes + 1, sizeof *e->lorder, 64))
+        return NULL;
+    e->lorder[e->nlanes] = key;
     lane *l = e->lastlane = &e->lanes[j];
     memset(l, 0, sizeof *l);
     l->used = 1;
@@ -814,7 +857,7 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
     v->comm = comm;
     v->comm_flags = cflags;
     v->bytes = bytes;
-    pal_msg_end end = {l->process, l->stream, (double)t, bytes, 0}, p;
+    pal_msg_end end = {l->process, l->stream, (double)t, bytes, l->nrec - 1}, p;
     pal_status st = pal_matcher_post(e->m, side, peer, tag, comm, cflags, &end, &p);
     if (st == PAL_ENOMEM)
         return -1;
@@ -843,7 +886,8 @@ static void record_message(pal_events *e, const rkind *k, const pal_record *rec,
 }
 
 /* ---------------- collective instances ---------------- */
-static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_t size)
+static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_t size,
+                      unsigned comm_flags, unsigned flags)
 {
     uint64_t key = context ^ mix((uint64_t)(uintptr_t)name);
     if ((e->ncqs + 1) * 2 > e->cqcap) {
@@ -867,8 +911,13 @@ static cqueue *cq_get(pal_events *e, uint64_t context, const char *name, uint32_
     for (; e->cqs[j].used; j = (j + 1) & (e->cqcap - 1))
         if (e->cqs[j].context == context && e->cqs[j].name == name)
             return &e->cqs[j];
+    if (grow(&e->cqorder, &e->cqordcap, e->ncqs + 1, sizeof *e->cqorder, 64))
+        return NULL;
+    e->cqorder[e->ncqs] = (struct cqkey){context, name};
     cqueue *q = &e->cqs[j];
     memset(q, 0, sizeof *q);
+    q->comm_flags = comm_flags;
+    q->flags = flags;
     q->used = 1;
     q->context = context;
     q->name = name;
@@ -919,6 +968,9 @@ static int coll_done(pal_events *e, const cqueue *q, const pal_coll_instance *c,
     v->name_len = q->len;
     v->coll = *c;
     v->coll.size = q->size;
+    v->coll.comm_flags = q->comm_flags;
+    v->flags = q->flags;
+    v->comm_flags = q->comm_flags;
     v->op = c->op;
     v->comm = c->comm;
     v->root = c->root;
@@ -950,7 +1002,7 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
     pal_matcher_context(e->m, l->process, fr->comm, fr->comm_flags, &context, &size);
     if (seq < 0)
         seq = seq_next(e, context, fr->name, l->process);
-    cqueue *q = seq < 0 ? NULL : cq_get(e, context, fr->name, size);
+    cqueue *q = seq < 0 ? NULL : cq_get(e, context, fr->name, size, fr->comm_flags, fr->flags);
     if (q == NULL)
         return -1;
     if ((uint64_t)seq < q->base)
@@ -963,18 +1015,14 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
             idx -= q->head;
             q->head = 0;
         }
-        if (q->n == q->cap) {
-            size_t ncap = q->cap ? q->cap * 2 : 8;
-            cinst *nq = realloc(q->q, ncap * sizeof *nq);
-            if (nq == NULL)
-                return -1;
-            q->q = nq;
-            q->cap = ncap;
-        }
+        if (grow(&q->q, &q->cap, q->n + 1, sizeof *q->q, 8))
+            return -1;
         memset(&q->q[q->n++], 0, sizeof *q->q);
     }
     pal_coll_instance *c = &q->q[idx].c;
     if (c->members == 0) {
+        c->context = context;
+        c->seq = (uint64_t)seq;
         c->lo = c->hi = c->late = l->process;
         c->comm = fr->comm;
         c->root = -1;
@@ -1013,21 +1061,15 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
 static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k,
                    const char *name, int64_t start)
 {
-    if (l->depth == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 16;
-        frame *s = realloc(l->stk, ncap * sizeof *s);
-        if (s == NULL)
-            return NULL;
-        l->stk = s;
-        l->cap = ncap;
-    }
+    if (grow(&l->stk, &l->cap, l->depth + 1, sizeof *l->stk, 16))
+        return NULL;
     frame *fr = &l->stk[l->depth++];
     memset(fr, 0, sizeof *fr);
     fr->name = name;
     fr->len = strlen(name);
     fr->flags = k->flags;
     fr->start = start;
-    fr->peer = fr->root = -1;
+    fr->peer = fr->root = fr->request = -1;
     fr->op = k->op;
     pal_event *v = emit(e, PAL_EV_ENTER, rec, l, start);
     if (v == NULL)
@@ -1043,21 +1085,15 @@ static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k
  * for its request's completion, numbered now among its collective's calls. */
 static int nb_started(pal_events *e, const lane *l, const frame *fr)
 {
-    if (e->nnb == e->nbcap) {
-        size_t ncap = e->nbcap ? e->nbcap * 2 : 16;
-        nbpart *t = realloc(e->nb, ncap * sizeof *t);
-        if (t == NULL)
-            return -1;
-        e->nb = t;
-        e->nbcap = ncap;
-    }
+    if (grow(&e->nb, &e->nbcap, e->nnb + 1, sizeof *e->nb, 16))
+        return -1;
     uint64_t context;
     uint32_t size = 0;
     pal_matcher_context(e->m, l->process, fr->comm, fr->comm_flags, &context, &size);
     long seq = seq_next(e, context, fr->name, l->process);
     if (seq < 0)
         return -1;
-    e->nb[e->nnb++] = (nbpart){l->process, l->stream, fr->request, seq, *fr};
+    e->nb[e->nnb++] = (nbpart){l->process, l->stream, (uint64_t)fr->request, seq, *fr};
     return 0;
 }
 
@@ -1082,7 +1118,7 @@ static int nb_completed(pal_events *e, const pal_record *rec, const lane *l, uin
 static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsigned flags)
 {
     frame fr = l->stk[--l->depth];
-    if ((fr.flags & PAL_EVF_COLLECTIVE) && fr.request && rec != NULL) {
+    if ((fr.flags & PAL_EVF_COLLECTIVE) && fr.request > 0 && rec != NULL) {
         if (nb_started(e, l, &fr))
             return -1;
     } else if ((fr.flags & PAL_EVF_COLLECTIVE) && coll_add(e, rec, l, &fr, end, -1, 0)) {
@@ -1106,6 +1142,7 @@ static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsig
     v->root = fr.root;
     v->bytes = fr.bytes;
     v->op = fr.op;
+    v->request = fr.request;
     return 0;
 }
 
@@ -1113,14 +1150,16 @@ static void frame_args(const pal_events *e, const rkind *k, const pal_record *re
 {
     if (k->flags & PAL_EVF_COLLECTIVE) {
         fr->root = geti(rec, e->h[H_ROOT], -1);
-        int64_t q = geti(rec, e->h[H_REQUEST], 0);
-        fr->request = q > 0 ? (uint64_t)q : 0;
+        fr->request = geti(rec, e->h[H_REQUEST], -1);
     }
     if (k->args) {
         fr->tag = geti(rec, e->h[H_TAG], 0);
         fr->comm = geti(rec, e->h[H_COMM], 0);
         fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
         fr->bytes = all_bytes(e, rec);
+        /* the other end, for the views: the destination of a send, else the source */
+        fr->peer = peer_of(e, rec, on(rec, k->send, PAL_ROLE_SEND) ? PAL_MATCH_SEND : PAL_MATCH_RECV);
+        fr->request = geti(rec, e->h[H_REQUEST], -1);
     }
 }
 
@@ -1177,9 +1216,20 @@ static int feed(pal_events *e, const pal_record *rec)
         }
         return emit(e, PAL_EV_DEFINITION, rec, NULL, t) ? 0 : -1;
     }
-    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_METADATA || k->prim == PAL_ROLE_STATE)
+    if (k->prim == PAL_ROLE_METADATA)
         return 0;
-    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) && !k->region)
+    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_STATE) {
+        /* no event, but the thread was alive then */
+        lane *l = lane_get(e, process, pal_record_stream(rec));
+        if (l == NULL)
+            return -1;
+        l->nrec++;
+        if (t > l->last)
+            l->last = t;
+        return 0;
+    }
+    if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
+        !(k->flags & PAL_EVF_SETUP))
         return emit(e, k->prim == PAL_ROLE_PROCESS_BEGIN ? PAL_EV_PROCESS_BEGIN
                                                          : PAL_EV_PROCESS_END,
                     rec, NULL, t)
@@ -1188,6 +1238,7 @@ static int feed(pal_events *e, const pal_record *rec)
     lane *l = lane_get(e, process, pal_record_stream(rec));
     if (l == NULL)
         return -1;
+    l->nrec++;
     if (t > l->last)
         l->last = t;
     switch (k->prim) {
@@ -1222,7 +1273,7 @@ static int feed(pal_events *e, const pal_record *rec)
                 return -1;
             v->name = name;
             v->name_len = strlen(name);
-            v->flags = k->flags | PAL_EVF_UNMATCHED;
+            v->flags = k->flags | PAL_EVF_UNMATCHED | PAL_EVF_ORPHAN;
             v->start = t;
             break;
         }
@@ -1320,7 +1371,7 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_COUNTER: {
         double val;
         if (e->h[H_VALUE] == NULL || pal_record_f64(rec, e->h[H_VALUE], &val) != PAL_OK)
-            break;
+            val = NAN;   /* a sample that says no value: counted, not used */
         if ((v = emit(e, PAL_EV_COUNTER, rec, l, t)) == NULL)
             return -1;
         v->value = val;
@@ -1362,12 +1413,14 @@ static int feed(pal_events *e, const pal_record *rec)
 }
 
 /* The end of the trace: frames still open close at their lane's last time;
- * collective instances not complete come out with the members seen. */
+ * collective instances not complete come out with the members seen. Both
+ * in the order their lanes and instances were first seen, so that what a
+ * consumer sums comes out the same whatever the hash tables hold. */
 static int finish(pal_events *e)
 {
-    for (size_t i = 0; i < e->lcap; i++) {
-        lane *l = &e->lanes[i];
-        while (l->used && l->depth)
+    for (size_t i = 0; i < e->nlanes; i++) {
+        lane *l = lane_get(e, (uint32_t)(e->lorder[i] >> 32), (uint32_t)e->lorder[i]);
+        while (l && l->depth)
             if (pop(e, NULL, l, l->last, PAL_EVF_UNMATCHED))
                 return -1;
     }
@@ -1379,9 +1432,9 @@ static int finish(pal_events *e)
             return -1;
     }
     e->nnb = 0;
-    for (size_t i = 0; i < e->cqcap; i++) {
-        cqueue *q = &e->cqs[i];
-        for (size_t j = q->used ? q->head : q->n; j < q->n; j++)
+    for (size_t i = 0; i < e->ncqs; i++) {
+        cqueue *q = cq_get(e, e->cqorder[i].context, e->cqorder[i].name, 0, 0, 0);
+        for (size_t j = q->head; j < q->n; j++)
             if (q->q[j].c.members && coll_done(e, q, &q->q[j].c, q->q[j].c.max_end))
                 return -1;
         q->head = q->n = 0;
@@ -1416,6 +1469,8 @@ void pal_events_destroy(pal_events *e)
     for (size_t i = 0; i < e->lcap; i++)
         free(e->lanes[i].stk);
     free(e->lanes);
+    free(e->lorder);
+    free(e->cqorder);
     for (size_t i = 0; i < e->cqcap; i++)
         free(e->cqs[i].q);
     free(e->cqs);
@@ -1432,10 +1487,35 @@ void pal_events_destroy(pal_events *e)
     free(e);
 }
 
+pal_status pal_events_set_options(pal_events *e, unsigned options)
+{
+    if (e == NULL || (options & ~PAL_EVENTS_EVERY_RECORD) || e->started)
+        return PAL_EINVAL;
+    e->options = options;
+    return PAL_OK;
+}
+
+/* PAL_EVENTS_EVERY_RECORD: the record's first event says so; a record of
+ * no other meaning gives NONE */
+static int every_record(pal_events *e, const pal_record *rec)
+{
+    if (e->nout == 0) {
+        pal_event *v = emit(e, PAL_EV_NONE, rec, NULL, pal_record_time_ns(rec));
+        if (v == NULL)
+            return -1;
+        const rkind *k = classify(e, pal_record_desc(rec));
+        if (k && k->prim == PAL_ROLE_METADATA)
+            v->flags |= PAL_EVF_METADATA;
+    }
+    e->out[0].flags |= PAL_EVF_RECORD;
+    return 0;
+}
+
 pal_status pal_events_next(pal_events *e, const pal_event **out)
 {
     if (e == NULL || out == NULL)
         return PAL_EINVAL;
+    e->started = 1;
     while (e->next >= e->nout) {
         e->nout = e->next = 0;
         if (e->ended)
@@ -1450,7 +1530,7 @@ pal_status pal_events_next(pal_events *e, const pal_event **out)
         }
         if (st != PAL_OK)
             return st;
-        if (feed(e, rec)) {
+        if (feed(e, rec) || ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, rec))) {
             e->nout = 0;
             return PAL_ENOMEM;
         }

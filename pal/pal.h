@@ -573,7 +573,8 @@ typedef struct pal_msg_end {
     uint32_t stream;              /* its thread */
     double time;                  /* in the caller's unit */
     uint64_t bytes;
-    uint64_t user;                /* anything: an index of the caller's */
+    uint64_t user;                /* anything: an index of the caller's (the event layer's
+                                   * ends: the record's place in its thread, from 0) */
 } pal_msg_end;
 
 /* The key a message end is matched by (pal_matcher_key). */
@@ -599,7 +600,8 @@ PAL_API pal_status pal_matcher_define_comm(pal_matcher *m, uint32_t process, int
 PAL_API pal_status pal_matcher_define_text(pal_matcher *m, uint32_t process, int64_t id,
                                            int64_t size, const char *members, size_t len,
                                            const char *remote, size_t rlen);
-/* The context of communicator id as process uses it, and its size (0 when
+/* The context of communicator id as process uses it, and its size (of both
+ * groups for an intercommunicator, whose collectives both call; 0 when
  * undefined); collectives group their instances by it too. PAL_OK;
  * PAL_EUNDEF: no definition (the id is the context). */
 PAL_API pal_status pal_matcher_context(const pal_matcher *m, uint32_t process, int64_t id,
@@ -620,6 +622,12 @@ PAL_API pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int6
                                     pal_msg_end *partner);
 /* Ends still waiting for their partner. */
 PAL_API void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs);
+/* Calls fn for every end still waiting, with its key and side, in the
+ * order they were posted within each key (the keys in no order): what a
+ * matcher over a share of the streams leaves for the shares' merge. */
+typedef void (*pal_matcher_end_fn)(void *ctx, const pal_msg_key *key, int side,
+                                   const pal_msg_end *end);
+PAL_API void pal_matcher_foreach_waiting(const pal_matcher *m, pal_matcher_end_fn fn, void *ctx);
 /* Parses a member list as text ("0-3 8") into out (at most max ranks):
  * PAL_OK and *n; PAL_EFORMAT when it is not one; PAL_ERANGE when more than
  * max. out NULL: counts only. */
@@ -667,8 +675,18 @@ typedef enum pal_event_kind {
 #define PAL_EVF_SETUP 8u          /* the region is the process's start or end (MPI_Init) */
 #define PAL_EVF_UNMATCHED 16u     /* a leave without its enter, or one no record made (a
                                    * frame left with an outer one, or open at the end) */
-#define PAL_EVF_NONBLOCKING 32u   /* COLLECTIVE: a nonblocking collective's part, from
+#define PAL_EVF_ORPHAN 32u        /* LEAVE: a leave with no frame open (nothing closes) */
+#define PAL_EVF_RECORD 64u        /* the first event of its record (PAL_EVENTS_EVERY_RECORD) */
+#define PAL_EVF_METADATA 128u     /* NONE: a metadata record (no thread's activity) */
+
+/* Options of pal_events_set_options. */
+#define PAL_EVENTS_EVERY_RECORD 1u  /* every record gives at least one event (NONE for a
+                                     * record of no other meaning), its first flagged
+                                     * PAL_EVF_RECORD: a consumer sees every record once */
+#define PAL_EVF_NONBLOCKING 256u  /* COLLECTIVE: a nonblocking collective's part, from
                                    * its call (start) to its request's completion (time) */
+#define PAL_EVF_DEVICE 512u       /* the region is time on a device (role device: a GPU
+                                   * kernel, copy or memset) */
 
 /* A collective instance: the k-th call of a collective by each member of a
  * communicator (its context, pal_matcher_context) is its k-th instance. */
@@ -681,6 +699,9 @@ typedef struct pal_coll_instance {
     uint64_t bytes;               /* summed over the members */
     pal_coll_op op;
     int64_t min_start, max_start, max_end;   /* ns */
+    unsigned comm_flags;          /* of comm: PAL_MATCH_GLOBAL_COMM */
+    uint64_t context;             /* of the communicator (pal_matcher_context) */
+    uint64_t seq;                 /* k: the k-th instance of its collective there, from 0 */
 } pal_coll_instance;
 
 typedef struct pal_event {
@@ -703,10 +724,11 @@ typedef struct pal_event {
     pal_coll_op op;               /* COLLECTIVE, COLL_INSTANCE, LEAVE: OPERATION IS */
     pal_rma_kind rma;             /* RMA */
     int64_t window;               /* RMA: -1 none */
-    double value;                 /* COUNTER */
+    double value;                 /* COUNTER; NAN: the record has no value */
     uint64_t count;               /* LOST */
     pal_msg_end send, recv;       /* MESSAGE: the two ends (time in ns) */
     pal_coll_instance coll;       /* COLL_INSTANCE */
+    int64_t request;              /* LEAVE: field role request, -1 none */
 } pal_event;
 
 typedef struct pal_events pal_events;
@@ -716,6 +738,9 @@ typedef struct pal_events pal_events;
  * PAL_ENOMEM. */
 PAL_API pal_status pal_events_create(pal_reader *r, pal_events **out);
 PAL_API void pal_events_destroy(pal_events *e);
+/* PAL_EVENTS_EVERY_RECORD (or 0), before the first pal_events_next:
+ * PAL_OK; PAL_EINVAL for an unknown option or events already read. */
+PAL_API pal_status pal_events_set_options(pal_events *e, unsigned options);
 /* The next event; PAL_END after the last (frames still open and collective
  * instances not complete come out at the end). An event and its strings
  * stay valid until the next call (region names until pal_events_destroy).

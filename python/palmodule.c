@@ -1742,12 +1742,15 @@ static PyObject *event_dict(EventIterObject *it, const pal_event *e)
     if (e->name)
         rc |= set_new(d, "name", decode_str(e->name, e->name_len));
     if (e->flags) {
-        static const char *const fl[] = {"communication", "idle", "collective", "setup",
-                                         "unmatched", "nonblocking"};
+        static const struct { unsigned bit; const char *name; } fl[] = {
+            {PAL_EVF_COMMUNICATION, "communication"}, {PAL_EVF_IDLE, "idle"},
+            {PAL_EVF_COLLECTIVE, "collective"}, {PAL_EVF_SETUP, "setup"},
+            {PAL_EVF_UNMATCHED, "unmatched"}, {PAL_EVF_ORPHAN, "orphan"},
+            {PAL_EVF_NONBLOCKING, "nonblocking"}, {PAL_EVF_DEVICE, "device"}};
         PyObject *f = PyTuple_New(0);
-        for (unsigned b = 0; f && b < sizeof fl / sizeof fl[0]; b++)
-            if (e->flags & (1u << b)) {
-                PyObject *one = Py_BuildValue("(s)", fl[b]);
+        for (size_t b = 0; f && b < sizeof fl / sizeof fl[0]; b++)
+            if (e->flags & fl[b].bit) {
+                PyObject *one = Py_BuildValue("(s)", fl[b].name);
                 PyObject *g = one ? PySequence_Concat(f, one) : NULL;
                 Py_XDECREF(one);
                 Py_DECREF(f);

@@ -44,10 +44,12 @@ static void usage(FILE *out)
     fputs("usage: pal-view [-d DICT] [-c VIEWS.CONF] [--plugin SO]... [--list]\n"
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
-          "                [--through] [--suggest-filter] TRACE...\n"
+          "                [--through] [--suggest-filter] [-j N] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
           "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] TRACE...\n"
           "       pal-view [-d DICT] --predict NP [--waits=csv|json] RUN RUN...\n"
+          "-j N: read a run of several files in N threads (default 1), with the output\n"
+          "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -193,6 +195,7 @@ int main(int argc, char **argv)
     double from = 0, to = -1;
     int waits = -1, have_what_if = 0;
     double predict = 0;
+    unsigned jobs = 1;
     vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
            O_SUGGEST, O_TO, O_WAITS, O_WHAT_IF, O_PREDICT };
@@ -207,12 +210,13 @@ int main(int argc, char **argv)
         {"what-if", required_argument, NULL, O_WHAT_IF},
         {"predict", required_argument, NULL, O_PREDICT},
         {"suggest-filter", no_argument, NULL, O_SUGGEST},
+        {"jobs", required_argument, NULL, 'j'},
         {NULL, 0, NULL, 0}};
     vw_registry_init();
     int c;
     /* getopt's messages name the tool, not the path it was run by */
     argv[0] = (char *)"pal-view";
-    while ((c = getopt_long(argc, argv, "d:c:o:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:c:o:j:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': dict = optarg; break;
         case 'c': conf = optarg; break;
@@ -254,6 +258,18 @@ int main(int argc, char **argv)
             break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
         case 'o': output = optarg; break;
+        case 'j': {
+            char *end;
+            unsigned long n = strtoul(optarg, &end, 10);
+            if (end == optarg || *end || optarg[0] == '-' || n < 1 || n > 1024) {
+                fprintf(stderr, "pal-view: -j: expected a number of threads from 1 to 1024, "
+                                "got '%s'\n",
+                        optarg);
+                return 1;
+            }
+            jobs = (unsigned)n;
+            break;
+        }
         case O_WHAT_IF:
             if (vw_what_if_parse(optarg, &what_if))
                 return 1;
@@ -436,7 +452,12 @@ int main(int argc, char **argv)
                         : 0;
     char what[256];
     snprintf(what, sizeof what, "reading %s%s", argv[optind], argc - optind > 1 ? " ..." : "");
-    vw_progress *prog = vw_progress_start(what, size);
+    /* -j: the shares of the streams in threads; the outputs that follow the
+     * records in time order (Chrome, the timeline of --html, --svg and a
+     * window) are made by one */
+    if (sinkp)
+        jobs = 1;
+    vw_progress *prog = jobs > 1 ? NULL : vw_progress_start(what, size);
     vw_sink psink, all;
     if (prog) {
         vw_progress_sink(prog, &psink);
@@ -444,8 +465,8 @@ int main(int argc, char **argv)
         sinkp = &all;
     }
     vw_run *run = NULL;
-    int partial = vw_run_traces((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                                sinkp, &run);
+    int partial = vw_run_traces_jobs((const char *const *)argv + optind,
+                                     (size_t)(argc - optind), dict, sinkp, jobs, &run);
     if (partial < 0) {
         vw_progress_end(prog);
         vw_timeline_destroy(tl);

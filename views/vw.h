@@ -65,6 +65,12 @@ typedef struct vw_run vw_run;
  * ranks missing); -1: nothing could be read (message on stderr). */
 int vw_run_traces(const char *const *paths, size_t n, const char *dict_path,
                   const vw_sink *sink, vw_run **out);
+/* The same read by jobs threads, each a share of the run's streams
+ * (pal_reader_set_share: by file when the run has as many, else by thread),
+ * their partial results merged into what one thread gives. A sink needs
+ * the records in time order: give none with jobs > 1. */
+int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path,
+                       const vw_sink *sink, unsigned jobs, vw_run **out);
 const vw_facts *vw_run_facts(const vw_run *r);
 void vw_run_free(vw_run *r);
 

@@ -5,7 +5,8 @@
  * leave around their send and receive, the message matched (both ends), a
  * collective's members and its instance (completed at the end: toymp has no
  * communicator sizes), a counter named through its definition, a marker,
- * an unmatched leave, and the instants. Usage: test_pal_events [TOYMP.EDL]
+ * an unmatched leave, and the instants; with PAL_EVENTS_EVERY_RECORD, each
+ * record once as the first of its events, and no others. Usage: test_pal_events [TOYMP.EDL]
  * (default: $top_srcdir/edl/formats/toymp.edl).
  *
  * test_pal_events --count [-d DICT] TRACE... prints what the events of a
@@ -70,6 +71,7 @@ typedef struct want {
 #define I PAL_EVF_IDLE
 #define K PAL_EVF_COLLECTIVE
 #define U PAL_EVF_UNMATCHED
+#define O PAL_EVF_ORPHAN
 static const want wants[] = {
     {PAL_EV_PROCESS_BEGIN, 0, 0, NULL, 0, -1, 0, 0, 0},
     {PAL_EV_PROCESS_BEGIN, 1, 0, NULL, 0, -1, 0, 0, 0},
@@ -95,7 +97,7 @@ static const want wants[] = {
     {PAL_EV_LEAVE, 1, 21, "barrier", C | I | K, -1, 0, 0, 1},
     {PAL_EV_LEAVE, 0, 30, "main", 0, -1, 0, 0, 0},
     {PAL_EV_LEAVE, 1, 31, "main", 0, -1, 0, 0, 0},
-    {PAL_EV_LEAVE, 1, 32, "main", U, -1, 0, 0, 0},
+    {PAL_EV_LEAVE, 1, 32, "main", U | O, -1, 0, 0, 0},
     {PAL_EV_ENTER, 1, 33, "region#9", 0, -1, 0, 0, 0},
     {PAL_EV_PROCESS_END, 0, 40, NULL, 0, -1, 0, 0, 0},
     {PAL_EV_PROCESS_END, 1, 40, NULL, 0, -1, 0, 0, 0},
@@ -103,7 +105,7 @@ static const want wants[] = {
      * (the instants of the process say nothing of its threads); the
      * barrier's instance, its size unknown, with the members seen */
     {PAL_EV_LEAVE, 1, 33, "region#9", U, -1, 0, 0, 0},
-    {PAL_EV_COLL_INSTANCE, 0, 21, "barrier", 0, -1, 0, 0, 0},
+    {PAL_EV_COLL_INSTANCE, 0, 21, "barrier", C | I | K, -1, 0, 0, 0},
 };
 
 /* --count: the events of a trace or run, counted as pal-view counts */
@@ -266,6 +268,42 @@ int main(int argc, char **argv)
     CHECK(strcmp(pal_event_kind_name(PAL_EV_COLL_INSTANCE), "coll_instance") == 0 &&
               pal_event_kind_name(PAL_EV_LIMIT) == NULL,
           "kind names");
+    CHECK(pal_events_set_options(ev, PAL_EVENTS_EVERY_RECORD) == PAL_EINVAL,
+          "options only before the first event");
+    pal_events_destroy(ev);
+    pal_reader_close(r);
+
+    /* every record once: the same events, each record's first flagged,
+     * and NONE for none here (every toymp record means something) */
+    r = NULL;
+    ev = NULL;
+    if (pal_reader_open(path, argc == 2 ? argv[1] : edl, &r) != PAL_OK ||
+        pal_events_create(r, &ev) != PAL_OK) {
+        fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
+        unlink(path);
+        return 2;
+    }
+    CHECK(pal_events_set_options(ev, 8u) == PAL_EINVAL, "an unknown option");
+    CHECK(pal_events_set_options(ev, PAL_EVENTS_EVERY_RECORD) == PAL_OK, "every record");
+    size_t records = 0, events = 0;
+    const pal_record *last = NULL;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        events++;
+        if (e->flags & PAL_EVF_RECORD) {
+            CHECK(e->record != NULL, "event %zu: a record's first", events);
+            records++;
+            last = e->record;
+        } else {
+            CHECK(e->record == NULL || e->record == last,
+                  "event %zu: a record's later event, not flagged", events);
+        }
+        CHECK(e->kind != PAL_EV_NONE, "event %zu: none", events);
+    }
+    pal_reader_stats rs;
+    pal_reader_get_stats(r, &rs);
+    CHECK(st == PAL_END && records == rs.records && records == 19 && events == nwant,
+          "%zu records flagged of %llu read (19), %zu events (%zu)", records,
+          (unsigned long long)rs.records, events, nwant);
     pal_events_destroy(ev);
     pal_reader_close(r);
     unlink(path);

@@ -1,0 +1,164 @@
+#!/bin/sh
+# jobs.sh -- pal-view -j N gives what -j 1 gives: the text profile, the call
+# tree, the suggested filter and the CSV export are byte-identical for
+# -j 1, 2 and 8, and (vwmerge) the facts of every analysis merged from the
+# shares equal the unsplit ones field by field. The runs of per-rank files
+# are split by file, so their messages, collectives and call paths cross
+# shares: MPI runs of examples/mpi (ring, collectives, split communicators,
+# intercommunicators, and halo, whose keys carry many messages across shares,
+# on 4 ranks; ring on 16). The single files (toymp, PICL,
+# the ECL trace of tests/views/vwprog, merged MPI traces, an OTF2 archive)
+# are read by one thread whatever -j says: there -j must change nothing.
+# halo with ECL_COUNTERS gives the counters per region a split run too;
+# a low descriptor limit (ulimit -n 40, 100) leaves -j 8 working.
+# A damaged run (a flipped chunk, a file cut short, a rank missing) says
+# each message once and counts the damage once, as -j 1 does.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+pv="$top_builddir/views/pal-view"
+vm="$top_builddir/tests/views/vwmerge"
+edlc="$top_builddir/edl/edlc"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jobs.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+split=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# the outputs -j reads in threads, for -j J
+outputs() {
+    j=$1
+    shift
+    "$pv" -j "$j" "$@" >"$tmp/o.$j.profile" 2>"$tmp/o.$j.err"
+    echo "exit $?" >>"$tmp/o.$j.err"
+    "$pv" -j "$j" --view calltree "$@" >"$tmp/o.$j.calltree" 2>&1
+    "$pv" -j "$j" --suggest-filter "$@" >"$tmp/o.$j.filter" 2>&1
+    "$pv" -j "$j" --export csv "$@" >"$tmp/o.$j.csv" 2>&1
+}
+
+same() {
+    name=$1
+    shift
+    outputs 1 "$@"
+    [ -s "$tmp/o.1.profile" ] || { bad "$name: pal-view -j 1 said nothing"; cat "$tmp/o.1.err"; return; }
+    for j in 2 8; do
+        outputs $j "$@"
+        for o in profile err calltree filter csv; do
+            cmp -s "$tmp/o.1.$o" "$tmp/o.$j.$o" || {
+                bad "$name: -j $j: the $o differs from -j 1"
+                diff "$tmp/o.1.$o" "$tmp/o.$j.$o" | head -10
+            }
+        done
+    done
+    n=$((n + 1))
+    echo "ok: $name: -j 1, 2, 8 the same ($(sed -n 2p "$tmp/o.1.profile" | sed 's/^ *//'))"
+}
+
+# a run of per-rank files: split by file, each analysis merged
+merged() {
+    name=$1
+    shift
+    same "$name" "$@"
+    for j in 2 8; do
+        if "$vm" $j "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
+            echo "ok: $name: merged from $j shares: $(cat "$tmp/vm")"
+            split=$((split + 1))
+        else
+            bad "$name: the facts merged from $j shares differ"
+            cat "$tmp/vm" "$tmp/vm.err"
+        fi
+    done
+}
+
+"$pv" -j 0 "$top_srcdir/tests/views/otf2-req.trace" >/dev/null 2>"$tmp/e0" && bad "-j 0 accepted"
+grep -q "pal-view: -j: expected a number of threads" "$tmp/e0" || bad "-j 0: $(cat "$tmp/e0")"
+
+sh "$top_srcdir/examples/toymp/toymp-ring" 4 3 >"$tmp/ring.log" || exit 99
+same toymp -d "$top_srcdir/edl/formats/toymp.edl" "$tmp/ring.log"
+"$edlc" -o "$tmp/picl.dict" "$top_srcdir/edl/formats/picl.edl" || exit 99
+same "picl excerpt" -d "$tmp/picl.dict" "$top_srcdir/tests/edl/samples/mpicl_test.excerpt.ttf"
+for f in "$top_srcdir"/../shared/data/picl/*.ttf; do
+    [ -f "$f" ] && same "picl $(basename "$f")" -d "$tmp/picl.dict" "$f"
+done
+same "otf2-req" -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/views/otf2-req.trace"
+ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" >/dev/null 2>&1 || exit 99
+trace=$(ls "$tmp"/vw.*.ecl 2>/dev/null | head -1)
+[ -n "$trace" ] || { echo "vwprog wrote no trace"; exit 99; }
+same vwprog "$trace"
+
+if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring" ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
+        case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
+    done
+    bin=$(cd "$top_builddir" && pwd)/examples/mpi
+    run() {   # name, ranks, program, args
+        ex=$1 np=$2
+        shift 2
+        mkdir "$tmp/$ex"
+        (cd "$tmp/$ex" && ECL_DIR="$tmp/$ex" ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+            timeout 300 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np "$np" "$@") \
+            >"$tmp/$ex.out" 2>&1 || { cat "$tmp/$ex.out"; echo "mpirun $ex failed"; exit 99; }
+    }
+    for ex in ring collectives split intercomm halo; do
+        [ -x "$bin/$ex" ] || continue
+        run "$ex" 4 "$bin/$ex"
+        same "$ex (merged)" "$tmp/$ex/trace.ecl"
+        merged "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
+    done
+    # counters per region: perf_event counts of every thread
+    if [ -x "$bin/halo" ]; then
+        ECL_COUNTERS=task-clock,page-faults,context-switches
+        export ECL_COUNTERS
+        run cnt 4 "$bin/halo" 20
+        unset ECL_COUNTERS
+        merged "halo with counters (per-rank files)" "$tmp/cnt"/trace.[0-9]*.ecl
+        grep -q ', [1-9][0-9]* counters$' "$tmp/vm" ||
+            echo "note: no counter recorded (no perf_event here): their merge is not compared"
+    fi
+    run ring16 16 "$bin/ring" 5
+    # halo on 16 ranks in 8 shares: every share leaves ends waiting for
+    # several others, merged one after the other
+    if [ -x "$bin/halo" ]; then
+        run halo16 16 "$bin/halo" 50
+        merged "halo, 16 ranks (per-rank files)" "$tmp/halo16"/trace.[0-9]*.ecl
+    fi
+    merged "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
+    # every share's reader opens every file: under a low descriptor limit
+    # -j uses as many threads as the limit holds, not "Too many open files"
+    for lim in 40 100; do
+        (ulimit -n $lim && "$pv" -j 8 "$tmp/ring16"/trace.[0-9]*.ecl) >"$tmp/lim" 2>"$tmp/lim.err" ||
+            bad "ulimit -n $lim: pal-view -j 8 failed: $(head -2 "$tmp/lim.err")"
+        "$pv" "$tmp/ring16"/trace.[0-9]*.ecl | cmp -s - "$tmp/lim" ||
+            bad "ulimit -n $lim: pal-view -j 8 differs from -j 1"
+    done
+    # damage: every share's reader sees the run's files at open (a file cut
+    # inside a chunk, a rank without a file): said once, counted once; a
+    # damaged chunk in one share's file is that share's
+    mkdir "$tmp/dmg"
+    cp "$tmp/ring16"/trace.[0-9]*.ecl "$tmp/dmg/"
+    sz=$(wc -c <"$tmp/dmg/trace.5.ecl")
+    printf '\377\377\377\377' | dd of="$tmp/dmg/trace.5.ecl" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null
+    head -c $((sz / 2)) "$tmp/ring16/trace.6.ecl" >"$tmp/dmg/trace.6.ecl"
+    rm "$tmp/dmg/trace.9.ecl"
+    merged "ring, 16 ranks, damaged (per-rank files)" "$tmp/dmg"
+    grep -q '^exit 2$' "$tmp/o.1.err" || bad "the damaged run: exit status $(tail -1 "$tmp/o.1.err")"
+    [ "$(grep -c 'no trace among the inputs' "$tmp/o.8.err")" = 1 ] ||
+        bad "the damaged run: the missing rank said $(grep -c 'no trace among' "$tmp/o.8.err") times with -j 8"
+    # an OTF2 archive: a foreign format whose communicator ids are global
+    if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
+        if "$pv" --export otf2 -o "$tmp/coll.otf2" "$tmp/collectives/trace.ecl" >/dev/null 2>&1; then
+            same "collectives (OTF2 archive)" "$tmp/coll.otf2/traces.otf2"
+        else
+            bad "pal-view --export otf2"
+        fi
+    fi
+    [ "$split" -ge 18 ] || bad "only $split merges of split runs compared"
+else
+    echo "note: ECL was configured without MPI: no run of several files is split"
+fi
+[ "$n" -ge 4 ] || bad "only $n traces compared"
+exit $fail

@@ -1,0 +1,193 @@
+/* vwmerge.c -- the analyses' merge on split inputs equals the unsplit
+ * result: reads a trace or run once with one thread and once split into
+ * JOBS shares of its files (pal_reader_set_share), whose partial results
+ * are merged (views/filter.c), and compares the facts of every analysis
+ * field by field, doubles exactly: the profile and call tree (regions,
+ * lanes' shares, nodes), the messages and matrix (counts, latency, the
+ * sample), utilization (states, bins), counters per region, collective
+ * instances, and the counts and damage.
+ *   vwmerge JOBS [-d DICT] TRACE...
+ * Prints "same: ..." and exits 0, or names the first fields that differ
+ * and exits 1; 2 when the trace cannot be read. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/vw.h"
+
+static int diffs;
+
+#define SAME(what, a, b, ...)                                                                  \
+    do {                                                                                       \
+        if (!((a) == (b))) {                                                                   \
+            if (diffs++ < 20) {                                                                \
+                fprintf(stderr, "vwmerge: %s differs: ", what);                                \
+                fprintf(stderr, __VA_ARGS__);                                                  \
+                fputc('\n', stderr);                                                           \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+static void stat_same(const char *what, size_t i, const vw_stat *a, const vw_stat *b)
+{
+    SAME(what, a->calls, b->calls, "%zu: calls", i);
+    SAME(what, a->total, b->total, "%zu: total %.17g %.17g", i, a->total, b->total);
+    SAME(what, a->excl, b->excl, "%zu: excl %.17g %.17g", i, a->excl, b->excl);
+    SAME(what, a->max, b->max, "%zu: max", i);
+    SAME(what, a->bytes, b->bytes, "%zu: bytes", i);
+}
+
+static void cstat_same(const char *what, size_t i, const vw_cstat *a, const vw_cstat *b)
+{
+    SAME(what, a->calls, b->calls, "%zu: calls", i);
+    SAME(what, a->incl, b->incl, "%zu: incl", i);
+    SAME(what, a->excl, b->excl, "%zu: excl", i);
+}
+
+static void compare(const vw_facts *a, const vw_facts *b)
+{
+    /* counts and damage */
+    SAME("records", a->records, b->records, "%llu %llu", (unsigned long long)a->records,
+         (unsigned long long)b->records);
+    SAME("duration", a->duration, b->duration, "%.17g %.17g", a->duration, b->duration);
+    SAME("markers", a->markers, b->markers, "%s", "");
+    SAME("counter samples", a->counters, b->counters, "%s", "");
+    SAME("lost", a->lost, b->lost, "%s", "");
+    SAME("unmatched leaves", a->unmatched_leaves, b->unmatched_leaves, "%s", "");
+    SAME("open at end", a->open_at_end, b->open_at_end, "%s", "");
+    SAME("damage", a->damaged + a->bytes_skipped + a->chunks_missing + a->truncated +
+                       a->not_closed + a->signaled + a->ranks_missing,
+         b->damaged + b->bytes_skipped + b->chunks_missing + b->truncated + b->not_closed +
+             b->signaled + b->ranks_missing,
+         "%s", "");
+    /* profile: regions, lanes and their shares */
+    SAME("regions", a->nregions, b->nregions, "%zu %zu", a->nregions, b->nregions);
+    for (size_t i = 0; i < a->nregions && i < b->nregions; i++) {
+        SAME("region name", strcmp(a->regions[i].name, b->regions[i].name), 0, "%zu: %s %s", i,
+             a->regions[i].name, b->regions[i].name);
+        SAME("region kind", a->regions[i].kind, b->regions[i].kind, "%zu", i);
+        stat_same("region", i, &a->regions[i].all, &b->regions[i].all);
+        /* collective instances */
+        SAME("collective instances", a->regions[i].instances, b->regions[i].instances, "%s",
+             a->regions[i].name);
+        SAME("collective spread", a->regions[i].spread_sum, b->regions[i].spread_sum, "%s",
+             a->regions[i].name);
+        SAME("collective spread max", a->regions[i].spread_max, b->regions[i].spread_max, "%s",
+             a->regions[i].name);
+    }
+    SAME("lanes", a->nlanes, b->nlanes, "%zu %zu", a->nlanes, b->nlanes);
+    SAME("ranks", a->nranks, b->nranks, "%zu %zu", a->nranks, b->nranks);
+    for (size_t i = 0; i < a->nranks && i < b->nranks; i++)
+        SAME("rank", a->ranks[i], b->ranks[i], "%zu", i);
+    int regions_same = a->nregions == b->nregions;
+    for (size_t i = 0; i < a->nlanes && i < b->nlanes; i++) {
+        const vw_lane *x = &a->lanes[i], *y = &b->lanes[i];
+        SAME("lane", x->process == y->process && x->stream == y->stream, 1, "%zu", i);
+        SAME("lane name", strcmp(x->name, y->name), 0, "%zu", i);
+        SAME("lane first", x->first, y->first, "%zu", i);
+        SAME("lane last", x->last, y->last, "%zu", i);
+        for (int s = 0; s < VW_NSTATES; s++)
+            SAME("utilization: lane state", x->state[s], y->state[s], "%zu %d: %.17g %.17g", i, s,
+                 x->state[s], y->state[s]);
+        for (size_t k = 0; k < a->nbins * VW_NSTATES && a->nbins == b->nbins; k++)
+            SAME("utilization: lane bins", x->bins[k], y->bins[k], "%zu bin %zu", i, k);
+        for (size_t g = 0; regions_same && g < a->nregions; g++)
+            stat_same("profile: lane's region", g, &x->rstat[g], &y->rstat[g]);
+    }
+    /* utilization over time */
+    SAME("bins", a->nbins, b->nbins, "%s", "");
+    SAME("bin width", a->bin_width, b->bin_width, "%.17g %.17g", a->bin_width, b->bin_width);
+    for (size_t k = 0; k < a->nbins * VW_NSTATES && a->nbins == b->nbins; k++)
+        SAME("utilization", a->util[k], b->util[k], "bin %zu", k);
+    /* call tree */
+    SAME("call tree nodes", a->nnodes, b->nnodes, "%zu %zu", a->nnodes, b->nnodes);
+    for (size_t i = 0; i < a->nnodes && i < b->nnodes; i++) {
+        const vw_node *x = &a->nodes[i], *y = &b->nodes[i];
+        SAME("call tree node", x->region == y->region && x->parent == y->parent &&
+                                   x->first_child == y->first_child &&
+                                   x->next_sibling == y->next_sibling,
+             1, "%zu", i);
+        SAME("call tree calls", x->calls, y->calls, "%zu", i);
+        SAME("call tree incl", x->incl, y->incl, "%zu", i);
+        SAME("call tree excl", x->excl, y->excl, "%zu", i);
+    }
+    /* messages and matrix */
+    SAME("has messages", a->has_messages, b->has_messages, "%s", "");
+    SAME("sends", a->sends, b->sends, "%s", "");
+    SAME("receives", a->recvs, b->recvs, "%s", "");
+    SAME("matched", a->matched, b->matched, "%llu %llu", (unsigned long long)a->matched,
+         (unsigned long long)b->matched);
+    SAME("latency", a->latency_sum, b->latency_sum, "%s", "");
+    SAME("latency max", a->latency_max, b->latency_max, "%s", "");
+    size_t R = a->nranks == b->nranks ? a->nranks : 0;
+    for (size_t k = 0; k < R * R; k++) {
+        SAME("matrix count", a->comm_count[k], b->comm_count[k], "%zu", k);
+        SAME("matrix bytes", a->comm_bytes[k], b->comm_bytes[k], "%zu", k);
+    }
+    for (size_t k = 0; k < R; k++)
+        SAME("rank wait", a->rank_wait[k], b->rank_wait[k], "%zu", k);
+    SAME("message sample", a->nmsgs, b->nmsgs, "%zu %zu", a->nmsgs, b->nmsgs);
+    for (size_t i = 0; i < a->nmsgs && i < b->nmsgs; i++) {
+        const vw_msg *x = &a->msgs[i], *y = &b->msgs[i];
+        SAME("message", x->src == y->src && x->dst == y->dst && x->src_lane == y->src_lane &&
+                            x->dst_lane == y->dst_lane && x->t_send == y->t_send &&
+                            x->t_recv == y->t_recv && x->bytes == y->bytes,
+             1, "%zu", i);
+    }
+    /* counters per region */
+    SAME("counters", a->ncounters, b->ncounters, "%zu %zu", a->ncounters, b->ncounters);
+    if (a->ncounters == b->ncounters && regions_same) {
+        for (size_t c = 0; c < a->ncounters; c++)
+            SAME("counter name", strcmp(a->counter_names[c], b->counter_names[c]), 0, "%zu", c);
+        for (size_t k = 0; k < a->nregions * a->ncounters; k++)
+            cstat_same("counters per region", k, &a->region_counters[k], &b->region_counters[k]);
+        for (size_t k = 0; a->nnodes == b->nnodes && k < a->nnodes * a->ncounters; k++)
+            cstat_same("counters per node", k, &a->node_counters[k], &b->node_counters[k]);
+        SAME("lanes' counters", a->nlane_counters, b->nlane_counters, "%s", "");
+        for (size_t i = 0; i < a->nlane_counters && i < b->nlane_counters; i++) {
+            const vw_lane_cstat *x = &a->lane_counters[i], *y = &b->lane_counters[i];
+            SAME("lane's counter", x->lane == y->lane && x->region == y->region &&
+                                       x->counter == y->counter,
+                 1, "%zu", i);
+            cstat_same("lane's counter", i, &x->s, &y->s);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: vwmerge JOBS [-d DICT] TRACE...\n");
+        return 2;
+    }
+    unsigned jobs = (unsigned)atoi(argv[1]);
+    const char *dict = NULL;
+    int i = 2;
+    if (argc > 3 && strcmp(argv[2], "-d") == 0) {
+        dict = argv[3];
+        i = 4;
+    }
+    const char *const *paths = (const char *const *)argv + i;
+    size_t n = (size_t)(argc - i);
+    vw_run *one = NULL, *split = NULL;
+    int rc1 = vw_run_traces_jobs(paths, n, dict, NULL, 1, &one);
+    int rc2 = vw_run_traces_jobs(paths, n, dict, NULL, jobs, &split);
+    if (rc1 < 0 || rc2 < 0) {
+        vw_run_free(one);
+        vw_run_free(split);
+        return 2;
+    }
+    SAME("exit status", rc1, rc2, "%d %d", rc1, rc2);
+    const vw_facts *a = vw_run_facts(one), *b = vw_run_facts(split);
+    compare(a, b);
+    if (diffs == 0)
+        printf("same: %llu records, %zu regions, %zu nodes, %zu lanes, %llu matched, %zu "
+               "counters\n",
+               (unsigned long long)a->records, a->nregions, a->nnodes, a->nlanes,
+               (unsigned long long)a->matched, a->ncounters);
+    vw_run_free(one);
+    vw_run_free(split);
+    return diffs ? 1 : 0;
+}
