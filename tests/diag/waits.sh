@@ -82,11 +82,8 @@ mode() {
         k=$(echo "$line" | awk '{ print $4 }')
         g=$(got "$1" "$2")
         echo "$m: $1 $2: pal-view $g s, injected $e s in $k waits, nominal $3 x $D ms"
-        awk -v g="$g" -v e="$e" -v k="$k" -v s="$SLACK_MS" -v nom="$3" -v d="$D" 'BEGIN {
-                d1 = g - e; if (d1 < 0) d1 = -d1
-                if (d1 > 0.02 * e + k * s / 1000) exit 1
-                if (e < 0.25 * nom * d / 1000) exit 2
-            }' || fail "$m: $1 on $2: pal-view found $g s, the program injected $e s (nominal $3 x $D ms)"
+        awk -v e="$e" -v nom="$3" -v d="$D" 'BEGIN { exit !(e >= 0.25 * nom * d / 1000) }' ||
+            fail "$m: $1 on $2: the program injected $e s, under a quarter of $3 x $D ms"
         # the direct causes of the pattern's waits: the late ranks' "delay"
         w=$(awk -F, -v p="$1" 'NR > 1 && $1 == "wait" && $2 == p { s += $6 } END { printf "%.9f\n", s }' \
             "$tmp/waits.csv")
@@ -94,9 +91,19 @@ mode() {
         a=$(awk -F, -v p="$1" 'NR > 1 && $1 == "cause" && $2 == p && $5 != "(no direct delay)" {
             s += $6 } END { printf "%.9f\n", s }' "$tmp/waits.csv")
         echo "$m: $1: waits $w s, caused by delay $c s, by any call path $a s"
+        # Exact: the waits equal the injected delays. On a loaded machine a late
+        # rank can also be descheduled outside "delay", which makes real waits
+        # the program did not inject; the trace shows them as other causes, and
+        # then the part of the waits caused by "delay" must equal the injected.
+        if near "$g" "$e" "$k"; then
+            awk -v c="$c" -v w="$w" 'BEGIN { exit !(c >= 0.75 * w) }' ||
+                fail "$m: $1: causes on 'delay' $c s, waits $w s"
+        elif near "$c" "$e" "$k" && awk -v g="$g" -v e="$e" 'BEGIN { exit !(g > e) }'; then
+            echo "$m: $1: $g s found, more than the $e s injected: the excess has other causes than 'delay'"
+        else
+            fail "$m: $1 on $2: pal-view found $g s (caused by 'delay': $c s), the program injected $e s (nominal $3 x $D ms)"
+        fi
         near "$a" "$w" "$k" || fail "$m: $1: direct causes $a s, waits $w s"
-        awk -v c="$c" -v w="$w" 'BEGIN { exit !(c >= 0.75 * w) }' ||
-            fail "$m: $1: causes on 'delay' $c s, waits $w s"
         shift 3
     done
     # the load imbalance of "delay": max - mean over the ranks, and where
@@ -157,7 +164,16 @@ cat "$tmp/whatif.txt"
 gain=$(awk '/^  gain / { print $2 }' "$tmp/whatif.txt")
 most=$(cat "$tmp"/lateness.*.times | awk '$3 == "slept" { s[$4] += $5 } END { for (r in s) if (s[r] > m) m = s[r]; printf "%.9f\n", m }')
 echo "barrier: what-if scale:delay=0 gains $gain s, the most delayed rank slept $most s"
-near "$gain" "$most" 2 || fail "barrier: what-if scale:delay=0 gains $gain s, not $most s"
+# On a loaded machine a rank can also be late for other reasons (descheduled
+# outside "delay"): the trace shows that lateness as other causes of the
+# barrier waits, and it stays after the what-if, so the gain may be less by
+# up to that much, never more than the delay.
+other=$(awk -F, 'NR > 1 && $1 == "cause" && $2 == "wait_barrier" && $5 != "delay" { s += $6 }
+    END { printf "%.9f\n", s }' "$tmp/waits.csv")
+near "$gain" "$most" 2 ||
+    awk -v g="$gain" -v m="$most" -v o="$other" -v s="$SLACK_MS" \
+        'BEGIN { exit !(g <= m + 2 * s / 1000 && g >= m - o - 2 * s / 1000) }' ||
+    fail "barrier: what-if scale:delay=0 gains $gain s, not $most s (other causes of the waits: $other s)"
 mode nxn "wait_nxn MPI_Allreduce 6" "wait_nxn MPI_Allgather 6" "wait_nxn MPI_Alltoall 6"
 mode bcast "late_broadcast MPI_Bcast 3" "late_broadcast MPI_Scatter 6"
 mode reduce "early_reduce MPI_Reduce 1" "early_reduce MPI_Gather 1"
