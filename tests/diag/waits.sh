@@ -6,7 +6,8 @@
 # and MPI_Alltoall, Late Broadcast on MPI_Bcast and MPI_Scatter, Early Reduce
 # on MPI_Reduce and MPI_Gather; the same patterns of nonblocking
 # collectives, in the calls that complete them; Wait at Fence, Late Post
-# and Early Wait of one-sided synchronisation) the seconds pal-view finds per pattern and
+# and Early Wait of one-sided synchronisation, Lock Contention of passive
+# target locks) the seconds pal-view finds per pattern and
 # call equal the waits the program injected, within 2 % plus an absolute
 # slack of SLACK_MS (1 ms) per wait, for what the MPI library itself takes
 # between the program's clock reading and the call's (a message's latency,
@@ -199,6 +200,11 @@ done
 # whose post is late (the wait is in MPI_Win_start or MPI_Win_complete, as
 # the MPI library blocks: any call) or whose wait is early
 mode rma "wait_fence MPI_Win_fence 6" "late_post any 3" "early_wait MPI_Win_wait 3"
+# passive target locks: exclusive requests wait for the holder's unlock (in
+# MPI_Win_lock or MPI_Win_unlock, as the library blocks: any call); shared
+# ones, which the program also makes while rank 0 holds a shared lock and
+# sleeps, do not (the lock type of each MPI_Win_lock, role lock_type)
+mode lock "lock_contention any 3"
 
 # The critical path of the dependency chain: every rank's "crit" (2 x D
 # each, as the program measured its sleeps) and none of the "side" work
