@@ -1070,7 +1070,7 @@ static int by_release(const void *a, const void *b)
  * MPI_Win_unlock (the MPI library acquires the lock in either) waits while
  * another lane's epoch on the same window and target holds a conflicting
  * lock (either of the two exclusive) that it had taken before (its lock
- * call ended first) and released while the call went on (its unlock began
+ * call ended before the epoch's own did) and released while the call went on (its unlock began
  * before the call ended): min(last such unlock's end, call's end) - call's
  * start. Its direct causes: each holder, for the time from the release
  * before its own to its own (what it did before its unlock). Needs s->rma sorted by lane and time (rma_waits). */
@@ -1129,7 +1129,7 @@ static int lock_waits(state *s)
                     continue;
                 const lane *bl = &s->l[ep[b].lane];
                 const call *bu = &bl->c[ep[b].unlock];
-                if (bl->c[ep[b].lock].end > c->end || bu->start >= c->end ||
+                if (bl->c[ep[b].lock].end > al->c[ep[a].lock].end || bu->start >= c->end ||
                     bu->end <= c->start)
                     continue;   /* not held before, or not released during the call */
                 if (grow((void **)&h, &hcap, nh + 1, sizeof *h))
