@@ -864,6 +864,105 @@ static int by_exposure(const void *a, const void *b)
     return (sx > sy) - (sx < sy);
 }
 
+/* a passive target epoch: MPI_Win_lock .. MPI_Win_unlock of one target
+ * (-1: MPI_Win_lock_all .. MPI_Win_unlock_all, every target) */
+typedef struct {
+    size_t lane, lock, unlock;   /* lane, and its calls */
+    int64_t window, target;
+    int type;                    /* 1 exclusive, 2 shared */
+} lock_epoch;
+
+static const state *sort_lk_state;
+static int by_lock_start(const void *a, const void *b)
+{
+    const lock_epoch *x = a, *y = b;
+    if (x->window != y->window)
+        return x->window < y->window ? -1 : 1;
+    int64_t p = sort_lk_state->l[x->lane].c[x->lock].start,
+            q = sort_lk_state->l[y->lane].c[y->lock].start;
+    return p < q ? -1 : p > q;
+}
+
+struct holder {
+    int64_t end, late;   /* its unlock's end and start */
+    size_t lane;
+};
+
+static int by_release(const void *a, const void *b)
+{
+    const struct holder *x = a, *y = b;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Lock Contention (after Scalasca): an epoch's MPI_Win_lock or
+ * MPI_Win_unlock (the MPI library acquires the lock in either) waits while
+ * another lane's epoch on the same window and target holds a conflicting
+ * lock (either of the two exclusive) that it had taken before (its lock
+ * call ended before the epoch's own did) and released while the call went
+ * on (its unlock began before the call ended): min(last such unlock's end,
+ * call's end) - call's start. Its direct causes: each holder, for the time
+ * from the release before its own to its own (what it did before its
+ * unlock). ep: the epochs rma_waits found (unlock SIZE_MAX: not closed),
+ * reordered here. */
+static int lock_waits(state *s, lock_epoch *ep, size_t nep)
+{
+    struct holder *h = NULL;   /* the holders one call waited for */
+    size_t nh = 0, hcap = 0;
+    int rc = -1;
+    size_t n = 0;   /* the closed epochs */
+    for (size_t k = 0; k < nep; k++)
+        if (ep[k].unlock != SIZE_MAX)
+            ep[n++] = ep[k];
+    sort_lk_state = s;
+    if (n > 1)
+        qsort(ep, n, sizeof *ep, by_lock_start);
+    for (size_t a = 0, lo = 0; a < n; a++) {
+        if (ep[a].window != ep[lo].window)
+            lo = a;   /* the window's first epoch */
+        lane *al = &s->l[ep[a].lane];
+        for (int k = 0; k < 2; k++) {
+            const call *c = &al->c[k ? ep[a].unlock : ep[a].lock];
+            nh = 0;
+            for (size_t b = lo; b < n && ep[b].window == ep[a].window &&
+                                s->l[ep[b].lane].c[ep[b].lock].start < c->end;
+                 b++) {
+                if (ep[b].lane == ep[a].lane || (ep[a].type != 1 && ep[b].type != 1) ||
+                    (ep[a].target != ep[b].target && ep[a].target >= 0 && ep[b].target >= 0))
+                    continue;
+                const lane *bl = &s->l[ep[b].lane];
+                const call *bu = &bl->c[ep[b].unlock];
+                if (bl->c[ep[b].lock].end > al->c[ep[a].lock].end || bu->start >= c->end ||
+                    bu->end <= c->start)
+                    continue;   /* not held before, or not released during the call */
+                if (grow((void **)&h, &hcap, nh + 1, sizeof *h))
+                    goto out;
+                h[nh++] = (struct holder){bu->end, bu->start, ep[b].lane};
+            }
+            if (nh > 1)
+                qsort(h, nh, sizeof *h, by_release);
+            /* the wait ends with the last release; each holder's share is
+             * from the release before it to its own */
+            int64_t from = c->start;
+            for (size_t q = 0; q < nh; q++) {
+                int64_t to = min64(h[q].end, c->end);
+                if (to > from &&
+                    add_cause(s, P_LOCK_CONTENTION, al, c->start, &s->l[h[q].lane], h[q].late,
+                              to - from))
+                    goto out;
+                if (to > from)
+                    from = to;
+            }
+            if (from > c->start && add_wait(s, P_LOCK_CONTENTION, c->path, al->process,
+                                            al->stream, from - c->start, c->start))
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(h);
+    return rc;
+}
+
 /* One-sided synchronisation (after Scalasca's RMA patterns): each
  * MPI_Win_fence is a member of the window's k-th fence (Wait at Fence, as a
  * barrier over the window's group); an origin's access epoch (MPI_Win_start
@@ -882,12 +981,14 @@ static int rma_waits(state *s)
     size_t ntg = 0, tgcap = 0, *xs = NULL, nx = 0;
     int64_t *xlast = NULL;
     size_t *xlane = NULL;
+    lock_epoch *lk = NULL;   /* passive target epochs (Lock Contention) */
+    size_t nlk = 0, lkcap = 0;
     int rc = -1;
     if (s->nrma > 1)
         qsort(s->rma, s->nrma, sizeof *s->rma, by_lane_time);
     for (size_t i = 0, j; i < s->nrma; i = j) {
         lane *l = lane_find(s, s->rma[i].process, s->rma[i].stream);
-        size_t first = nep;
+        size_t first = nep, lfirst = nlk;
         for (j = i; j < s->nrma && s->rma[j].process == s->rma[i].process &&
                     s->rma[j].stream == s->rma[i].stream;
              j++) {
@@ -896,7 +997,20 @@ static int rma_waits(state *s)
             if (c == NULL)
                 continue;
             size_t ci = (size_t)(c - l->c);
-            if (o->kind == PAL_RMA_SYNC && call_named(s, c, "win_fence")) {
+            if (o->kind == PAL_RMA_LOCK && o->lock) {
+                if (grow((void **)&lk, &lkcap, nlk + 1, sizeof *lk))
+                    goto out;
+                lk[nlk++] = (lock_epoch){(size_t)(l - s->l), ci, SIZE_MAX, o->window,
+                                         o->peer < 0 ? -1 : o->peer, o->lock};
+            } else if (o->kind == PAL_RMA_UNLOCK) {
+                int64_t t = o->peer < 0 ? -1 : o->peer;
+                for (size_t k = nlk; k-- > lfirst;)
+                    if (lk[k].unlock == SIZE_MAX && lk[k].window == o->window &&
+                        lk[k].target == t) {
+                        lk[k].unlock = ci;
+                        break;
+                    }
+            } else if (o->kind == PAL_RMA_SYNC && call_named(s, c, "win_fence")) {
                 uint32_t size = 0;
                 for (size_t w = 0; w < s->nwin; w++)
                     if (s->win[w].id == o->window)
@@ -1026,139 +1140,14 @@ static int rma_waits(state *s)
                       add_cause(s, P_EARLY_WAIT, tl, c->start, &s->l[xlane[k]], xlast[k], w)))
             goto out;
     }
-    rc = 0;
+    rc = lock_waits(s, lk, nlk);
 out:
+    free(lk);
     free(ep);
     free(tg);
     free(xs);
     free(xlast);
     free(xlane);
-    return rc;
-}
-
-/* a passive target epoch: MPI_Win_lock .. MPI_Win_unlock of one target
- * (-1: MPI_Win_lock_all .. MPI_Win_unlock_all, every target) */
-typedef struct {
-    size_t lane, lock, unlock;   /* lane, and its calls */
-    int64_t window, target;
-    int type;                    /* 1 exclusive, 2 shared */
-} lock_epoch;
-
-static const state *sort_lk_state;
-static int by_lock_start(const void *a, const void *b)
-{
-    const lock_epoch *x = a, *y = b;
-    if (x->window != y->window)
-        return x->window < y->window ? -1 : 1;
-    int64_t p = sort_lk_state->l[x->lane].c[x->lock].start,
-            q = sort_lk_state->l[y->lane].c[y->lock].start;
-    return p < q ? -1 : p > q;
-}
-
-struct holder {
-    int64_t end, late;   /* its unlock's end and start */
-    size_t lane;
-};
-
-static int by_release(const void *a, const void *b)
-{
-    const struct holder *x = a, *y = b;
-    return x->end < y->end ? -1 : x->end > y->end;
-}
-
-/* Lock Contention (after Scalasca): an epoch's MPI_Win_lock or
- * MPI_Win_unlock (the MPI library acquires the lock in either) waits while
- * another lane's epoch on the same window and target holds a conflicting
- * lock (either of the two exclusive) that it had taken before (its lock
- * call ended before the epoch's own did) and released while the call went on (its unlock began
- * before the call ended): min(last such unlock's end, call's end) - call's
- * start. Its direct causes: each holder, for the time from the release
- * before its own to its own (what it did before its unlock). Needs s->rma sorted by lane and time (rma_waits). */
-static int lock_waits(state *s)
-{
-    lock_epoch *ep = NULL;
-    size_t nep = 0, cap = 0;
-    struct holder *h = NULL;   /* the holders one call waited for */
-    size_t nh = 0, hcap = 0;
-    int rc = -1;
-    for (size_t i = 0, j; i < s->nrma; i = j) {
-        lane *l = lane_find(s, s->rma[i].process, s->rma[i].stream);
-        size_t first = nep;
-        for (j = i; j < s->nrma && s->rma[j].process == s->rma[i].process &&
-                    s->rma[j].stream == s->rma[i].stream;
-             j++) {
-            const rmaop *o = &s->rma[j];
-            call *c = l ? call_at(l, o->t) : NULL;
-            if (c == NULL)
-                continue;
-            if (o->kind == PAL_RMA_LOCK && o->lock) {
-                if (grow((void **)&ep, &cap, nep + 1, sizeof *ep))
-                    goto out;
-                ep[nep++] = (lock_epoch){(size_t)(l - s->l), (size_t)(c - l->c), SIZE_MAX,
-                                         o->window, o->peer < 0 ? -1 : o->peer, o->lock};
-            } else if (o->kind == PAL_RMA_UNLOCK) {
-                int64_t t = o->peer < 0 ? -1 : o->peer;
-                for (size_t k = nep; k-- > first;)
-                    if (ep[k].unlock == SIZE_MAX && ep[k].window == o->window &&
-                        ep[k].target == t) {
-                        ep[k].unlock = (size_t)(c - l->c);
-                        break;
-                    }
-            }
-        }
-    }
-    size_t n = 0;   /* the closed epochs */
-    for (size_t k = 0; k < nep; k++)
-        if (ep[k].unlock != SIZE_MAX)
-            ep[n++] = ep[k];
-    sort_lk_state = s;
-    if (n > 1)
-        qsort(ep, n, sizeof *ep, by_lock_start);
-    for (size_t a = 0, lo = 0; a < n; a++) {
-        if (ep[a].window != ep[lo].window)
-            lo = a;   /* the window's first epoch */
-        lane *al = &s->l[ep[a].lane];
-        for (int k = 0; k < 2; k++) {
-            const call *c = &al->c[k ? ep[a].unlock : ep[a].lock];
-            nh = 0;
-            for (size_t b = lo; b < n && ep[b].window == ep[a].window &&
-                                s->l[ep[b].lane].c[ep[b].lock].start < c->end;
-                 b++) {
-                if (ep[b].lane == ep[a].lane || (ep[a].type != 1 && ep[b].type != 1) ||
-                    (ep[a].target != ep[b].target && ep[a].target >= 0 && ep[b].target >= 0))
-                    continue;
-                const lane *bl = &s->l[ep[b].lane];
-                const call *bu = &bl->c[ep[b].unlock];
-                if (bl->c[ep[b].lock].end > al->c[ep[a].lock].end || bu->start >= c->end ||
-                    bu->end <= c->start)
-                    continue;   /* not held before, or not released during the call */
-                if (grow((void **)&h, &hcap, nh + 1, sizeof *h))
-                    goto out;
-                h[nh++] = (struct holder){bu->end, bu->start, ep[b].lane};
-            }
-            if (nh > 1)
-                qsort(h, nh, sizeof *h, by_release);
-            /* the wait ends with the last release; each holder's share is
-             * from the release before it to its own */
-            int64_t from = c->start;
-            for (size_t q = 0; q < nh; q++) {
-                int64_t to = min64(h[q].end, c->end);
-                if (to > from &&
-                    add_cause(s, P_LOCK_CONTENTION, al, c->start, &s->l[h[q].lane], h[q].late,
-                              to - from))
-                    goto out;
-                if (to > from)
-                    from = to;
-            }
-            if (from > c->start && add_wait(s, P_LOCK_CONTENTION, c->path, al->process,
-                                            al->stream, from - c->start, c->start))
-                goto out;
-        }
-    }
-    rc = 0;
-out:
-    free(ep);
-    free(h);
     return rc;
 }
 
@@ -1459,7 +1448,7 @@ static int analyse(state *s)
                 return -1;
         }
     }
-    if (rma_waits(s) || lock_waits(s) || thread_barriers(s))
+    if (rma_waits(s) || thread_barriers(s))
         return -1;
     /* the k-th collective of a process on a context is the k-th instance;
      * a nonblocking one waits in the call that completed it */
