@@ -97,6 +97,8 @@
     X(WINDOW, 27, "window")                  /* 1.3: a one-sided communication window (its id) */ \
     /* 1.4: links records of one operation (a CUDA call and the GPU work it started) */ \
     X(CORRELATION, 28, "correlation") \
+    /* 1.4: the type of a passive target lock: 1 exclusive, 2 shared (MPI_Win_lock) */ \
+    X(LOCK_TYPE, 30, "lock_type") \
     /* end of the list */
 
 #endif /* EDL_ROLE_LIST_H */

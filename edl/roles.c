@@ -22,12 +22,14 @@ static const char *const record_roles[EDL_ROLE_LIMIT] = {
 const char *const edl_record_role_names[] = {
     EDL_RECORD_ROLE_LIST(TEXT) NULL};
 
-/* field role codes are consecutive from 1: the name of code c is at c - 1 */
-const char *const edl_field_role_names[] = {
-    EDL_FIELD_ROLE_LIST(TEXT) NULL};
 #undef TEXT
-_Static_assert(sizeof edl_field_role_names / sizeof *edl_field_role_names == EDL_FROLE_LIMIT,
-               "field role codes are not consecutive from 1 (edl-roles.h)");
+
+/* the name of field role code c is at c - 1; a code reserved for a role
+ * another branch adds (edl-roles.h) has none until then; then NULL */
+#define BY_FCODE(name, code, text) [code - 1] = text,
+const char *const edl_field_role_names[EDL_FROLE_LIMIT] = {
+    EDL_FIELD_ROLE_LIST(BY_FCODE)};
+#undef BY_FCODE
 
 /* The operations of OPERATION IS: OTF2's collective operations, by the names
  * MPI gives them (the one table, pal.h). */
@@ -67,7 +69,7 @@ int edl_role_is_1_4(edl_record_role r)
 
 int edl_field_role_is_1_4(edl_field_role r)
 {
-    return r == EDL_FROLE_CORRELATION;
+    return r == EDL_FROLE_CORRELATION || r == EDL_FROLE_LOCK_TYPE;
 }
 
 const char *edl_record_role_name(edl_record_role role)
@@ -94,8 +96,8 @@ edl_record_role edl_record_role_by_name(const char *name)
 
 edl_field_role edl_field_role_by_name(const char *name)
 {
-    for (unsigned i = 0; name && edl_field_role_names[i]; i++)
-        if (strcmp(edl_field_role_names[i], name) == 0)
+    for (unsigned i = 0; name && i + 1 < EDL_FROLE_LIMIT; i++)
+        if (edl_field_role_names[i] && strcmp(edl_field_role_names[i], name) == 0)
             return (edl_field_role)(i + 1);
     return EDL_FROLE_NONE;
 }

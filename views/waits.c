@@ -22,6 +22,9 @@
  *   Wait at Fence   MPI_Win_fence as a barrier over the window's group
  *   Late Post       an origin's MPI_Win_start/complete: target's post - own
  *   Early Wait      a target's MPI_Win_wait: last origin's complete - own
+ *   Lock Contention MPI_Win_lock or MPI_Win_unlock (as the library blocks)
+ *                   of a passive target epoch: until another epoch that
+ *                   held a conflicting lock of the target released it
  *   Wait at Thread Barrier   the threads of a rank in one barrier region
  *                   (OpenMP's, through OMPT): last thread's start - own
  * Every wait is bounded by the call's own duration. From the same replay:
@@ -43,14 +46,16 @@
 #include "views/waits.h"
 
 enum { P_LATE_SENDER, P_LATE_RECEIVER, P_WAIT_BARRIER, P_WAIT_NXN, P_LATE_BCAST,
-       P_EARLY_REDUCE, P_WAIT_FENCE, P_LATE_POST, P_EARLY_WAIT, P_THREAD_BARRIER, P_COUNT };
+       P_EARLY_REDUCE, P_WAIT_FENCE, P_LATE_POST, P_EARLY_WAIT, P_THREAD_BARRIER,
+       P_LOCK_CONTENTION, P_COUNT };
 static const char *const pattern_id[P_COUNT] = {
     "late_sender",  "late_receiver", "wait_barrier", "wait_nxn",  "late_broadcast",
-    "early_reduce", "wait_fence",    "late_post",    "early_wait", "thread_barrier"};
+    "early_reduce", "wait_fence",    "late_post",    "early_wait", "thread_barrier",
+    "lock_contention"};
 static const char *const pattern_title[P_COUNT] = {
     "Late Sender",  "Late Receiver", "Wait at Barrier", "Wait at NxN", "Late Broadcast",
     "Early Reduce", "Wait at Fence", "Late Post",       "Early Wait",
-    "Wait at Thread Barrier (OpenMP)"};
+    "Wait at Thread Barrier (OpenMP)", "Lock Contention"};
 
 #define NO_PATH UINT32_MAX
 #define PATH_CACHE 1024
@@ -134,6 +139,7 @@ typedef struct {
     uint32_t process, stream;
     int64_t t, window, peer;
     pal_rma_kind kind;
+    int lock;            /* PAL_RMA_LOCK: 1 exclusive, 2 shared, 0 not known */
 } rmaop;
 
 /* an epoch of general active target synchronisation: an access epoch
@@ -186,6 +192,7 @@ typedef struct {
     } pcache[PATH_CACHE];
     rmaop *rma;
     size_t nrma, rmacap;
+    const pal_handle *lock_h;   /* the field with role lock_type; NULL: none */
     struct win {         /* windows: id -> the size of their group */
         int64_t id;
         uint32_t size;
@@ -476,7 +483,15 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         }
         if (grow((void **)&s->rma, &s->rmacap, s->nrma + 1, sizeof *s->rma))
             return -1;
-        s->rma[s->nrma++] = (rmaop){e->process, e->stream, e->time, e->window, e->peer, e->rma};
+        s->rma[s->nrma++] = (rmaop){e->process, e->stream, e->time, e->window, e->peer, e->rma, 0};
+        if (e->rma == PAL_RMA_LOCK) {
+            /* a lock of all targets (no lock type: MPI_Win_lock_all) is shared */
+            int64_t v = 0;
+            if (s->lock_h && e->record && pal_record_i64(e->record, s->lock_h, &v) == PAL_OK)
+                s->rma[s->nrma - 1].lock = v == 1 || v == 2 ? (int)v : 0;
+            else if (e->peer < 0)
+                s->rma[s->nrma - 1].lock = 2;
+        }
         return 0;
     default:
         return 0;
@@ -849,6 +864,105 @@ static int by_exposure(const void *a, const void *b)
     return (sx > sy) - (sx < sy);
 }
 
+/* a passive target epoch: MPI_Win_lock .. MPI_Win_unlock of one target
+ * (-1: MPI_Win_lock_all .. MPI_Win_unlock_all, every target) */
+typedef struct {
+    size_t lane, lock, unlock;   /* lane, and its calls */
+    int64_t window, target;
+    int type;                    /* 1 exclusive, 2 shared */
+} lock_epoch;
+
+static const state *sort_lk_state;
+static int by_lock_start(const void *a, const void *b)
+{
+    const lock_epoch *x = a, *y = b;
+    if (x->window != y->window)
+        return x->window < y->window ? -1 : 1;
+    int64_t p = sort_lk_state->l[x->lane].c[x->lock].start,
+            q = sort_lk_state->l[y->lane].c[y->lock].start;
+    return p < q ? -1 : p > q;
+}
+
+struct holder {
+    int64_t end, late;   /* its unlock's end and start */
+    size_t lane;
+};
+
+static int by_release(const void *a, const void *b)
+{
+    const struct holder *x = a, *y = b;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Lock Contention (after Scalasca): an epoch's MPI_Win_lock or
+ * MPI_Win_unlock (the MPI library acquires the lock in either) waits while
+ * another lane's epoch on the same window and target holds a conflicting
+ * lock (either of the two exclusive) that it had taken before (its lock
+ * call ended before the epoch's own did) and released while the call went
+ * on (its unlock began before the call ended): min(last such unlock's end,
+ * call's end) - call's start. Its direct causes: each holder, for the time
+ * from the release before its own to its own (what it did before its
+ * unlock). ep: the epochs rma_waits found (unlock SIZE_MAX: not closed),
+ * reordered here. */
+static int lock_waits(state *s, lock_epoch *ep, size_t nep)
+{
+    struct holder *h = NULL;   /* the holders one call waited for */
+    size_t nh = 0, hcap = 0;
+    int rc = -1;
+    size_t n = 0;   /* the closed epochs */
+    for (size_t k = 0; k < nep; k++)
+        if (ep[k].unlock != SIZE_MAX)
+            ep[n++] = ep[k];
+    sort_lk_state = s;
+    if (n > 1)
+        qsort(ep, n, sizeof *ep, by_lock_start);
+    for (size_t a = 0, lo = 0; a < n; a++) {
+        if (ep[a].window != ep[lo].window)
+            lo = a;   /* the window's first epoch */
+        lane *al = &s->l[ep[a].lane];
+        for (int k = 0; k < 2; k++) {
+            const call *c = &al->c[k ? ep[a].unlock : ep[a].lock];
+            nh = 0;
+            for (size_t b = lo; b < n && ep[b].window == ep[a].window &&
+                                s->l[ep[b].lane].c[ep[b].lock].start < c->end;
+                 b++) {
+                if (ep[b].lane == ep[a].lane || (ep[a].type != 1 && ep[b].type != 1) ||
+                    (ep[a].target != ep[b].target && ep[a].target >= 0 && ep[b].target >= 0))
+                    continue;
+                const lane *bl = &s->l[ep[b].lane];
+                const call *bu = &bl->c[ep[b].unlock];
+                if (bl->c[ep[b].lock].end > al->c[ep[a].lock].end || bu->start >= c->end ||
+                    bu->end <= c->start)
+                    continue;   /* not held before, or not released during the call */
+                if (grow((void **)&h, &hcap, nh + 1, sizeof *h))
+                    goto out;
+                h[nh++] = (struct holder){bu->end, bu->start, ep[b].lane};
+            }
+            if (nh > 1)
+                qsort(h, nh, sizeof *h, by_release);
+            /* the wait ends with the last release; each holder's share is
+             * from the release before it to its own */
+            int64_t from = c->start;
+            for (size_t q = 0; q < nh; q++) {
+                int64_t to = min64(h[q].end, c->end);
+                if (to > from &&
+                    add_cause(s, P_LOCK_CONTENTION, al, c->start, &s->l[h[q].lane], h[q].late,
+                              to - from))
+                    goto out;
+                if (to > from)
+                    from = to;
+            }
+            if (from > c->start && add_wait(s, P_LOCK_CONTENTION, c->path, al->process,
+                                            al->stream, from - c->start, c->start))
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(h);
+    return rc;
+}
+
 /* One-sided synchronisation (after Scalasca's RMA patterns): each
  * MPI_Win_fence is a member of the window's k-th fence (Wait at Fence, as a
  * barrier over the window's group); an origin's access epoch (MPI_Win_start
@@ -867,12 +981,14 @@ static int rma_waits(state *s)
     size_t ntg = 0, tgcap = 0, *xs = NULL, nx = 0;
     int64_t *xlast = NULL;
     size_t *xlane = NULL;
+    lock_epoch *lk = NULL;   /* passive target epochs (Lock Contention) */
+    size_t nlk = 0, lkcap = 0;
     int rc = -1;
     if (s->nrma > 1)
         qsort(s->rma, s->nrma, sizeof *s->rma, by_lane_time);
     for (size_t i = 0, j; i < s->nrma; i = j) {
         lane *l = lane_find(s, s->rma[i].process, s->rma[i].stream);
-        size_t first = nep;
+        size_t first = nep, lfirst = nlk;
         for (j = i; j < s->nrma && s->rma[j].process == s->rma[i].process &&
                     s->rma[j].stream == s->rma[i].stream;
              j++) {
@@ -881,7 +997,20 @@ static int rma_waits(state *s)
             if (c == NULL)
                 continue;
             size_t ci = (size_t)(c - l->c);
-            if (o->kind == PAL_RMA_SYNC && call_named(s, c, "win_fence")) {
+            if (o->kind == PAL_RMA_LOCK && o->lock) {
+                if (grow((void **)&lk, &lkcap, nlk + 1, sizeof *lk))
+                    goto out;
+                lk[nlk++] = (lock_epoch){(size_t)(l - s->l), ci, SIZE_MAX, o->window,
+                                         o->peer < 0 ? -1 : o->peer, o->lock};
+            } else if (o->kind == PAL_RMA_UNLOCK) {
+                int64_t t = o->peer < 0 ? -1 : o->peer;
+                for (size_t k = nlk; k-- > lfirst;)
+                    if (lk[k].unlock == SIZE_MAX && lk[k].window == o->window &&
+                        lk[k].target == t) {
+                        lk[k].unlock = ci;
+                        break;
+                    }
+            } else if (o->kind == PAL_RMA_SYNC && call_named(s, c, "win_fence")) {
                 uint32_t size = 0;
                 for (size_t w = 0; w < s->nwin; w++)
                     if (s->win[w].id == o->window)
@@ -1011,8 +1140,9 @@ static int rma_waits(state *s)
                       add_cause(s, P_EARLY_WAIT, tl, c->start, &s->l[xlane[k]], xlast[k], w)))
             goto out;
     }
-    rc = 0;
+    rc = lock_waits(s, lk, nlk);
 out:
+    free(lk);
     free(ep);
     free(tg);
     free(xs);
@@ -1975,6 +2105,8 @@ static int load(const char *const *paths, size_t n, const char *dict_path, state
         return -1;
     }
     pal_reader_set_diag(rd, waits_diag, NULL);
+    if (pal_reader_role_handle(rd, PAL_FROLE_LOCK_TYPE, &s->lock_h) != PAL_OK)
+        s->lock_h = NULL;   /* no lock types: no Lock Contention but of lock_all */
     pal_events *ev = NULL;
     if (pal_events_create(rd, &ev) != PAL_OK) {
         fprintf(stderr, "pal-view: --waits: out of memory\n");

@@ -260,7 +260,7 @@ function roleid(r) {
 }
 
 function froleid(r) {
-    if (r !~ /^(timestamp|process|thread|duration|region|peer|dest|source|tag|recv_tag|communicator|bytes_sent|bytes_received|bytes|root|request|value|counter|name|unit|text|count|size|members|state|remote_members|window)$/)
+    if (r !~ /^(timestamp|process|thread|duration|region|peer|dest|source|tag|recv_tag|communicator|bytes_sent|bytes_received|bytes|root|request|value|counter|name|unit|text|count|size|members|state|remote_members|window|lock_type)$/)
         die("unknown field role '" r "'")
     return r
 }

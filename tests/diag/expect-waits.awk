@@ -9,6 +9,8 @@
 #   early_reduce   on the root: first member - root
 #   wait_fence     as wait_barrier
 #   late_post      per member (origin): root (the target's post) - member
+#   lock_contention per member (an exclusive lock request): root (the
+#                  holder's unlock) - member
 #   early_wait     on the root (the target's wait): last member's complete - root
 # Prints "PATTERN CALL SECONDS WAITS" per pattern and call (CALL without
 # the #INSTANCE), WAITS being the number of positive waits summed; and from
@@ -43,7 +45,8 @@ END {
             last = mem[k, 1]
             for (i = 2; i <= n[k]; i++) if (mem[k, i] > last) last = mem[k, i]
             add(k, last - root[k])
-        } else if (p == "late_broadcast" || p == "late_post") {
+        } else if (p == "late_broadcast" || p == "late_post" ||
+                   p == "lock_contention") {
             for (i = 1; i <= n[k]; i++) add(k, root[k] - mem[k, i])
         } else if (p == "early_reduce") {
             first = mem[k, 1]

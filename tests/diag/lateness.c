@@ -38,6 +38,12 @@
  *                  posts at once and waits (MPI_Win_wait), rank r > 0
  *                  sleeps r*D in its epoch before MPI_Win_complete: Early
  *                  Wait = n-1
+ *   lock           passive target locks on a window of rank 0: rank 0 locks
+ *                  it exclusively, the others request an exclusive lock
+ *                  at once and put, rank 0 sleeps D before it unlocks:
+ *                  Lock Contention = n-1 (in MPI_Win_lock or
+ *                  MPI_Win_unlock, as the MPI library blocks); then the
+ *                  same with shared locks, which do not contend
  *   chain          a dependency chain: rank 0 works 2D in region "crit" and
  *                  sends to rank 1, which meanwhile worked D/2 in region
  *                  "side", receives, works 2D in "crit", sends to rank 2,
@@ -265,6 +271,33 @@ int main(int argc, char **argv)
         MPI_Group_free(&g0);
         MPI_Group_free(&others);
         MPI_Group_free(&wg);
+        MPI_Win_free(&win);
+    } else if (strcmp(mode, "lock") == 0) {
+        int buf[2] = {0, 0};
+        MPI_Win win;
+        MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, w, &win);
+        for (int k = 0; k < 2; k++) {
+            int type = k == 0 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
+            MPI_Barrier(w);
+            if (rank == 0) {
+                MPI_Win_lock(type, 0, 0, win);
+                MPI_Put(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+                MPI_Win_flush(0, win);   /* the lock is held, not only requested */
+                MPI_Barrier(w);
+                sleep_units(1);
+                if (k == 0)
+                    mark("lock_contention", "any", k, "root");
+                MPI_Win_unlock(0, win);
+            } else {
+                MPI_Barrier(w);
+                if (k == 0)
+                    mark("lock_contention", "any", k, "member");
+                MPI_Win_lock(type, 0, 0, win);
+                MPI_Get(&y, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+                MPI_Win_unlock(0, win);
+            }
+        }
+        MPI_Barrier(w);
         MPI_Win_free(&win);
     } else if (strcmp(mode, "chain") == 0) {
         MPI_Barrier(w);

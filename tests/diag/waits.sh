@@ -6,7 +6,8 @@
 # and MPI_Alltoall, Late Broadcast on MPI_Bcast and MPI_Scatter, Early Reduce
 # on MPI_Reduce and MPI_Gather; the same patterns of nonblocking
 # collectives, in the calls that complete them; Wait at Fence, Late Post
-# and Early Wait of one-sided synchronisation) the seconds pal-view finds per pattern and
+# and Early Wait of one-sided synchronisation, Lock Contention of passive
+# target locks) the seconds pal-view finds per pattern and
 # call equal the waits the program injected, within 2 % plus an absolute
 # slack of SLACK_MS (1 ms) per wait, for what the MPI library itself takes
 # between the program's clock reading and the call's (a message's latency,
@@ -156,24 +157,29 @@ grep -q "^pal-view: .*none.ecl" "$tmp/err" || fail "no message for a missing tra
 grep -q "pal-view: --waits: expected text, csv or json, got 'xml'" "$tmp/err" || fail "no message for --waits=xml"
 
 mode late-receiver "late_receiver MPI_Ssend 3" -- late_sender
+# gains MODE: what-if without the delays: every rank waited (at last) for
+# the most delayed rank, so the run gains that rank's delay as the program
+# measured it
+gains() {
+    "$pv" --what-if scale:delay=0 "$tmp/trace.ecl" > "$tmp/whatif.txt" ||
+        fail "$1: --what-if scale:delay=0"
+    cat "$tmp/whatif.txt"
+    gain=$(awk '/^  gain / { print $2 }' "$tmp/whatif.txt")
+    most=$(cat "$tmp"/lateness.*.times | awk '$3 == "slept" { s[$4] += $5 } END { for (r in s) if (s[r] > m) m = s[r]; printf "%.9f\n", m }')
+    echo "$1: what-if scale:delay=0 gains $gain s, the most delayed rank slept $most s"
+    # On a loaded machine a rank can also be late for other reasons
+    # (descheduled outside "delay"): the trace shows that lateness as other
+    # causes of the waits, and it stays after the what-if, so the gain may be
+    # less by up to that much, never more than the delay.
+    other=$(awk -F, 'NR > 1 && $1 == "cause" && $5 != "delay" { s += $6 }
+        END { printf "%.9f\n", s }' "$tmp/waits.csv")
+    near "$gain" "$most" 2 ||
+        awk -v g="$gain" -v m="$most" -v o="$other" -v s="$SLACK_MS" \
+            'BEGIN { exit !(g <= m + 2 * s / 1000 && g >= m - o - 2 * s / 1000) }' ||
+        fail "$1: what-if scale:delay=0 gains $gain s, not $most s (other causes of the waits: $other s)"
+}
 mode barrier "wait_barrier MPI_Barrier 6"
-# what-if without the delays: the barrier waited for the most delayed rank,
-# so the run gains that rank's delay as the program measured it
-"$pv" --what-if scale:delay=0 "$tmp/trace.ecl" > "$tmp/whatif.txt" || fail "--what-if scale:delay=0"
-cat "$tmp/whatif.txt"
-gain=$(awk '/^  gain / { print $2 }' "$tmp/whatif.txt")
-most=$(cat "$tmp"/lateness.*.times | awk '$3 == "slept" { s[$4] += $5 } END { for (r in s) if (s[r] > m) m = s[r]; printf "%.9f\n", m }')
-echo "barrier: what-if scale:delay=0 gains $gain s, the most delayed rank slept $most s"
-# On a loaded machine a rank can also be late for other reasons (descheduled
-# outside "delay"): the trace shows that lateness as other causes of the
-# barrier waits, and it stays after the what-if, so the gain may be less by
-# up to that much, never more than the delay.
-other=$(awk -F, 'NR > 1 && $1 == "cause" && $2 == "wait_barrier" && $5 != "delay" { s += $6 }
-    END { printf "%.9f\n", s }' "$tmp/waits.csv")
-near "$gain" "$most" 2 ||
-    awk -v g="$gain" -v m="$most" -v o="$other" -v s="$SLACK_MS" \
-        'BEGIN { exit !(g <= m + 2 * s / 1000 && g >= m - o - 2 * s / 1000) }' ||
-    fail "barrier: what-if scale:delay=0 gains $gain s, not $most s (other causes of the waits: $other s)"
+gains barrier
 mode nxn "wait_nxn MPI_Allreduce 6" "wait_nxn MPI_Allgather 6" "wait_nxn MPI_Alltoall 6"
 mode bcast "late_broadcast MPI_Bcast 3" "late_broadcast MPI_Scatter 6"
 mode reduce "early_reduce MPI_Reduce 1" "early_reduce MPI_Gather 1"
@@ -215,6 +221,14 @@ done
 # whose post is late (the wait is in MPI_Win_start or MPI_Win_complete, as
 # the MPI library blocks: any call) or whose wait is early
 mode rma "wait_fence MPI_Win_fence 6" "late_post any 3" "early_wait MPI_Win_wait 3"
+# passive target locks: exclusive requests wait for the holder's unlock (in
+# MPI_Win_lock or MPI_Win_unlock, as the library blocks: any call); shared
+# ones, which the program also makes while rank 0 holds a shared lock and
+# sleeps, do not (the lock type of each MPI_Win_lock, role lock_type)
+mode lock "lock_contention any 3"
+# the replay waits in each lock for the holder's unlock: without rank 0's
+# delays the exclusive requests do not wait either
+gains lock
 
 # The critical path of the dependency chain: every rank's "crit" (2 x D
 # each, as the program measured its sleeps) and none of the "side" work

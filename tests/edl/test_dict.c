@@ -571,6 +571,10 @@ START_TEST(meaning_read_back)
     ck_assert_str_eq(edl_field_role_name(EDL_FROLE_BYTES_RECEIVED), "bytes_received");
     ck_assert_int_eq(edl_field_role_by_name("members"), EDL_FROLE_MEMBERS);
     ck_assert_ptr_null(edl_field_role_name(EDL_FROLE_LIMIT));
+    /* the roles of the 1.4 tail, by name too (past any code not yet given) */
+    ck_assert_str_eq(edl_field_role_name(EDL_FROLE_LOCK_TYPE), "lock_type");
+    ck_assert_int_eq(edl_field_role_by_name("lock_type"), EDL_FROLE_LOCK_TYPE);
+    ck_assert_int_eq(edl_field_role_by_name("correlation"), EDL_FROLE_CORRELATION);
 
     /* Every truncation and every flipped byte fails cleanly. */
     decode_fails_on_damage(buf, len);
