@@ -1010,8 +1010,15 @@ static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t 
  * handle in *h; -1 out of memory. */
 static int io_call(xp *x, const pal_record *rec, uint32_t reg, uint32_t *h)
 {
-    int op = x->regions[reg].io;
-    if (op == IO_NONE || !pal_record_has_role(rec, PAL_ROLE_IO) || !x->h[PAL_FROLE_FILE])
+    if (!pal_record_has_role(rec, PAL_ROLE_IO) || !x->h[PAL_FROLE_FILE])
+        return IO_NONE;
+    /* a read or a write by its bytes' role (received: read into the
+     * process, sent: written from it), else by the region's name */
+    const pal_recdesc *rd = pal_record_desc(rec);
+    int in = pal_recdesc_role_field(rd, PAL_FROLE_BYTES_RECEIVED) != NULL;
+    int out = pal_recdesc_role_field(rd, PAL_FROLE_BYTES_SENT) != NULL;
+    int op = in != out ? (in ? IO_READ : IO_WRITE) : x->regions[reg].io;
+    if (op == IO_NONE)
         return IO_NONE;
     const char *s;
     size_t len;
@@ -1214,7 +1221,9 @@ static int record(xp *x, const pal_record *rec)
             !pal_record_has_role(rec, PAL_ROLE_COMMUNICATION)) {
             if ((io = io_call(x, rec, reg, &ioh)) < 0)
                 return oom();
-            if (io != IO_NONE && !get_u64(x, rec, PAL_FROLE_BYTES, &io_bytes))
+            if (io != IO_NONE && !get_u64(x, rec, PAL_FROLE_BYTES, &io_bytes) &&
+                !get_u64(x, rec, io == IO_READ ? PAL_FROLE_BYTES_RECEIVED : PAL_FROLE_BYTES_SENT,
+                         &io_bytes))
                 io_bytes = 0;
         }
         if ((call || over) && pal_record_duration_ns(rec, &dur) == PAL_OK && dur > 0) {
