@@ -100,7 +100,9 @@ struct vw_timeline {
     size_t hcap;
     unsigned char *idle;  /* per region: R_IDLE, R_IO */
     size_t nidle;
-    int io_rec;           /* the record being read has the role io: its frames are I/O */
+    int io_rec;           /* the record being read has the role io: its frame is I/O */
+    uint32_t io_process, io_stream;
+    long io_depth;        /* the depth of the frame it opened (enter, call), -1 none */
     slice *heap;          /* min-heap by duration (MAX_SLICES; with a window, the
                              slices outside it: the first MAX_SLICES - MAX_WSLICES) */
     size_t nheap;
@@ -601,8 +603,10 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
             w->cap = n;
         }
         w->stack[w->depth++] = e->region;
-        if (t->io_rec)
+        if (t->io_rec && e->process == t->io_process && e->stream == t->io_stream) {
             region_mark(t, e->region, R_IO);
+            t->io_depth = (long)d;
+        }
         cover(t, e->start);
         size_t i = (size_t)(e->start > 0 ? e->start / t->width : 0);
         if (i < NB)
@@ -655,7 +659,11 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         if (outer)
             ws->incl += in_window(t, e->start, e->end);
     }
-    region_mark(t, e->region, (e->idle ? R_IDLE : 0) | (t->io_rec ? R_IO : 0));
+    /* the frame an io record closes: the one it opened (a call), else (a
+     * leave) those it closes; not the frames closed after it at the end */
+    int io = t->io_rec && e->process == t->io_process && e->stream == t->io_stream &&
+             (t->io_depth < 0 || t->io_depth == (long)d);
+    region_mark(t, e->region, (e->idle ? R_IDLE : 0) | (io ? R_IO : 0));
     t->slices++;
     slice s = {(uint32_t)(w - t->rows), e->depth, e->region, e->start, e->end,
                e->bytes, e->peer, e->tag, e->comm, e->root, e->request};
@@ -843,6 +851,9 @@ static void on_record(void *ctx, const pal_record *rec, double time)
     /* the frames this record opens and closes (the filter tells them after
      * the record) are I/O when it has the role io (doc/edl.md) */
     t->io_rec = pal_record_has_role(rec, PAL_ROLE_IO) == 1;
+    t->io_process = pal_record_process(rec);
+    t->io_stream = pal_record_stream(rec);
+    t->io_depth = -1;
     link_record(t, rec, time < 0 ? 0 : time);
     vw_rec_meaning m;
     vw_records_feed(t->rec, rec, &m);

@@ -7,7 +7,8 @@
 # - pal-view --waits counts exactly the io calls' durations as time in I/O
 #   (pattern io), per call path and rank, and nothing for fsync;
 # - the report's colour families put commit_log, close, fetch and store in
-#   I/O (4) and fsync, work in user code (5);
+#   I/O (4) and fsync, work in user code (5), and phase too, left open at
+#   the end just after the trace's last record, the close in it;
 # - the OTF2 export (with otf2-print) gives close an IoDestroyHandle of the
 #   handle "journal.log", fetch a read and store a write of their bytes (by
 #   the bytes' role: no POSIX name), and fsync no I/O event.
@@ -20,19 +21,22 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pal-view-io-role.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 cat > "$tmp/run.trace" <<'TRACE'
+50 0 begin phase
 1000 0 call work 900
+1300 0 call fsync 300
 1500 0 fop commit_log 250 "journal.log"
 1800 0 get fetch 100 "journal.log" 4096
 1900 0 put store 50 "journal.log" 512
-2000 0 fop close 40 "journal.log"
-2600 0 call fsync 300
+2900 1 begin phase
 3000 1 fop commit_log 1250 "journal.log"
 3500 1 call work 400
+3600 1 end phase
+4000 0 fop close 40 "journal.log"
 TRACE
 "$pv" -d "$edl" --waits=csv "$tmp/run.trace" > "$tmp/waits.csv" || { echo "FAIL: pal-view --waits"; exit 1; }
 got=$(awk -F, '$1 == "wait" && $2 == "io" { printf "%s:%s:%s:%d ", $3, $5, $6, $7 }' "$tmp/waits.csv")
 # sorted by call path, then rank
-want="0:close:0.000040000:1 0:commit_log:0.000250000:1 1:commit_log:0.001250000:1 0:fetch:0.000100000:1 0:store:0.000050000:1 "
+want="0:phase/close:0.000040000:1 0:phase/commit_log:0.000250000:1 1:phase/commit_log:0.001250000:1 0:phase/fetch:0.000100000:1 0:phase/store:0.000050000:1 "
 echo "time in I/O: $got"
 [ "$got" = "$want" ] || { echo "FAIL: time in I/O is '$got', not '$want'"; fail=1; }
 
@@ -46,7 +50,7 @@ print(' '.join(f"{r['n']}={r.get('f')}" for r in sorted(tl['regions'], key=lambd
 PY
 )
     echo "families: $fam"
-    [ "$fam" = "close=4 commit_log=4 fetch=4 fsync=5 store=4 work=5" ] ||
+    [ "$fam" = "close=4 commit_log=4 fetch=4 fsync=5 phase=5 store=4 work=5" ] ||
         { echo "FAIL: families '$fam', not the io calls in I/O (4), fsync, work user (5)"; fail=1; }
 else
     echo "python3 not found: the report's families are not checked"
