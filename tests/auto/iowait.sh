@@ -22,8 +22,9 @@ awk -v g="$1" -v m="$measured" 'BEGIN {
         m *= 1e-9; d = g - m; if (d < 0) d = -d
         printf "time in I/O: %.6f s, measured by the program %.6f s\n", g, m
         exit !(d <= 0.02 * m + 0.001) }' || fail "time in I/O $1 s is not the measured $measured ns"
-# at least the 240 ms of delays the feeder injected
-awk -v g="$1" 'BEGIN { exit !(g >= 0.24) }' || fail "time in I/O $1 s below the 0.24 s injected"
+# about the 240 ms of delays the feeder injected: less by as much as the main
+# thread is late to its first read (40 ms would be a loaded machine indeed)
+awk -v g="$1" 'BEGIN { exit !(g >= 0.2) }' || fail "time in I/O $1 s, of 0.24 s injected"
 writes=$(awk -F, '$1 == "wait" && $2 == "io" && $5 == "write" { n += $7 } END { print n + 0 }' waits.csv)
 expect "io waits in write" "$writes" 3
 exit 0
