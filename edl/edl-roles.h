@@ -59,6 +59,9 @@
     /* 1.4 (doc/dictionary-format.md, "The 1.4 tail"): time inside is spent on a device \
        (a GPU kernel, memory copy or memset on a GPU location) */ \
     X(DEVICE, 46, "device") \
+    /* 1.4: time inside is I/O (POSIX read, write, open, ...): the file is the field with \
+       role file, the bytes those with bytes, bytes_sent or bytes_received */ \
+    X(IO, 47, "io") \
     /* end of the list */
 
 #define EDL_FIELD_ROLE_LIST(X) \
@@ -97,6 +100,9 @@
     X(WINDOW, 27, "window")                  /* 1.3: a one-sided communication window (its id) */ \
     /* 1.4: links records of one operation (a CUDA call and the GPU work it started) */ \
     X(CORRELATION, 28, "correlation") \
+    /* 1.4: the file or handle an I/O works on: an id referring to a definition that names \
+       it, or a name */ \
+    X(FILE, 29, "file") \
     /* 1.4: the type of a passive target lock: 1 exclusive, 2 shared (MPI_Win_lock) */ \
     X(LOCK_TYPE, 30, "lock_type") \
     /* end of the list */

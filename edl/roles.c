@@ -64,12 +64,12 @@ int edl_field_role_is_1_3(edl_field_role r)
 
 int edl_role_is_1_4(edl_record_role r)
 {
-    return r == EDL_ROLE_DEVICE;
+    return r == EDL_ROLE_DEVICE || r == EDL_ROLE_IO;
 }
 
 int edl_field_role_is_1_4(edl_field_role r)
 {
-    return r == EDL_FROLE_CORRELATION || r == EDL_FROLE_LOCK_TYPE;
+    return r == EDL_FROLE_CORRELATION || r == EDL_FROLE_FILE || r == EDL_FROLE_LOCK_TYPE;
 }
 
 const char *edl_record_role_name(edl_record_role role)
@@ -119,7 +119,7 @@ int edl_role_has_region(edl_record_role r)
 }
 
 /* Messages are sent and received by calls and by requests; collectives,
- * communication, waiting and device time are time spent inside a region. */
+ * communication, waiting, device time and I/O are time spent inside a region. */
 int edl_role_qualifies(edl_record_role p, edl_record_role q)
 {
     switch (q) {
@@ -132,6 +132,7 @@ int edl_role_qualifies(edl_record_role p, edl_record_role q)
     case EDL_ROLE_COMMUNICATION:
     case EDL_ROLE_IDLE:
     case EDL_ROLE_DEVICE:
+    case EDL_ROLE_IO:
         return edl_role_has_region(p);
     default:
         if (edl_role_is_1_3(q))     /* one-sided calls: time inside a region */
@@ -182,6 +183,7 @@ const char *edl_field_role_type_need(edl_field_role fr, edl_type t)
     case EDL_FROLE_REGION:
     case EDL_FROLE_COUNTER:
     case EDL_FROLE_STATE:
+    case EDL_FROLE_FILE:
         return is_int(t) || t == EDL_STRING ? NULL : "an integer or a string";
     case EDL_FROLE_NAME:
     case EDL_FROLE_UNIT:

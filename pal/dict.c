@@ -1090,7 +1090,7 @@ static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {
     RH(PAL_FROLE_NAME), RH(PAL_FROLE_UNIT), RH(PAL_FROLE_TEXT), RH(PAL_FROLE_COUNT),
     RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE),
     RH(PAL_FROLE_REMOTE_MEMBERS), RH(PAL_FROLE_WINDOW), RH(PAL_FROLE_CORRELATION),
-    RH(PAL_FROLE_LOCK_TYPE)};
+    RH(PAL_FROLE_FILE), RH(PAL_FROLE_LOCK_TYPE)};
 #undef RH
 
 pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role, const pal_handle **out)

@@ -161,10 +161,11 @@ typedef struct comm {
     size_t nmembers;
 } comm;
 
-/* POSIX I/O (doc/otf2.md, "POSIX I/O"): a call whose region is a POSIX I/O
- * function and whose record refers to the file it works on (a field without
- * a role that refers to a definition naming it: ECL's io_call.file). One
- * IoHandle per (process, file name), one IoRegularFile per file name. */
+/* POSIX I/O (doc/otf2.md, "POSIX I/O"): a call record with role io whose
+ * field with role file names the file it works on (an id referring to a
+ * definition that names it, or the name: ECL's io_call.file); the region's
+ * name says which operation (read, write, open, ...). One IoHandle per
+ * (process, file name), one IoRegularFile per file name. */
 enum { IO_NONE, IO_READ, IO_WRITE, IO_FLUSH, IO_OPEN, IO_CLOSE };
 typedef struct iohandle {
     uint32_t name;             /* the file's name (string id) */
@@ -218,8 +219,6 @@ typedef struct xp {
     uint32_t *iofiles;         /* IoRegularFile -> its name (string id) */
     size_t niofiles;
     pmap iofmap;
-    int *objfield;             /* by record type: its file field + 1; -1 none; 0 not yet */
-    size_t nobjfield;
     uint32_t marker_str;
     int have_base;
     int have_first;            /* first_ns: the earliest time of any record */
@@ -1007,41 +1006,24 @@ static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t 
 
 /* ---------------- POSIX I/O ---------------- */
 
-/* The field of records of type rd that names the file they work on: the
- * first field without a role that refers to a definition. -1: none; -2 out
- * of memory. */
-static long file_field(xp *x, const pal_recdesc *rd)
-{
-    size_t k = pal_recdesc_index(rd);
-    if (grow((void **)&x->objfield, &x->nobjfield, k, sizeof *x->objfield) != 0)
-        return -2;
-    if (x->objfield[k] == 0) {
-        x->objfield[k] = -1;
-        for (size_t i = 0; i < pal_recdesc_field_count(rd); i++) {
-            const pal_fielddesc *f = pal_recdesc_field(rd, i);
-            if (pal_field_role_of(f) == PAL_FROLE_NONE &&
-                pal_field_reference(f, NULL, NULL, NULL) == PAL_OK) {
-                x->objfield[k] = (int)i + 1;
-                break;
-            }
-        }
-    }
-    return x->objfield[k] - 1;
-}
-
 /* The I/O operation of call rec in region reg (IO_NONE: none) and its
  * handle in *h; -1 out of memory. */
 static int io_call(xp *x, const pal_record *rec, uint32_t reg, uint32_t *h)
 {
-    int op = x->regions[reg].io;
+    if (!pal_record_has_role(rec, PAL_ROLE_IO) || !x->h[PAL_FROLE_FILE])
+        return IO_NONE;
+    /* a read or a write by its bytes' role (received: read into the
+     * process, sent: written from it), else by the region's name */
+    const pal_recdesc *rd = pal_record_desc(rec);
+    int in = pal_recdesc_role_field(rd, PAL_FROLE_BYTES_RECEIVED) != NULL;
+    int out = pal_recdesc_role_field(rd, PAL_FROLE_BYTES_SENT) != NULL;
+    int op = in != out ? (in ? IO_READ : IO_WRITE) : x->regions[reg].io;
     if (op == IO_NONE)
         return IO_NONE;
-    long fi = file_field(x, pal_record_desc(rec));
     const char *s;
     size_t len;
-    if (fi == -2)
-        return -1;
-    if (fi < 0 || pal_names_field(x->names, rec, (size_t)fi, &s, &len) != PAL_OK)
+    if (pal_names_handle(x->names, rec, x->h[PAL_FROLE_FILE], &s, &len) != PAL_OK &&
+        pal_record_str(rec, x->h[PAL_FROLE_FILE], &s, &len) != PAL_OK)
         return IO_NONE;                  /* the file is not known: the region only */
     uint32_t name = str_id(x, s, len);
     if (name == UINT32_MAX)
@@ -1239,7 +1221,9 @@ static int record(xp *x, const pal_record *rec)
             !pal_record_has_role(rec, PAL_ROLE_COMMUNICATION)) {
             if ((io = io_call(x, rec, reg, &ioh)) < 0)
                 return oom();
-            if (io != IO_NONE && !get_u64(x, rec, PAL_FROLE_BYTES, &io_bytes))
+            if (io != IO_NONE && !get_u64(x, rec, PAL_FROLE_BYTES, &io_bytes) &&
+                !get_u64(x, rec, io == IO_READ ? PAL_FROLE_BYTES_RECEIVED : PAL_FROLE_BYTES_SENT,
+                         &io_bytes))
                 io_bytes = 0;
         }
         if ((call || over) && pal_record_duration_ns(rec, &dur) == PAL_OK && dur > 0) {
@@ -1685,7 +1669,6 @@ static void xp_free(xp *x)
     free(x->iohmap.s);
     free(x->iofiles);
     free(x->iofmap.s);
-    free(x->objfield);
     pal_names_destroy(x->names);
     pal_reader_close(x->r);
 }

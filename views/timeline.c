@@ -98,8 +98,11 @@ struct vw_timeline {
     long *row_of;         /* open addressing on (process, stream) */
     uint64_t *row_key;
     size_t hcap;
-    unsigned char *idle;  /* per region */
+    unsigned char *idle;  /* per region: R_IDLE, R_IO */
     size_t nidle;
+    int io_rec;           /* the record being read has the role io: its frame is I/O */
+    uint32_t io_process, io_stream;
+    long io_depth;        /* the depth of the frame it opened (enter, call), -1 none */
     slice *heap;          /* min-heap by duration (MAX_SLICES; with a window, the
                              slices outside it: the first MAX_SLICES - MAX_WSLICES) */
     size_t nheap;
@@ -557,6 +560,27 @@ static void keep_slice(vw_timeline *t, const slice *s)
 }
 
 /* ---------------- events ---------------- */
+/* what region's frames were seen to be: blocked (idle), I/O (role io) */
+#define R_IDLE 1u
+#define R_IO 2u
+static void region_mark(vw_timeline *t, long region, unsigned bits)
+{
+    if (region < 0)
+        return;
+    if ((size_t)region >= t->nidle) {
+        size_t n = t->nidle ? t->nidle : 64;
+        while (n <= (size_t)region)
+            n *= 2;
+        unsigned char *x = realloc(t->idle, n);
+        if (x == NULL)
+            return;
+        memset(x + t->nidle, 0, n - t->nidle);
+        t->idle = x;
+        t->nidle = n;
+    }
+    t->idle[region] |= (unsigned char)bits;
+}
+
 static void on_frame(void *ctx, const vw_frame_ev *e)
 {
     vw_timeline *t = ctx;
@@ -579,6 +603,10 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
             w->cap = n;
         }
         w->stack[w->depth++] = e->region;
+        if (t->io_rec && e->process == t->io_process && e->stream == t->io_stream) {
+            region_mark(t, e->region, R_IO);
+            t->io_depth = (long)d;
+        }
         cover(t, e->start);
         size_t i = (size_t)(e->start > 0 ? e->start / t->width : 0);
         if (i < NB)
@@ -631,19 +659,11 @@ static void on_frame(void *ctx, const vw_frame_ev *e)
         if (outer)
             ws->incl += in_window(t, e->start, e->end);
     }
-    if ((size_t)e->region >= t->nidle) {
-        size_t n = t->nidle ? t->nidle : 64;
-        while (n <= (size_t)e->region)
-            n *= 2;
-        unsigned char *x = realloc(t->idle, n);
-        if (x == NULL)
-            return;
-        memset(x + t->nidle, 0, n - t->nidle);
-        t->idle = x;
-        t->nidle = n;
-    }
-    if (e->idle)
-        t->idle[e->region] = 1;
+    /* the frame an io record closes: the one it opened (a call), else (a
+     * leave) those it closes; not the frames closed after it at the end */
+    int io = t->io_rec && e->process == t->io_process && e->stream == t->io_stream &&
+             (t->io_depth < 0 || t->io_depth == (long)d);
+    region_mark(t, e->region, (e->idle ? R_IDLE : 0) | (io ? R_IO : 0));
     t->slices++;
     slice s = {(uint32_t)(w - t->rows), e->depth, e->region, e->start, e->end,
                e->bytes, e->peer, e->tag, e->comm, e->root, e->request};
@@ -828,6 +848,12 @@ static void link_record(vw_timeline *t, const pal_record *rec, double time)
 static void on_record(void *ctx, const pal_record *rec, double time)
 {
     vw_timeline *t = ctx;
+    /* the frames this record opens and closes (the filter tells them after
+     * the record) are I/O when it has the role io (doc/edl.md) */
+    t->io_rec = pal_record_has_role(rec, PAL_ROLE_IO) == 1;
+    t->io_process = pal_record_process(rec);
+    t->io_stream = pal_record_stream(rec);
+    t->io_depth = -1;
     link_record(t, rec, time < 0 ? 0 : time);
     vw_rec_meaning m;
     vw_records_feed(t->rec, rec, &m);
@@ -989,7 +1015,12 @@ long vw_timeline_level_region(const vw_timeline *t, uint32_t process, uint32_t s
 
 int vw_timeline_region_idle(const vw_timeline *t, size_t region)
 {
-    return region < t->nidle && t->idle[region];
+    return region < t->nidle && (t->idle[region] & R_IDLE);
+}
+
+int vw_timeline_region_io(const vw_timeline *t, size_t region)
+{
+    return region < t->nidle && (t->idle[region] & R_IO);
 }
 
 size_t vw_timeline_counter_tracks(const vw_timeline *t) { return t->ncounters; }
@@ -1061,17 +1092,11 @@ int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t i)
         return g->instances ? VW_FAM_COLL : idle ? VW_FAM_MPI_WAIT : VW_FAM_MPI;
     if (idle)
         return VW_FAM_WAIT;
-    /* I/O: a region that is not MPI but moves bytes (ECL's io_call records,
-     * any description's calls with a field of role bytes), or one of the
-     * POSIX I/O calls ECL's io group records (those that move none) */
-    static const char *const io[] = {"open", "open64", "openat", "openat64", "creat", "close",
-                                     "read", "write", "pread", "pread64", "pwrite", "pwrite64",
-                                     "fsync", "fdatasync"};
-    if (g->all.bytes > 0)
+    /* I/O: a region whose records have the role io (ECL's io_call records:
+     * open and close too, that move no bytes), or one that is not MPI but
+     * moves bytes (any description's calls with a field of role bytes) */
+    if ((t && vw_timeline_region_io(t, i)) || g->all.bytes > 0)
         return VW_FAM_IO;
-    for (size_t k = 0; k < sizeof io / sizeof io[0]; k++)
-        if (strcmp(g->name, io[k]) == 0)
-            return VW_FAM_IO;
     return VW_FAM_USER;
 }
 

@@ -52,16 +52,18 @@ long vw_timeline_level_region(const vw_timeline *t, uint32_t process, uint32_t s
                               unsigned level, double a, double b);
 /* Whether region i was seen blocked (idle) inside. */
 int vw_timeline_region_idle(const vw_timeline *t, size_t region);
+/* Whether region i was opened or closed by a record with the role io. */
+int vw_timeline_region_io(const vw_timeline *t, size_t region);
 size_t vw_timeline_counter_tracks(const vw_timeline *t);
 uint64_t vw_timeline_marker_count(const vw_timeline *t);
 
 /* Colour families by role: blocking MPI calls (waits, receives), MPI
  * collectives, other MPI communication, other waits (regions seen blocked:
- * OpenMP barriers, thread joins, locks), I/O (regions that are not MPI and
- * move bytes, and the POSIX I/O calls of ECL's io group), user code, set-up
+ * OpenMP barriers, thread joins, locks), I/O (regions of records with the
+ * role io, and regions that are not MPI and move bytes), user code, set-up
  * (MPI_Init, MPI_Finalize). The same in every picture, the report's timeline, call
  * tree, heat map and legend. t may be NULL (no region is then known to
- * block). */
+ * block or to be I/O). */
 enum { VW_FAM_MPI_WAIT, VW_FAM_COLL, VW_FAM_MPI, VW_FAM_WAIT, VW_FAM_IO, VW_FAM_USER,
        VW_FAM_SETUP, VW_NFAM };
 int vw_region_family(const vw_facts *f, const vw_timeline *t, size_t region);

@@ -47,15 +47,15 @@
 
 enum { P_LATE_SENDER, P_LATE_RECEIVER, P_WAIT_BARRIER, P_WAIT_NXN, P_LATE_BCAST,
        P_EARLY_REDUCE, P_WAIT_FENCE, P_LATE_POST, P_EARLY_WAIT, P_THREAD_BARRIER,
-       P_LOCK_CONTENTION, P_COUNT };
+       P_LOCK_CONTENTION, P_IO, P_COUNT };
 static const char *const pattern_id[P_COUNT] = {
     "late_sender",  "late_receiver", "wait_barrier", "wait_nxn",  "late_broadcast",
     "early_reduce", "wait_fence",    "late_post",    "early_wait", "thread_barrier",
-    "lock_contention"};
+    "lock_contention", "io"};
 static const char *const pattern_title[P_COUNT] = {
     "Late Sender",  "Late Receiver", "Wait at Barrier", "Wait at NxN", "Late Broadcast",
     "Early Reduce", "Wait at Fence", "Late Post",       "Early Wait",
-    "Wait at Thread Barrier (OpenMP)", "Lock Contention"};
+    "Wait at Thread Barrier (OpenMP)", "Lock Contention", "Time in I/O"};
 
 #define NO_PATH UINT32_MAX
 #define PATH_CACHE 1024
@@ -394,6 +394,8 @@ static pal_coll_op op_of_name(const pal_event *e)
 }
 
 static int by_start(const void *a, const void *b);
+static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint32_t stream,
+                    int64_t ns, int64_t at);
 
 static int on_event(state *s, pal_events *ev, const pal_event *e)
 {
@@ -412,17 +414,25 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
             l->stack[l->depth++] = p | (e->flags & CALL_FLAGS ? FR_COMM : 0);
         }
         return 0;
-    case PAL_EV_LEAVE:
+    case PAL_EV_LEAVE: {
         if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
             return -1;
-        if (e->flags & CALL_FLAGS) {
-            uint32_t p = e->depth < l->depth ? FR_PATH(l->stack[e->depth]) : NO_PATH;
+        /* time in I/O: a region whose record has the role io (doc/edl.md) */
+        int io = e->record && !(e->flags & PAL_EVF_UNMATCHED) &&
+                 pal_record_has_role(e->record, PAL_ROLE_IO) == 1;
+        uint32_t p = NO_PATH;
+        if ((e->flags & CALL_FLAGS) || io) {
+            p = e->depth < l->depth ? FR_PATH(l->stack[e->depth]) : NO_PATH;
             if (p == NO_PATH) {
                 uint32_t parent = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
                 p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
                 if (p == NO_PATH)
                     return -1;
             }
+        }
+        if (io && add_wait(s, P_IO, p, e->process, e->stream, e->time - e->start, e->start))
+            return -1;
+        if (e->flags & CALL_FLAGS) {
             if (grow((void **)&l->c, &l->cap, l->n + 1, sizeof *l->c))
                 return -1;
             memset(&l->c[l->n], 0, sizeof *l->c);
@@ -438,6 +448,7 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         if (l->depth > e->depth)
             l->depth = e->depth;
         return 0;
+    }
     case PAL_EV_MESSAGE:
         if (grow((void **)&s->m, &s->mcap, s->nm + 1, sizeof *s->m))
             return -1;

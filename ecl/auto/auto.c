@@ -66,10 +66,10 @@ static const ecl_trace_type_spec types[] = {
         { "file", U32, NULL, "0 if the descriptor's file is unknown" },
         { "bytes", U64, "bytes", "bytes read or written" },
         { "result", S64, NULL, "the return value; -errno on failure" } }, 6,
-      { { EDL_ROLE_CALL, NULL, NULL } }, 1,
+      { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_IO, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF },
         { "duration", EDL_FROLE_DURATION, NO_REF },
-        { "file", EDL_FROLE_NONE, { "io_file", "file", 0 } },
+        { "file", EDL_FROLE_FILE, { "io_file", "file", 0 } },
         { "bytes", EDL_FROLE_BYTES, NO_REF } }, 4 },
     { ECL_REC_WAIT_CALL, "wait_call", "a whole waiting region, recorded when it ends "
       "(OpenMP barriers, taskwait, taskgroup)",

@@ -707,8 +707,9 @@ START_TEST(tail_1_3)
 }
 END_TEST
 
-/* sample13 and a GPU kernel: a call with role device and a field with role
- * correlation when v14, else without them (what a 1.3 reader sees). */
+/* sample13, a GPU kernel and a POSIX read: calls with roles device and io,
+ * fields with roles correlation and file when v14, else without them (what
+ * a 1.3 reader sees). */
 static edl_dict *sample14(int v14)
 {
     edl_dict *d = sample13(1);
@@ -725,6 +726,19 @@ static edl_dict *sample14(int v14)
     edl_meaning mk = {kroles, v14 ? 2 : 1, "saxpy", kf, v14 ? 2 : 1, NULL};
     ck_assert_int_eq(edl_record_set_meaning(r, &mk), EDL_OK);
     ck_assert_int_eq(edl_dict_add_bind(d, "9", NULL, "kernel"), EDL_OK);
+    /* and a POSIX read: a call with role io, its file named by a field with role file */
+    ck_assert_int_eq(edl_dict_add_record(d, "read", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "path", EDL_STRING, EDL_ENC_LSTRING, NULL, NULL),
+                     EDL_OK);
+    edl_role iroles[2] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_IO, NULL, NULL}};
+    edl_field_meaning fi[2] = {{"duration", EDL_FROLE_DURATION, {NULL, NULL, 0}},
+                               {"path", EDL_FROLE_FILE, {NULL, NULL, 0}}};
+    edl_meaning mi = {iroles, v14 ? 2 : 1, "read", fi, v14 ? 2 : 1, NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &mi), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "10", NULL, "read"), EDL_OK);
     return d;
 }
 
@@ -748,6 +762,10 @@ START_TEST(tail_1_4)
     ck_assert_int_eq(edl_record_has_role(k, EDL_ROLE_CALL), 1);
     ck_assert_int_eq(edl_field_role_of(edl_record_field(k, (size_t)edl_record_find_field(k, "corr"))),
                      EDL_FROLE_CORRELATION);
+    const edl_record *io = edl_dict_find_record(e, "read");
+    ck_assert_int_eq(edl_record_has_role(io, EDL_ROLE_IO), 1);
+    long path = edl_record_find_field(io, "path");
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(io, (size_t)path)), EDL_FROLE_FILE);
     ck_assert_str_eq(edl_record_operation(edl_dict_find_record(e, "bcast")), "bcast");
     edl_dict_destroy(e);
     e = NULL;
@@ -757,6 +775,8 @@ START_TEST(tail_1_4)
     ck_assert_int_eq(edl_dict_decode(buf, olen, &e, err, sizeof err), EDL_OK);
     ck_assert(edl_dict_equal(e, old));
     ck_assert_int_eq(edl_record_has_role(edl_dict_find_record(e, "kernel"), EDL_ROLE_DEVICE), 0);
+    ck_assert_int_eq(edl_record_has_role(edl_dict_find_record(e, "read"), EDL_ROLE_IO), 0);
+    ck_assert_int_eq(edl_record_has_role(edl_dict_find_record(e, "read"), EDL_ROLE_CALL), 1);
     edl_dict_destroy(e);
     free(buf);
     ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
