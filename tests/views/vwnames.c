@@ -14,6 +14,7 @@ static const char *const names[] = {
     "a-very-long-region-name-that-does-not-fit-in-any-box-of-the-call-tree-picture-at-all",
     "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80"};
 #define NREG (sizeof names / sizeof names[0])
+#define LONG 5      /* names[LONG] is the long one */
 static ecl_region reg[NREG];
 static volatile double sink;
 
@@ -30,7 +31,10 @@ static void body(void)
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < NREG; i++) {
             ecl_enter(reg[i]);
-            spin(1000000);   /* milliseconds: a preemption cannot squeeze the other boxes */
+            /* milliseconds: a preemption cannot squeeze the other boxes; the
+             * long name 3 times longer, so that its call-tree box is wide
+             * enough to show part of it whatever a loaded machine stretches */
+            spin(i == LONG ? 3000000 : 1000000);
             ecl_leave(reg[i]);
         }
     ecl_marker("mark \xff<&>\"");
