@@ -255,6 +255,56 @@ static int child_ecl(const char *kind, int nthreads, uint64_t n)
     return 0;
 }
 
+#if BENCH_HAVE_TSC
+#define HOT_SEGMENTS 300
+#define HOT_EVENTS 5000
+
+/* --hot KIND: the recording path alone, in cycle-counter ticks per event, on
+ * one thread: 300 segments of 5,000 events of KIND (ecl_enter/ecl_leave, or
+ * the 4-field user record, its values restarting every segment) alternate
+ * with 300 segments of as many events of the floor loop table (a) pairs KIND
+ * with (rdtsc + 16-byte store, or rdtsc). Each side's fastest segment
+ * counts: that leaves out what a loaded machine adds (preemption, a busy
+ * core, ECL's writer thread at a buffer hand-off), and also what table (a)
+ * includes on purpose (start, hand-offs, flushes, the close). For changes
+ * to the hot path, whose effect on a shared machine is smaller than what
+ * moves table (a)'s medians. Needs ECL's clock to be the cycle counter. */
+static int child_hot(const char *kind)
+{
+    int el = strcmp(kind, "enter_leave") == 0;
+    if (!el && strcmp(kind, "record") != 0) {
+        fprintf(stderr, "bench_record: --hot %s: expected enter_leave or record\n", kind);
+        return 2;
+    }
+    const char *clk = getenv("ECL_CLOCK");
+    if (clk != NULL && strcmp(clk, "tsc") != 0) {
+        fprintf(stderr, "bench_record: --hot compares with the cycle counter; ECL_CLOCK=%s is "
+                        "another clock\n", clk);
+        return BENCH_EXIT_UNSUPPORTED;
+    }
+    bench_ecl_work w;
+    int rc = bench_ecl_setup(&w);
+    if (rc != 0)
+        return rc;
+    bench_loop_fn ecl_loop = el ? bench_loop_enter_leave : bench_loop_record;
+    bench_loop_fn floor = el ? loop_rdtsc_store16 : loop_rdtsc;
+    double best_ecl = INFINITY, best_floor = INFINITY;
+    for (int s = 0; s < HOT_SEGMENTS; s++) {
+        uint64_t t0 = __rdtsc();
+        BENCH_KEEP(ecl_loop(HOT_EVENTS, 0, &w));
+        uint64_t t1 = __rdtsc();
+        BENCH_KEEP(floor(HOT_EVENTS, 0, NULL));
+        uint64_t t2 = __rdtsc();
+        best_ecl = fmin(best_ecl, (double)(t1 - t0) / HOT_EVENTS);
+        best_floor = fmin(best_floor, (double)(t2 - t1) / HOT_EVENTS);
+    }
+    ecl_finalize();
+    printf("ecl_ticks=%.3f\nfloor_ticks=%.3f\nratio=%.4f\n", best_ecl, best_floor,
+           best_ecl / best_floor);
+    return 0;
+}
+#endif
+
 /* ---------------- the tables (run in the parent) ---------------- */
 
 #define MAX_REPS 64
@@ -600,6 +650,10 @@ int main(int argc, char **argv)
         return child_floor(argv[2], atoi(argv[3]), strtod(argv[4], NULL));
     if (argc == 4 && strcmp(argv[1], "--baseline") == 0)
         return child_baseline(atoi(argv[2]), strtoull(argv[3], NULL, 10));
+#if BENCH_HAVE_TSC
+    if (argc == 3 && strcmp(argv[1], "--hot") == 0)
+        return child_hot(argv[2]);
+#endif
     if (argc != 1) {
         fprintf(stderr, "usage: bench_record   (environment: BENCH_SCALE, BENCH_REPS, "
                         "BENCH_KEEP_TRACES, ECL_*)\n");
