@@ -11,11 +11,11 @@ default configuration, a fresh process timed open -> close, events read
 back), the builds in alternating order, each run followed by a floor process
 of the same wall time (rdtsc + 16-byte store, or rdtsc); the ratio is the
 pair's. Prints min and median of ns/event and of the ratio. Then, per round,
-kind and build (same alternating order), the hot path alone: bench_record
---hot KIND (one thread, the fastest of 300 segments of 5,000 events against
-the fastest of 300 floor segments, in cycle-counter ticks), min and median of
-its ratio; a build whose bench_record lacks --hot prints n/a there. Traces
-go to /dev/shm (BENCH_TMPDIR changes it) and are deleted."""
+threads, kind and build (same alternating order), the hot path alone:
+bench_record --hot KIND THREADS (the fastest of 300 segments of 5,000 events
+against the fastest of 300 floor segments, in cycle-counter ticks), min and
+median of its ratio; a build whose bench_record lacks --hot prints n/a
+there. Traces go to /dev/shm (BENCH_TMPDIR changes it) and are deleted."""
 import os
 import shutil
 import statistics
@@ -33,12 +33,14 @@ def kv(out):
     return d
 
 
-def hot(exe, kind, env, tmpdir, out):
-    """bench_record --hot KIND of one build: appends (ecl, floor, ratio) in
-    ticks per event, or nothing when this bench_record has no --hot."""
+def hot(exe, kind, threads, env, tmpdir, out):
+    """bench_record --hot KIND THREADS of one build: appends (ecl, floor,
+    ratio) in ticks per event, or nothing when this bench_record has no
+    --hot."""
     tmp = tempfile.mkdtemp(dir=tmpdir)
     env = dict(env, ECL_DIR=tmp)
-    run = subprocess.run([exe, "--hot", kind], env=env, capture_output=True, text=True)
+    run = subprocess.run([exe, "--hot", kind, str(threads)], env=env, capture_output=True,
+                         text=True)
     shutil.rmtree(tmp)
     o = kv(run.stdout)
     if run.returncode == 0 and "ratio" in o:
@@ -74,8 +76,7 @@ def main():
                                           capture_output=True, text=True).stdout)
                     ns, fl = float(o["ns"]), float(f["floor"])
                     res.setdefault((kind, t, name), []).append((ns, fl, ns / fl))
-                    if t == 1:
-                        hot(exe, kind, env, tmpdir, res.setdefault(("hot", kind, name), []))
+                    hot(exe, kind, t, env, tmpdir, res.setdefault(("hot", kind, t, name), []))
     print("%d interleaved rounds; ns/event open -> close per thread; ratio = ECL / floor per pair"
           % reps)
     for kind in events:
@@ -88,19 +89,21 @@ def main():
                                                      statistics.median(fl), min(r),
                                                      statistics.median(r)))
 
-    print("hot path alone (bench_record --hot, 1 thread): ticks/event, fastest of 300 segments;"
+    print("hot path alone (bench_record --hot): ticks/event, fastest of 300 segments;"
           " ratio = ECL / floor")
     for kind in events:
-        for name in builds:
-            v = res.get(("hot", kind, name), [])
-            if not v:
-                print("%-11s hot   %-6s n/a (this bench_record has no --hot)" % (kind, name))
-                continue
-            e, fl, r = ([x[i] for x in v] for i in range(3))
-            print("%-11s hot   %-6s ticks min %6.2f med %6.2f | floor med %6.2f | "
-                  "ratio min %5.2f med %5.2f" % (kind, name, min(e), statistics.median(e),
-                                                 statistics.median(fl), min(r),
-                                                 statistics.median(r)))
+        for t in (1, 2):
+            for name in builds:
+                v = res.get(("hot", kind, t, name), [])
+                if not v:
+                    print("%-11s %d thr %-6s n/a (this bench_record has no --hot)"
+                          % (kind, t, name))
+                    continue
+                e, fl, r = ([x[i] for x in v] for i in range(3))
+                print("%-11s %d thr %-6s ticks min %6.2f med %6.2f | floor med %6.2f | "
+                      "ratio min %5.2f med %5.2f" % (kind, t, name, min(e), statistics.median(e),
+                                                     statistics.median(fl), min(r),
+                                                     statistics.median(r)))
 
 
 if __name__ == "__main__":
