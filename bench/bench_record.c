@@ -255,6 +255,89 @@ static int child_ecl(const char *kind, int nthreads, uint64_t n)
     return 0;
 }
 
+#if BENCH_HAVE_TSC
+#define HOT_SEGMENTS 300
+#define HOT_EVENTS 5000
+
+/* --hot KIND [THREADS]: the recording path alone, in cycle-counter ticks per
+ * event, on THREADS threads (default 1) at once: each alternates 300
+ * segments of 5,000 events of KIND (ecl_enter/ecl_leave, or the 4-field user
+ * record, its values restarting every segment) with 300 segments of as many
+ * events of the floor loop table (a) pairs KIND with (rdtsc + 16-byte store,
+ * or rdtsc), and keeps each side's fastest segment; the threads' fastest are
+ * averaged. The fastest segment leaves out what a loaded machine adds
+ * (preemption, a busy core, ECL's writer thread at a buffer hand-off), and
+ * also what table (a) includes on purpose (start, hand-offs, flushes, the
+ * close). For changes to the hot path, whose effect on a shared machine is
+ * smaller than what moves table (a)'s medians. Needs ECL's clock to be the
+ * cycle counter. */
+typedef struct hot_thread {
+    pthread_t id;
+    bench_loop_fn ecl_loop, floor;
+    bench_ecl_work *w;
+    pthread_barrier_t *go;
+    double best_ecl, best_floor;
+} hot_thread;
+
+static void *hot_run(void *p)
+{
+    hot_thread *h = p;
+    h->best_ecl = h->best_floor = INFINITY;
+    pthread_barrier_wait(h->go);
+    for (int s = 0; s < HOT_SEGMENTS; s++) {
+        uint64_t t0 = __rdtsc();
+        BENCH_KEEP(h->ecl_loop(HOT_EVENTS, 0, h->w));
+        uint64_t t1 = __rdtsc();
+        BENCH_KEEP(h->floor(HOT_EVENTS, 0, NULL));
+        uint64_t t2 = __rdtsc();
+        h->best_ecl = fmin(h->best_ecl, (double)(t1 - t0) / HOT_EVENTS);
+        h->best_floor = fmin(h->best_floor, (double)(t2 - t1) / HOT_EVENTS);
+    }
+    return NULL;
+}
+
+static int child_hot(const char *kind, int nthreads)
+{
+    int el = strcmp(kind, "enter_leave") == 0;
+    if ((!el && strcmp(kind, "record") != 0) || nthreads < 1 || nthreads > 64) {
+        fprintf(stderr, "bench_record: --hot %s %d: expected enter_leave or record, and 1 to "
+                        "64 threads\n", kind, nthreads);
+        return 2;
+    }
+    const char *clk = getenv("ECL_CLOCK");
+    if (clk != NULL && strcmp(clk, "tsc") != 0) {
+        fprintf(stderr, "bench_record: --hot compares with the cycle counter; ECL_CLOCK=%s is "
+                        "another clock\n", clk);
+        return BENCH_EXIT_UNSUPPORTED;
+    }
+    bench_ecl_work w;
+    int rc = bench_ecl_setup(&w);
+    if (rc != 0)
+        return rc;
+    hot_thread h[64];
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, (unsigned)nthreads);
+    for (int i = 0; i < nthreads; i++) {
+        h[i] = (hot_thread){ .ecl_loop = el ? bench_loop_enter_leave : bench_loop_record,
+                             .floor = el ? loop_rdtsc_store16 : loop_rdtsc, .w = &w, .go = &go };
+        if (pthread_create(&h[i].id, NULL, hot_run, &h[i]) != 0) {
+            fprintf(stderr, "bench_record: cannot create thread\n");
+            exit(1);    /* the others wait at the barrier for good */
+        }
+    }
+    double e = 0, f = 0;
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(h[i].id, NULL);
+        e += h[i].best_ecl / nthreads;
+        f += h[i].best_floor / nthreads;
+    }
+    pthread_barrier_destroy(&go);
+    ecl_finalize();
+    printf("ecl_ticks=%.3f\nfloor_ticks=%.3f\nratio=%.4f\n", e, f, e / f);
+    return 0;
+}
+#endif
+
 /* ---------------- the tables (run in the parent) ---------------- */
 
 #define MAX_REPS 64
@@ -600,6 +683,10 @@ int main(int argc, char **argv)
         return child_floor(argv[2], atoi(argv[3]), strtod(argv[4], NULL));
     if (argc == 4 && strcmp(argv[1], "--baseline") == 0)
         return child_baseline(atoi(argv[2]), strtoull(argv[3], NULL, 10));
+#if BENCH_HAVE_TSC
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "--hot") == 0)
+        return child_hot(argv[2], argc == 4 ? atoi(argv[3]) : 1);
+#endif
     if (argc != 1) {
         fprintf(stderr, "usage: bench_record   (environment: BENCH_SCALE, BENCH_REPS, "
                         "BENCH_KEEP_TRACES, ECL_*)\n");

@@ -10,8 +10,12 @@ events per thread, 4-field user record: 1.5 M), each build's ECL run (ECL's
 default configuration, a fresh process timed open -> close, events read
 back), the builds in alternating order, each run followed by a floor process
 of the same wall time (rdtsc + 16-byte store, or rdtsc); the ratio is the
-pair's. Prints min and median of ns/event and of the ratio. Traces go to
-/dev/shm (BENCH_TMPDIR changes it) and are deleted."""
+pair's. Prints min and median of ns/event and of the ratio. Then, per round,
+threads, kind and build (same alternating order), the hot path alone:
+bench_record --hot KIND THREADS (the fastest of 300 segments of 5,000 events
+against the fastest of 300 floor segments, in cycle-counter ticks), min and
+median of its ratio; a build whose bench_record lacks --hot prints n/a
+there. Traces go to /dev/shm (BENCH_TMPDIR changes it) and are deleted."""
 import os
 import shutil
 import statistics
@@ -27,6 +31,20 @@ def kv(out):
             k, v = line.split("=", 1)
             d[k] = v
     return d
+
+
+def hot(exe, kind, threads, env, tmpdir, out):
+    """bench_record --hot KIND THREADS of one build: appends (ecl, floor,
+    ratio) in ticks per event, or nothing when this bench_record has no
+    --hot."""
+    tmp = tempfile.mkdtemp(dir=tmpdir)
+    env = dict(env, ECL_DIR=tmp)
+    run = subprocess.run([exe, "--hot", kind, str(threads)], env=env, capture_output=True,
+                         text=True)
+    shutil.rmtree(tmp)
+    o = kv(run.stdout)
+    if run.returncode == 0 and "ratio" in o:
+        out.append((float(o["ecl_ticks"]), float(o["floor_ticks"]), float(o["ratio"])))
 
 
 def main():
@@ -58,6 +76,7 @@ def main():
                                           capture_output=True, text=True).stdout)
                     ns, fl = float(o["ns"]), float(f["floor"])
                     res.setdefault((kind, t, name), []).append((ns, fl, ns / fl))
+                    hot(exe, kind, t, env, tmpdir, res.setdefault(("hot", kind, t, name), []))
     print("%d interleaved rounds; ns/event open -> close per thread; ratio = ECL / floor per pair"
           % reps)
     for kind in events:
@@ -67,6 +86,22 @@ def main():
                 ns, fl, r = ([x[i] for x in v] for i in range(3))
                 print("%-11s %d thr %-6s ns min %6.2f med %6.2f | floor med %6.2f | "
                       "ratio min %5.2f med %5.2f" % (kind, t, name, min(ns), statistics.median(ns),
+                                                     statistics.median(fl), min(r),
+                                                     statistics.median(r)))
+
+    print("hot path alone (bench_record --hot): ticks/event, fastest of 300 segments;"
+          " ratio = ECL / floor")
+    for kind in events:
+        for t in (1, 2):
+            for name in builds:
+                v = res.get(("hot", kind, t, name), [])
+                if not v:
+                    print("%-11s %d thr %-6s n/a (this bench_record has no --hot)"
+                          % (kind, t, name))
+                    continue
+                e, fl, r = ([x[i] for x in v] for i in range(3))
+                print("%-11s %d thr %-6s ticks min %6.2f med %6.2f | floor med %6.2f | "
+                      "ratio min %5.2f med %5.2f" % (kind, t, name, min(e), statistics.median(e),
                                                      statistics.median(fl), min(r),
                                                      statistics.median(r)))
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # p2p.sh -- every send mode, MPI_Sendrecv(_replace), MPI_Iprobe, the Wait and
-# Test variants, a cancelled receive and a freed send request.
+# Test variants (MPI_Test on the null request too), a cancelled receive and a
+# freed send request.
 . "$top_srcdir/tests/mpi/common.sh"
 
 run 4 "$ex/p2p"
@@ -19,5 +20,6 @@ check --ranks 4 --order --match \
     --has 'mpi_complete process=1 kind=1 peer=-1 tag=99 flags=1' \
     --has 'mpi_waitsome process=1' --has 'mpi_testsome process=3' \
     --has 'mpi_testall process=0 count=3 flag=1' --has 'mpi_test process=1 flag=1' \
+    --has 'mpi_test process=1 request=0 flag=1' --has 'mpi_test process=3 request=0 flag=1' \
     "$tmp/trace.ecl"
 echo "PASS"
