@@ -815,6 +815,19 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
     return l;
 }
 
+/* rec, at t, is one more record of its lane (its thread), which was alive
+ * then; NULL when memory runs out. */
+static lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, int64_t t)
+{
+    lane *l = lane_get(e, process, pal_record_stream(rec));
+    if (l == NULL)
+        return NULL;
+    l->nrec++;
+    if (t > l->last)
+        l->last = t;
+    return l;
+}
+
 static int64_t peer_of(const pal_events *e, const pal_record *rec, int side)
 {
     return geti(rec, e->h[side ? H_SOURCE : H_DEST], geti(rec, e->h[H_PEER], -1));
@@ -1220,13 +1233,7 @@ static int feed(pal_events *e, const pal_record *rec)
         return 0;
     if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_STATE) {
         /* no event, but the thread was alive then */
-        lane *l = lane_get(e, process, pal_record_stream(rec));
-        if (l == NULL)
-            return -1;
-        l->nrec++;
-        if (t > l->last)
-            l->last = t;
-        return 0;
+        return lane_seen(e, process, rec, t) ? 0 : -1;
     }
     if ((k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
         !(k->flags & PAL_EVF_SETUP))
@@ -1235,12 +1242,9 @@ static int feed(pal_events *e, const pal_record *rec)
                     rec, NULL, t)
                    ? 0
                    : -1;
-    lane *l = lane_get(e, process, pal_record_stream(rec));
+    lane *l = lane_seen(e, process, rec, t);
     if (l == NULL)
         return -1;
-    l->nrec++;
-    if (t > l->last)
-        l->last = t;
     switch (k->prim) {
     case PAL_ROLE_ENTER: {
         const char *name = region_of(e, k, rec);
