@@ -226,9 +226,9 @@ int ecl_api_config_set(ecl_api_config *cfg, const char *name, const char *value,
     } else if (strcmp(name, "ECL_GPU_STATS") == 0) {
         if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
             BAD("expected 1 (or 0)", name, value);
-    } else if (strcmp(name, "ECL_MERGE") == 0) {
+    } else if (strcmp(name, "ECL_MERGE") == 0 || strcmp(name, "ECL_PROGRESS") == 0) {
         /* read by the MPI layer at MPI_Finalize (ecl/mpi/mpi.c); checked here
-         * so that a bad value stops tracing like any other */
+         * so that a bad value is said like any other */
         if (parse_bool(value, &k) != 0)
             BAD("expected 1 or 0 (yes/no, true/false, on/off)", name, value);
     } else {

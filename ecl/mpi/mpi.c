@@ -737,6 +737,18 @@ static int merge_wanted(void)
              strcasecmp(v, "off") == 0);
 }
 
+/* The merge's progress: ECL_PROGRESS=1 (ecl-run sets it when its standard
+ * error is a terminal, which a launcher passes the ranks' standard error
+ * to through a pipe), =0 never; unset, when standard error is a terminal. */
+static int progress_wanted(void)
+{
+    const char *v = getenv("ECL_PROGRESS");
+    if (v == NULL || *v == '\0')
+        return isatty(STDERR_FILENO);
+    return strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0 ||
+           strcasecmp(v, "on") == 0;
+}
+
 static int verbose_wanted(void)
 {
     const char *v = getenv("ECL_VERBOSE");
@@ -766,8 +778,8 @@ static void merge_diag(void *ctx, const char *message)
     fprintf(stderr, "ecl: %s\n", message);
 }
 
-/* The merge's progress, when standard error is a terminal: one line
- * rewritten in place, at most every 1 %. */
+/* The merge's progress (progress_wanted): one line rewritten in place, at
+ * most every 1 %. */
 static void merge_progress(void *ctx, int phase, uint64_t done, uint64_t total)
 {
     unsigned *last = ctx;   /* percent, plus 1000 in the copy phase */
@@ -805,7 +817,7 @@ static void merge_traces(const char *base, int size)
         o.ranks = size;
         o.diag = merge_diag;
         unsigned last = 101;
-        if (isatty(STDERR_FILENO)) {
+        if (progress_wanted()) {
             o.progress = merge_progress;
             o.progress_ctx = &last;
         }

@@ -25,6 +25,7 @@ bad() {
     ECL_VERBOSE) echo loud ;;
     ECL_MPI_GROUPS) echo env ;;
     ECL_MERGE) echo maybe ;;
+    ECL_PROGRESS) echo sometimes ;;
     ECL_GROUPS) echo functions,everything ;;
     ECL_FILTER) echo "$long" ;;         # longer than a file name may be
     ECL_FUNC_DEPTH) echo 5000 ;;
