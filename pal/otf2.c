@@ -145,6 +145,17 @@ static const char otf2_edl[] =
     "    FIELD paradigm IS string DESCRIPTION \"the IoParadigm's identification (POSIX, ...)\";\n"
     "END;\n"
     "\n"
+    "RECORD overhead DESCRIPTION \"Enter and Leave of a region of the measurement system (role ARTIFICIAL, paradigm MEASUREMENT_SYSTEM: a tool's buffer flush), at its Leave: [time, time + duration]\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS overhead;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD duration IS int64 UNIT \"ns\" ROLE duration;\n"
+    "END;\n"
+    "\n"
     "RECORD io_leave DESCRIPTION \"Leave of a region with I/O events (IoOperationBegin/Complete, IoCreateHandle, IoDestroyHandle)\" IS\n"
     "BEGIN\n"
     "    ROLE IS leave, io;\n"
@@ -491,6 +502,7 @@ static const char otf2_edl[] =
     BIND_SELF("process_begin")
     BIND_SELF("process_end")
     BIND_SELF("io_handle")
+    BIND_SELF("overhead")
     BIND_SELF("io_leave")
 #define X(id, name, otf2_op, otf2_role) BIND_SELF("coll_leave_" name)
     PAL_COLLECTIVE_OPS(X)
@@ -507,7 +519,7 @@ enum {
     R_RECV, R_IRECV, R_COLLECTIVE_BEGIN, R_COLLECTIVE_END, R_METRIC_INT, R_METRIC_UINT,
     R_METRIC_FLOAT, R_MARKER, R_PARAMETER_INT, R_PAUSE, R_RESUME, R_ENTER_IDLE,
     R_MPI_ENTER_IDLE, R_COLL_ENTER_IDLE, R_PROCESS_BEGIN, R_PROCESS_END, R_IO_HANDLE,
-    R_IO_LEAVE,
+    R_OVERHEAD, R_IO_LEAVE,
     R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
     /* Enter, Leave on an ACCELERATOR_STREAM location: only when the role
@@ -521,7 +533,7 @@ static const char *const rec_names[R_COUNT] = {
     "recv", "irecv", "collective_begin", "collective_end", "metric_int", "metric_uint",
     "metric_float", "marker", "parameter_int", "pause", "resume", "enter_idle",
     "mpi_enter_idle", "coll_enter_idle", "process_begin", "process_end", "io_handle",
-    "io_leave",
+    "overhead", "io_leave",
 #define X(id, name, otf2_op, otf2_role) "coll_leave_" name,
     PAL_COLLECTIVE_OPS(X)
 #undef X
@@ -585,6 +597,8 @@ typedef struct oloc {
     /* an open ecl:process_begin/_end region: its Enter's time */
     int proc_open;
     OTF2_TimeStamp proc_t;
+    int ovh_open;               /* an overhead region is open, since ovh_t */
+    OTF2_TimeStamp ovh_t;
     /* the last Rma event (rma_pending: its kind + 1), for the next Leave */
     int rma_pending;
     uint64_t rma_win, rma_bytes;
@@ -597,7 +611,7 @@ typedef struct oloc {
 
 /* ECL's region descriptions (views/otf2.c, doc/views.md "OTF2 export"):
  * what OTF2's region roles cannot say */
-enum { RF_IDLE = 1, RF_PROCESS_BEGIN = 2, RF_PROCESS_END = 4 };
+enum { RF_IDLE = 1, RF_PROCESS_BEGIN = 2, RF_PROCESS_END = 4, RF_OVERHEAD = 8 };
 typedef struct oregion {
     uint32_t name, descr;
     OTF2_RegionRole role;
@@ -1115,7 +1129,12 @@ static int region_flags(pal_otf2 *o, OTF2_RegionRef r)
     oregion *g = &o->regions[r];
     if (g->flags < 0) {
         const char *d = str_of(o, g->descr);
-        g->flags = 0;
+        /* the measurement system's own time (Score-P's and ECL's buffer
+         * flushes): overhead, not a region of the program */
+        g->flags = g->role == OTF2_REGION_ROLE_ARTIFICIAL &&
+                           g->paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM
+                       ? RF_OVERHEAD
+                       : 0;
         for (const char *w = d; w && *w;) {
             size_t n = strcspn(w, " ");
             if (n == 8 && memcmp(w, "ecl:idle", 8) == 0)
@@ -1159,6 +1178,16 @@ static void resolve_attrs(pal_otf2 *o)
 
 static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
 {
+    if (region_flags(ud, r) & RF_OVERHEAD) {
+        /* one overhead record with its duration, at the Leave */
+        oloc *pl = loc_find(ud, lid);
+        if (pl) {
+            pl->ovh_open = 1;
+            pl->ovh_t = t;
+        }
+        ((pal_otf2 *)ud)->represented++;   /* by the record at the Leave */
+        return OTF2_CALLBACK_SUCCESS;
+    }
     if (region_flags(ud, r) & (RF_PROCESS_BEGIN | RF_PROCESS_END)) {
         /* one process_begin/_end record with its duration, at the Leave */
         oloc *pl = loc_find(ud, lid);
@@ -1188,9 +1217,29 @@ static OTF2_CallbackCode e_process(EV_HEAD, OTF2_RegionRef r, int type)
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The overhead region r entered at t0 (its Enter, or t without one) and
+ * left at t: an overhead record at t0 with the duration. Nothing happens on
+ * the location in between (a flush encloses no event), so the records stay
+ * in time order. */
+static OTF2_CallbackCode e_overhead(EV_HEAD, OTF2_RegionRef r)
+{
+    oloc *pl = loc_find(ud, lid);
+    OTF2_TimeStamp t1 = t;
+    if (pl && pl->ovh_open && pl->ovh_t <= t)
+        t = pl->ovh_t;
+    if (pl)
+        pl->ovh_open = 0;
+    EV_BEGIN(R_OVERHEAD);
+    set_u(e, 4, r);
+    set_i(e, 5, ns_of(o, t1) - e->tns);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
 {
     int pf = region_flags(ud, r);
+    if (pf & RF_OVERHEAD)
+        return e_overhead(lid, t, ud, al, r);
     if (pf & (RF_PROCESS_BEGIN | RF_PROCESS_END))
         return e_process(lid, t, ud, al, r, (pf & RF_PROCESS_BEGIN) ? R_PROCESS_BEGIN
                                                                   : R_PROCESS_END);
