@@ -71,6 +71,8 @@ sh "$(dirname "$0")/views.sh" || status=1
 "$bin/bench_auto" || { echo "run.sh: bench_auto failed" >&2; status=1; }
 # (m): the HTML report of a LULESH-size run in the browser (a script)
 BENCH_BIN=$bin sh "$(dirname "$0")/report.sh" || status=1
+# (n): the OTF2 round trip of a LULESH-size run (a script)
+BENCH_BIN=$bin sh "$(dirname "$0")/otf2-lulesh.sh" || status=1
 echo
 echo "all benchmarks: $(( $(date +%s) - start )) s"
 exit $status
