@@ -40,14 +40,7 @@ for f in "$sys/bin/ecl-config" "$sys/include/ecl.h" "$sys/lib/pkgconfig/ecl.pc";
         exit 77
     fi
 done
-args=$("$top_builddir/config.status" --config) || exit 99
-case $args in
-*--enable-asan*|*--enable-ubsan*|*--enable-fuzz*)
-    echo "SKIP: a sanitizer or fuzz build ($args); the plain build runs the install test"
-    exit 77 ;;
-esac
-# the build's own directories and prefix are not this install's
-args=$(printf '%s\n' "$args" | sed -e "s/'--\(prefix\|exec-prefix\|srcdir\|bindir\|libdir\|includedir\|datarootdir\|datadir\|mandir\|docdir\|sysconfdir\|localstatedir\)=[^']*'//g")
+. "$top_srcdir/tests/build/build-args.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecl-install-default.XXXXXX") || exit 99
 # what was in /usr/local before: everything else is this test's to remove
 find "$sys" -xdev | sort >"$tmp/before" || exit 99

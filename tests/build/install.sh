@@ -14,14 +14,7 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" != yes ]; then
     echo "SKIP: ECL was configured without MPI (no working mpicc)"
     exit 77
 fi
-args=$("$top_builddir/config.status" --config) || exit 99
-case $args in
-*--enable-asan*|*--enable-ubsan*|*--enable-fuzz*)
-    echo "SKIP: a sanitizer or fuzz build ($args); the plain build runs the install test"
-    exit 77 ;;
-esac
-# the build's own directories are not this install's (make distcheck gives some)
-args=$(printf '%s\n' "$args" | sed -e "s/'--\(prefix\|exec-prefix\|srcdir\|bindir\|libdir\|includedir\|datarootdir\|datadir\|mandir\|docdir\|sysconfdir\|localstatedir\)=[^']*'//g")
+. "$top_srcdir/tests/build/build-args.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecl-install.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() {
