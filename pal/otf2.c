@@ -467,6 +467,30 @@ static const char otf2_edl[] =
 #define X(id, name, role, otf2) RMA_LEAVE(name)
     PAL_RMA_KINDS(X)
 #undef X
+    /* GPU work: Enter and Leave on an ACCELERATOR_STREAM location */
+    "RECORD device_enter DESCRIPTION \"Enter on a GPU stream (an ACCELERATOR_STREAM location)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS enter, device;\n"
+    "    FIELD event  IS string;\n"
+    "    FIELD time   IS int64 UNIT \"ns\";\n"
+    "    FIELD rank   IS int64;\n"
+    "    FIELD thread IS int64;\n"
+    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "END;\n"
+    "\n"
+    "RECORD device_leave DESCRIPTION \"Leave on a GPU stream, with the bytes of its ecl:bytes* attributes (a copy's)\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS leave, device;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
+    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
+    "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
+    "END;\n"
+    "\n"
     "BIND IS\n"
     "KEYFIELD INDEX IS 0;\n"
     "BEGIN\n"
@@ -510,6 +534,8 @@ static const char otf2_edl[] =
 #define X(id, name, role, otf2) BIND_SELF("rma_" name "_leave")
     PAL_RMA_KINDS(X)
 #undef X
+    BIND_SELF("device_enter")
+    BIND_SELF("device_leave")
     "END;\n";
 
 /* The records, in the order of the EDL above. */
@@ -522,8 +548,7 @@ enum {
     R_OVERHEAD, R_IO_LEAVE,
     R_COLL_OP,                  /* coll_leave_<op>, in pal_coll_op order */
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
-    /* Enter, Leave on an ACCELERATOR_STREAM location: only when the role
-     * vocabulary has "device" (device_edl, added to the description then) */
+    /* Enter, Leave on an ACCELERATOR_STREAM location */
     R_DEVICE_ENTER = R_RMA + PAL_RMA_KIND_COUNT, R_DEVICE_LEAVE,
     R_COUNT
 };
@@ -543,33 +568,6 @@ static const char *const rec_names[R_COUNT] = {
     "device_enter", "device_leave",
 };
 
-/* The records of GPU work, added to otf2_edl before its BIND when EDL's
- * role vocabulary has "device" (time spent on a device), with their binds. */
-static const char device_edl[] =
-    "RECORD device_enter DESCRIPTION \"Enter on a GPU stream (an ACCELERATOR_STREAM location)\" IS\n"
-    "BEGIN\n"
-    "    ROLE IS enter, device;\n"
-    "    FIELD event  IS string;\n"
-    "    FIELD time   IS int64 UNIT \"ns\";\n"
-    "    FIELD rank   IS int64;\n"
-    "    FIELD thread IS int64;\n"
-    "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
-    "END;\n"
-    "\n"
-    "RECORD device_leave DESCRIPTION \"Leave on a GPU stream, with the bytes of its ecl:bytes* attributes (a copy's)\" IS\n"
-    "BEGIN\n"
-    "    ROLE IS leave, device;\n"
-    "    FIELD event    IS string;\n"
-    "    FIELD time     IS int64 UNIT \"ns\";\n"
-    "    FIELD rank     IS int64;\n"
-    "    FIELD thread   IS int64;\n"
-    "    FIELD region   IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
-    "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
-    "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
-    "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
-    "END;\n"
-    "\n";
-static const char device_bind[] = BIND_SELF("device_enter") BIND_SELF("device_leave");
 
 #define MAXF 12
 
@@ -1152,7 +1150,7 @@ static int region_flags(pal_otf2 *o, OTF2_RegionRef r)
 static int region_type(pal_otf2 *o, OTF2_RegionRef r, int leave, const oloc *l)
 {
     int idle = !leave && (region_flags(o, r) & RF_IDLE);
-    if (l && l->accel && o->rdesc[R_DEVICE_ENTER])
+    if (l && l->accel)
         return leave ? R_DEVICE_LEAVE : R_DEVICE_ENTER;
     if (r < o->nregions && o->regions[r].used) {
         if (collective_role(o->regions[r].role))
@@ -1738,37 +1736,14 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     o->path = path;
     o->res = 1000000000;
     o->commloc = -1;
-    /* with "device" in the role vocabulary, the GPU records go before the
-     * BIND and their binds before its END */
-    char *text = NULL;
-    size_t tlen = sizeof otf2_edl - 1;
-    if (pal_record_role_by_name("device") != PAL_ROLE_NONE) {
-        const char *bind = strstr(otf2_edl, "BIND IS\n");
-        size_t pre = bind ? (size_t)(bind - otf2_edl) : 0, endl = strlen("END;\n");
-        if (!bind || !(text = malloc(tlen + sizeof device_edl + sizeof device_bind)))
-            OFAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
-        memcpy(text, otf2_edl, pre);
-        memcpy(text + pre, device_edl, sizeof device_edl - 1);
-        size_t k = pre + sizeof device_edl - 1;
-        memcpy(text + k, bind, tlen - pre - endl);
-        k += tlen - pre - endl;
-        memcpy(text + k, device_bind, sizeof device_bind - 1);
-        k += sizeof device_bind - 1;
-        memcpy(text + k, "END;\n", endl);
-        tlen = k + endl;
-    }
-    int compiled = edl_compile_string("otf2", text ? text : otf2_edl, tlen, ignore_diag, NULL,
-                                      &ed) == EDL_OK;
-    free(text);
-    if (!compiled && text)      /* a vocabulary whose device goes with no enter: without */
-        compiled = edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL,
+    int compiled = edl_compile_string("otf2", otf2_edl, sizeof otf2_edl - 1, ignore_diag, NULL,
                                       &ed) == EDL_OK;
     if (!compiled)
         OFAIL(PAL_ENOMEM, "cannot open trace '%s': the OTF2 description does not compile", path);
     if ((st = pal_dict_wrap(ed, &d, err, sizeof err)) != PAL_OK)
         OFAIL(st, "cannot open trace '%s': %s", path, err);
     for (int i = 0; i < R_COUNT; i++)
-        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])) && i < R_DEVICE_ENTER)
+        if (!(o->rdesc[i] = pal_dict_find_record(d, rec_names[i])))
             OFAIL(PAL_EFORMAT, "cannot open trace '%s': no record '%s' in the OTF2 description",
                   path, rec_names[i]);
     if (!(o->rd = OTF2_Reader_Open(path)))

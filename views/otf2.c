@@ -229,9 +229,6 @@ typedef struct xp {
     uint32_t max_rank;
     int any_rank;
     int attrs_used;            /* a Leave carries attributes: define them */
-    /* the record role "device" (time on a GPU), PAL_ROLE_NONE when this
-     * PAL's vocabulary has none: looked up by name, once */
-    pal_record_role role_device;
     /* what was written */
     uint64_t count[E_LIMIT];
     uint64_t clamped, lost;
@@ -1200,7 +1197,7 @@ static int record(xp *x, const pal_record *rec)
         uint32_t reg = region_id(x, rec);
         if (reg == UINT32_MAX)
             return oom();
-        if (x->role_device != PAL_ROLE_NONE && pal_record_has_role(rec, x->role_device)) {
+        if (pal_record_has_role(rec, PAL_ROLE_DEVICE)) {
             /* GPU work: kernels, and copies and memsets (they move bytes),
              * as Score-P's CUDA regions */
             region *g = &x->regions[reg];
@@ -1748,7 +1745,6 @@ int vw_otf2_export(const char *const *paths, size_t n, const char *dict_path, co
     for (int role = 1; role < PAL_FROLE_LIMIT; role++)
         if (pal_reader_role_handle(x.r, (pal_field_role)role, &x.h[role]) != PAL_OK)
             x.h[role] = NULL;
-    x.role_device = pal_record_role_by_name("device");
     /* communicator 0: the world */
     x.comms = calloc(1, sizeof *x.comms);
     if (!x.comms) {
