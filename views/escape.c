@@ -187,3 +187,9 @@ void vw_csv_name(FILE *out, const char *nm)
         fputs(nm, out);
     }
 }
+
+void vw_reader_diag(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "pal-view: %s\n", msg);
+}

@@ -44,4 +44,8 @@ char *vw_utf8_clip(char *buf, size_t size, const char *s, size_t max_chars);
  * text (pal_text_escape), left-aligned in width bytes (0: no padding). */
 void vw_term_text(FILE *out, const char *s, int width);
 
+/* A reader's message (pal_reader_set_diag; ctx unused), said on standard
+ * error as pal-view's: the message names its file. */
+void vw_reader_diag(void *ctx, const char *msg);
+
 #endif /* VW_ESCAPE_H */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "views/an.h"
+#include "views/escape.h"
 
 /* in this order: each sees an event after the ones before it */
 static const vw_analysis *const analyses[] = {&vw_an_collectives, &vw_an_profile,
@@ -761,13 +762,9 @@ static int needs(const pal_dict *d, const char *trace)
 static void quiet_diag(void *ctx, const char *msg)
 {
     vw_run *r = ctx;
-    if (r == NULL) {
-        fprintf(stderr, "pal-view: %s\n", msg);    /* the message names its file */
-        return;
-    }
-    char *c = GROW(r->diag, r->ndiag, r->diagcap) ? NULL : strdup(msg);
+    char *c = r == NULL || GROW(r->diag, r->ndiag, r->diagcap) ? NULL : strdup(msg);
     if (c == NULL)
-        fprintf(stderr, "pal-view: %s\n", msg);
+        vw_reader_diag(NULL, msg);
     else
         r->diag[r->ndiag++] = c;
 }
@@ -788,7 +785,7 @@ static void say_diag(vw_run *const *runs, unsigned n)
                 for (size_t m = 0; runs[j] && m < (j == k ? i : runs[j]->ndiag) && !seen; m++)
                     seen = strcmp(runs[j]->diag[m], runs[k]->diag[i]) == 0;
             if (!seen)
-                fprintf(stderr, "pal-view: %s\n", runs[k]->diag[i]);
+                vw_reader_diag(NULL, runs[k]->diag[i]);
         }
 }
 

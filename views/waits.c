@@ -2099,13 +2099,6 @@ out:
     return rc;
 }
 
-/* the reader's reports of damage, prefixed like the profile's (views/filter.c) */
-static void waits_diag(void *ctx, const char *text)
-{
-    (void)ctx;
-    fprintf(stderr, "pal-view: %s\n", text);   /* the message names its file */
-}
-
 /* Reads the run into s and analyses it: 0; 1 analysed, but the traces
  * are damaged or partial; -1 after a message. */
 static int load(const char *const *paths, size_t n, const char *dict_path, state *s)
@@ -2115,7 +2108,7 @@ static int load(const char *const *paths, size_t n, const char *dict_path, state
         fprintf(stderr, "pal-view: %s\n", pal_last_error());
         return -1;
     }
-    pal_reader_set_diag(rd, waits_diag, NULL);
+    pal_reader_set_diag(rd, vw_reader_diag, NULL);
     if (pal_reader_role_handle(rd, PAL_FROLE_LOCK_TYPE, &s->lock_h) != PAL_OK)
         s->lock_h = NULL;   /* no lock types: no Lock Contention but of lock_all */
     pal_events *ev = NULL;
