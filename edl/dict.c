@@ -970,6 +970,11 @@ static int uses_roles(const edl_dict *d, int (*role)(edl_record_role),
     return 0;
 }
 
+int edl_dict_needs_1_5(const edl_dict *d)
+{
+    return uses_roles(d, edl_role_is_1_5, edl_field_role_is_1_5);
+}
+
 int edl_dict_needs_1_4(const edl_dict *d)
 {
     return uses_roles(d, edl_role_is_1_4, edl_field_role_is_1_4);

@@ -118,15 +118,18 @@ static void out_role(outbuf *o, const struct edl_role_entry *ro)
     out_str(o, ro->when_value);
 }
 
-/* Which tail holds a role: 2 (the 1.2 tail), 3 or 4. */
+/* Which tail holds a role: 2 (the 1.2 tail), 3, 4 or 5. */
 static int role_tail(edl_record_role r)
 {
-    return edl_role_is_1_4(r) ? 4 : edl_role_is_1_3(r) ? 3 : 2;
+    return edl_role_is_1_5(r) ? 5 : edl_role_is_1_4(r) ? 4 : edl_role_is_1_3(r) ? 3 : 2;
 }
 
 static int field_role_tail(edl_field_role r)
 {
-    return edl_field_role_is_1_4(r) ? 4 : edl_field_role_is_1_3(r) ? 3 : 2;
+    return edl_field_role_is_1_5(r)   ? 5
+           : edl_field_role_is_1_4(r) ? 4
+           : edl_field_role_is_1_3(r) ? 3
+                                      : 2;
 }
 
 /* A field's role as the 1.2 tail carries it: 0 for a role of a later tail. */
@@ -169,8 +172,8 @@ static void out_meaning(outbuf *o, const edl_dict *d)
 
 /* The 1.3 tail (tail 3): each record's roles of 1.3, operation and fields'
  * roles of 1.3 (a 1.2 reader, which stops before it, sees the record without
- * them); the 1.4 tail (tail 4) the same for the roles of 1.4, without an
- * operation. */
+ * them); the 1.4 and 1.5 tails (4, 5) the same for the roles of 1.4 and
+ * 1.5, without an operation. */
 static void out_meaning_tail(outbuf *o, const edl_dict *d, int tail)
 {
     out_u32(o, (uint32_t)d->nrecords);
@@ -204,13 +207,14 @@ static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
     *buf = NULL;
     *len = 0;
     outbuf o = {0};
-    int v14 = edl_dict_needs_1_4(d);
+    int v15 = edl_dict_needs_1_5(d);
+    int v14 = v15 || edl_dict_needs_1_4(d);
     int v13 = v14 || edl_dict_needs_1_3(d);
     int v12 = v13 || edl_dict_needs_1_2(d);
     int v11 = v12 || edl_dict_needs_1_1(d);
     out_bytes(&o, EDL_DICT_MAGIC, 8);
     out_u16(&o, EDL_DICT_VERSION_MAJOR);
-    out_u16(&o, v14 ? 4 : v13 ? 3 : v12 ? 2 : v11 ? 1 : 0);
+    out_u16(&o, v15 ? 5 : v14 ? 4 : v13 ? 3 : v12 ? 2 : v11 ? 1 : 0);
     out_u32(&o, 0);     /* total length, patched below */
     out_u32(&o, 0);     /* CRC, patched below */
     out_u32(&o, 0);     /* reserved */
@@ -270,6 +274,8 @@ static edl_status encode(const edl_dict *d, unsigned char **buf, size_t *len)
         out_meaning_tail(&o, d, 3);
     if (v14)
         out_meaning_tail(&o, d, 4);
+    if (v15)
+        out_meaning_tail(&o, d, 5);
     if (o.failed || o.len > UINT32_MAX) {
         free(o.p);
         return EDL_ENOMEM;
@@ -560,7 +566,7 @@ static void in_meaning(inbuf *in, edl_dict *d)
         fail(in, at, "%s", why);
 }
 
-/* The additions of tail 3 (1.3) or 4 (1.4) to record r's meaning, merged
+/* The additions of tail 3 (1.3), 4 (1.4) or 5 (1.5) to record r's meaning, merged
  * with what the earlier tails gave it and set as a whole (so the rules hold
  * for the merged meaning). */
 static void in_record_meaning_tail(inbuf *in, edl_record *r, int tail)
@@ -780,6 +786,8 @@ static edl_status decode_body(inbuf *in, unsigned minor, edl_dict **out)
         in_meaning_tail(in, d, 3);
     if (minor >= 4 && !in->failed)
         in_meaning_tail(in, d, 4);
+    if (minor >= 5 && !in->failed)
+        in_meaning_tail(in, d, 5);
     /* A newer minor version appends after what this reader knows: skip it. */
     if (!in->failed && in->pos != in->len && minor <= EDL_DICT_VERSION_MINOR)
         fail(in, in->pos, "%zu unexpected bytes after the dictionary", in->len - in->pos);

@@ -112,6 +112,7 @@ edl_status edl_record_meaning_of(const edl_record *src, edl_meaning *m, edl_role
 /* 1 when it needs format 1.3 (a role of 1.3 or an operation). */
 int edl_dict_needs_1_3(const edl_dict *d);
 int edl_dict_needs_1_4(const edl_dict *d);
+int edl_dict_needs_1_5(const edl_dict *d);
 /* Whether every reference of d to a record d holds names a definition and a
  * required integer field of it; when not, why (with the referring record and
  * field) in err. */

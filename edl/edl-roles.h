@@ -105,6 +105,9 @@
     X(FILE, 29, "file") \
     /* 1.4: the type of a passive target lock: 1 exclusive, 2 shared (MPI_Win_lock) */ \
     X(LOCK_TYPE, 30, "lock_type") \
+    /* 1.5 (doc/dictionary-format.md, "The 1.5 tail"): the device (GPU) a record's work \
+       ran on, by its number in the process (CUDA's device ordinal) */ \
+    X(DEVICE_ID, 31, "device_id") \
     /* end of the list */
 
 #endif /* EDL_ROLE_LIST_H */

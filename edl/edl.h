@@ -41,7 +41,7 @@ extern "C" {
  * parts, ascii syntax, default record, split timestamp), 1.2 (roles and
  * references), 1.3 (one-sided roles, the window role, OPERATION) or 1.4 (the
  * device and correlation roles), so older dictionaries keep their bytes. */
-#define EDL_DICT_VERSION_MINOR 4
+#define EDL_DICT_VERSION_MINOR 5
 #define EDL_NO_KEY 0xFF
 #define EDL_NO_FIELD ((size_t)-1)   /* no count field (rest of record) / no shape field */
 

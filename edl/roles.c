@@ -72,6 +72,17 @@ int edl_field_role_is_1_4(edl_field_role r)
     return r == EDL_FROLE_CORRELATION || r == EDL_FROLE_FILE || r == EDL_FROLE_LOCK_TYPE;
 }
 
+int edl_role_is_1_5(edl_record_role r)
+{
+    (void)r;
+    return 0;
+}
+
+int edl_field_role_is_1_5(edl_field_role r)
+{
+    return r == EDL_FROLE_DEVICE_ID;
+}
+
 const char *edl_record_role_name(edl_record_role role)
 {
     if ((unsigned)role >= EDL_ROLE_LIMIT || !record_roles[role])

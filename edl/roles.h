@@ -44,6 +44,9 @@ int edl_field_role_is_1_3(edl_field_role r);
 /* Roles of the 1.4 tail: record role device, field role correlation. */
 int edl_role_is_1_4(edl_record_role r);
 int edl_field_role_is_1_4(edl_field_role r);
+/* Roles of the 1.5 tail: field role device_id (no record role yet). */
+int edl_role_is_1_5(edl_record_role r);
+int edl_field_role_is_1_5(edl_field_role r);
 /* Whether name is an operation OPERATION IS may name. */
 int edl_operation_known(const char *name);
 

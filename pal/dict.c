@@ -1080,17 +1080,8 @@ pal_status pal_field_reference(const pal_fielddesc *f, const char **record, cons
 
 /* One handle per field role, shared by every reader: the field is found
  * through the record's descriptor (pal_recdesc.role_fi). */
-#define RH(role) [role] = {NULL, role, NULL, NULL, NULL, 0}
-static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {
-    RH(PAL_FROLE_TIMESTAMP), RH(PAL_FROLE_PROCESS), RH(PAL_FROLE_THREAD), RH(PAL_FROLE_DURATION),
-    RH(PAL_FROLE_REGION), RH(PAL_FROLE_PEER), RH(PAL_FROLE_DEST), RH(PAL_FROLE_SOURCE),
-    RH(PAL_FROLE_TAG), RH(PAL_FROLE_RECV_TAG), RH(PAL_FROLE_COMMUNICATOR),
-    RH(PAL_FROLE_BYTES_SENT), RH(PAL_FROLE_BYTES_RECEIVED), RH(PAL_FROLE_BYTES),
-    RH(PAL_FROLE_ROOT), RH(PAL_FROLE_REQUEST), RH(PAL_FROLE_VALUE), RH(PAL_FROLE_COUNTER),
-    RH(PAL_FROLE_NAME), RH(PAL_FROLE_UNIT), RH(PAL_FROLE_TEXT), RH(PAL_FROLE_COUNT),
-    RH(PAL_FROLE_SIZE), RH(PAL_FROLE_MEMBERS), RH(PAL_FROLE_STATE),
-    RH(PAL_FROLE_REMOTE_MEMBERS), RH(PAL_FROLE_WINDOW), RH(PAL_FROLE_CORRELATION),
-    RH(PAL_FROLE_FILE), RH(PAL_FROLE_LOCK_TYPE)};
+#define RH(name, code, text) [PAL_FROLE_##name] = {NULL, PAL_FROLE_##name, NULL, NULL, NULL, 0},
+static const struct pal_handle role_handles[PAL_FROLE_LIMIT] = {EDL_FIELD_ROLE_LIST(RH)};
 #undef RH
 
 pal_status pal_reader_role_handle(pal_reader *r, pal_field_role role, const pal_handle **out)

@@ -788,6 +788,91 @@ START_TEST(tail_1_4)
 }
 END_TEST
 
+/* sample14 with a copy on a GPU stream whose device field has the role of
+ * 1.5, device_id, when v15 (else no role). */
+static edl_dict *sample15(int v15)
+{
+    edl_dict *d = sample14(1);
+    edl_record *r;
+    ck_assert_int_eq(edl_dict_add_record(d, "copy", NULL, &r), EDL_OK);
+    add_common(r);
+    ck_assert_int_eq(edl_record_add_field(r, "duration", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "in", EDL_UINT64, EDL_ENC_ULEB, NULL, NULL), EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "corr", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL),
+                     EDL_OK);
+    ck_assert_int_eq(edl_record_add_field(r, "dev", EDL_UINT32, EDL_ENC_ULEB, NULL, NULL), EDL_OK);
+    edl_role roles[2] = {{EDL_ROLE_CALL, NULL, NULL}, {EDL_ROLE_DEVICE, NULL, NULL}};
+    edl_field_meaning f[4] = {{"duration", EDL_FROLE_DURATION, {NULL, NULL, 0}},
+                              {"in", EDL_FROLE_BYTES_RECEIVED, {NULL, NULL, 0}},
+                              {"corr", EDL_FROLE_CORRELATION, {NULL, NULL, 0}},
+                              {"dev", EDL_FROLE_DEVICE_ID, {NULL, NULL, 0}}};
+    edl_meaning m = {roles, 2, "memcpy HtoD", f, v15 ? 4 : 3, NULL};
+    ck_assert_int_eq(edl_record_set_meaning(r, &m), EDL_OK);
+    ck_assert_int_eq(edl_dict_add_bind(d, "11", NULL, "copy"), EDL_OK);
+    return d;
+}
+
+START_TEST(tail_1_5)
+{
+    /* 1.5 appends after the 1.4 tail: cut there and sealed as 1.4, a 1.5
+     * dictionary is the one whose device field has no role, with every role
+     * of 1.2 to 1.4 -- what a 1.4 reader sees; a role of 1.5 is refused in
+     * the 1.4 tail */
+    edl_dict *d = sample15(1), *old = sample15(0), *e = NULL;
+    unsigned char *buf, *obuf;
+    size_t len, olen;
+    char err[256];
+    ck_assert_str_eq(edl_field_role_name(EDL_FROLE_DEVICE_ID), "device_id");
+    ck_assert_int_eq(edl_field_role_by_name("device_id"), EDL_FROLE_DEVICE_ID);
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    ck_assert_int_eq(edl_dict_encode(old, &obuf, &olen), EDL_OK);
+    ck_assert_uint_eq(buf[10], 5);
+    ck_assert_uint_eq(obuf[10], 4);
+    ck_assert_int_eq(edl_dict_decode(buf, len, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, d));
+    const edl_record *c = edl_dict_find_record(e, "copy");
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(c, (size_t)edl_record_find_field(c, "dev"))),
+                     EDL_FROLE_DEVICE_ID);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(c, (size_t)edl_record_find_field(c, "in"))),
+                     EDL_FROLE_BYTES_RECEIVED);
+    edl_dict_destroy(e);
+    e = NULL;
+    ck_assert_uint_lt(olen, len);
+    ck_assert_mem_eq(buf + 24, obuf + 24, olen - 24);
+    reseal(buf, olen, 4);
+    ck_assert_int_eq(edl_dict_decode(buf, olen, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, old));
+    c = edl_dict_find_record(e, "copy");
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(c, (size_t)edl_record_find_field(c, "dev"))),
+                     EDL_FROLE_NONE);
+    ck_assert_int_eq(edl_record_has_role(c, EDL_ROLE_DEVICE), 1);
+    ck_assert_int_eq(edl_field_role_of(edl_record_field(c, (size_t)edl_record_find_field(c, "corr"))),
+                     EDL_FROLE_CORRELATION);
+    edl_dict_destroy(e);
+    e = NULL;
+    free(buf);
+    /* bytes a later minor appends after the 1.5 tail: sealed as 1.6, the
+     * dictionary reads as the 1.5 one (a reader skips what follows the
+     * tails it knows) */
+    ck_assert_int_eq(edl_dict_encode(d, &buf, &len), EDL_OK);
+    unsigned char *more = malloc(len + 3);
+    ck_assert_ptr_nonnull(more);
+    memcpy(more, buf, len);
+    memset(more + len, 0xAB, 3);
+    reseal(more, len + 3, 6);
+    ck_assert_int_eq(edl_dict_decode(more, len + 3, &e, err, sizeof err), EDL_OK);
+    ck_assert(edl_dict_equal(e, d));
+    edl_dict_destroy(e);
+    free(more);
+    decode_fails_on_damage(buf, len);
+    free(buf);
+    free(obuf);
+    edl_dict_destroy(d);
+    edl_dict_destroy(old);
+}
+END_TEST
+
 /* set_meaning on a copy of record `name` of sample12 with m; returns the status. */
 static edl_status try_meaning(const char *name, const edl_meaning *m)
 {
@@ -983,6 +1068,7 @@ int main(void)
     tcase_add_test(tc, meaning_is_a_tail);
     tcase_add_test(tc, tail_1_3);
     tcase_add_test(tc, tail_1_4);
+    tcase_add_test(tc, tail_1_5);
     tcase_add_test(tc, meaning_rules);
     tcase_add_test(tc, references_checked_on_encode);
     tcase_add_test(tc, copy_keeps_meaning);
