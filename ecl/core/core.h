@@ -189,7 +189,7 @@ typedef struct ecl_trace_type_spec {
     size_t nfields;
     edl_role roles[2];
     size_t nroles;
-    edl_field_meaning meaning[4];
+    edl_field_meaning meaning[8];     /* GPU copies: 7 */
     size_t nmeaning;
 } ecl_trace_type_spec;
 /* Defines the n types of a layer's table with their meaning. Each that

@@ -254,6 +254,19 @@ static const char *copy_name(unsigned kind)
     }
 }
 
+/* A copy's direction seen from the device: 1 host to device, -1 device to
+ * host, 0 neither (within a device, between devices, host to host). */
+static int copy_direction(unsigned kind)
+{
+    switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return 1;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return -1;
+    default: return 0;
+    }
+}
+
 static const char *sync_name(unsigned type)
 {
     switch (type) {
@@ -292,7 +305,7 @@ void ecl_gpu_cupti_define_names(void)
     uint64_t t1_ = ecl_gpu_clock_ticks(clock, (end)), t0_ = ecl_gpu_clock_ticks(clock, (start)); \
     ecl_buf_hot *t_;                                                                        \
     uint64_t now_;                                                                          \
-    uint8_t *p = ecl_buf_begin_at((type), ECL_BUF_HEADER_MAX + 6 * 10, t1_, &t_, &now_);    \
+    uint8_t *p = ecl_buf_begin_at((type), ECL_BUF_HEADER_MAX + 8 * 10, t1_, &t_, &now_);    \
     if (p != NULL) {                                                                        \
         p = ecl_buf_put_uleb(p, (region));                                                  \
         p = ecl_buf_put_uleb(p, t1_ > t0_ ? t1_ - t0_ : 0);
@@ -371,6 +384,7 @@ void ecl_gpu_cupti_map(const void *record, const ecl_gpu_clock *clock)
         BEGIN_ACTIVITY(loc, ECL_REC_GPU_KERNEL, k->start, k->end, region)
         p = ecl_buf_put_uleb(p, config);
         p = ecl_buf_put_uleb(p, k->correlationId);
+        p = ecl_buf_put_uleb(p, k->deviceId);
         END_ACTIVITY()
         ecl_gpu_st.kernels++;
         break;
@@ -384,10 +398,14 @@ void ecl_gpu_cupti_map(const void *record, const ecl_gpu_clock *clock)
         unsigned kind = m->copyKind <= 10 ? m->copyKind : 0;
         uint32_t region = named_region(&copy_regions[kind], copy_name(kind));
         BEGIN_ACTIVITY(loc, ECL_REC_GPU_COPY, m->start, m->end, region)
+        int dir = copy_direction(m->copyKind);
         p = ecl_buf_put_uleb(p, m->copyKind);
-        p = ecl_buf_put_uleb(p, m->bytes);
+        p = ecl_buf_put_uleb(p, dir > 0 ? m->bytes : 0);     /* to the device */
+        p = ecl_buf_put_uleb(p, dir < 0 ? m->bytes : 0);     /* from the device */
+        p = ecl_buf_put_uleb(p, dir == 0 ? m->bytes : 0);
         p = ecl_buf_put_uleb(p, m->runtimeCorrelationId ? m->runtimeCorrelationId
                                                         : m->correlationId);
+        p = ecl_buf_put_uleb(p, m->deviceId);
         END_ACTIVITY()
         ecl_gpu_st.copies++;
         ecl_gpu_st.copy_bytes += m->bytes;
@@ -404,6 +422,7 @@ void ecl_gpu_cupti_map(const void *record, const ecl_gpu_clock *clock)
         p = ecl_buf_put_uleb(p, m->bytes);
         p = ecl_buf_put_uleb(p, m->value);
         p = ecl_buf_put_uleb(p, m->correlationId);
+        p = ecl_buf_put_uleb(p, m->deviceId);
         END_ACTIVITY()
         ecl_gpu_st.memsets++;
         break;

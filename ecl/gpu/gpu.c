@@ -56,32 +56,43 @@ static const ecl_trace_type_spec types[] = {
     { ECL_REC_GPU_KERNEL, "gpu_kernel", "a kernel ran on a GPU stream (recorded at its end)",
       { { "region", U32, NULL, "the kernel" }, { "duration", U64, "ticks", NULL },
         { "config", U32, NULL, NULL },
-        { "correlation", U32, NULL, "the CUDA call that launched it (gpu_api.correlation)" } }, 4,
+        { "correlation", U32, NULL, "the CUDA call that launched it (gpu_api.correlation)" },
+        { "device", U32, NULL, "the CUDA device it ran on" } }, 5,
       { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
         { "config", EDL_FROLE_NONE, { "gpu_kernel_def", "config", 0 } },
-        { "correlation", EDL_FROLE_CORRELATION, NO_REF } }, 4 },
+        { "correlation", EDL_FROLE_CORRELATION, NO_REF },
+        { "device", EDL_FROLE_DEVICE_ID, NO_REF } }, 5 },
     { ECL_REC_GPU_COPY, "gpu_copy", "a memory copy ran on a GPU stream (recorded at its end)",
       { { "region", U32, NULL, "memcpy HtoD, memcpy DtoH, ..." },
         { "duration", U64, "ticks", NULL },
         { "kind", U8, NULL, "CUPTI's copy kind: 1 HtoD, 2 DtoH, 8 DtoD, 10 PtoP, ..." },
-        { "bytes", U64, "bytes", NULL },
-        { "correlation", U32, NULL, "the CUDA call that started it" } }, 5,
+        { "to_device", U64, "bytes", "bytes copied from the host to the device (HtoD, HtoA)" },
+        { "from_device", U64, "bytes", "bytes copied from the device to the host (DtoH, AtoH)" },
+        { "bytes", U64, "bytes", "bytes of the other kinds (DtoD, PtoP, HtoH, ...)" },
+        { "correlation", U32, NULL, "the CUDA call that started it" },
+        { "device", U32, NULL, "the CUDA device whose stream ran it" } }, 8,
       /* a call that moves bytes, not `communication`: that role means
        * message passing between processes (the views' MPI functions, the
-       * OTF2 export's MPI paradigm); a copy stays within the process */
+       * OTF2 export's MPI paradigm); a copy stays within the process. Its
+       * direction, seen from the device (the record's location): bytes it
+       * receives from the host, bytes it sends there, other bytes; one of
+       * the three is the copy's size, the others 0 */
       { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
-        { "bytes", EDL_FROLE_BYTES, NO_REF }, { "correlation", EDL_FROLE_CORRELATION, NO_REF } },
-      4 },
+        { "to_device", EDL_FROLE_BYTES_RECEIVED, NO_REF },
+        { "from_device", EDL_FROLE_BYTES_SENT, NO_REF }, { "bytes", EDL_FROLE_BYTES, NO_REF },
+        { "correlation", EDL_FROLE_CORRELATION, NO_REF },
+        { "device", EDL_FROLE_DEVICE_ID, NO_REF } }, 7 },
     { ECL_REC_GPU_MEMSET, "gpu_memset", "a memset ran on a GPU stream (recorded at its end)",
       { { "region", U32, NULL, NULL }, { "duration", U64, "ticks", NULL },
         { "bytes", U64, "bytes", NULL }, { "value", U32, NULL, NULL },
-        { "correlation", U32, NULL, "the CUDA call that started it" } }, 5,
+        { "correlation", U32, NULL, "the CUDA call that started it" },
+        { "device", U32, NULL, "the CUDA device whose stream ran it" } }, 6,
       { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
       { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
-        { "bytes", EDL_FROLE_BYTES, NO_REF }, { "correlation", EDL_FROLE_CORRELATION, NO_REF } },
-      4 },
+        { "bytes", EDL_FROLE_BYTES, NO_REF }, { "correlation", EDL_FROLE_CORRELATION, NO_REF },
+        { "device", EDL_FROLE_DEVICE_ID, NO_REF } }, 5 },
     { ECL_REC_GPU_SYNC, "gpu_sync", "the host waited for GPU work (recorded at its end)",
       { { "region", U32, NULL, "cudaStreamSynchronize, cudaEventSynchronize, ..." },
         { "duration", U64, "ticks", NULL },
@@ -113,10 +124,11 @@ static const ecl_trace_type_spec types[] = {
       { { EDL_ROLE_METADATA, NULL, NULL } }, 1, { { NULL, 0, NO_REF } }, 0 },
     { ECL_REC_GPU_STAMP, "gpu_stamp", "an in-kernel region of a block (ecl_cuda.h), at its end",
       { { "region", U32, NULL, NULL }, { "duration", U64, "ticks", NULL },
-        { "block", U32, NULL, "linear block index" } }, 3,
+        { "block", U32, NULL, "linear block index" },
+        { "device", U32, NULL, "the CUDA device it ran on" } }, 4,
       { { EDL_ROLE_CALL, NULL, NULL }, { EDL_ROLE_DEVICE, NULL, NULL } }, 2,
-      { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF } },
-      2 },
+      { { "region", EDL_FROLE_REGION, REGION_REF }, { "duration", EDL_FROLE_DURATION, NO_REF },
+        { "device", EDL_FROLE_DEVICE_ID, NO_REF } }, 3 },
 };
 
 int ecl_gpu_define_types(void)
@@ -391,12 +403,13 @@ ECL_API size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n)
             ecl_buf_hot *prev = ecl_buf_location_enter(loc);
             ecl_buf_hot *t;
             uint64_t now;
-            uint8_t *p = ecl_buf_begin_at(ECL_REC_GPU_STAMP, ECL_BUF_HEADER_MAX + 3 * 10, t1, &t,
+            uint8_t *p = ecl_buf_begin_at(ECL_REC_GPU_STAMP, ECL_BUF_HEADER_MAX + 4 * 10, t1, &t,
                                           &now);
             if (p != NULL) {
                 p = ecl_buf_put_uleb(p, r[i].s->region);
                 p = ecl_buf_put_uleb(p, t1 > t0 ? t1 - t0 : 0);
                 p = ecl_buf_put_uleb(p, r[i].s->block);
+                p = ecl_buf_put_uleb(p, (uint32_t)device);
                 ecl_buf_commit(t, p, now);
                 written++;
             }

@@ -81,6 +81,7 @@ int main(int argc, char **argv)
     static named kernels[MAXN], copies[MAXN], counters[MAXN], locs[MAXN];
     size_t nk = 0, nc = 0, nctr = 0, nl = 0;
     uint64_t n_kernel = 0, n_copy = 0, n_memset = 0, n_sync = 0, n_api = 0, n_stamp = 0;
+    uint64_t bad_direction = 0;
     uint64_t sm_locs = 0, gpu_locs = 0;
     size_t kcap = 1024, kn = 0;
     kern *ks = malloc(kcap * sizeof *ks);
@@ -115,8 +116,20 @@ int main(int argc, char **argv)
             n_copy++;
             named *c = find(copies, &nc, field_name(nm, r, "region"));
             c->n++;
+            /* the size is in the field of its direction (seen from the
+             * device), the other two are 0 */
+            uint64_t to = 0, from = 0;
+            pal_record_get_u64(r, "to_device", &to);
+            pal_record_get_u64(r, "from_device", &from);
             pal_record_get_u64(r, "bytes", &u);
-            c->bytes += u;
+            const char *cn = field_name(nm, r, "region");
+            if ((strcmp(cn, "memcpy HtoD") == 0 && (from || u)) ||
+                (strcmp(cn, "memcpy DtoH") == 0 && (to || u))) {
+                printf("FAIL: %s with bytes to the device %" PRIu64 ", from it %" PRIu64
+                       ", other %" PRIu64 "\n", cn, to, from, u);
+                bad_direction++;
+            }
+            c->bytes += to + from + u;
         } else if (strcmp(type, "gpu_memset") == 0) {
             n_memset++;
         } else if (strcmp(type, "gpu_sync") == 0) {
@@ -213,5 +226,5 @@ int main(int argc, char **argv)
     pal_reader_close(rd);
     free(ks);
     free(apis);
-    return st == PAL_END ? 0 : 1;
+    return st == PAL_END && bad_direction == 0 ? 0 : 1;
 }

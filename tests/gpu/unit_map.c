@@ -82,8 +82,10 @@ static void kernel(CUpti_ActivityKernel10 *k, const char *name, uint32_t stream,
     memset(k, 0, sizeof *k);
     k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     k->name = name;
-    k->deviceId = 0;
-    k->contextId = 1;
+    /* stream 14 is on a second device (its own context), so that a trace
+     * has GPU streams of two devices (tests/views/otf2-gpu.sh) */
+    k->deviceId = stream == 14 ? 1 : 0;
+    k->contextId = stream == 14 ? 2 : 1;
     k->streamId = stream;
     k->start = gpu0 + start;
     k->end = gpu0 + start + dur;
@@ -160,7 +162,8 @@ int main(int argc, char **argv)
     ecl_gpu_clock_add(&clk, gpu0, ecl_sys_clock_now(), 0);
     ecl_gpu_t0 = clk.ticks0;
 
-    /* two streams of 10 kernels each: saxpy on 13, an empty kernel on 14 */
+    /* two streams of 10 kernels each: saxpy on 13, an empty kernel on 14
+     * (device 1) */
     CUpti_ActivityKernel10 k;
     uint32_t corr = 100;
     for (int i = 0; i < 10; i++) {
