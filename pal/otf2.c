@@ -476,9 +476,10 @@ static const char otf2_edl[] =
     "    FIELD rank   IS int64;\n"
     "    FIELD thread IS int64;\n"
     "    FIELD region IS uint64 ROLE region REFERS TO region.region GLOBAL;\n"
+    "    FIELD device IS int64 OPTIONAL ROLE device_id DESCRIPTION \"the device: the number of its ACCELERATOR_DEVICE system tree node\";\n"
     "END;\n"
     "\n"
-    "RECORD device_leave DESCRIPTION \"Leave on a GPU stream, with the bytes of its ecl:bytes* attributes (a copy's)\" IS\n"
+    "RECORD device_leave DESCRIPTION \"Leave on a GPU stream, with the bytes of a copy inside (RmaGet: received, RmaPut: sent) or of its ecl:bytes* attributes\" IS\n"
     "BEGIN\n"
     "    ROLE IS leave, device;\n"
     "    FIELD event    IS string;\n"
@@ -489,6 +490,21 @@ static const char otf2_edl[] =
     "    FIELD sent     IS uint64 OPTIONAL ROLE bytes_sent;\n"
     "    FIELD received IS uint64 OPTIONAL ROLE bytes_received;\n"
     "    FIELD bytes    IS uint64 OPTIONAL ROLE bytes;\n"
+    "    FIELD device   IS int64 OPTIONAL ROLE device_id;\n"
+    "END;\n"
+    "\n"
+    "RECORD device_copy DESCRIPTION \"a copy between host and GPU outside any region of its stream (Score-P's CUDA memcpy: RmaGet or RmaPut, then RmaOpCompleteBlocking), at its end\" IS\n"
+    "BEGIN\n"
+    "    ROLE IS call, device;\n"
+    "    FIELD event    IS string;\n"
+    "    FIELD time     IS int64 UNIT \"ns\";\n"
+    "    FIELD rank     IS int64;\n"
+    "    FIELD thread   IS int64;\n"
+    "    FIELD duration IS int64 UNIT \"ns\" ROLE duration;\n"
+    "    FIELD region   IS string ROLE region DESCRIPTION \"memcpy HtoD (RmaGet), memcpy DtoH (RmaPut), memcpy (both)\";\n"
+    "    FIELD received IS uint64 ROLE bytes_received DESCRIPTION \"bytes the device read from the host (RmaGet)\";\n"
+    "    FIELD sent     IS uint64 ROLE bytes_sent DESCRIPTION \"bytes the device wrote to the host (RmaPut)\";\n"
+    "    FIELD device   IS int64 OPTIONAL ROLE device_id;\n"
     "END;\n"
     "\n"
     "BIND IS\n"
@@ -536,6 +552,7 @@ static const char otf2_edl[] =
 #undef X
     BIND_SELF("device_enter")
     BIND_SELF("device_leave")
+    BIND_SELF("device_copy")
     "END;\n";
 
 /* The records, in the order of the EDL above. */
@@ -550,6 +567,7 @@ enum {
     R_RMA = R_COLL_OP + PAL_COLL_OP_COUNT,  /* rma_<kind>_leave, in pal_rma_kind order */
     /* Enter, Leave on an ACCELERATOR_STREAM location */
     R_DEVICE_ENTER = R_RMA + PAL_RMA_KIND_COUNT, R_DEVICE_LEAVE,
+    R_DEVICE_COPY,              /* RmaGet/Put ... RmaOpCompleteBlocking outside a region */
     R_COUNT
 };
 static const char *const rec_names[R_COUNT] = {
@@ -565,7 +583,7 @@ static const char *const rec_names[R_COUNT] = {
 #define X(id, name, role, otf2) "rma_" name "_leave",
     PAL_RMA_KINDS(X)
 #undef X
-    "device_enter", "device_leave",
+    "device_enter", "device_leave", "device_copy",
 };
 
 
@@ -587,6 +605,13 @@ typedef struct oloc {
     uint64_t seen;                   /* events read (of the kinds read) */
     OTF2_TimeStamp last_t;           /* the time of its last event read */
     int accel;                       /* an ACCELERATOR_STREAM (a GPU stream) */
+    int64_t device;                  /* its device's number, -1: not said */
+    /* a GPU stream: regions open, and the copy (RmaGet, RmaPut) since
+     * copy_t0 not yet in a record (copy_open) */
+    unsigned depth;
+    int copy_open;
+    OTF2_TimeStamp copy_t0;
+    uint64_t copy_in, copy_out;
     /* the last MpiCollectiveEnd, for the Leave that follows it */
     int coll_pending;
     pal_coll_op coll_op;        /* PAL_COLL_OP_NONE: an operation EDL does not know */
@@ -623,7 +648,15 @@ typedef struct omember { uint32_t name, unit; int used; } omember;
 typedef struct oclass { OTF2_MetricMemberRef *members; uint8_t n; int used; } oclass;
 typedef struct oparam { uint32_t name; int used; } oparam;
 typedef struct oiohandle { uint32_t name, file, paradigm; int used; } oiohandle;
-typedef struct olgroup { OTF2_LocationGroupType type; OTF2_LocationGroupRef creator; int used; } olgroup;
+typedef struct olgroup {
+    OTF2_LocationGroupType type;
+    OTF2_LocationGroupRef creator;
+    OTF2_SystemTreeNodeRef parent;
+    int used;
+} olgroup;
+/* a system tree node: an accelerator device is one of domain
+ * ACCELERATOR_DEVICE (Score-P's "CUDA Device" nodes, named by the number) */
+typedef struct onode { uint32_t name; int accel; int used; } onode;
 
 struct pal_otf2 {
     OTF2_Reader *rd;
@@ -655,6 +688,8 @@ struct pal_otf2 {
     size_t niohandles;
     olgroup *lgroups;                /* location groups: an accelerator's creator */
     size_t nlgroups;
+    onode *nodes;                    /* system tree nodes: devices */
+    size_t nnodes;
     /* attribute definitions (their name strings), and which are the
      * ecl:bytes_sent, ecl:bytes_received, ecl:bytes ones (ref + 1; 0: none) */
     uint32_t *attr_name;
@@ -755,12 +790,51 @@ static OTF2_CallbackCode d_locgroup(void *ud, OTF2_LocationGroupRef self, OTF2_S
                                     OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
                                     OTF2_LocationGroupRef creator)
 {
-    (void)name, (void)parent;
+    (void)name;
     pal_otf2 *o = ud;
     if (grow((void **)&o->lgroups, &o->nlgroups, self, sizeof *o->lgroups) != 0)
         return OTF2_CALLBACK_ERROR;
-    o->lgroups[self] = (olgroup){ type, creator, 1 };
+    o->lgroups[self] = (olgroup){ type, creator, parent, 1 };
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_stnode(void *ud, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                                  OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
+{
+    (void)cls, (void)parent;
+    pal_otf2 *o = ud;
+    if (grow((void **)&o->nodes, &o->nnodes, self, sizeof *o->nodes) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->nodes[self].name = name;
+    o->nodes[self].used = 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_stdomain(void *ud, OTF2_SystemTreeNodeRef node,
+                                    OTF2_SystemTreeDomain domain)
+{
+    pal_otf2 *o = ud;
+    if (domain != OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE)
+        return OTF2_CALLBACK_SUCCESS;
+    if (grow((void **)&o->nodes, &o->nnodes, node, sizeof *o->nodes) != 0)
+        return OTF2_CALLBACK_ERROR;
+    o->nodes[node].accel = 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The device of location group g: the number that names its system tree
+ * node of domain ACCELERATOR_DEVICE; -1 when it has none. */
+static int64_t group_device(const pal_otf2 *o, OTF2_LocationGroupRef g)
+{
+    if (g >= o->nlgroups || !o->lgroups[g].used)
+        return -1;
+    OTF2_SystemTreeNodeRef n = o->lgroups[g].parent;
+    if (n >= o->nnodes || !o->nodes[n].used || !o->nodes[n].accel)
+        return -1;
+    const char *s = str_of(o, o->nodes[n].name);
+    if (!s || !*s || strlen(s) > 9 || strspn(s, "0123456789") != strlen(s))
+        return -1;
+    return strtoll(s, NULL, 10);
 }
 
 static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
@@ -782,6 +856,7 @@ static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_String
     l->name = name;
     l->events = nev;
     l->accel = type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM;
+    l->device = -1;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1200,6 +1275,11 @@ static OTF2_CallbackCode e_enter(EV_HEAD, OTF2_RegionRef r)
     if (r >= o->nregions || !o->regions[r].used)
         o->undef_region++;
     set_u(e, 4, r);
+    if (e->type == R_DEVICE_ENTER && l) {
+        l->depth++;
+        set_i(e, 5, l->device);
+        e->len[5] = l->device < 0 ? PAL_ABSENT : 0;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1245,7 +1325,7 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
     int type = region_type(ud, r, 1, pl);
     if (type == R_COLL_LEAVE && pl && pl->coll_pending && pl->coll_op != PAL_COLL_OP_NONE)
         type = R_COLL_OP + (int)pl->coll_op;
-    else if (type != R_COLL_LEAVE && pl && pl->rma_pending)
+    else if (type != R_COLL_LEAVE && type != R_DEVICE_LEAVE && pl && pl->rma_pending)
         type = R_RMA + pl->rma_pending - 1;
     else if (type == R_LEAVE && pl && pl->io_pending)
         type = R_IO_LEAVE;
@@ -1281,6 +1361,21 @@ static OTF2_CallbackCode e_leave(EV_HEAD, OTF2_RegionRef r)
                 set_u(e, 5 + i, v);
                 e->len[5 + i] = 0;
             }
+        }
+        if (type == R_DEVICE_LEAVE && l) {
+            /* a copy inside the region (RmaGet/RmaPut): its bytes, by
+             * direction; the device */
+            if (l->copy_open) {
+                set_u(e, 5, l->copy_out);
+                set_u(e, 6, l->copy_in);
+                e->len[5] = e->len[6] = 0;
+                l->copy_open = 0;
+                l->copy_in = l->copy_out = 0;
+            }
+            if (l->depth)
+                l->depth--;
+            set_i(e, 8, l->device);
+            e->len[8] = l->device < 0 ? PAL_ABSENT : 0;
         }
     } else if (e->type == R_COLL_LEAVE || (type >= R_COLL_OP && type < R_RMA)) {
         if (l && l->coll_pending) {
@@ -1388,9 +1483,25 @@ static OTF2_CallbackCode rma(EV_HEAD, int kind, OTF2_RmaWinRef win, uint32_t rem
                              uint64_t bytes)
 {
     pal_otf2 *o = ud;
-    (void)al, (void)t;
+    (void)al;
     oloc *l = loc_find(o, lid);
     o->represented++;
+    if (l && l->accel) {
+        /* on a GPU stream, a copy between host and device (Score-P's CUDA
+         * memcpy): the device reads (RmaGet) or writes (RmaPut) host
+         * memory; the window's other events say nothing of it */
+        if (kind == PAL_RMA_GET || kind == PAL_RMA_PUT) {
+            if (!l->copy_open) {
+                l->copy_open = 1;
+                l->copy_t0 = t;
+            }
+            if (kind == PAL_RMA_GET)
+                l->copy_in += bytes;
+            else
+                l->copy_out += bytes;
+        }
+        return OTF2_CALLBACK_SUCCESS;
+    }
     if (l && !l->rma_pending) {     /* one per region: the first */
         OTF2_CommRef c = win < o->nwins ? o->wincomm[win] : 0;
         l->rma_pending = kind + 1;
@@ -1462,8 +1573,26 @@ static OTF2_CallbackCode e_rma_unlock(EV_HEAD, OTF2_RmaWinRef w, uint32_t remote
 
 static OTF2_CallbackCode e_rma_done(EV_HEAD, OTF2_RmaWinRef w, uint64_t mid)
 {
-    (void)w, (void)mid, (void)lid, (void)t, (void)al;
-    ((pal_otf2 *)ud)->represented++;    /* the operation's record says it */
+    (void)w, (void)mid;
+    oloc *pl = loc_find(ud, lid);
+    if (!pl || !pl->accel || !pl->copy_open || pl->depth > 0) {
+        ((pal_otf2 *)ud)->represented++;    /* the operation's record says it */
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    /* a copy on a GPU stream outside any region (Score-P's): one call
+     * record, at its end */
+    OTF2_TimeStamp t0 = pl->copy_t0 <= t ? pl->copy_t0 : t;
+    EV_BEGIN(R_DEVICE_COPY);
+    set_i(e, 4, e->tns - ns_of(o, t0));
+    set_s(e, 5, l->copy_in && !l->copy_out   ? "memcpy HtoD"
+                : l->copy_out && !l->copy_in ? "memcpy DtoH"
+                                             : "memcpy");
+    set_u(e, 6, l->copy_in);
+    set_u(e, 7, l->copy_out);
+    set_i(e, 8, l->device);
+    e->len[8] = l->device < 0 ? PAL_ABSENT : 0;
+    l->copy_open = 0;
+    l->copy_in = l->copy_out = 0;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1693,6 +1822,7 @@ void pal_otf2_close(pal_otf2 *o)
     free(o->ioparadigm_id);
     free(o->iohandles);
     free(o->lgroups);
+    free(o->nodes);
     free(o->attr_name);
     free(o->locs);
     free(o->byid);
@@ -1763,6 +1893,8 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attribute);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, d_locgroup);
+    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(dc, d_stnode);
+    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeDomainCallback(dc, d_stdomain);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
     OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(dc, d_rmawin);
@@ -1804,6 +1936,8 @@ pal_status pal_otf2_open(pal_reader *r, pal_src *s)
      * that created the group: its rank, threads after the process's own */
     for (size_t i = 0; i < o->nlocs; i++) {
         oloc *l = &o->locs[i];
+        if (l->accel)
+            l->device = group_device(o, l->group);
         for (int hops = 0; hops < 4 && l->group < o->nlgroups && o->lgroups[l->group].used &&
                            o->lgroups[l->group].type == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR &&
                            o->lgroups[l->group].creator != OTF2_UNDEFINED_LOCATION_GROUP;

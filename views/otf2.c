@@ -13,8 +13,10 @@
  * events of the parameter "marker"; POSIX I/O calls IoOperationBegin/
  * Complete, IoCreateHandle/IoDestroyHandle on IoHandle definitions of
  * paradigm "POSIX", as Score-P writes them; records of role device (time
- * on a GPU) put their location in an ACCELERATOR location group of their
- * process as an ACCELERATOR_STREAM, their regions of paradigm CUDA
+ * on a GPU) put their location as an ACCELERATOR_STREAM in an ACCELERATOR
+ * location group per (process, device: field role device_id) under the
+ * device's system tree node, their regions of paradigm CUDA, their copies
+ * between host and device RmaGet/RmaPut on Score-P's CUDA window
  * (doc/otf2.md). A call record spans [time - duration,
  * time], so events are kept per location in a small time-sorted buffer and
  * written when it fills: each location's events reach libotf2 in time order. */
@@ -134,6 +136,8 @@ typedef struct loc {
     int64_t coll_root;         /* the root an enter of a collective named (PICL), -1: none */
     uint64_t rma_ops;          /* one-sided operations so far (their matching ids) */
     int gpu;                   /* it has records of role device: a GPU stream */
+    int64_t device;            /* its device (field role device_id), -1: not said */
+    int copies;                /* it has copies to or from the host (RmaGet/RmaPut) */
 } loc;
 
 typedef struct req {
@@ -175,9 +179,12 @@ typedef struct iohandle {
     uint64_t ops;              /* matching ids given so far */
 } iohandle;
 
+/* CUDA_COMM: the communicator of the CUDA window (copies between host and
+ * device, doc/otf2.md "GPU work") in rwin.comm */
+#define CUDA_COMM UINT32_MAX
 typedef struct rwin {
     uint64_t id;               /* the trace's window id */
-    uint32_t comm;             /* its communicator (0: the world) */
+    uint32_t comm;             /* its communicator (0: the world; CUDA_COMM) */
     uint32_t name;
 } rwin;
 
@@ -229,6 +236,7 @@ typedef struct xp {
     uint32_t max_rank;
     int any_rank;
     int attrs_used;            /* a Leave carries attributes: define them */
+    uint32_t cuda_win;         /* the CUDA window + 1 (wins[]); 0: no copy to or from a host */
     /* what was written */
     uint64_t count[E_LIMIT];
     uint64_t clamped, lost;
@@ -318,6 +326,7 @@ static loc *loc_get(xp *x, uint32_t process, uint32_t stream)
     l->stream = stream;
     l->name = UINT32_MAX;
     l->coll_root = -1;
+    l->device = -1;
     if (pmap_put(&x->locmap, process, stream, (uint32_t)x->nlocs) != 0)
         return NULL;
     x->nlocs++;
@@ -1001,6 +1010,66 @@ static int emit_rma(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t 
     return 0;
 }
 
+/* ---------------- GPU copies (records of role device that move bytes) ---------------- */
+
+/* The window of the copies between hosts and devices (Score-P's CUDA
+ * window), defined at the first copy: its communicator's locations are
+ * every rank's first CPU thread, by rank, then the GPU streams with copies
+ * (write_defs), so that a copy's remote, its host, is its process's rank.
+ * Its index in wins[]; UINT32_MAX out of memory. */
+static uint32_t cuda_window(xp *x)
+{
+    if (x->cuda_win)
+        return x->cuda_win - 1;
+    rwin w = { 0, CUDA_COMM, str_id(x, "CUDA window", 11) };
+    rwin *nw = realloc(x->wins, (x->nwins + 1) * sizeof *nw);
+    if (nw)
+        x->wins = nw;
+    if (w.name == UINT32_MAX || !nw)
+        return UINT32_MAX;
+    x->wins[x->nwins] = w;
+    x->cuda_win = (uint32_t)++x->nwins;
+    return x->cuda_win - 1;
+}
+
+/* A copy between the host and the device as Score-P writes CUDA's: on the
+ * GPU stream, RmaGet (the device reads from the host: bytes the record
+ * receives, role bytes_received) or RmaPut (the device writes to the host:
+ * role bytes_sent) at its start, RmaOpCompleteBlocking at its end, the
+ * remote being the host (the process's rank in the CUDA window). 1 when
+ * the record is such a copy, 0 when not, -1 out of memory. */
+static int emit_copy(xp *x, loc *l, const pal_record *rec, uint64_t t0, uint64_t t1)
+{
+    uint64_t in = 0, out = 0;
+    get_u64(x, rec, PAL_FROLE_BYTES_RECEIVED, &in);
+    get_u64(x, rec, PAL_FROLE_BYTES_SENT, &out);
+    if (in == 0 && out == 0)
+        return 0;
+    uint32_t w = cuda_window(x);
+    if (w == UINT32_MAX)
+        return oom();
+    l->copies = 1;
+    for (int k = 0; k < 2; k++) {
+        uint64_t b = k == 0 ? in : out;
+        if (b == 0)
+            continue;
+        ev e;
+        memset(&e, 0, sizeof e);
+        e.kind = k == 0 ? E_RMA_GET : E_RMA_PUT;
+        e.t = t0;
+        e.a = w;
+        e.root = l->process < MAX_RANK ? l->process : OTF2_UNDEFINED_UINT32;
+        e.bytes = b;
+        e.req = l->rma_ops++;
+        ev d = e;
+        d.kind = E_RMA_DONE;
+        d.t = t1;
+        if (put(x, l, e) != 0 || put(x, l, d) != 0)
+            return -1;
+    }
+    return 1;
+}
+
 /* ---------------- POSIX I/O ---------------- */
 
 /* The I/O operation of call rec in region reg (IO_NONE: none) and its
@@ -1201,7 +1270,10 @@ static int record(xp *x, const pal_record *rec)
             /* GPU work: kernels, and copies and memsets (they move bytes),
              * as Score-P's CUDA regions */
             region *g = &x->regions[reg];
+            int64_t dev;
             l->gpu = 1;
+            if (l->device < 0 && get_i64(x, rec, PAL_FROLE_DEVICE_ID, &dev) && dev >= 0)
+                l->device = dev;
             if (g->paradigm == OTF2_PARADIGM_USER && g->role == OTF2_REGION_ROLE_FUNCTION) {
                 g->paradigm = OTF2_PARADIGM_CUDA;
                 if (pal_recdesc_role_field(rd, PAL_FROLE_BYTES) ||
@@ -1267,15 +1339,20 @@ static int record(xp *x, const pal_record *rec)
                 return -1;
             if (io != IO_NONE && emit_io(x, l, io, ioh, io_bytes, t1, 1) != 0)
                 return -1;
+            int copy = 0;
+            if (pal_record_has_role(rec, PAL_ROLE_DEVICE) && !coll && !rma && io == IO_NONE &&
+                (copy = emit_copy(x, l, rec, call ? t0 : t1, t1)) < 0)
+                return -1;
             ev e;
             memset(&e, 0, sizeof e);
             e.kind = E_LEAVE;
             e.t = t1;
             e.a = reg;
             /* the bytes the call says it moves (a collective's, a
-             * one-sided operation's and an I/O operation's go with their
-             * own events) */
-            for (int i = 0; !coll && !rma && io == IO_NONE && (leave || call) && i < A_COUNT; i++)
+             * one-sided operation's, an I/O operation's and a GPU copy's
+             * go with their own events) */
+            for (int i = 0; !coll && !rma && !copy && io == IO_NONE && (leave || call) &&
+                            i < A_COUNT; i++)
                 if (get_u64(x, rec, attr_roles[i], &e.attr[i])) {
                     e.amask |= (uint8_t)(1u << i);
                     x->attrs_used = 1;
@@ -1402,6 +1479,109 @@ static int loc_order(const void *a, const void *b)
     return x->stream < y->stream ? -1 : x->stream > y->stream;
 }
 
+/* The ACCELERATOR location groups and device nodes write_defs defines. */
+typedef struct accel_group {
+    uint32_t process;
+    int64_t device;            /* -1: the streams do not say */
+    size_t first;              /* its first location (locs[]) */
+    uint32_t name;             /* string ids */
+    OTF2_SystemTreeNodeRef node;
+    OTF2_LocationGroupRef group;
+} accel_group;
+
+typedef struct accel_def {
+    accel_group *groups;
+    size_t ngroups;
+    size_t *group_of;          /* location -> its group (GPU streams only) */
+    int64_t *dev;              /* the devices, ascending: node k + 1 */
+    uint32_t *dev_name;
+    size_t ndev;
+    uint32_t s_class, s_cuda;
+} accel_def;
+
+static void accel_free(accel_def *a)
+{
+    free(a->groups);
+    free(a->group_of);
+    free(a->dev);
+    free(a->dev_name);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Fills *a for the sorted locations (gname: their processes' group names).
+ * 0, or -1 out of memory (*a freed). */
+static int accel_prepare(xp *x, const uint32_t *gname, accel_def *a)
+{
+    char buf[160];
+    memset(a, 0, sizeof *a);
+    a->groups = calloc(x->nlocs + 1, sizeof *a->groups);
+    a->group_of = calloc(x->nlocs + 1, sizeof *a->group_of);
+    a->dev = calloc(x->nlocs + 1, sizeof *a->dev);
+    a->dev_name = calloc(x->nlocs + 1, sizeof *a->dev_name);
+    int any = 0;
+    for (size_t i = 0; i < x->nlocs; i++)
+        any |= x->locs[i].gpu;
+    if (!a->groups || !a->group_of || !a->dev || !a->dev_name ||
+        (any && ((a->s_class = str_id(x, "CUDA Device", 11)) == UINT32_MAX ||
+                 (a->s_cuda = str_id(x, "CUDA", 4)) == UINT32_MAX)))
+        goto fail;
+    for (size_t i = 0; i < x->nlocs; i++) {
+        const loc *l = &x->locs[i];
+        if (!l->gpu || l->device < 0)
+            continue;
+        size_t k = 0;
+        while (k < a->ndev && a->dev[k] != l->device)
+            k++;
+        if (k == a->ndev)
+            a->dev[a->ndev++] = l->device;
+    }
+    qsort(a->dev, a->ndev, sizeof *a->dev, cmp_i64);
+    for (size_t k = 0; k < a->ndev; k++) {
+        snprintf(buf, sizeof buf, "%" PRId64, a->dev[k]);
+        if ((a->dev_name[k] = str_id(x, buf, strlen(buf))) == UINT32_MAX)
+            goto fail;
+    }
+    size_t pfirst = 0;         /* the first group of the current process */
+    for (size_t i = 0; i < x->nlocs; i++) {
+        const loc *l = &x->locs[i];
+        if (!l->gpu)
+            continue;
+        if (a->ngroups && a->groups[pfirst].process != l->process)
+            pfirst = a->ngroups;
+        size_t k = pfirst;
+        while (k < a->ngroups && a->groups[k].device != l->device)
+            k++;
+        if (k == a->ngroups) {
+            accel_group *ag = &a->groups[a->ngroups++];
+            ag->process = l->process;
+            ag->device = l->device;
+            ag->first = i;
+            ag->node = 0;
+            if (l->device >= 0) {
+                snprintf(buf, sizeof buf, "%s GPU %" PRId64, x->str[gname[i]], l->device);
+                for (size_t d = 0; d < a->ndev; d++)
+                    if (a->dev[d] == l->device)
+                        ag->node = (OTF2_SystemTreeNodeRef)(d + 1);
+            } else {
+                snprintf(buf, sizeof buf, "%s GPU", x->str[gname[i]]);
+            }
+            if ((ag->name = str_id(x, buf, strlen(buf))) == UINT32_MAX)
+                goto fail;
+        }
+        a->group_of[i] = k;
+    }
+    return 0;
+fail:
+    accel_free(a);
+    memset(a, 0, sizeof *a);
+    return -1;
+}
+
 #define CK(call)                                                                \
     do {                                                                        \
         OTF2_ErrorCode rc_ = (call);                                            \
@@ -1476,13 +1656,25 @@ static int write_defs(xp *x, const pal_trace_info *info)
             return oom();
         }
     }
+    /* GPU streams: one ACCELERATOR location group per (process, device) and
+     * one system tree node per device; their names before the strings are
+     * written */
+    accel_def ad;
+    if (accel_prepare(x, gname, &ad) != 0) {
+        free(gname);
+        free(lname);
+        return oom();
+    }
     for (size_t i = 0; i < x->nstr; i++)
-        if (x->str[i] == NULL)
+        if (x->str[i] == NULL) {
+            accel_free(&ad);
             return oom();
+        }
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(x->ar);
     if (!g) {
         free(gname);
         free(lname);
+        accel_free(&ad);
         fprintf(stderr, "pal-view: otf2: cannot get the global definition writer\n");
         return -1;
     }
@@ -1501,6 +1693,14 @@ static int write_defs(xp *x, const pal_trace_info *info)
         CK(OTF2_GlobalDefWriter_WriteString(g, (OTF2_StringRef)i, x->str[i]));
     CK(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_machine, s_node,
                                                 OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    /* each device a node of the machine (Score-P's "CUDA Device" nodes,
+     * named by the device number, of domain ACCELERATOR_DEVICE) */
+    for (size_t k = 0; k < ad.ndev; k++) {
+        CK(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)(k + 1),
+                                                    ad.dev_name[k], ad.s_class, 0));
+        CK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+            g, (OTF2_SystemTreeNodeRef)(k + 1), OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE));
+    }
     /* location groups: one per process, numbered in process order */
     uint32_t ngroups = 0;
     uint32_t *group_of = calloc(x->nlocs + 1, sizeof *group_of);
@@ -1510,6 +1710,7 @@ static int write_defs(xp *x, const pal_trace_info *info)
         free(lname);
         free(group_of);
         free(world);
+        accel_free(&ad);
         return oom();
     }
     for (size_t i = 0; i < x->nlocs; i++) {
@@ -1527,34 +1728,30 @@ static int write_defs(xp *x, const pal_trace_info *info)
     }
     for (uint32_t r = 0; x->any_rank && r <= x->max_rank; r++)
         world[r] = world[r] ? world[r] - 1 : (uint64_t)r << 32;
-    /* a process's GPU streams: an ACCELERATOR group of their own (OTF2 keeps
-     * them out of PROCESS groups), created by the process's, after every
-     * process's group so that process groups keep their numbers */
-    uint32_t accel_process = UINT32_MAX, accel_group = 0;
-    for (size_t i = 0; i < x->nlocs; i++) {
-        const loc *l = &x->locs[i];
-        if (!l->gpu)
-            continue;
-        if (accel_process != l->process || accel_group == 0) {
-            snprintf(buf, sizeof buf, "%s GPU", x->str[gname[i]]);
-            uint32_t s = str_id(x, buf, strlen(buf));
-            if (s == UINT32_MAX) {
-                free(gname);
-                free(lname);
-                free(group_of);
-                free(world);
-                return oom();
-            }
-            /* a string added after the strings were written: written here */
-            CK(OTF2_GlobalDefWriter_WriteString(g, (OTF2_StringRef)s, x->str[s]));
-            CK(OTF2_GlobalDefWriter_WriteLocationGroup(g, ngroups, s,
-                                                       OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0,
-                                                       group_of[i]));
-            accel_process = l->process;
-            accel_group = ngroups++;
-        }
-        group_of[i] = accel_group;
+    uint64_t *cuda_host = calloc((size_t)x->max_rank + 2, sizeof *cuda_host);
+    if (!cuda_host) {
+        free(gname);
+        free(lname);
+        free(group_of);
+        free(world);
+        accel_free(&ad);
+        return oom();
     }
+    memcpy(cuda_host, world, ((size_t)x->max_rank + 2) * sizeof *world);
+    /* a process's GPU streams of one device: an ACCELERATOR group of their
+     * own (OTF2 keeps them out of PROCESS groups), created by the process's,
+     * in the device's system tree node; numbered after every process's
+     * group, so that process groups keep their numbers */
+    for (size_t k = 0; k < ad.ngroups; k++) {
+        accel_group *a = &ad.groups[k];
+        a->group = ngroups++;
+        CK(OTF2_GlobalDefWriter_WriteLocationGroup(
+            g, a->group, a->name, OTF2_LOCATION_GROUP_TYPE_ACCELERATOR,
+            a->node, group_of[a->first]));
+    }
+    for (size_t i = 0; i < x->nlocs; i++)
+        if (x->locs[i].gpu)
+            group_of[i] = ad.groups[ad.group_of[i]].group;
     for (int i = 0; x->attrs_used && i < A_COUNT; i++)
         CK(OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, s_attr[i], s_empty,
                                                OTF2_TYPE_UINT64));
@@ -1611,10 +1808,39 @@ static int write_defs(xp *x, const pal_trace_info *info)
                                                  OTF2_METRIC_ASYNCHRONOUS,
                                                  OTF2_RECORDER_KIND_ABSTRACT));
     }
+    /* the CUDA window's communicator (Score-P's): every rank's first CPU
+     * thread, by rank, then the GPU streams with copies */
+    if (x->cuda_win) {
+        size_t n = 0;
+        uint64_t *m = calloc(nworld + x->nlocs + 1, sizeof *m);
+        if (m) {
+            for (uint32_t r = 0; r < nworld; r++)
+                m[n++] = cuda_host[r];
+            for (size_t i = 0; i < x->nlocs; i++)
+                if (x->locs[i].copies)
+                    m[n++] = loc_ref(&x->locs[i]);
+            OTF2_GroupRef gl = (OTF2_GroupRef)(x->ncomms + 1), gc = gl + 1;
+            CK(OTF2_GlobalDefWriter_WriteGroup(g, gl, ad.s_cuda, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                               OTF2_PARADIGM_CUDA, OTF2_GROUP_FLAG_NONE,
+                                               (uint32_t)n, m));
+            for (size_t k = 0; k < n; k++)
+                m[k] = k;
+            CK(OTF2_GlobalDefWriter_WriteGroup(g, gc, ad.s_cuda, OTF2_GROUP_TYPE_COMM_GROUP,
+                                               OTF2_PARADIGM_CUDA, OTF2_GROUP_FLAG_NONE,
+                                               (uint32_t)n, m));
+            CK(OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)x->ncomms, ad.s_cuda, gc,
+                                              OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+            free(m);
+        } else if (x->err == OTF2_SUCCESS) {
+            x->err = OTF2_ERROR_MEM_ALLOC_FAILED;
+        }
+    }
     for (size_t i = 0; i < x->nwins; i++)
-        CK(OTF2_GlobalDefWriter_WriteRmaWin(g, (OTF2_RmaWinRef)i, x->wins[i].name,
-                                            (OTF2_CommRef)x->wins[i].comm,
-                                            OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
+        CK(OTF2_GlobalDefWriter_WriteRmaWin(
+            g, (OTF2_RmaWinRef)i, x->wins[i].name,
+            x->wins[i].comm == CUDA_COMM ? (OTF2_CommRef)x->ncomms : (OTF2_CommRef)x->wins[i].comm,
+            x->wins[i].comm == CUDA_COMM ? OTF2_RMA_WIN_FLAG_NONE
+                                         : OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
     CK(OTF2_GlobalDefWriter_WriteParameter(g, 0, s_marker, OTF2_PARAMETER_TYPE_STRING));
     /* POSIX I/O: the paradigm (as Score-P names it), files, handles */
     if (x->nioh)
@@ -1637,6 +1863,8 @@ static int write_defs(xp *x, const pal_trace_info *info)
     free(lname);
     free(group_of);
     free(world);
+    free(cuda_host);
+    accel_free(&ad);
     return 0;
 }
 
