@@ -11,7 +11,9 @@
 #   1. configures and builds ECL (--with-cuda, no MPI/Python/OTF2/libdw/PAPI)
 #      with make -j$(nproc) and the tests/gpu programs (nvcc);
 #   2. runs tests/gpu/unit.sh (synthetic CUPTI records) and
-#      tests/gpu/programs.sh (the programs traced, traces checked exactly);
+#      tests/gpu/programs.sh (the programs traced, traces checked exactly;
+#      among them the stamped saxpy and the stamped 1024^2 matrix multiply,
+#      tests/gpu/stamped_mm, whose result the program checks);
 #   3. measures (min / median of interleaved runs):
 #      - ECL's cost per activity record on top of CUPTI's (its buffer
 #        callback's time per record, ECL_GPU_STATS) and the launch cost of
@@ -22,7 +24,8 @@
 #      - the NVML sampler's CPU time at the default ECL_GPU_METRICS_HZ
 #        (100), in % of a core, and what a 3.5-s run records;
 #      - R = 100 (T2 - T1) / T1 of in-kernel stamps on saxpy (1 M elements)
-#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each);
+#        and a 1024^2 matrix multiply (tests/gpu/overhead, 9 runs each; the
+#        multiply is stamped_mm's kernel, tests/gpu/matmul.cuh);
 #   4. the figures behind the sampler's design (not checks;
 #      ECL_DEVICE_CANDIDATES=0 leaves them out): tests/gpu/nvmlcost -- each
 #      NVML query's cost, how often the values change, and 100 wake-ups a
@@ -86,7 +89,8 @@ else
     exit 1
 fi
 G="tests/gpu/gpucheck tests/gpu/unit_map tests/gpu/empty tests/gpu/saxpy tests/gpu/copies
-   tests/gpu/streams tests/gpu/stamped tests/gpu/overhead tests/gpu/driver tests/gpu/nvmlcost
+   tests/gpu/streams tests/gpu/stamped tests/gpu/stamped_mm tests/gpu/overhead tests/gpu/driver
+   tests/gpu/nvmlcost
    tests/gpu/libfakenvml.la"
 if make -j"$jobs" >"$out/make.log" 2>&1 && make -j"$jobs" $G >>"$out/make.log" 2>&1; then
     say "PASS build ($(( $(date +%s) - start )) s since start)"

@@ -10,37 +10,7 @@
 #include "common.cuh"
 #include "ecl_cuda.h"
 #include "saxpy.cuh"
-
-#define T 16
-__device__ __forceinline__ void mm_body(int n, const float *a, const float *b, float *c)
-{
-    __shared__ float as[T][T], bs[T][T];
-    int row = blockIdx.y * T + threadIdx.y, col = blockIdx.x * T + threadIdx.x;
-    float acc = 0;
-    for (int k0 = 0; k0 < n; k0 += T) {
-        as[threadIdx.y][threadIdx.x] = a[row * n + k0 + threadIdx.x];
-        bs[threadIdx.y][threadIdx.x] = b[(k0 + threadIdx.y) * n + col];
-        __syncthreads();
-        for (int k = 0; k < T; k++)
-            acc += as[threadIdx.y][k] * bs[k][threadIdx.x];
-        __syncthreads();
-    }
-    c[row * n + col] = acc;
-}
-
-__global__ void mm_plain(int n, const float *a, const float *b, float *c)
-{
-    mm_body(n, a, b, c);
-}
-
-__global__ void mm_stamped(int n, const float *a, const float *b, float *c, unsigned region)
-{
-    ECL_GPU_BEGIN();
-    ECL_GPU_ENTER(region);
-    mm_body(n, a, b, c);
-    ECL_GPU_LEAVE(region);
-    ECL_GPU_END();
-}
+#include "matmul.cuh"
 
 /* where the cost goes: the timer reads alone, the record store alone */
 __global__ void saxpy_timer(int n, float a, const float *x, float *y)
@@ -106,7 +76,7 @@ int main(int argc, char **argv)
     CK(cudaMemset(b, 0, mb));
     unsigned rs = ecl_region_define("saxpy body"), rm = ecl_region_define("matmul body");
     int sblocks = (n + 255) / 256;
-    dim3 mgrid(mn / T, mn / T), mblock(T, T);
+    dim3 mgrid(mn / MM_T, mn / MM_T), mblock(MM_T, MM_T);
     ecl_cuda_stamps st;
     CK(ecl_cuda_stamps_open(&st, (size_t)mgrid.x * mgrid.y > (size_t)sblocks
                                      ? (size_t)mgrid.x * mgrid.y : (size_t)sblocks, 0));

@@ -153,4 +153,18 @@ if run stamped "$G/stamped" 1048576 3; then
     want stamped "window_violations=0"
 fi
 
+# 6. in-kernel regions of a compute-bound kernel: a 1024^2 matrix multiply,
+# 4096 blocks x 3 launches (after 2 fill kernels), its result checked by the
+# program; ECL's own calibration kernel and stamp copies are left out
+if run stamped_mm "$G/stamped_mm" 1024 3; then
+    want stamped_mm "kernels=5"
+    want stamped_mm "kernel mm_stamped(int, float const*, float const*, float*, unsigned int)=3"
+    want stamped_mm "kernel fill(int, float*, float)=2"
+    want stamped_mm "memsets=3"
+    want stamped_mm "copy memcpy DtoH=1 bytes=4194304"
+    want stamped_mm "stamps=12288"
+    atleast stamped_mm sm_locations 1
+    want stamped_mm "window_violations=0"
+fi
+
 exit $fail
