@@ -1705,11 +1705,14 @@ static int write_defs(xp *x, const pal_trace_info *info)
     uint32_t ngroups = 0;
     uint32_t *group_of = calloc(x->nlocs + 1, sizeof *group_of);
     uint64_t *world = calloc((size_t)x->max_rank + 2, sizeof *world);
-    if (!group_of || !world) {
+    /* the CUDA window's hosts: the world's locations, by rank */
+    uint64_t *cuda_host = calloc((size_t)x->max_rank + 2, sizeof *cuda_host);
+    if (!group_of || !world || !cuda_host) {
         free(gname);
         free(lname);
         free(group_of);
         free(world);
+        free(cuda_host);
         accel_free(&ad);
         return oom();
     }
@@ -1728,15 +1731,6 @@ static int write_defs(xp *x, const pal_trace_info *info)
     }
     for (uint32_t r = 0; x->any_rank && r <= x->max_rank; r++)
         world[r] = world[r] ? world[r] - 1 : (uint64_t)r << 32;
-    uint64_t *cuda_host = calloc((size_t)x->max_rank + 2, sizeof *cuda_host);
-    if (!cuda_host) {
-        free(gname);
-        free(lname);
-        free(group_of);
-        free(world);
-        accel_free(&ad);
-        return oom();
-    }
     memcpy(cuda_host, world, ((size_t)x->max_rank + 2) * sizeof *world);
     /* a process's GPU streams of one device: an ACCELERATOR group of their
      * own (OTF2 keeps them out of PROCESS groups), created by the process's,

@@ -817,8 +817,7 @@ START_TEST(tail_1_5)
 {
     /* 1.5 appends after the 1.4 tail: cut there and sealed as 1.4, a 1.5
      * dictionary is the one whose device field has no role, with every role
-     * of 1.2 to 1.4 -- what a 1.4 reader sees; a role of 1.5 is refused in
-     * the 1.4 tail */
+     * of 1.2 to 1.4 -- what a 1.4 reader sees */
     edl_dict *d = sample15(1), *old = sample15(0), *e = NULL;
     unsigned char *buf, *obuf;
     size_t len, olen;
