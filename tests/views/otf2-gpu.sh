@@ -138,6 +138,16 @@ if [ -x "$cw" ]; then
         echo "FAIL: the Score-P-like archive's copies read back differ"
         fail=1
     fi
+    # and pal-view's profile lists them in its GPU table: calls and bytes
+    got=$("$pv" "$tmp/scorep/traces.otf2" 2>&1 |
+          awk '/^GPU / { g = 1; next } /^$/ { g = 0 } g && $1 == "memcpy" { print $2, $3, $(NF - 1) }' |
+          tr '\n' ';')
+    if [ "$got" = "HtoD 2 3072;DtoH 1 2048;" ]; then
+        echo "Score-P-like archive profile: $got"
+    else
+        echo "FAIL: the Score-P-like archive's GPU profile: '$got', not 'HtoD 2 3072;DtoH 1 2048;'"
+        fail=1
+    fi
 else
     echo "FAIL: tests/gpu/otf2-cuda-writer not built"
     fail=1
