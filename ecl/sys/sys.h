@@ -83,6 +83,16 @@ unsigned ecl_sys_cpu_count(void);
  * 19). 0, or -1 when the system refused. */
 int ecl_sys_thread_idle_priority(void);
 
+/* ---- memory ---- */
+/* Memory that records are written into at once: size bytes (a multiple of
+ * the page size is not needed), aligned to 2 MiB and asked to be backed by
+ * transparent huge pages when size is at least 2 MiB, and pre-faulted with
+ * one system call (Linux MADV_POPULATE_WRITE), so that a thread's first
+ * buffers cost no page fault per 4 KiB. Allocated with aligned_alloc (free
+ * with free). NULL with errno set (ENOMEM) when none can be had; the
+ * hints are only hints: a kernel without them gives plain memory. */
+void *ecl_sys_alloc_prefaulted(size_t size);
+
 /* ---- files ---- */
 /* Creates every missing directory of path (like mkdir -p). */
 int ecl_sys_mkdirs(const char *path, char *err, size_t errlen);
