@@ -235,6 +235,11 @@ static void report_no_memory(uint64_t tid, const char *what, int err)
     ecl_sys_stderr(line);
 }
 
+/* At most this much of a thread's buffers is made resident before records
+ * fill it (all of the default 2 x 1 MiB): with ECL_BUFFER_SIZE=1G, a thread
+ * that records little must not take gigabytes (or wake the OOM killer). */
+#define PREFAULT_MAX ((size_t)4 << 20)
+
 static void add_buffer(ecl_buf_thread *t, uint8_t *p)
 {
     ecl_buf *b = &t->bufs[t->nbuf];
@@ -248,9 +253,10 @@ static void add_buffer(ecl_buf_thread *t, uint8_t *p)
 /* Gives t up to ECL_BUFFER_COUNT buffers (owner only, or before t is
  * published); returns how many it has. A thread left with none drops its
  * records and counts them. Spare buffers of exited threads come first;
- * the missing ones are allocated in one block, pre-faulted (of huge pages
- * where the system allows), so that filling them costs no page fault per
- * 4 KiB; without memory for that block, one buffer at a time. Buffer
+ * the missing ones are allocated in one block, its first PREFAULT_MAX bytes
+ * pre-faulted (of huge pages where the system allows), so that filling
+ * them costs no page fault per 4 KiB; without memory for that block, one
+ * buffer at a time. Buffer
  * memory is never freed while the process lives. */
 static unsigned alloc_buffers(ecl_buf_thread *t)
 {
@@ -262,7 +268,7 @@ static unsigned alloc_buffers(ecl_buf_thread *t)
         add_buffer(t, p);
     size_t nblock = want - t->nbuf, used = 0;
     uint8_t *block = nblock > 0 && size <= SIZE_MAX / nblock
-                         ? ecl_sys_alloc_prefaulted(nblock * size)
+                         ? ecl_sys_alloc_prefaulted(nblock * size, PREFAULT_MAX)
                          : NULL;
     while (t->nbuf < want) {
         errno = 0;

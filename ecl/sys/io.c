@@ -207,7 +207,7 @@ int ecl_sys_create(const char *path, char *err, size_t errlen)
 
 #define HUGE_PAGE (2u << 20)
 
-void *ecl_sys_alloc_prefaulted(size_t size)
+void *ecl_sys_alloc_prefaulted(size_t size, size_t prefault)
 {
     size_t align = size >= HUGE_PAGE ? HUGE_PAGE : 4096;
     if (size == 0 || size > SIZE_MAX - align) {
@@ -230,7 +230,10 @@ void *ecl_sys_alloc_prefaulted(size_t size)
 #endif
 #ifdef __linux__
     /* Without it (EINVAL) the pages fault in as they are first written. */
-    if (madvise(p, total, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM) {
+    size_t pre = prefault < total ? (prefault + 4095) & ~(size_t)4095 : total;
+    if (pre > total)
+        pre = total;
+    if (pre > 0 && madvise(p, pre, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM) {
         free(p);                 /* the memory is not there after all (overcommit) */
         errno = ENOMEM;
         return NULL;
