@@ -21,11 +21,17 @@ static ecl_status api_init_status = ECL_OK;
 static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
 static int atexit_done;
 
-/* Field kinds of each registered type, by type id (published once), and
- * whether it has no string field: then every record fits a fixed size. */
-static const uint8_t *type_kinds[ECL_REC_TYPE_LIMIT];
-static uint8_t type_nfields[ECL_REC_TYPE_LIMIT];
-static uint8_t type_numeric[ECL_REC_TYPE_LIMIT];
+/* Each registered user type, by type id: its field kinds (published last,
+ * once), their number, and the most bytes one of its records takes when it
+ * has no string field (every record then fits a fixed size; 0 when it has
+ * one). One entry per type, so that ecl_record's shortest path reads one
+ * cache line of this table. */
+typedef struct type_info {
+    const uint8_t *kinds;
+    uint16_t fixed_need;         /* 2-byte type id + time delta + 10 per field */
+    uint8_t nfields;
+} type_info;
+static type_info types[ECL_REC_TYPE_LIMIT];
 
 static ecl_status from_core(ecl_core_status s)
 {
@@ -380,16 +386,19 @@ ECL_API ecl_status ecl_type_register(const char *name, const ecl_field *fields, 
     if (cs != ECL_CORE_OK)
         return from_core(cs);
     pthread_mutex_lock(&api_lock);
-    if (type_kinds[id] == NULL) {
+    if (types[id].kinds == NULL) {
         uint8_t *k = malloc(nfields ? nfields : 1);
         if (k == NULL) {
             pthread_mutex_unlock(&api_lock);
             return ECL_ENOMEM;
         }
         memcpy(k, kinds, nfields);
-        type_nfields[id] = (uint8_t)nfields;
-        type_numeric[id] = memchr(kinds, ECL_FIELD_STRING, nfields) == NULL;
-        __atomic_store_n(&type_kinds[id], k, __ATOMIC_RELEASE);
+        types[id].nfields = (uint8_t)nfields;
+        /* user ids are 1024..4095: 2 ULEB bytes */
+        types[id].fixed_need = memchr(kinds, ECL_FIELD_STRING, nfields) == NULL && id >= 0x80
+                                   ? (uint16_t)(2 + 10 + 10 * nfields)
+                                   : 0;
+        __atomic_store_n(&types[id].kinds, k, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&api_lock);
     *out = id;
@@ -433,8 +442,8 @@ static void __attribute__((noinline)) record_general(ecl_type type, const ecl_va
 {
     if (!ECL_RECORDING())
         return;
-    const uint8_t *kinds = __atomic_load_n(&type_kinds[type], __ATOMIC_ACQUIRE);
-    size_t nf = type_nfields[type];
+    const uint8_t *kinds = __atomic_load_n(&types[type].kinds, __ATOMIC_ACQUIRE);
+    size_t nf = types[type].nfields;
 
     /* Size first: strings are measured once, and cut if the record would not
      * fit one buffer. */
@@ -473,20 +482,20 @@ static void __attribute__((noinline)) record_general(ecl_type type, const ecl_va
 
 ECL_API void ecl_record(ecl_type type, const ecl_value *values)
 {
-    if (type >= ECL_REC_TYPE_LIMIT)
+    if (ECL_UNLIKELY(type >= ECL_REC_TYPE_LIMIT))
         return;
-    const uint8_t *kinds = __atomic_load_n(&type_kinds[type], __ATOMIC_ACQUIRE);
-    size_t nf = type_nfields[type];
-    if (kinds == NULL || (nf > 0 && values == NULL))
+    const type_info *ti = &types[type];
+    const uint8_t *kinds = __atomic_load_n(&ti->kinds, __ATOMIC_ACQUIRE);
+    size_t nf = ti->nfields;
+    if (ECL_UNLIKELY(kinds == NULL || (values == NULL && nf > 0)))
         return;
 #if ECL_SYS_HAVE_TSC
-    /* The shortest path: a type without strings (its largest record is
-     * known), the cycle counter, room in the buffer. Type ids of user
-     * types are 2 ULEB bytes (1024..4095). */
+    /* The shortest path: a type without strings (fixed_need > 0: its
+     * largest record is known), the cycle counter, room in the buffer. */
     ecl_buf_hot *t = ecl_buf_self;
     uint8_t *p = t->pos;
-    if (ECL_LIKELY(__atomic_load_n(&ecl_buf_fast, __ATOMIC_RELAXED) && type_numeric[type] &&
-                   type >= 0x80 && (size_t)(t->end - p) >= 2 + 10 + 10 * nf)) {
+    if (ECL_LIKELY(__atomic_load_n(&ecl_buf_fast, __ATOMIC_RELAXED) &&
+                   (size_t)(t->end - p) >= ti->fixed_need && ti->fixed_need != 0)) {
         uint64_t now = __rdtsc(), delta = now - t->last;
         if (ECL_LIKELY((int64_t)delta >= 0)) {
             p[0] = (uint8_t)(type | 0x80);

@@ -154,14 +154,15 @@ static int btake(ecl_buf *b, unsigned mask)
 
 /* ---------------- registration ---------------- */
 
-static uint8_t *pool_get(size_t size)
+/* A spare buffer of an exited thread, or NULL. */
+static uint8_t *pool_get(void)
 {
     uint8_t *p = NULL;
     pthread_mutex_lock(&ecl_T.pool_lock);
     if (ecl_T.pool_len > 0)
         p = ecl_T.pool[--ecl_T.pool_len];
     pthread_mutex_unlock(&ecl_T.pool_lock);
-    return p != NULL ? p : malloc(size);
+    return p;
 }
 
 static void pool_put(uint8_t *p)
@@ -234,25 +235,49 @@ static void report_no_memory(uint64_t tid, const char *what, int err)
     ecl_sys_stderr(line);
 }
 
+/* At most this much of a thread's buffers is made resident before records
+ * fill it (all of the default 2 x 1 MiB): with ECL_BUFFER_SIZE=1G, a thread
+ * that records little must not take gigabytes (or wake the OOM killer). */
+#define PREFAULT_MAX ((size_t)4 << 20)
+
+static void add_buffer(ecl_buf_thread *t, uint8_t *p)
+{
+    ecl_buf *b = &t->bufs[t->nbuf];
+    b->data = p;
+    b->owner = t;
+    b->sg = ECL_BUF_FREE;
+    /* release: a foreign flush that sees the count sees the buffer */
+    __atomic_store_n(&t->nbuf, t->nbuf + 1, __ATOMIC_RELEASE);
+}
+
 /* Gives t up to ECL_BUFFER_COUNT buffers (owner only, or before t is
  * published); returns how many it has. A thread left with none drops its
- * records and counts them. */
+ * records and counts them. Spare buffers of exited threads come first;
+ * the missing ones are allocated in one block, its first PREFAULT_MAX bytes
+ * pre-faulted (of huge pages where the system allows), so that filling
+ * them costs no page fault per 4 KiB; without memory for that block, one
+ * buffer at a time. Buffer
+ * memory is never freed while the process lives. */
 static unsigned alloc_buffers(ecl_buf_thread *t)
 {
     int err = 0;
-    while (t->nbuf < ecl_T.cfg.buffer_count) {
+    size_t size = ecl_T.cfg.buffer_size;
+    unsigned want = ecl_T.cfg.buffer_count;
+    uint8_t *p;
+    while (t->nbuf < want && (p = pool_get()) != NULL)
+        add_buffer(t, p);
+    size_t nblock = want - t->nbuf, used = 0;
+    uint8_t *block = nblock > 0 && size <= SIZE_MAX / nblock
+                         ? ecl_sys_alloc_prefaulted(nblock * size, PREFAULT_MAX)
+                         : NULL;
+    while (t->nbuf < want) {
         errno = 0;
-        uint8_t *p = pool_get(ecl_T.cfg.buffer_size);
+        p = block != NULL ? block + size * used++ : malloc(size);
         if (p == NULL) {
             err = errno ? errno : ENOMEM;
             break;
         }
-        ecl_buf *b = &t->bufs[t->nbuf];
-        b->data = p;
-        b->owner = t;
-        b->sg = ECL_BUF_FREE;
-        /* release: a foreign flush that sees the count sees the buffer */
-        __atomic_store_n(&t->nbuf, t->nbuf + 1, __ATOMIC_RELEASE);
+        add_buffer(t, p);
     }
     if (t->nbuf == 0) {
         char what[64];

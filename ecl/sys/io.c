@@ -1,5 +1,5 @@
-/* io.c -- ECL system layer: identity (pid, thread id, host), file output and
- * the lookup of wrapped functions. Writes go through pwritev at explicit
+/* io.c -- ECL system layer: identity (pid, thread id, host), buffer memory,
+ * file output and the lookup of wrapped functions. Writes go through pwritev at explicit
  * offsets so that any thread, and a signal handler, can write without
  * sharing a file position. */
 #include <config.h>
@@ -14,6 +14,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -201,6 +203,43 @@ int ecl_sys_create(const char *path, char *err, size_t errlen)
         return -e;
     }
     return fd;
+}
+
+#define HUGE_PAGE (2u << 20)
+
+void *ecl_sys_alloc_prefaulted(size_t size, size_t prefault)
+{
+    size_t align = size >= HUGE_PAGE ? HUGE_PAGE : 4096;
+    if (size == 0 || size > SIZE_MAX - align) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t total = (size + align - 1) & ~(size_t)(align - 1);   /* C11 wants a multiple */
+    void *p = aligned_alloc(align, total);
+    if (p == NULL) {
+        if (errno == 0)
+            errno = ENOMEM;
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE)
+        madvise(p, total, MADV_HUGEPAGE);
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23   /* Linux 5.14; older kernels say EINVAL */
+#endif
+#ifdef __linux__
+    /* Without it (EINVAL) the pages fault in as they are first written. */
+    size_t pre = prefault < total ? (prefault + 4095) & ~(size_t)4095 : total;
+    if (pre > total)
+        pre = total;
+    if (pre > 0 && madvise(p, pre, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM) {
+        free(p);                 /* the memory is not there after all (overcommit) */
+        errno = ENOMEM;
+        return NULL;
+    }
+#endif
+    return p;
 }
 
 int ecl_sys_write_at(int fd, const char *path, const struct iovec *iov, int iovcnt, uint64_t off,

@@ -83,6 +83,19 @@ unsigned ecl_sys_cpu_count(void);
  * 19). 0, or -1 when the system refused. */
 int ecl_sys_thread_idle_priority(void);
 
+/* ---- memory ---- */
+/* Memory that records are written into at once: size bytes, aligned to
+ * 2 MiB and asked to be backed by transparent huge pages when size is at
+ * least 2 MiB, its first min(size, prefault) bytes faulted in with one
+ * system call (Linux MADV_POPULATE_WRITE), so that they cost no page fault
+ * per 4 KiB; the rest faults in as it is first written (as one fault per
+ * huge page where the system gives them). prefault bounds what is made
+ * resident before it is used (a large buffer a thread never fills must not
+ * take the memory). Allocated with aligned_alloc (free with free). NULL
+ * with errno set (ENOMEM) when none can be had; the hints are only hints:
+ * a kernel without them gives plain memory. */
+void *ecl_sys_alloc_prefaulted(size_t size, size_t prefault);
+
 /* ---- files ---- */
 /* Creates every missing directory of path (like mkdir -p). */
 int ecl_sys_mkdirs(const char *path, char *err, size_t errlen);
