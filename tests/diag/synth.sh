@@ -1,0 +1,108 @@
+#!/bin/sh
+# synth.sh -- predicted runs written as traces (doc/diagnosis.md, "The
+# predicted run as a trace"), on runs written by scaling.awk (no MPI
+# needed):
+# - pal-view --what-if SPEC -o pred.ecl: the trace read back is the
+#   prediction: replayed as recorded, its length and every rank's time are
+#   what --what-if printed (to the microsecond); its profile has the
+#   scaled region's time scaled and the others' unchanged, and its run
+#   length differs from the prediction as the input's does from its
+#   measured length; with ideal, MPI_Allreduce takes no time and no rank
+#   waits in it; records keep their order per rank and thread;
+# - an output that cannot be written is refused with a message naming it,
+#   and nothing is left behind; a FIFO or a device is refused unless
+#   --through (then written into: a device).
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+pv="$top_builddir/views/pal-view"
+dump="$top_builddir/pal/pal-dump"
+edl="$top_srcdir/tests/diag/scaling.edl"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecl-diag-synth.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+for P in 2 4 8 16; do
+    awk -v P=$P -f "$top_srcdir/tests/diag/scaling.awk" | sort -n -s -k1,1 > "$tmp/run$P.trace" || exit 99
+done
+
+# field N of the line of --what-if's text output that starts with $2
+whatif_line() { awk -v k="$2" 'index($0, "  " k) == 1 { sub("^  " k " *", ""); print $1; exit }' "$1"; }
+# the profile's "run X s" and a region's total_s
+prof_run() { sed -n 's/.* run \([0-9.]*\) s,.*/\1/p' "$1"; }
+prof_total() { awk -v r="$2" '$1 == r { print $3; exit }' "$1"; }
+near() {   # near A B TOL
+    awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
+}
+
+for spec in scale:work=0.5 ideal 'scale:setup=3,scale:work=0.25'; do
+    rm -f "$tmp/pred.ecl"
+    "$pv" -d "$edl" --what-if "$spec" -o "$tmp/pred.ecl" "$tmp/run8.trace" > "$tmp/wi.txt" ||
+        fail "$spec: pal-view --what-if -o"
+    [ -s "$tmp/pred.ecl" ] || fail "$spec: no trace written"
+    "$pv" --what-if net "$tmp/pred.ecl" > "$tmp/back.txt" || fail "$spec: the written trace cannot be replayed"
+    pred=$(whatif_line "$tmp/wi.txt" predicted)
+    meas=$(whatif_line "$tmp/back.txt" measured)
+    rep=$(whatif_line "$tmp/back.txt" "replayed as recorded")
+    echo "$spec: predicted $pred s; the trace written measures $meas s, replays as $rep s"
+    near "$pred" "$meas" 0.000001 || fail "$spec: predicted $pred s, the trace written measures $meas s"
+    near "$pred" "$rep" 0.000001 || fail "$spec: predicted $pred s, the trace written replays as $rep s"
+    # every rank: predicted (column 4) = the written trace's recorded (column 3)
+    awk '/^ +rank thread/ { on = 1; next } on && NF == 4 { print $1, $2, $4 }' "$tmp/wi.txt" | sort > "$tmp/a"
+    awk '/^ +rank thread/ { on = 1; next } on && NF == 4 { print $1, $2, $3 }' "$tmp/back.txt" | sort > "$tmp/b"
+    [ "$(wc -l < "$tmp/a")" -eq 8 ] || fail "$spec: not 8 ranks in the prediction"
+    cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b"; fail "$spec: per-rank times of the written trace differ from the prediction"; }
+    # the profile: run length shifted as the input's, regions as the model says
+    "$pv" -d "$edl" "$tmp/run8.trace" > "$tmp/p0.txt" || fail "profile of run8"
+    "$pv" "$tmp/pred.ecl" > "$tmp/p1.txt" || fail "$spec: profile of the written trace"
+    m0=$(whatif_line "$tmp/wi.txt" measured)
+    r0=$(prof_run "$tmp/p0.txt")
+    r1=$(prof_run "$tmp/p1.txt")
+    d=$(awk -v a="$r0" -v b="$m0" 'BEGIN { printf "%.6f", a - b }')
+    near "$r1" "$(awk -v p="$pred" -v d="$d" 'BEGIN { print p + d }')" 0.000001 ||
+        fail "$spec: the written trace's profile says run $r1 s, the prediction $pred s (+ $d s before the first call)"
+    case $spec in
+    scale:work=0.5) fw=0.5 fs=1 fa=1 ;;
+    ideal) fw=1 fs=1 fa=0 ;;
+    *) fw=0.25 fs=3 fa=1 ;;
+    esac
+    for rf in "work $fw" "setup $fs" "MPI_Allreduce $fa"; do
+        set -- $rf
+        a=$(prof_total "$tmp/p0.txt" "$1")
+        b=$(prof_total "$tmp/p1.txt" "$1")
+        near "$b" "$(awk -v a="$a" -v f="$2" 'BEGIN { print a * f }')" 0.000002 ||
+            fail "$spec: $1 takes $b s in the written trace, $a s x $2 expected"
+    done
+    # the same records, in order per rank and thread, times never going back
+    "$dump" -d "$edl" "$tmp/run8.trace" | awk '{ print $2, $3, $4 }' | sort -s -k1,2 > "$tmp/d0"
+    "$dump" "$tmp/pred.ecl" > "$tmp/d1full" || fail "$spec: pal-dump of the written trace"
+    awk '{ print $2, $3, $4 }' "$tmp/d1full" | sort -s -k1,2 > "$tmp/d1"
+    cmp -s "$tmp/d0" "$tmp/d1" || fail "$spec: the written trace's records differ from the input's (type, rank, thread, order)"
+    awk '{ k = $2 " " $3; if (k in last && $1 < last[k]) { print "time goes back: " $0; bad = 1 } last[k] = $1 }
+         END { exit bad }' "$tmp/d1full" || fail "$spec: time goes back on a stream"
+done
+# ideal: no rank waits in MPI_Allreduce any more
+"$pv" -d "$edl" --what-if ideal -o "$tmp/ideal.ecl" "$tmp/run16.trace" > /dev/null || fail "ideal on run16"
+"$pv" --waits=csv "$tmp/ideal.ecl" > "$tmp/w.csv" || fail "--waits on the ideal trace"
+awk -F, '$1 == "pattern" && $3 + 0 > 0 { print; bad = 1 } END { exit bad }' "$tmp/w.csv" ||
+    fail "the ideal trace still has waits"
+# refusals: a directory that does not exist, a FIFO (unless --through)
+"$pv" -d "$edl" --what-if ideal -o "$tmp/no/such/dir/p.ecl" "$tmp/run2.trace" > /dev/null 2> "$tmp/err" &&
+    fail "an output in a missing directory accepted"
+grep -q "pal-view: .*$tmp/no/such/dir/p.ecl" "$tmp/err" || { cat "$tmp/err"; fail "no message naming the output"; }
+[ ! -e "$tmp/no" ] || fail "something was left behind"
+ls "$tmp" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+    "$pv" -d "$edl" --what-if ideal -o "$tmp/fifo" "$tmp/run2.trace" > /dev/null 2> "$tmp/err" &&
+        fail "a FIFO accepted as the output without --through"
+    grep -q "$tmp/fifo" "$tmp/err" || { cat "$tmp/err"; fail "no message naming the FIFO"; }
+fi
+# a device is written into with --through (the file is written at offsets:
+# not into a FIFO or a pipe)
+"$pv" -d "$edl" --what-if ideal -o /dev/null "$tmp/run2.trace" > /dev/null 2> "$tmp/err" &&
+    fail "a device accepted as the output without --through"
+grep -q "/dev/null" "$tmp/err" || { cat "$tmp/err"; fail "no message naming the device"; }
+"$pv" -d "$edl" --through --what-if ideal -o /dev/null "$tmp/run2.trace" > /dev/null ||
+    fail "--through -o /dev/null"
+"$pv" -d "$edl" --waits -o "$tmp/x.ecl" "$tmp/run2.trace" 2> "$tmp/err" && fail "--waits -o without --what-if accepted"
+grep -q "goes with --what-if" "$tmp/err" || fail "no message for --waits -o"
+echo PASS
