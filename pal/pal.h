@@ -426,7 +426,9 @@ PAL_API pal_status pal_trace_writer_field_f64(pal_trace_writer *w, const pal_fie
 PAL_API pal_status pal_trace_writer_field_str(pal_trace_writer *w, const pal_fielddesc *f,
                                               const char *s, size_t len);
 /* Sets every field of the record begun from rec, a record of its type read
- * with like (its duration converted to ns); then set what differs. */
+ * with like, or with another dictionary of the same trace (a second reader:
+ * same type name and fields), its duration converted to ns; then set what
+ * differs. PAL_EINVAL: rec is of another type. */
 PAL_API pal_status pal_trace_writer_copy(pal_trace_writer *w, const pal_record *rec);
 /* Ends the record begun (PAL_EINVAL: none); PAL_ENOMEM. */
 PAL_API pal_status pal_trace_writer_put(pal_trace_writer *w);

@@ -735,7 +735,10 @@ pal_status pal_trace_writer_copy(pal_trace_writer *w, const pal_record *rec)
 {
     PAL_REQUIRE(w && rec, PAL_EINVAL);
     const pal_recdesc *s = rec->desc;
-    if (!w->type || s != w->type)
+    /* a record of the type, read with like or with another reader's
+     * dictionary of the same trace (same name and fields) */
+    if (!w->type || (s != w->type && (s->nfields != w->type->nfields ||
+                                      strcmp(s->name, w->type->name) != 0)))
         return PAL_EINVAL;
     for (size_t f = 0; f < s->nfields; f++) {
         if (!tw_kept(w->like, s, f) || !pal_record_present(rec, f))

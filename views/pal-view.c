@@ -49,7 +49,7 @@ static void usage(FILE *out)
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
           "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...]\n"
           "                [-o PRED.ECL] TRACE...  (-o: the predicted run as a trace)\n"
-          "       pal-view [-d DICT] --predict NP [--waits=csv|json] RUN RUN...\n"
+          "       pal-view [-d DICT] --predict NP [--waits=csv|json] [-o SYNTH.ECL] RUN RUN...\n"
           "-j N: read a run of several files in N threads (default 1), with the output\n"
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
@@ -353,14 +353,19 @@ int main(int argc, char **argv)
     }
     if (predict > 0) {
         vw_config_free(&cfg);
-        if (have_what_if || export || html || svgdir || nsel || output) {
-            fprintf(stderr, "pal-view: --predict goes with no other output option\n");
+        if (have_what_if || export || html || svgdir || nsel || gzip) {
+            fprintf(stderr, "pal-view: --predict goes with no other output option than -o\n");
             return 1;
         }
-        /* --waits=csv|json: the prediction in that form */
-        int prc = vw_predict_run(predict, (const char *const *)argv + optind,
-                                 (size_t)(argc - optind), dict, waits >= 0 ? waits : VW_WAITS_TEXT,
-                                 stdout);
+        /* --waits=csv|json: the prediction in that form; -o FILE: a run of
+         * NP ranks synthesized too (views/synth.c) */
+        int form = waits >= 0 ? waits : VW_WAITS_TEXT;
+        int prc = output ? vw_synth_predict(predict, (const char *const *)argv + optind,
+                                            (size_t)(argc - optind), dict, form, output,
+                                            out_flags & ECC_OUT_THROUGH ? PAL_OUT_THROUGH : 0,
+                                            stdout)
+                         : vw_predict_run(predict, (const char *const *)argv + optind,
+                                          (size_t)(argc - optind), dict, form, stdout);
         if (fflush(stdout))
             prc = -1;
         return prc ? 1 : 0;

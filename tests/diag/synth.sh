@@ -9,6 +9,13 @@
 #   length differs from the prediction as the input's does from its
 #   measured length; with ideal, MPI_Allreduce takes no time and no rank
 #   waits in it; records keep their order per rank and thread;
+# - pal-view --predict 64 -o p64.ecl from the runs at 2, 4, 8 and 16: a
+#   64-rank trace whose calls per region are the predicted calls per rank
+#   x 64, whose time per region is within 5 % of the predicted time per
+#   rank x 64, whose replay is within 5 % of the predicted run length and
+#   of a real run at 64 (scaling.awk's), time in order on every stream,
+#   the world of 64 ranks; a process count that is no multiple of the
+#   largest run's is refused;
 # - an output that cannot be written is refused with a message naming it,
 #   and nothing is left behind; a FIFO or a device is refused unless
 #   --through (then written into: a device).
@@ -85,6 +92,41 @@ done
 "$pv" --waits=csv "$tmp/ideal.ecl" > "$tmp/w.csv" || fail "--waits on the ideal trace"
 awk -F, '$1 == "pattern" && $3 + 0 > 0 { print; bad = 1 } END { exit bad }' "$tmp/w.csv" ||
     fail "the ideal trace still has waits"
+# --predict 64 -o: a run of 64 ranks synthesized from the runs at 2 to 16
+# processes (copies of the 16-rank run, times and counts from the models)
+awk -v P=64 -f "$top_srcdir/tests/diag/scaling.awk" | sort -n -s -k1,1 > "$tmp/run64.trace" || exit 99
+"$pv" -d "$edl" --predict 64 -o "$tmp/p64.ecl" "$tmp/run2.trace" "$tmp/run4.trace" \
+    "$tmp/run8.trace" "$tmp/run16.trace" > "$tmp/pred.txt" || fail "--predict 64 -o"
+cat "$tmp/pred.txt"
+"$pv" "$tmp/p64.ecl" > "$tmp/p64.txt" || fail "profile of the synthesized run"
+sed -n 2p "$tmp/p64.txt"
+grep -q " ranks 64, " "$tmp/p64.txt" || fail "the synthesized run has not 64 ranks"
+for r in setup work MPI_Allreduce; do
+    # predicted calls per rank and time per rank; the trace's calls and total over 64
+    set -- $(awk -v r=$r '$1 == r { print $4, $6; exit }' "$tmp/pred.txt") \
+        $(awk -v r=$r '$1 == r { print $2, $3; exit }' "$tmp/p64.txt")
+    echo "$r: predicted $1 calls and $2 s per rank; the synthesized run has $3 calls, $4 s"
+    [ $# -eq 4 ] || fail "$r: not in the prediction or the synthesized run's profile"
+    near "$3" "$(awk -v c="$1" 'BEGIN { printf "%d", c * 64 + 0.5 }')" 0 ||
+        fail "$r: $3 calls in the synthesized run, $1 per rank predicted"
+    near "$4" "$(awk -v t="$2" 'BEGIN { print t * 64 }')" "$(awk -v t="$2" 'BEGIN { print t * 64 * 0.05 }')" ||
+        fail "$r: $4 s in the synthesized run, $2 s per rank predicted (5 %)"
+done
+"$pv" --what-if net "$tmp/p64.ecl" > "$tmp/p64w.txt" || fail "--what-if on the synthesized run"
+"$pv" -d "$edl" --what-if net "$tmp/run64.trace" > "$tmp/r64w.txt" || fail "--what-if on run64"
+sl=$(whatif_line "$tmp/p64w.txt" predicted)
+pl=$(awk '/^Run length: predicted/ { print $4 }' "$tmp/pred.txt")
+rl=$(whatif_line "$tmp/r64w.txt" measured)
+echo "run length at 64: predicted $pl s, the synthesized run replays in $sl s, a run at 64 measures $rl s"
+near "$sl" "$pl" "$(awk -v t="$pl" 'BEGIN { print t * 0.05 }')" || fail "the synthesized run replays in $sl s, predicted $pl s"
+near "$sl" "$rl" "$(awk -v t="$rl" 'BEGIN { print t * 0.05 }')" || fail "the synthesized run replays in $sl s, a run at 64 measures $rl s"
+"$dump" "$tmp/p64.ecl" | awk '{ k = $2 " " $3; if (k in last && $1 < last[k]) { print "time goes back: " $0; bad = 1 } last[k] = $1 }
+     END { exit bad }' || fail "the synthesized run: time goes back on a stream"
+"$dump" "$tmp/p64.ecl" | grep -q 'p63 s0 comm .*size=64 members="0-63"' || fail "the world is not 64 ranks"
+"$pv" -d "$edl" --predict 40 -o "$tmp/p40.ecl" "$tmp/run2.trace" "$tmp/run16.trace" > /dev/null 2> "$tmp/err" &&
+    fail "--predict 40 -o from a 16-rank run accepted"
+grep -q "give a multiple of 16" "$tmp/err" || { cat "$tmp/err"; fail "no message for --predict 40 -o"; }
+[ ! -e "$tmp/p40.ecl" ] || fail "--predict 40 -o left a file"
 # refusals: a directory that does not exist, a FIFO (unless --through)
 "$pv" -d "$edl" --what-if ideal -o "$tmp/no/such/dir/p.ecl" "$tmp/run2.trace" > /dev/null 2> "$tmp/err" &&
     fail "an output in a missing directory accepted"
