@@ -16,6 +16,8 @@
 #   of a real run at 64 (scaling.awk's), time in order on every stream,
 #   the world of 64 ranks; a process count that is no multiple of the
 #   largest run's is refused;
+# - the writer's API (tests/diag/synth_writer.c): records put out of order,
+#   by name and by field descriptor, read back in time order; its errors;
 # - an output that cannot be written is refused with a message naming it,
 #   and nothing is left behind; a FIFO or a device is refused unless
 #   --through (then written into: a device).
@@ -127,6 +129,8 @@ near "$sl" "$rl" "$(awk -v t="$rl" 'BEGIN { print t * 0.05 }')" || fail "the syn
     fail "--predict 40 -o from a 16-rank run accepted"
 grep -q "give a multiple of 16" "$tmp/err" || { cat "$tmp/err"; fail "no message for --predict 40 -o"; }
 [ ! -e "$tmp/p40.ecl" ] || fail "--predict 40 -o left a file"
+# the writer itself (pal/pal.h): records put out of order read back in order
+"$top_builddir/tests/diag/synth_writer" "$edl" "$tmp/w.ecl" || fail "tests/diag/synth_writer"
 # refusals: a directory that does not exist, a FIFO (unless --through)
 "$pv" -d "$edl" --what-if ideal -o "$tmp/no/such/dir/p.ecl" "$tmp/run2.trace" > /dev/null 2> "$tmp/err" &&
     fail "an output in a missing directory accepted"
