@@ -55,6 +55,20 @@ typedef struct {
     int oom;
 } maps;
 
+/* room for item n of the array *p of *cap items of size bytes: 0, or -1 */
+static int push(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? 2 * *cap : 16;
+    void *q = realloc(*p, nc * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
 static lmap *map_find(maps *m, uint32_t process, uint32_t stream, int add)
 {
     if (m->last < m->n && m->l[m->last].process == process && m->l[m->last].stream == stream)
@@ -62,16 +76,8 @@ static lmap *map_find(maps *m, uint32_t process, uint32_t stream, int add)
     for (size_t i = 0; i < m->n; i++)
         if (m->l[i].process == process && m->l[i].stream == stream)
             return &m->l[m->last = i];
-    if (!add)
+    if (!add || push((void **)&m->l, &m->cap, m->n, sizeof *m->l))
         return NULL;
-    if (m->n == m->cap) {
-        size_t nc = m->cap ? 2 * m->cap : 16;
-        lmap *q = realloc(m->l, nc * sizeof *q);
-        if (!q)
-            return NULL;
-        m->l = q;
-        m->cap = nc;
-    }
     memset(&m->l[m->n], 0, sizeof *m->l);
     m->l[m->n].process = process;
     m->l[m->n].stream = stream;
@@ -87,15 +93,9 @@ static void on_knot(void *ctx, uint32_t process, uint32_t stream, int64_t rec, d
         m->oom = 1;
         return;
     }
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 64;
-        knot *q = realloc(l->k, nc * sizeof *q);
-        if (!q) {
-            m->oom = 1;
-            return;
-        }
-        l->k = q;
-        l->cap = nc;
+    if (push((void **)&l->k, &l->cap, l->n, sizeof *l->k)) {
+        m->oom = 1;
+        return;
     }
     l->k[l->n++] = (knot){ rec, pred };
 }
@@ -281,18 +281,6 @@ static long region_index(const vw_prediction *pr, const char *name, size_t len)
     return -1;
 }
 
-static int push(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? 2 * *cap : 16;
-    void *q = realloc(*p, nc * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = nc;
-    return 0;
-}
 
 /* Pass 1, over the template run's events: each lane's time map under the
  * models -- time in region R (innermost) scaled by R's predicted time per
