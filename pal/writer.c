@@ -869,6 +869,9 @@ pal_status pal_trace_writer_close(pal_trace_writer *w, char *err, size_t errlen)
             }
         }
         st = pal_writer_put(pw, to, ov, ol);
+        if (st == PAL_EINVAL)
+            snprintf(e, sizeof e, "records of type '%s' cannot be written in binary form",
+                     s->name);
     }
     if (st == PAL_OK) {
         st = pal_writer_close(pw, e, sizeof e);
