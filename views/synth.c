@@ -408,9 +408,19 @@ static int shift_members(const char *s, size_t len, int64_t by, char *out, size_
     return 0;
 }
 
+/* the groups defined so far (pass 2): a process's communicator id, and
+ * whether it is the world (a group of p, made the np ranks) */
+typedef struct {
+    uint32_t process;
+    int64_t comm;
+    int world;
+} group;
+
 /* Pass 2, once per block b of p ranks: the template's records as ranks
  * b p + rank, at their times mapped, repeated calls repeated, peers moved
- * by b p, the world (a group of p) made the np ranks. */
+ * by b p, the world (a group of p) made the np ranks, the members of other
+ * groups (local and remote) moved by b p, and so the roots of their
+ * collectives. */
 static int predict_block(const char *path, const char *dict, maps *m, int64_t b, int64_t p,
                          int64_t np, const pal_dict *like, pal_trace_writer *w)
 {
@@ -423,9 +433,12 @@ static int predict_block(const char *path, const char *dict, maps *m, int64_t b,
     for (size_t i = 0; i < m->n; i++)
         m->l[i].next = 0;
     static const pal_field_role peers[] = { PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE };
+    group *gs = NULL;
+    size_t ng = 0, gcap = 0;
+    int rc = 0;
     const pal_record *rec;
     pal_status st;
-    char members[4096];
+    char members[2][4096];   /* local and remote: copied at put */
     while ((st = pal_reader_next(rd, &rec)) == PAL_OK) {
         uint32_t pr = pal_record_process(rec), sq = pal_record_stream(rec);
         lmap *l = map_find(m, pr, sq, 0);
@@ -469,23 +482,54 @@ static int predict_block(const char *path, const char *dict, maps *m, int64_t b,
                     st = pal_trace_writer_field_i64(w, f, v + b * p);
             }
             const pal_fielddesc *fs = pal_recdesc_role_field(type, PAL_FROLE_SIZE),
-                                *fm = pal_recdesc_role_field(type, PAL_FROLE_MEMBERS);
-            int64_t size = -1;
-            if (st == PAL_OK && fs && pal_record_get_i64(rec, pal_field_name(fs), &size) == PAL_OK &&
-                size == p)
-                st = pal_trace_writer_field_i64(w, fs, np);
-            const char *ms;
-            size_t mlen;
-            if (st == PAL_OK && fm && pal_record_get_str(rec, pal_field_name(fm), &ms, &mlen) == PAL_OK) {
-                if (size == p)
-                    snprintf(members, sizeof members, "0-%" PRId64, np - 1);
-                else if (shift_members(ms, mlen, b * p, members, sizeof members) != 0) {
+                                *fc = pal_recdesc_role_field(type, PAL_FROLE_COMMUNICATOR),
+                                *fr = pal_recdesc_role_field(type, PAL_FROLE_ROOT);
+            int64_t size = -1, cid = -1, root;
+            int world = 0;
+            if (fc && pal_record_get_i64(rec, pal_field_name(fc), &cid) != PAL_OK)
+                fc = NULL;
+            if (st == PAL_OK && fs && pal_record_get_i64(rec, pal_field_name(fs), &size) == PAL_OK) {
+                world = size == p;
+                if (world)
+                    st = pal_trace_writer_field_i64(w, fs, np);
+                if (fc && c == 0) {   /* a definition: remember whether it is the world */
+                    if (push((void **)&gs, &gcap, ng, sizeof *gs)) {
+                        st = PAL_ENOMEM;
+                        goto out;
+                    }
+                    gs[ng++] = (group){ pr, cid, world };
+                }
+            } else if (fc) {
+                world = 1;   /* a group not defined: taken as the world */
+                for (size_t g = ng; g-- > 0;)
+                    if (gs[g].process == pr && gs[g].comm == cid) {
+                        world = gs[g].world;
+                        break;
+                    }
+            } else {
+                world = 1;   /* no communicator: the world */
+            }
+            /* a collective's root (a world rank) moves with its group's members */
+            if (st == PAL_OK && fr && fc && !world && b &&
+                pal_record_get_i64(rec, pal_field_name(fr), &root) == PAL_OK && root >= 0)
+                st = pal_trace_writer_field_i64(w, fr, root + b * p);
+            static const pal_field_role groups[] = { PAL_FROLE_MEMBERS,
+                                                     PAL_FROLE_REMOTE_MEMBERS };
+            for (size_t k = 0; st == PAL_OK && k < 2; k++) {
+                const pal_fielddesc *fm = pal_recdesc_role_field(type, groups[k]);
+                const char *ms;
+                size_t mlen;
+                if (!fm || pal_record_get_str(rec, pal_field_name(fm), &ms, &mlen) != PAL_OK)
+                    continue;
+                if (k == 0 && size == p)
+                    snprintf(members[k], sizeof members[k], "0-%" PRId64, np - 1);
+                else if (shift_members(ms, mlen, b * p, members[k], sizeof members[k]) != 0) {
                     fprintf(stderr, "pal-view: --predict -o: %s: a group's members too long\n",
                             path);
-                    pal_reader_close(rd);
-                    return -1;
+                    rc = -1;
+                    goto out;
                 }
-                st = pal_trace_writer_field_str(w, fm, members, strlen(members));
+                st = pal_trace_writer_field_str(w, fm, members[k], strlen(members[k]));
             }
             if (st == PAL_OK)
                 st = pal_trace_writer_put(w);
@@ -494,17 +538,17 @@ static int predict_block(const char *path, const char *dict, maps *m, int64_t b,
         }
     }
 out:
-    if (st != PAL_END) {
+    if (rc == 0 && st != PAL_END) {
         if (pal_reader_error(rd) && *pal_reader_error(rd))
             fprintf(stderr, "pal-view: %s: %s\n", path, pal_reader_error(rd));
         else
             fprintf(stderr, "pal-view: --predict -o: a record cannot be written (%s)\n",
                     pal_status_string(st));
-        pal_reader_close(rd);
-        return -1;
+        rc = -1;
     }
+    free(gs);
     pal_reader_close(rd);
-    return 0;
+    return rc;
 }
 
 int vw_synth_predict(double np, const char *const *runs, size_t n, const char *dict, int form,

@@ -15,7 +15,9 @@
 #   input's are; pal-view --waits, --html and the OTF2 export read it;
 # - --predict 8 -o from runs of ring and halo at 2 and 4 ranks: a trace of
 #   8 ranks with twice the 4-rank run's messages, all matched, time in
-#   order on every stream.
+#   order on every stream; the same for split at 4 and 8 ranks to 16
+#   (sub-communicators, an intercommunicator and a rooted broadcast in
+#   each copy).
 . "$top_srcdir/tests/mpi/common.sh"
 
 pv=$top_builddir/views/pal-view
@@ -52,23 +54,33 @@ for ex in ring p2p halo collectives onesided matched master_worker; do
         "$pv" --export otf2 -o "$tmp/otf2" "$tmp/ideal.ecl" || fail "$ex: OTF2 export of the trace written"
     fi
 done
-# --predict 8 -o from runs at 2 and 4 ranks: 8 ranks, twice the 4-rank
-# run's messages, every one matched, time in order on every stream
-for ex in ring halo; do
+# --predict -o from runs at two sizes: twice the larger's ranks, twice its
+# messages, every one matched, time in order on every stream; split's
+# sub-communicators, intercommunicator and rooted broadcast moved per copy
+for set in "ring 2 4" "halo 2 4" "split 4 8"; do
+    set -- $set
+    ex=$1 a=$2 b=$3 N=$(($3 * 2))
     rm -rf "$tmp"/*.ecl "$tmp/r2" "$tmp/r4"
-    run 2 "$top_builddir/examples/mpi/$ex"
-    mkdir "$tmp/r2" && mv "$tmp"/*.ecl "$tmp/r2/" || fail "$ex: no trace at 2 ranks"
-    run 4 "$top_builddir/examples/mpi/$ex"
-    mkdir "$tmp/r4" && mv "$tmp"/*.ecl "$tmp/r4/" || fail "$ex: no trace at 4 ranks"
-    "$pv" --predict 8 -o "$tmp/s8.ecl" "$tmp/r2/trace.ecl" "$tmp/r4/trace.ecl" > "$tmp/pred.txt" ||
-        fail "$ex: --predict 8 -o"
+    run "$a" "$top_builddir/examples/mpi/$ex"
+    mkdir "$tmp/r2" && mv "$tmp"/*.ecl "$tmp/r2/" || fail "$ex: no trace at $a ranks"
+    run "$b" "$top_builddir/examples/mpi/$ex"
+    mkdir "$tmp/r4" && mv "$tmp"/*.ecl "$tmp/r4/" || fail "$ex: no trace at $b ranks"
+    "$pv" --predict $N -o "$tmp/s8.ecl" "$tmp/r2/trace.ecl" "$tmp/r4/trace.ecl" > "$tmp/pred.txt" ||
+        fail "$ex: --predict $N -o"
     "$pv" "$tmp/s8.ecl" > "$tmp/s8.txt" || fail "$ex: profile of the synthesized run"
-    grep -q " ranks 8, " "$tmp/s8.txt" || fail "$ex: the synthesized run has not 8 ranks"
+    grep -q " ranks $N, " "$tmp/s8.txt" || fail "$ex: the synthesized run has not $N ranks"
     n4=$("$pv" "$tmp/r4/trace.ecl" | sed -n 's/^Messages: \([0-9]*\) sends.*/\1/p')
     msg=$(grep '^Messages' "$tmp/s8.txt")
-    echo "$ex at 8 ranks: $msg (the 4-rank run: $n4 sends)"
+    echo "$ex at $N ranks: $msg (the $b-rank run: $n4 sends)"
     [ "$msg" = "Messages: $((2 * n4)) sends, $((2 * n4)) receives, $((2 * n4)) matched" ] ||
         fail "$ex: $msg; $((2 * n4)) sends, all matched, expected"
+    if [ "$ex" = split ]; then
+        # the second copy's first half of the world broadcasts from its own rank 8
+        "$paldump" "$tmp/s8.ecl" > "$tmp/d.txt"
+        grep -q 'p9 s1 mpi_bcast .* root=8 ' "$tmp/d.txt" || fail "split: the copy's broadcast root not moved"
+        grep -q 'p9 s0 mpi_comm .* inter=1 ranks="15 13 11 9" remote="14 12 10 8"' "$tmp/d.txt" ||
+            fail "split: the copy's intercommunicator not moved"
+    fi
     "$paldump" "$tmp/s8.ecl" | awk '{ k = $2 " " $3; if (k in last && $1 < last[k]) { print "time goes back: " $0; bad = 1 } last[k] = $1 }
          END { exit bad }' || fail "$ex: the synthesized run: time goes back on a stream"
     "$pv" --what-if net "$tmp/s8.ecl" > "$tmp/s8w.txt" || fail "$ex: --what-if on the synthesized run"
