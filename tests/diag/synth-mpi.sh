@@ -6,12 +6,13 @@
 #   run back, and so does the trace written: pal-dump of it is pal-dump of
 #   the input, record for record;
 # - with an ideal network the trace written measures what --what-if
-#   predicted, rank by rank (within 10 us: replayed again, a collective's
-#   waits are resolved anew); --what-if ideal on it is not longer (what it
-#   still gains are waits the first replay could not tie to a late call and
-#   kept as recorded: printed, not asserted, as it depends on the run's
-#   timing; tests/diag/synth.sh checks that an ideal trace has no MPI time
-#   left where every wait is tied); its messages are matched as the
+#   predicted, rank by rank (within 0.01 % + 10 us: replayed again, a collective's
+#   waits are resolved anew); --what-if ideal on it is not longer (to
+#   0.01 % + 10 us, as its waits are resolved anew; what it still gains are
+#   waits the first replay could not tie to a late call and kept as
+#   recorded: printed, not asserted, as it depends on the run's timing;
+#   tests/diag/synth.sh checks that an ideal trace has no MPI time left
+#   where every wait is tied); its messages are matched as the
 #   input's are; pal-view --waits, --html and the OTF2 export read it;
 # - --predict 8 -o from runs of ring and halo at 2 and 4 ranks: a trace of
 #   8 ranks with twice the 4-rank run's messages, all matched, time in
@@ -38,13 +39,13 @@ for ex in ring p2p halo collectives onesided matched master_worker; do
     echo "$ex: ideal predicted $p s; the trace written measures $m s, ideal again $q s"
     awk -v a="$p" -v b="$m" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6) }' ||
         fail "$ex: predicted $p s, the trace written measures $m s"
-    awk -v a="$m" -v b="$q" 'BEGIN { exit !(a != "" && b != "" && b <= a + 1e-6) }' ||
+    awk -v a="$m" -v b="$q" 'BEGIN { exit !(a != "" && b != "" && b <= a * 1.0001 + 1e-5) }' ||
         fail "$ex: an ideal network makes the ideal trace longer: $q s, $m s"
     awk '/^ +rank thread/ { on = 1; next } on && NF == 4 { print $1, $2, $4 }' "$tmp/ideal.txt" | sort > "$tmp/x"
     awk '/^ +rank thread/ { on = 1; next } on && NF == 4 { print $1, $2, $3 }' "$tmp/again.txt" | sort > "$tmp/y"
     [ -s "$tmp/x" ] && paste "$tmp/x" "$tmp/y" | awk '{ d = $3 - $6; if (d < 0) d = -d
-        if ($1 != $4 || $2 != $5 || d > 1e-5) bad = 1 } END { exit bad }' ||
-        { diff "$tmp/x" "$tmp/y"; fail "$ex: per-rank times differ from the prediction by more than 10 us"; }
+        if ($1 != $4 || $2 != $5 || d > 1e-5 + 1e-4 * $3) bad = 1 } END { exit bad }' ||
+        { diff "$tmp/x" "$tmp/y"; fail "$ex: per-rank times differ from the prediction by more than 0.01 % + 10 us"; }
     "$pv" "$tmp/trace.ecl" | grep '^Messages' > "$tmp/m0"
     "$pv" "$tmp/ideal.ecl" | grep '^Messages' > "$tmp/m1"
     cmp -s "$tmp/m0" "$tmp/m1" || fail "$ex: messages $(cat "$tmp/m1"), the run's $(cat "$tmp/m0")"
