@@ -379,6 +379,68 @@ PAL_API void pal_merge_options_default(pal_merge_options *o);
 PAL_API pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                              const pal_merge_options *o, pal_merge_result *result);
 
+/* ---------------- Writing ---------------- */
+/* A trace written record by record (doc/pal.md, "Writing a trace"): the
+ * records of the record types of a dictionary `like` (any: pal_dict_load's,
+ * or pal_reader_dict of the trace read), each at a time in ns for a
+ * (process, stream), written as one merged ECL trace (doc/trace-format.md,
+ * format 2) that every reader and view reads. Its dictionary is like's,
+ * binary: each record type with a type number, the time (ns), process and
+ * thread, then like's other fields (the key, time, process and thread
+ * fields of like are these; arrays are left out), fields with role
+ * duration in ns, the roles as like has them. Records may be given in any
+ * order; they are kept in memory (about their values' size) and written
+ * in time order (ties in the order given) at close, under a temporary name
+ * renamed into place; a target that is a device, FIFO or symbolic link is
+ * refused unless flags has PAL_OUT_THROUGH. like must stay valid until
+ * close; record types it gains meanwhile (a reader's) are written too. */
+typedef struct pal_trace_writer pal_trace_writer;
+
+/* PAL_OK; PAL_EIO when path cannot be written there (pal_last_error names
+ * it), PAL_ENOMEM, PAL_EINVAL. */
+PAL_API pal_status pal_trace_writer_create(const char *path, const pal_dict *like,
+                                           unsigned flags, pal_trace_writer **out);
+/* Begins a record of type (a descriptor of like) at time_ns (>= 0, else
+ * PAL_ERANGE) of process and stream; its fields are 0 and "" until set.
+ * PAL_EINVAL: type is not like's. */
+PAL_API pal_status pal_trace_writer_begin(pal_trace_writer *w, const pal_recdesc *type,
+                                          int64_t time_ns, uint32_t process, uint32_t stream);
+/* Sets a field of the record begun, by name or by its field descriptor
+ * (pal_recdesc_find_field, once per type): PAL_ENOFIELD (the type has no
+ * such field), PAL_ETYPE (a string for a number or the reverse, a float for
+ * an integer), PAL_ERANGE (a negative value for an unsigned field); an
+ * integer for a float field is converted. A string is copied at put, so it
+ * must stay valid until then. Setting the key, time, process or thread
+ * field does nothing: begin gave them. */
+PAL_API pal_status pal_trace_writer_set_i64(pal_trace_writer *w, const char *field, int64_t v);
+PAL_API pal_status pal_trace_writer_set_u64(pal_trace_writer *w, const char *field, uint64_t v);
+PAL_API pal_status pal_trace_writer_set_f64(pal_trace_writer *w, const char *field, double v);
+PAL_API pal_status pal_trace_writer_set_str(pal_trace_writer *w, const char *field,
+                                            const char *s, size_t len);
+PAL_API pal_status pal_trace_writer_field_i64(pal_trace_writer *w, const pal_fielddesc *f,
+                                              int64_t v);
+PAL_API pal_status pal_trace_writer_field_u64(pal_trace_writer *w, const pal_fielddesc *f,
+                                              uint64_t v);
+PAL_API pal_status pal_trace_writer_field_f64(pal_trace_writer *w, const pal_fielddesc *f,
+                                              double v);
+PAL_API pal_status pal_trace_writer_field_str(pal_trace_writer *w, const pal_fielddesc *f,
+                                              const char *s, size_t len);
+/* Sets every field of the record begun from rec, a record of its type read
+ * with like, or with another dictionary of the same trace (a second reader:
+ * same type name and fields), its duration converted to ns; then set what
+ * differs. PAL_EINVAL: rec is of another type. */
+PAL_API pal_status pal_trace_writer_copy(pal_trace_writer *w, const pal_record *rec);
+/* Ends the record begun (PAL_EINVAL: none); PAL_ENOMEM. */
+PAL_API pal_status pal_trace_writer_put(pal_trace_writer *w);
+/* Records put so far. */
+PAL_API uint64_t pal_trace_writer_records(const pal_trace_writer *w);
+/* Writes the trace and frees w: PAL_OK, or PAL_EIO / PAL_ENOMEM / PAL_EINVAL
+ * (a field the format cannot hold) with err (and pal_last_error) naming the
+ * file and saying why; nothing is then left under path. */
+PAL_API pal_status pal_trace_writer_close(pal_trace_writer *w, char *err, size_t errlen);
+/* Gives up: nothing is written; frees w (NULL accepted). */
+PAL_API void pal_trace_writer_abort(pal_trace_writer *w);
+
 /* ---------------- Record ---------------- */
 PAL_API const pal_recdesc *pal_record_desc(const pal_record *rec);
 PAL_API uint64_t pal_record_time(const pal_record *rec);     /* designated time field, 0 if none

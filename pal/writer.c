@@ -443,3 +443,474 @@ void pal_writer_abort(pal_writer *w)
     w->out = NULL;
     writer_free(w);
 }
+
+/* ---------------------------------------------------------------- the public writer (pal.h) */
+
+/* A record kept until close: its time, order of arrival, type (index in
+ * like) and where its values are in the arena: the type's fields as
+ * pal_value, then their lengths, then the strings' bytes. */
+typedef struct tw_rec {
+    uint64_t t, seq;
+    size_t type, off;
+    uint32_t process, stream;
+} tw_rec;
+
+struct pal_trace_writer {
+    const pal_dict *like;
+    unsigned flags;
+    char *path;
+    /* the record begun */
+    const pal_recdesc *type;         /* of like; NULL: none */
+    uint64_t time;
+    uint32_t process, stream;
+    pal_value *vals;
+    uint32_t *lens;
+    size_t nvals;
+    int64_t max_process;
+    /* the records kept */
+    tw_rec *recs;
+    size_t n, cap;
+    uint8_t *arena;
+    size_t alen, acap;
+    int failed;                      /* out of memory: close says so */
+};
+
+static int tw_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static int tw_key(const pal_dict *like, size_t f)
+{
+    for (unsigned k = 0; k < like->key_count && k < 2; k++)
+        if (like->key_index[k] == f)
+            return 1;
+    return 0;
+}
+
+/* Whether field f of s is written as a field of its own (not the key, time,
+ * process or thread, which every output record has first; not an array). */
+static int tw_kept(const pal_dict *like, const pal_recdesc *s, size_t f)
+{
+    return !tw_key(like, f) && (int32_t)f != s->time_fi && (int32_t)f != s->process_fi &&
+           (int32_t)f != s->thread_fi && s->fields[f].type != PAL_ARRAY;
+}
+
+/* The output dictionary: every record type of like, binary, its key a ULEB
+ * type number (the record's index in like), then the time (TDELTA, ns),
+ * process and thread (ULEB), then like's other fields by type (SLEB,
+ * ULEB, FIXED floats, LSTRING; role duration in ns); roles copied. map[i]
+ * gets, for each field of like's record i, its output field or -1. */
+static edl_dict *tw_dict(const pal_dict *like, int32_t **map, char *err, size_t errlen)
+{
+    edl_dict *d = NULL;
+    char bo = 'L';
+    uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 0)
+        bo = 'B';
+    const edl_dict *le = like->ed;
+    const char *tn = edl_dict_time_field(le), *pn = edl_dict_process_field(le),
+               *hn = edl_dict_thread_field(le);
+    tn = tn && *tn ? tn : "time";
+    pn = pn && *pn ? pn : "process";
+    hn = hn && *hn ? hn : "thread";
+    if (edl_dict_create(pal_dict_name(like), pal_dict_version(like), EDL_REPR_BINARY, &d) !=
+            EDL_OK ||
+        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
+        edl_dict_set_roles(d, tn, "ns", pn, hn) != EDL_OK ||
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
+        goto oom;
+    edl_ref pref = edl_dict_designation_ref(le, EDL_FROLE_PROCESS);
+    edl_ref tref = edl_dict_designation_ref(le, EDL_FROLE_THREAD);
+    if (edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK)
+        goto oom;
+    for (size_t i = 0; i < like->nrecs; i++) {
+        const pal_recdesc *s = like->recs[i];
+        edl_record *r;
+        if (!(map[i] = malloc((s->nfields + 1) * sizeof **map)) ||
+            edl_dict_add_record(d, s->name, s->description, &r) != EDL_OK)
+            goto oom;
+        const char *kn = s->nfields && tw_key(like, 0) ? s->fields[0].name : "type";
+        if (edl_record_add_field(r, kn, EDL_UINT32, EDL_ENC_ULEB, NULL, "record type") != EDL_OK ||
+            edl_record_add_field(r, tn, EDL_UINT64, EDL_ENC_TDELTA, "ns", "time") != EDL_OK ||
+            edl_record_add_field(r, pn, EDL_UINT32, EDL_ENC_ULEB, NULL, "process (rank)") !=
+                EDL_OK ||
+            edl_record_add_field(r, hn, EDL_UINT32, EDL_ENC_ULEB, NULL, "stream (thread)") !=
+                EDL_OK)
+            goto oom;
+        int32_t next = 4;
+        for (size_t f = 0; f < s->nfields; f++) {
+            const pal_fielddesc *fd = &s->fields[f];
+            map[i][f] = -1;
+            if (!tw_kept(like, s, f) || edl_record_find_field(r, fd->name) >= 0)
+                continue;
+            edl_encoding e = fd->tclass == PAL_TC_SIGNED     ? EDL_ENC_SLEB
+                             : fd->tclass == PAL_TC_UNSIGNED ? EDL_ENC_ULEB
+                             : fd->tclass == PAL_TC_STRING   ? EDL_ENC_LSTRING
+                                                             : EDL_ENC_FIXED;
+            const char *unit = fd->role == PAL_FROLE_DURATION || fd->from_ticks ? "ns"
+                               : fd->unit && *fd->unit                       ? fd->unit
+                                                                             : NULL;
+            if (edl_record_add_field(r, fd->name, (edl_type)fd->type, e, unit,
+                                     fd->description && *fd->description ? fd->description
+                                                                         : NULL) != EDL_OK) {
+                snprintf(err, errlen, "record type '%s': field '%s' cannot be written", s->name,
+                         fd->name);
+                goto fail;
+            }
+            map[i][f] = next++;
+        }
+        /* a meaning that names a field left out is left out with it */
+        (void)edl_record_copy_meaning(r, s->er);
+        char key[32];
+        snprintf(key, sizeof key, "%zu", i);
+        if (edl_dict_add_bind(d, key, NULL, s->name) != EDL_OK)
+            goto oom;
+    }
+    return d;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    edl_dict_destroy(d);
+    return NULL;
+}
+
+pal_status pal_trace_writer_create(const char *path, const pal_dict *like, unsigned flags,
+                                   pal_trace_writer **out)
+{
+    PAL_REQUIRE(path && like && out, PAL_EINVAL);
+    *out = NULL;
+    char err[1024] = "";
+    if (ecc_out_check(path, flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, err, sizeof err) !=
+        0) {
+        pal_set_last_error("%s", err);
+        return PAL_EIO;
+    }
+    pal_trace_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->path = strdup(path))) {
+        free(w);
+        pal_set_last_error("cannot write '%s': out of memory", path);
+        return PAL_ENOMEM;
+    }
+    w->like = like;
+    w->flags = flags;
+    w->max_process = -1;
+    *out = w;
+    return PAL_OK;
+}
+
+pal_status pal_trace_writer_begin(pal_trace_writer *w, const pal_recdesc *type, int64_t time_ns,
+                                  uint32_t process, uint32_t stream)
+{
+    PAL_REQUIRE(w && type, PAL_EINVAL);
+    w->type = NULL;
+    if (type->dict != w->like)
+        return PAL_EINVAL;
+    if (time_ns < 0)
+        return PAL_ERANGE;
+    size_t nf = type->nfields ? type->nfields : 1;
+    if (nf > w->nvals) {
+        pal_value *v = realloc(w->vals, nf * sizeof *v);
+        if (v)
+            w->vals = v;
+        uint32_t *l = v ? realloc(w->lens, nf * sizeof *l) : NULL;
+        if (!l)
+            return PAL_ENOMEM;
+        w->lens = l;
+        w->nvals = nf;
+    }
+    for (size_t i = 0; i < type->nfields; i++) {
+        w->vals[i].u = 0;
+        w->lens[i] = 0;
+        if (type->fields[i].tclass == PAL_TC_STRING)
+            w->vals[i].s = (const unsigned char *)"";
+    }
+    w->type = type;
+    w->time = (uint64_t)time_ns;
+    w->process = process;
+    w->stream = stream;
+    return PAL_OK;
+}
+
+static pal_status tw_set(pal_trace_writer *w, const pal_fielddesc *f, int cls, pal_value v,
+                         uint32_t len)
+{
+    if (!w->type)
+        return PAL_EINVAL;
+    if (!f || f->rec != w->type)
+        return PAL_ENOFIELD;
+    int tc = f->tclass;
+    if ((tc == PAL_TC_STRING) != (cls == PAL_TC_STRING))
+        return PAL_ETYPE;
+    if (tc == PAL_TC_FLOAT && cls != PAL_TC_FLOAT)
+        v.f = cls == PAL_TC_SIGNED ? (double)v.i : (double)v.u;
+    else if (tc != PAL_TC_FLOAT && cls == PAL_TC_FLOAT)
+        return PAL_ETYPE;
+    else if (tc == PAL_TC_UNSIGNED && cls == PAL_TC_SIGNED && v.i < 0)
+        return PAL_ERANGE;
+    else if (tc == PAL_TC_SIGNED && cls == PAL_TC_UNSIGNED && v.u > INT64_MAX)
+        return PAL_ERANGE;
+    w->vals[f->index] = v;
+    w->lens[f->index] = len;
+    return PAL_OK;
+}
+
+static const pal_fielddesc *tw_named(const pal_trace_writer *w, const char *field)
+{
+    if (!w->type || !field)
+        return NULL;
+    long i = pal_field_lookup(w->type, field);
+    return i < 0 ? NULL : &w->type->fields[i];
+}
+
+pal_status pal_trace_writer_field_i64(pal_trace_writer *w, const pal_fielddesc *f, int64_t v)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    return tw_set(w, f, PAL_TC_SIGNED, (pal_value){ .i = v }, 0);
+}
+
+pal_status pal_trace_writer_field_u64(pal_trace_writer *w, const pal_fielddesc *f, uint64_t v)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    return tw_set(w, f, PAL_TC_UNSIGNED, (pal_value){ .u = v }, 0);
+}
+
+pal_status pal_trace_writer_field_f64(pal_trace_writer *w, const pal_fielddesc *f, double v)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    return tw_set(w, f, PAL_TC_FLOAT, (pal_value){ .f = v }, 0);
+}
+
+pal_status pal_trace_writer_field_str(pal_trace_writer *w, const pal_fielddesc *f,
+                                      const char *s, size_t len)
+{
+    PAL_REQUIRE(w && (s || !len), PAL_EINVAL);
+    if (len > UINT32_MAX)
+        return PAL_ERANGE;
+    return tw_set(w, f, PAL_TC_STRING, (pal_value){ .s = (const unsigned char *)(s ? s : "") },
+                  (uint32_t)len);
+}
+
+pal_status pal_trace_writer_set_i64(pal_trace_writer *w, const char *field, int64_t v)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    const pal_fielddesc *f = tw_named(w, field);
+    return f ? pal_trace_writer_field_i64(w, f, v) : w->type ? PAL_ENOFIELD : PAL_EINVAL;
+}
+
+pal_status pal_trace_writer_set_u64(pal_trace_writer *w, const char *field, uint64_t v)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    const pal_fielddesc *f = tw_named(w, field);
+    return f ? pal_trace_writer_field_u64(w, f, v) : w->type ? PAL_ENOFIELD : PAL_EINVAL;
+}
+
+pal_status pal_trace_writer_set_f64(pal_trace_writer *w, const char *field, double v)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    const pal_fielddesc *f = tw_named(w, field);
+    return f ? pal_trace_writer_field_f64(w, f, v) : w->type ? PAL_ENOFIELD : PAL_EINVAL;
+}
+
+pal_status pal_trace_writer_set_str(pal_trace_writer *w, const char *field, const char *s,
+                                    size_t len)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    const pal_fielddesc *f = tw_named(w, field);
+    return f ? pal_trace_writer_field_str(w, f, s, len) : w->type ? PAL_ENOFIELD : PAL_EINVAL;
+}
+
+pal_status pal_trace_writer_copy(pal_trace_writer *w, const pal_record *rec)
+{
+    PAL_REQUIRE(w && rec, PAL_EINVAL);
+    const pal_recdesc *s = rec->desc;
+    /* a record of the type, read with like or with another reader's
+     * dictionary of the same trace (same name and fields) */
+    if (!w->type || (s != w->type && (s->nfields != w->type->nfields ||
+                                      strcmp(s->name, w->type->name) != 0)))
+        return PAL_EINVAL;
+    for (size_t f = 0; f < s->nfields; f++) {
+        if (!tw_kept(w->like, s, f) || !pal_record_present(rec, f))
+            continue;
+        if (s->fields[f].role == PAL_FROLE_DURATION) {
+            int64_t ns;
+            if (pal_record_duration_ns(rec, &ns) != PAL_OK)
+                continue;
+            if (s->fields[f].tclass == PAL_TC_FLOAT)
+                w->vals[f].f = (double)ns;
+            else
+                w->vals[f].i = ns;
+            continue;
+        }
+        w->vals[f] = rec->vals[f];
+        w->lens[f] = rec->lens[f];
+    }
+    return PAL_OK;
+}
+
+pal_status pal_trace_writer_put(pal_trace_writer *w)
+{
+    PAL_REQUIRE(w, PAL_EINVAL);
+    const pal_recdesc *s = w->type;
+    if (!s)
+        return PAL_EINVAL;
+    size_t nf = s->nfields;
+    size_t need = nf * (sizeof(pal_value) + sizeof(uint32_t)) + sizeof(pal_value);
+    for (size_t i = 0; i < nf; i++)
+        if (s->fields[i].tclass == PAL_TC_STRING)
+            need += w->lens[i];
+    if (tw_grow((void **)&w->recs, &w->cap, w->n + 1, sizeof *w->recs) ||
+        tw_grow((void **)&w->arena, &w->acap, w->alen + need, 1)) {
+        w->failed = 1;
+        return PAL_ENOMEM;
+    }
+    size_t off = (w->alen + sizeof(pal_value) - 1) / sizeof(pal_value) * sizeof(pal_value);
+    pal_value *v = (pal_value *)(void *)(w->arena + off);
+    size_t lo = off + nf * sizeof(pal_value), so = lo + nf * sizeof(uint32_t);
+    memcpy(w->arena + lo, w->lens, nf * sizeof(uint32_t));
+    for (size_t i = 0; i < nf; i++) {
+        v[i] = w->vals[i];
+        if (s->fields[i].tclass == PAL_TC_STRING) {
+            memcpy(w->arena + so, w->vals[i].s, w->lens[i]);
+            v[i].u = so;             /* an offset until close */
+            so += w->lens[i];
+        }
+    }
+    w->alen = so;
+    w->recs[w->n] = (tw_rec){ w->time, w->n, s->index, off, w->process, w->stream };
+    w->n++;
+    if ((int64_t)w->process > w->max_process)
+        w->max_process = w->process;
+    w->type = NULL;
+    return PAL_OK;
+}
+
+uint64_t pal_trace_writer_records(const pal_trace_writer *w)
+{
+    return w ? w->n : 0;
+}
+
+static int tw_by_time(const void *a, const void *b)
+{
+    const tw_rec *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+pal_status pal_trace_writer_close(pal_trace_writer *w, char *err, size_t errlen)
+{
+    PAL_REQUIRE(w && (err || !errlen), PAL_EINVAL);
+    char e[1024] = "";
+    pal_status st = PAL_ENOMEM;
+    pal_writer *pw = NULL;
+    pal_value *ov = NULL;
+    uint32_t *ol = NULL;
+    const pal_dict *like = w->like;
+    int32_t **map = calloc(like->nrecs + 1, sizeof *map);
+    edl_dict *d = NULL;
+    if (w->failed || !map)
+        goto out;
+    qsort(w->recs, w->n, sizeof *w->recs, tw_by_time);
+    if (!(d = tw_dict(like, map, e, sizeof e))) {
+        st = strcmp(e, "out of memory") == 0 ? PAL_ENOMEM : PAL_EINVAL;
+        goto out;
+    }
+    ecc_file_header fh;
+    memset(&fh, 0, sizeof fh);
+    fh.byte_order = (uint8_t)edl_dict_byte_order(d);
+    fh.clock_source = 1;
+    fh.ticks_per_second = 1e9;
+    fh.rank = -1;
+    fh.size = (int32_t)(w->max_process + 1);
+    fh.flags = ECC_HFLAG_MERGED;
+    pal_writer_options wo = { ECC_COMP_NONE, 0, 64u << 10,
+                              w->flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0 };
+    st = pal_writer_create(w->path, d, &fh, &wo, &pw, e, sizeof e);   /* takes d */
+    d = NULL;
+    if (st != PAL_OK)
+        goto out;
+    const pal_dict *wd = pal_writer_dict(pw);
+    size_t mf = wd->max_fields ? wd->max_fields : 1;
+    st = PAL_ENOMEM;
+    if (!(ov = calloc(mf, sizeof *ov)) || !(ol = calloc(mf, sizeof *ol)))
+        goto out;
+    st = PAL_OK;
+    for (size_t k = 0; k < w->n && st == PAL_OK; k++) {
+        const tw_rec *r = &w->recs[k];
+        const pal_recdesc *s = like->recs[r->type], *to = wd->recs[r->type];
+        const pal_value *v = (const pal_value *)(const void *)(w->arena + r->off);
+        const uint8_t *lp = w->arena + r->off + s->nfields * sizeof(pal_value);
+        memset(ov, 0, to->nfields * sizeof *ov);
+        memset(ol, 0, to->nfields * sizeof *ol);
+        ov[0].u = r->type;
+        ov[1].u = r->t;
+        ov[2].u = r->process;
+        ov[3].u = r->stream;
+        for (size_t f = 0; f < s->nfields; f++) {
+            int32_t o = map[r->type][f];
+            if (o < 0)
+                continue;
+            ov[o] = v[f];
+            if (s->fields[f].tclass == PAL_TC_STRING) {
+                ov[o].s = w->arena + v[f].u;
+                memcpy(&ol[o], lp + f * sizeof(uint32_t), sizeof(uint32_t));
+            }
+        }
+        st = pal_writer_put(pw, to, ov, ol);
+        if (st == PAL_EINVAL)
+            snprintf(e, sizeof e, "records of type '%s' cannot be written in binary form",
+                     s->name);
+    }
+    if (st == PAL_OK) {
+        st = pal_writer_close(pw, e, sizeof e);
+        pw = NULL;
+    } else if (st == PAL_EIO) {
+        pal_writer_close(pw, e, sizeof e);   /* says why, removes the file */
+        pw = NULL;
+    }
+out:
+    if (st == PAL_ENOMEM && !*e)
+        snprintf(e, sizeof e, "out of memory");
+    if (st != PAL_OK) {
+        if (strstr(e, w->path))
+            snprintf(err, errlen, "%s", e);
+        else
+            snprintf(err, errlen, "cannot write '%s': %s", w->path, e);
+        pal_set_last_error("%s", err);
+    } else if (errlen) {
+        err[0] = '\0';
+    }
+    pal_writer_abort(pw);
+    edl_dict_destroy(d);
+    for (size_t i = 0; map && i < like->nrecs; i++)
+        free(map[i]);
+    free(map);
+    free(ov);
+    free(ol);
+    pal_trace_writer_abort(w);
+    return st;
+}
+
+void pal_trace_writer_abort(pal_trace_writer *w)
+{
+    if (!w)
+        return;
+    free(w->path);
+    free(w->vals);
+    free(w->lens);
+    free(w->recs);
+    free(w->arena);
+    free(w);
+}

@@ -31,6 +31,7 @@
 
 #include <pal.h>
 #ifdef PAL_PY_WAITS
+#include "views/synth.h"
 #include "views/waits.h"
 #endif
 
@@ -1952,7 +1953,7 @@ static PyObject *frames_of(PyObject *d, PyObject *pd)
 
 /* pal.waits, or pal.predict when np > 0 */
 static PyObject *diagnose(PyObject *paths, const char *dict, const char *spec, double np,
-                          int frames)
+                          int frames, const char *synth_out)
 {
     PyObject *seq = NULL, *json = NULL, *res = NULL;
     const char *what = np > 0 ? "pal.predict" : "pal.waits";
@@ -1990,8 +1991,10 @@ static PyObject *diagnose(PyObject *paths, const char *dict, const char *spec, d
     }
     /* with the GIL held: the analysis sorts through file-scope comparator
      * state (qsort has no context argument), so two at once would race */
-    int rc = np > 0 ? vw_predict_run(np, pv, (size_t)n, dict, VW_WAITS_JSON, f)
-                    : vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
+    int rc = np > 0 && synth_out
+                 ? vw_synth_predict(np, pv, (size_t)n, dict, VW_WAITS_JSON, synth_out, 0, f)
+             : np > 0 ? vw_predict_run(np, pv, (size_t)n, dict, VW_WAITS_JSON, f)
+                      : vw_waits_run(pv, (size_t)n, dict, VW_WAITS_JSON, spec ? &m : NULL, f);
     if (fclose(f) != 0 && rc == 0)
         rc = -1;
     if (rc < 0) {
@@ -2036,27 +2039,27 @@ static PyObject *pal_waits(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|zzp:waits", kwlist, &paths, &dict, &spec,
                                      &frames))
         return NULL;
-    return diagnose(paths, dict, spec, 0, frames);
+    return diagnose(paths, dict, spec, 0, frames, NULL);
 }
 
-/* pal.predict(np, runs, dictionary=None, frames=False): pal-view --predict
- * NP --waits=json */
+/* pal.predict(np, runs, dictionary=None, frames=False, out=None): pal-view
+ * --predict NP --waits=json [-o OUT] */
 static PyObject *pal_predict(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *kwlist[] = {"np", "runs", "dictionary", "frames", NULL};
+    static char *kwlist[] = {"np", "runs", "dictionary", "frames", "out", NULL};
     PyObject *runs;
-    const char *dict = NULL;
+    const char *dict = NULL, *out = NULL;
     double np = 0;
     int frames = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "dO|zp:predict", kwlist, &np, &runs, &dict,
-                                     &frames))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "dO|zpz:predict", kwlist, &np, &runs, &dict,
+                                     &frames, &out))
         return NULL;
     if (!(np >= 1)) {
         PyErr_SetString(PyExc_ValueError, "pal.predict: np must be a process count >= 1");
         return NULL;
     }
-    return diagnose(runs, dict, NULL, np, frames);
+    return diagnose(runs, dict, NULL, np, frames, out);
 }
 #endif
 
@@ -2072,9 +2075,10 @@ static PyMethodDef module_methods[] = {
      "--waits=json), or with what_if=SPEC the what-if replay (--what-if SPEC), as dicts "
      "and lists of dicts; frames=True: each list a pandas DataFrame"},
     {"predict", (PyCFunction)(void (*)(void))pal_predict, METH_VARARGS | METH_KEYWORDS,
-     "predict(np, runs, dictionary=None, frames=False): per region models over runs of one "
-     "program at several process counts, predicted at np processes (pal-view --predict NP "
-     "--waits=json) as a dict; frames=True: the regions as a pandas DataFrame"},
+     "predict(np, runs, dictionary=None, frames=False, out=None): per region models over "
+     "runs of one program at several process counts, predicted at np processes (pal-view "
+     "--predict NP --waits=json) as a dict; frames=True: the regions as a pandas DataFrame; "
+     "out=PATH: also a run of np ranks synthesized from them written there (-o PATH)"},
 #endif
     {NULL, NULL, 0, NULL}
 };

@@ -34,6 +34,7 @@
 #include "views/progress.h"
 #include "views/timeline.h"
 #include "views/vw.h"
+#include "views/synth.h"
 #include "views/waits.h"
 #ifdef HAVE_OTF2
 #include "views/otf2.h"
@@ -46,8 +47,9 @@ static void usage(FILE *out)
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] [--suggest-filter] [-j N] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
-          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] TRACE...\n"
-          "       pal-view [-d DICT] --predict NP [--waits=csv|json] RUN RUN...\n"
+          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...]\n"
+          "                [-o PRED.ECL] TRACE...  (-o: the predicted run as a trace)\n"
+          "       pal-view [-d DICT] --predict NP [--waits=csv|json] [-o SYNTH.ECL] RUN RUN...\n"
           "-j N: read a run of several files in N threads (default 1), with the output\n"
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
@@ -351,26 +353,38 @@ int main(int argc, char **argv)
     }
     if (predict > 0) {
         vw_config_free(&cfg);
-        if (have_what_if || export || html || svgdir || nsel || output) {
-            fprintf(stderr, "pal-view: --predict goes with no other output option\n");
+        if (have_what_if || export || html || svgdir || nsel || gzip) {
+            fprintf(stderr, "pal-view: --predict goes with no other output option than -o\n");
             return 1;
         }
-        /* --waits=csv|json: the prediction in that form */
-        int prc = vw_predict_run(predict, (const char *const *)argv + optind,
-                                 (size_t)(argc - optind), dict, waits >= 0 ? waits : VW_WAITS_TEXT,
-                                 stdout);
+        /* --waits=csv|json: the prediction in that form; -o FILE: a run of
+         * NP ranks synthesized too (views/synth.c) */
+        int form = waits >= 0 ? waits : VW_WAITS_TEXT;
+        int prc = output ? vw_synth_predict(predict, (const char *const *)argv + optind,
+                                            (size_t)(argc - optind), dict, form, output,
+                                            out_flags & ECC_OUT_THROUGH ? PAL_OUT_THROUGH : 0,
+                                            stdout)
+                         : vw_predict_run(predict, (const char *const *)argv + optind,
+                                          (size_t)(argc - optind), dict, form, stdout);
         if (fflush(stdout))
             prc = -1;
         return prc ? 1 : 0;
     }
     if (waits >= 0) {
         vw_config_free(&cfg);
-        if (export || html || svgdir || nsel || output) {
-            fprintf(stderr, "pal-view: --waits goes with no --export, --html, --svg, --view or -o\n");
+        if (export || html || svgdir || nsel || gzip || (output && !have_what_if)) {
+            fprintf(stderr, "pal-view: --waits goes with no --export, --html, --svg, --view, "
+                            "--gzip or -o (-o FILE goes with --what-if)\n");
             return 1;
         }
-        int wrc = vw_waits_run((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                               waits, have_what_if ? &what_if : NULL, stdout);
+        /* --what-if SPEC -o FILE: the predicted run written as a trace too */
+        int wrc = output ? vw_synth_what_if((const char *const *)argv + optind,
+                                            (size_t)(argc - optind), dict, waits, &what_if,
+                                            output, out_flags & ECC_OUT_THROUGH ? PAL_OUT_THROUGH : 0,
+                                            stdout)
+                         : vw_waits_run((const char *const *)argv + optind,
+                                        (size_t)(argc - optind), dict, waits,
+                                        have_what_if ? &what_if : NULL, stdout);
         if (fflush(stdout))
             wrc = -1;
         return wrc < 0 ? 1 : wrc ? 2 : 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "views/escape.h"
+#include "views/synth.h"
 #include "views/vw.h"
 #include "views/waits.h"
 
@@ -241,9 +242,25 @@ static int read_run(state *s, const char *path, const char *dict, size_t k, doub
     return rc;
 }
 
+void vw_prediction_free(vw_prediction *pr)
+{
+    for (size_t i = 0; i < pr->n; i++)
+        free(pr->r[i].name);
+    free(pr->r);
+    memset(pr, 0, sizeof *pr);
+}
+
 int vw_predict_run(double np, const char *const *runs, size_t n, const char *dict, int form,
                    FILE *out)
 {
+    return vw_predict_keep(np, runs, n, dict, form, out, NULL);
+}
+
+int vw_predict_keep(double np, const char *const *runs, size_t n, const char *dict, int form,
+                    FILE *out, vw_prediction *keep)
+{
+    if (keep)
+        memset(keep, 0, sizeof *keep);
     if (n < 2 || n > MAX_RUNS) {
         fprintf(stderr, "pal-view: --predict: give 2 to %d runs at different process counts\n",
                 MAX_RUNS);
@@ -267,6 +284,19 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
             }
     }
     int text = form == VW_WAITS_TEXT, csv = form == VW_WAITS_CSV;
+    size_t tk = 0;   /* the run with the most processes: a synthesized trace's template */
+    for (size_t k = 1; rc == 0 && k < n; k++)
+        if (p[k] > p[tk])
+            tk = k;
+    if (rc == 0 && keep) {
+        keep->np = np;
+        keep->template_run = tk;
+        keep->p = p[tk];
+        if (s.n && (keep->r = calloc(s.n, sizeof *keep->r)) == NULL) {
+            fprintf(stderr, "pal-view: --predict: out of memory\n");
+            rc = -1;
+        }
+    }
     if (rc == 0) {
         double a, b, err, total = 0, terr = 0;
         if (text) {
@@ -305,6 +335,16 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
             if (pm < 0)
                 pm = 0;
             double e = ce + me;
+            if (keep) {
+                vw_pred_region *kr = &keep->r[keep->n];
+                if ((kr->name = strdup(r->name)) != NULL) {
+                    kr->calls = pc;
+                    kr->mean = pm;
+                    kr->calls_at = calls[tk];
+                    kr->mean_at = mean[tk];
+                    keep->n++;
+                }
+            }
             total += pc * pm;
             terr += pc * pm * e;
             if (text) {
@@ -342,6 +382,14 @@ int vw_predict_run(double np, const char *const *runs, size_t n, const char *dic
         double pr = a + b * term(ml, np);
         if (pr < 0)
             pr = 0;
+        if (keep) {
+            keep->rest = pr;
+            keep->rest_at = rest[tk];
+            if (keep->n < s.n) {
+                fprintf(stderr, "pal-view: --predict: out of memory\n");
+                rc = -1;
+            }
+        }
         if (text) {
             fprintf(out, "Run length: predicted %.9f s (the regions per rank, and %.9f s outside "
                     "them: model %s, error %.2f%%)\n",

@@ -361,7 +361,9 @@ static int seg_close(lane *l, int64_t t)
         uint32_t top = l->depth ? l->stack[l->depth - 1] : NO_PATH;
         if (top == NO_PATH || !(top & FR_COMM)) {
             uint32_t p = FR_PATH(top);
-            if (l->nsg && l->sg[l->nsg - 1].path == p && l->sg[l->nsg - 1].t1 == l->t) {
+            /* one stretch goes on, unless a call (of no duration) came between */
+            if (l->nsg && l->sg[l->nsg - 1].path == p && l->sg[l->nsg - 1].t1 == l->t &&
+                !(l->n && l->c[l->n - 1].end == l->t)) {
                 l->sg[l->nsg - 1].t1 = t;
             } else {
                 if (grow((void **)&l->sg, &l->sgcap, l->nsg + 1, sizeof *l->sg))
@@ -1882,6 +1884,12 @@ static int path_has(const state *s, uint32_t p, const char *name, size_t len)
  * memory. */
 static int replay(state *s, const vw_what_if *m, double *start, double *end)
 {
+    /* the output hook: a point (recorded, predicted) of lane i's time map */
+#define KNOT(i, rec, pred)                                                                  \
+    do {                                                                                    \
+        if (m->retime)                                                                      \
+            m->retime(m->retime_ctx, s->l[i].process, s->l[i].stream, (rec), (pred));       \
+    } while (0)
     double *factor = malloc((s->np + 1) * sizeof *factor);
     double **ns = calloc(s->nl + 1, sizeof *ns);       /* predicted start of each call */
     unsigned char **arr = calloc(s->nl + 1, sizeof *arr);   /* ... is known */
@@ -1905,6 +1913,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
         if (l->nsg && (l->n == 0 || l->sg[0].t0 < t0))
             t0 = l->sg[0].t0;
         start[i] = clock[i] = (double)t0;
+        KNOT(i, t0, clock[i]);
     }
     /* time outside MPI of lane l from segment *si up to t, scaled */
     for (int progress = 1; progress;) {
@@ -1925,7 +1934,9 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                             const seg *g = &l->sg[sgi[i]++];
                             int64_t t1 = g->t1 < upto ? g->t1 : upto;
                             size_t k = g->path == NO_PATH ? 0 : (size_t)g->path + 1;
+                            KNOT(i, g->t0, ta);
                             ta += (double)(t1 - g->t0) * factor[k];
+                            KNOT(i, t1, ta);
                         }
                         clock[i] = ns[i][cur[i]] = ta;
                         arr[i][cur[i]] = 1;
@@ -1962,7 +1973,9 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                     const seg *g = &l->sg[sgi[i]++];
                     int64_t t1 = g->t1 < upto ? g->t1 : upto;
                     size_t k = g->path == NO_PATH ? 0 : (size_t)g->path + 1;
+                    KNOT(i, g->t0, t);
                     t += (double)(t1 - g->t0) * factor[k];
+                    KNOT(i, t1, t);
                 }
                 if (c == NULL) {
                     clock[i] = t;
@@ -1972,6 +1985,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                 }
                 ns[i][cur[i]] = t;
                 arr[i][cur[i]] = 1;
+                KNOT(i, c->start, t);
                 /* a wait whose late call is not known stays as recorded */
                 double own = (double)(c->end - c->start - (has_dep ? c->cw : 0));
                 if (m->net && ((c->flags & CALL_RECEIVED) || c->grp)) {
@@ -1992,6 +2006,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                 if (m->ideal && (c->flags & (PAL_EVF_COMMUNICATION | PAL_EVF_COLLECTIVE)))
                     own = has_dep ? 0 : (double)c->cw;   /* no transfer, unknown waits kept */
                 clock[i] = (dep > t ? dep : t) + own;
+                KNOT(i, c->end, clock[i]);
                 cur[i]++;
                 progress = 1;
             }
@@ -2001,6 +2016,8 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
         if (cur[i] <= s->l[i].n)   /* a cycle of dependencies: the rest as recorded */
             clock[i] += (double)((s->l[i].n ? s->l[i].c[s->l[i].n - 1].end : 0) -
                                  (cur[i] < s->l[i].n ? s->l[i].c[cur[i]].start : 0));
+        if (cur[i] <= s->l[i].n && s->l[i].n)
+            KNOT(i, s->l[i].c[s->l[i].n - 1].end, clock[i]);
         end[i] = clock[i];
     }
     rc = 0;
@@ -2016,6 +2033,7 @@ out:
     free(sgi);
     free(clock);
     return rc;
+#undef KNOT
 }
 
 static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)

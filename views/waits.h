@@ -4,6 +4,7 @@
 #define VIEWS_WAITS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The output's form */
@@ -28,6 +29,14 @@ typedef struct vw_what_if {
         char region[256];
         double factor;
     } scale[VW_WHAT_IF_MAX];
+    /* the replay's output hook (NULL: none; views/synth.c): called for
+     * each lane (rank, thread) with the points of its time map, recorded
+     * ns -> predicted ns, in the order of the lane's time: its start, each
+     * stretch outside MPI calls (start and end), each MPI call (start and
+     * end) */
+    void (*retime)(void *ctx, uint32_t process, uint32_t stream, int64_t recorded,
+                   double predicted);
+    void *retime_ctx;
 } vw_what_if;
 
 /* Parses SPEC (items separated by commas); 0, or -1 after a message. */

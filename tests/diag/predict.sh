@@ -7,7 +7,8 @@
 # length are within 5 % of those of a run at 64 processes (measured by
 # --what-if's replay of it). --waits=csv and --waits=json give the same
 # models and numbers, and so does pal.predict in Python (when the module is
-# built). Bad arguments are refused with a message. No MPI needed.
+# built), whose out= writes the synthesized run as -o does. Bad arguments
+# are refused with a message. No MPI needed.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -75,13 +76,25 @@ if [ -e "$top_builddir/python/pal.so" ]; then
         ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
         export LD_PRELOAD ASAN_OPTIONS
     fi
+    "$pv" -d "$edl" --predict 64 -o "$tmp/synth.ecl" $runs > /dev/null || fail "--predict 64 -o"
     PYTHONPATH="$top_builddir/python${PYTHONPATH:+:$PYTHONPATH}" ${ECL_TEST_PY:-python3} - \
-        "$tmp/pred.json" "$edl" $runs <<'PY'
-import json, sys
+        "$tmp/pred.json" "$edl" "$tmp/synth.ecl" $runs <<'PY'
+import json, os, sys
 import pal
 want = json.load(open(sys.argv[1]))
-got = pal.predict(64, sys.argv[3:], dictionary=sys.argv[2])
+got = pal.predict(64, sys.argv[4:], dictionary=sys.argv[2])
 assert got == want, (got, want)
+# out=: the run synthesized, as pal-view --predict -o writes it
+out = sys.argv[3] + ".py"
+got = pal.predict(64, sys.argv[4:], dictionary=sys.argv[2], out=out)
+assert got == want, (got, want)
+assert open(out, "rb").read() == open(sys.argv[3], "rb").read(), "out= differs from -o"
+try:
+    pal.predict(40, sys.argv[4:], dictionary=sys.argv[2], out=out + "40")
+except pal.Error:
+    assert not os.path.exists(out + "40")
+else:
+    raise AssertionError("pal.predict(40, out=) from a 16-rank run did not raise")
 try:
     pal.predict(64, sys.argv[3:4], dictionary=sys.argv[2])
 except pal.Error:
