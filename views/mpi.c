@@ -160,7 +160,10 @@ static int reduce(vw_run *r, int failed)
             failed = 1;
         else if (!failed) {
             vw_run *o = NULL;
-            if (p == NULL || vw_run_unpack(p, (size_t)np, &o) || vw_run_absorb(r, o)) {
+            int bad = vw_run_unpack(p, (size_t)np, &o);
+            free(p);   /* the unpacked run owns its copies: not held while merging */
+            p = NULL;
+            if (bad || vw_run_absorb(r, o)) {
                 fprintf(stderr, "pal-view: --mpi: out of memory merging the part of processes "
                                 "%d to %d\n",
                         from, from + step - 1 < nproc ? from + step - 1 : nproc - 1);
