@@ -319,6 +319,11 @@ vw_run *vw_share_new(const vw_base *b, unsigned nshares);
  * stderr). The reader's messages are kept in r (nshares > 1). */
 int vw_share_read(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
                   unsigned k, unsigned nshares);
+/* Shares first to first + count - 1 of nshares read into r (from
+ * vw_share_new at b) in count threads, merged in share order: 0, or -1
+ * (said on stderr). */
+int vw_shares_read(vw_run *r, const vw_base *b, const char *const *paths, size_t n,
+                   const char *dict_path, unsigned first, unsigned count, unsigned nshares);
 /* The name of the first analysis without pack or unpack; NULL: none. */
 const char *vw_run_unpackable(void);
 /* r's partial result and its reader's messages into b: 0, -1 (memory). */

@@ -1292,6 +1292,45 @@ int vw_share_read(vw_run *r, const char *const *paths, size_t n, const char *dic
     return read_share(r, NULL, paths, n, dict_path, k, nshares);
 }
 
+int vw_shares_read(vw_run *r, const vw_base *b, const char *const *paths, size_t n,
+                   const char *dict_path, unsigned first, unsigned count, unsigned nshares)
+{
+    if (count <= 1)
+        return count ? read_share(r, NULL, paths, n, dict_path, first, nshares) : 0;
+    share_job *job = calloc(count, sizeof *job);
+    pthread_t *th = calloc(count, sizeof *th);
+    int rc = job && th ? 0 : -1;
+    unsigned started = 0;
+    for (unsigned k = 0; rc == 0 && k < count; k++) {
+        job[k] = (share_job){paths, n, dict_path, first + k, nshares,
+                             k ? vw_share_new(b, nshares) : r, -1, NULL};
+        if (job[k].r == NULL)
+            rc = -1;
+    }
+    for (unsigned k = 0; rc == 0 && k < count; k++, started++)
+        if (pthread_create(&th[k], NULL, share_main, &job[k]) != 0) {
+            fprintf(stderr, "pal-view: cannot start a thread for share %u of %u\n", first + k,
+                    nshares);
+            rc = -1;
+        }
+    for (unsigned k = 0; k < started; k++) {
+        pthread_join(th[k], NULL);
+        if (job[k].rc)
+            rc = -1;
+    }
+    for (unsigned k = 1; rc == 0 && k < count; k++)
+        if (vw_run_absorb(r, job[k].r)) {
+            fprintf(stderr, "pal-view: out of memory merging share %u of %u\n", first + k,
+                    nshares);
+            rc = -1;
+        }
+    for (unsigned k = 1; job && k < count; k++)
+        vw_run_free(job[k].r);
+    free(job);
+    free(th);
+    return rc;
+}
+
 int vw_run_absorb(vw_run *r, const vw_run *from)
 {
     if (run_merge(r, from))

@@ -33,16 +33,17 @@ int vw_mpi_begin(int argc, char **argv)
 
 int vw_mpi_root(void) { return 1; }
 
-int vw_mpi_worker(const char *const *paths, size_t n, const char *dict_path, int ordered)
+int vw_mpi_worker(const char *const *paths, size_t n, const char *dict_path, int ordered,
+                  unsigned jobs)
 {
-    (void)paths, (void)n, (void)dict_path, (void)ordered;
+    (void)paths, (void)n, (void)dict_path, (void)ordered, (void)jobs;
     return 0;
 }
 
 int vw_mpi_run_traces(const char *const *paths, size_t n, const char *dict_path,
-                      const vw_sink *sink, vw_run **out)
+                      const vw_sink *sink, unsigned jobs, vw_run **out)
 {
-    return vw_run_traces_jobs(paths, n, dict_path, sink, 1, out);
+    return vw_run_traces_jobs(paths, n, dict_path, sink, jobs, out);
 }
 
 int vw_mpi_end(int status) { return status; }

@@ -1,7 +1,9 @@
 /* mpi.c -- the distributed engine of pal-view --mpi (pal-view-mpi, linked
  * with MPI; views/mpi.h). Process k of P reads share k of the run (the
  * shares of -j: pal_reader_set_share; a run of fewer files than P is read
- * by as many processes as it has files, the others bring nothing), packs
+ * by as many processes as it has files, the others bring nothing; with
+ * -j J, P x J shares, each process reading a block of J consecutive ones
+ * in J threads), packs
  * its partial result (views/an.h, views/pack.h), and the parts are merged
  * up a binomial tree in process order: k takes k + 1, then k + 2, k + 4,
  * ..., each merge adding the shares after those it holds, as -j merges in
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "views/an.h"
@@ -177,61 +180,93 @@ static int reduce(vw_run *r, int failed)
     return failed;
 }
 
-/* the run's start and files, as process 0 opened it; -1: it could not (said there) */
-static int share_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b)
+/* the threads each process reads in: every share's reader opens every
+ * file of the run, so as many as the descriptor limit holds (raised to the
+ * hard limit), as -j does */
+static unsigned fit_jobs(unsigned jobs, unsigned files)
 {
-    uint64_t v[4] = {0, 0, 0, 0};
+    struct rlimit rl;
+    if (jobs <= 1 || files == 0 || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+        rl.rlim_cur == RLIM_INFINITY)
+        return jobs ? jobs : 1;
+    if ((rlim_t)jobs * files + 32 > rl.rlim_cur && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    rlim_t fit = rl.rlim_cur > 32 ? (rl.rlim_cur - 32) / files : 0;
+    return fit < jobs ? (fit ? (unsigned)fit : 1) : jobs;
+}
+
+/* the run's start and files, as process 0 opened it, and the threads per
+ * process (*jobs) as process 0 fits them: every process splits the run
+ * alike. -1: process 0 could not open it (said there) */
+static int share_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b,
+                      unsigned *jobs)
+{
+    uint64_t v[5] = {0, 0, 0, 0, 0};
     if (rank == 0 && vw_run_base(paths, n, dict_path, b) == 0) {
         v[0] = 1;
         v[1] = (uint64_t)b->have;
         v[2] = b->files;
         memcpy(&v[3], &b->ticks, sizeof b->ticks);
+        v[4] = fit_jobs(*jobs, b->files);
     }
-    MPI_Bcast(v, 4, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(v, 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     if (!v[0])
         return -1;
     b->have = v[1] != 0;
     b->files = (unsigned)v[2];
     memcpy(&b->ticks, &v[3], sizeof b->ticks);
+    *jobs = (unsigned)v[4];
+    if (rank != 0 && *jobs > 1)
+        fit_jobs(*jobs, b->files);   /* its own limit raised likewise */
     return 0;
 }
 
-/* this process's share read and merged with those of the processes after
- * it; *out: the part (NULL when out of memory). 1 failed, 0. */
+/* this process's shares read (in jobs threads) and merged with those of
+ * the processes after it; *out: the part (NULL when out of memory). 1
+ * failed, 0. */
 static int read_and_reduce(const char *const *paths, size_t n, const char *dict_path,
-                           vw_run **out)
+                           unsigned jobs, vw_run **out)
 {
     vw_base b;
     *out = NULL;
-    if (share_base(paths, n, dict_path, &b))
+    if (share_base(paths, n, dict_path, &b, &jobs))
         return 1;
-    unsigned ns = vw_share_count(&b, (unsigned)nproc);
+    /* P x jobs shares at most; process k reads a block of consecutive
+     * ones, so that the tree merges them in share order */
+    unsigned ns = vw_share_count(&b, (unsigned)nproc * jobs);
+    unsigned per = (ns + (unsigned)nproc - 1) / (unsigned)nproc;
+    unsigned first = (unsigned)rank * per;
+    unsigned count = first < ns ? (ns - first < per ? ns - first : per) : 0;
     vw_run *r = *out = vw_share_new(&b, ns);
     int failed = r == NULL;
     if (failed)
         fprintf(stderr, "pal-view: --mpi: out of memory (process %d)\n", rank);
-    else if ((unsigned)rank < ns)
-        failed = vw_share_read(r, paths, n, dict_path, (unsigned)rank, ns) != 0;
+    else
+        failed = vw_shares_read(r, &b, paths, n, dict_path, first, count, ns) != 0;
     return reduce(r, failed);
 }
 
-int vw_mpi_worker(const char *const *paths, size_t n, const char *dict_path, int ordered)
+int vw_mpi_worker(const char *const *paths, size_t n, const char *dict_path, int ordered,
+                  unsigned jobs)
 {
     if (ordered)   /* process 0 reads alone */
         return 0;
     vw_run *r;
-    int failed = read_and_reduce(paths, n, dict_path, &r);
+    int failed = read_and_reduce(paths, n, dict_path, jobs, &r);
     vw_run_free(r);
     return failed;
 }
 
 int vw_mpi_run_traces(const char *const *paths, size_t n, const char *dict_path,
-                      const vw_sink *sink, vw_run **out)
+                      const vw_sink *sink, unsigned jobs, vw_run **out)
 {
     *out = NULL;
     if (sink || !inited)
         return vw_run_traces_jobs(paths, n, dict_path, sink, 1, out);
-    if (read_and_reduce(paths, n, dict_path, out))
+    if (read_and_reduce(paths, n, dict_path, jobs, out))
         return -1;
     return vw_run_close(*out);
 }

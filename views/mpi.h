@@ -15,13 +15,16 @@
 int vw_mpi_begin(int argc, char **argv);
 /* This process writes the outputs: no --mpi, or process 0. */
 int vw_mpi_root(void);
-/* A process other than 0: reads its share and sends it towards process 0
- * (ordered: the outputs need the records in time order, which process 0
- * reads alone, as -j does). Its status for vw_mpi_end. */
-int vw_mpi_worker(const char *const *paths, size_t n, const char *dict_path, int ordered);
-/* Process 0: the run read by all, as vw_run_traces_jobs returns it. */
+/* A process other than 0: reads its shares (in jobs threads) and sends
+ * them towards process 0 (ordered: the outputs need the records in time
+ * order, which process 0 reads alone, as -j does). Its status for
+ * vw_mpi_end. */
+int vw_mpi_worker(const char *const *paths, size_t n, const char *dict_path, int ordered,
+                  unsigned jobs);
+/* Process 0: the run read by all (each process in jobs threads), as
+ * vw_run_traces_jobs returns it. */
 int vw_mpi_run_traces(const char *const *paths, size_t n, const char *dict_path,
-                      const vw_sink *sink, vw_run **out);
+                      const vw_sink *sink, unsigned jobs, vw_run **out);
 /* The exit status of every process: process 0's status (the others wait
  * for it); MPI ended. Without --mpi: status. */
 int vw_mpi_end(int status);

@@ -463,7 +463,7 @@ int main(int argc, char **argv)
         }
         if (!vw_mpi_root()) {
             int wrc = vw_mpi_worker((const char *const *)argv + optind, (size_t)(argc - optind),
-                                    dict, ordered);
+                                    dict, ordered, jobs);
             vw_config_free(&cfg);
             return vw_mpi_end(wrc ? 1 : 0);
         }
@@ -514,7 +514,7 @@ int main(int argc, char **argv)
     }
     vw_run *run = NULL;
     int partial = mpi ? vw_mpi_run_traces((const char *const *)argv + optind,
-                                          (size_t)(argc - optind), dict, sinkp, &run)
+                                          (size_t)(argc - optind), dict, sinkp, jobs, &run)
                       : vw_run_traces_jobs((const char *const *)argv + optind,
                                            (size_t)(argc - optind), dict, sinkp, jobs, &run);
     if (partial < 0) {

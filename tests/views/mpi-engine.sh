@@ -9,7 +9,8 @@
 # counters), a 16-rank ring (merged and per-rank), the 16-rank run damaged
 # (exit 2, each message once), and an OTF2 archive when OTF2 is built. The
 # per-rank runs are also merged from their parts sent through bytes in the
-# engine's tree order (vwmerge --packed) and compared field by field. The
+# engine's tree order (vwmerge --packed) and compared field by field, and
+# read by 2 processes of 3 threads each (--mpi -j 3). The
 # Chrome export, read by process 0 alone, is the serial one; --mpi refuses
 # --waits, --predict and --export otf2 (exit 1), and a missing pal-view-mpi
 # is named. Skips (77) without MPI.
@@ -86,11 +87,24 @@ same() {
     echo "ok: $name: -j 1 and --mpi with 1, 2, 4 processes the same ($(sed -n 2p "$tmp/o.serial.profile" | sed 's/^ *//'))"
 }
 
-# a run of per-rank files: also its parts through bytes, merged as the tree does
+# a run of per-rank files: also read by 2 processes of 3 threads each
+# (6 shares, a block of 3 per process), and its parts through bytes,
+# merged as the tree does
 split() {
     name=$1
     shift
     same "$name" "$@"
+    env ASAN_OPTIONS="$mpi_asan" timeout 300 "$mpirun" --oversubscribe -np 2 "$pv" --mpi -j 3 "$@" \
+        >"$tmp/o.j.profile" 2>"$tmp/o.j.err"
+    st=$?
+    sed -i '/^-------------------------------------------------------*$/,/^-------------------------------------------------------*$/d' "$tmp/o.j.err"
+    echo "exit $st" >>"$tmp/o.j.err"
+    for o in profile err; do
+        cmp -s "$tmp/o.serial.$o" "$tmp/o.j.$o" || {
+            bad "$name: --mpi -j 3 with 2 processes: the $o differs from -j 1"
+            diff "$tmp/o.serial.$o" "$tmp/o.j.$o" | head -10
+        }
+    done
     for p in 2 3 8; do
         if "$vm" --packed $p "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
             packed=$((packed + 1))
