@@ -137,5 +137,66 @@ static void release(vw_run *r)
     free(r->cp);
 }
 
+/* per region its counts; the instances in parts */
+static int pack(const vw_run *r, vw_pack *b)
+{
+    for (size_t g = 0; g < r->nregions; g++) {
+        vw_put_u64(b, r->regions[g].instances);
+        vw_put_i64(b, r->rinf[g].spread_sum);
+        vw_put_i64(b, r->rinf[g].spread_max);
+    }
+    vw_put_u64(b, r->ncp);
+    for (size_t i = 0; i < r->ncp; i++) {
+        const cpend *p = &r->cp[i];
+        const pal_coll_instance *c = &p->c;
+        vw_put_u64(b, p->context);
+        vw_put_u64(b, p->seq);
+        vw_put_u64(b, (uint64_t)p->region);
+        const uint64_t v[] = {c->members, c->size, c->lo, c->hi, c->late, (uint64_t)c->comm,
+                              (uint64_t)c->root, c->bytes, (uint64_t)c->op,
+                              (uint64_t)c->min_start, (uint64_t)c->max_start,
+                              (uint64_t)c->max_end, c->comm_flags, c->context, c->seq};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+            vw_put_u64(b, v[k]);
+    }
+    return 0;
+}
+
+static int unpack(vw_run *r, vw_unpack *u)
+{
+    for (size_t g = 0; g < r->nregions; g++) {
+        r->regions[g].instances = vw_get_u64(u);
+        r->rinf[g].spread_sum = vw_get_i64(u);
+        r->rinf[g].spread_max = vw_get_i64(u);
+    }
+    size_t n = vw_get_count(u, 18 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        if (GROW(r->cp, r->ncp, r->cpcap))
+            return -1;
+        cpend *p = &r->cp[r->ncp++];
+        pal_coll_instance *c = &p->c;
+        memset(p, 0, sizeof *p);
+        p->context = vw_get_u64(u);
+        p->seq = vw_get_u64(u);
+        p->region = (long)vw_get_index(u, r->nregions);
+        c->members = (uint32_t)vw_get_u64(u);
+        c->size = (uint32_t)vw_get_u64(u);
+        c->lo = (uint32_t)vw_get_u64(u);
+        c->hi = (uint32_t)vw_get_u64(u);
+        c->late = (uint32_t)vw_get_u64(u);
+        c->comm = vw_get_i64(u);
+        c->root = vw_get_i64(u);
+        c->bytes = vw_get_u64(u);
+        c->op = (pal_coll_op)vw_get_u64(u);
+        c->min_start = vw_get_i64(u);
+        c->max_start = vw_get_i64(u);
+        c->max_end = vw_get_i64(u);
+        c->comm_flags = (unsigned)vw_get_u64(u);
+        c->context = vw_get_u64(u);
+        c->seq = vw_get_u64(u);
+    }
+    return u->bad ? -1 : 0;
+}
+
 const vw_analysis vw_an_collectives = {"collectives", NULL, NULL, event, NULL, merge,
-                                       renumber, finish, release};
+                                       renumber, finish, release, pack, unpack};

@@ -354,5 +354,73 @@ static void release(vw_run *r)
     free(r->node_cs);
 }
 
+/* the samples counted, the levels, the sums per (lane, region, counter)
+ * and per (call path, counter) */
+static int pack(const vw_run *r, vw_pack *b)
+{
+    vw_put_u64(b, r->f.counters);
+    vw_put_u64(b, r->ncnt);
+    for (size_t c = 0; c < r->ncnt; c++)
+        vw_put_u64(b, c < r->ngauge && r->cgauge[c]);
+    vw_put_u64(b, r->ncacc);
+    for (size_t i = 0; i < r->ncacc; i++) {
+        const vw_lane_cstat *a = &r->cacc[i];
+        vw_put_u64(b, a->lane);
+        vw_put_u64(b, a->region);
+        vw_put_u64(b, a->counter);
+        vw_put_u64(b, a->s.calls);
+        vw_put_f64(b, a->s.incl);
+        vw_put_f64(b, a->s.excl);
+    }
+    vw_put_u64(b, r->ncnode);
+    for (size_t i = 0; i < r->ncnode; i++) {
+        vw_put_u64(b, (uint64_t)r->cnode[i].node);
+        vw_put_u64(b, r->cnode[i].c);
+        vw_put_u64(b, r->cnode[i].s.calls);
+        vw_put_f64(b, r->cnode[i].s.incl);
+        vw_put_f64(b, r->cnode[i].s.excl);
+    }
+    return 0;
+}
+
+static int unpack(vw_run *r, vw_unpack *u)
+{
+    r->f.counters = vw_get_u64(u);
+    if (vw_get_u64(u) != r->ncnt)
+        return -1;
+    for (size_t c = 0; c < r->ncnt; c++)
+        if (vw_get_u64(u)) {
+            unsigned char *g = vw_grow_index(r->cgauge, &r->ngauge, c, 1, 8);
+            if (g == NULL)
+                return -1;
+            r->cgauge = g;
+            g[c] = 1;
+        }
+    size_t n = vw_get_count(u, 6 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        size_t li = vw_get_index(u, r->nlanes);
+        long region = (long)vw_get_index(u, r->nregions);
+        size_t c = vw_get_index(u, r->ncnt);
+        vw_cstat *d = u->bad ? NULL : cacc_get(r, li, region, c);
+        if (d == NULL)
+            return -1;
+        d->calls = vw_get_u64(u);
+        d->incl = vw_get_f64(u);
+        d->excl = vw_get_f64(u);
+    }
+    n = vw_get_count(u, 5 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        long node = (long)vw_get_index(u, r->nnodes);
+        size_t c = vw_get_index(u, r->ncnt);
+        vw_cstat *d = u->bad ? NULL : cnode_get(r, node, c);
+        if (d == NULL)
+            return -1;
+        d->calls = vw_get_u64(u);
+        d->incl = vw_get_f64(u);
+        d->excl = vw_get_f64(u);
+    }
+    return u->bad ? -1 : 0;
+}
+
 const vw_analysis vw_an_counters = {"counters", NULL, NULL, event, share_end, merge, renumber,
-                                    finish, release};
+                                    finish, release, pack, unpack};

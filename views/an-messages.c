@@ -324,5 +324,122 @@ static void release(vw_run *r)
     free(r->mbytes);
 }
 
+static void put_end(vw_pack *b, const pal_msg_end *e)
+{
+    vw_put_u64(b, e->process);
+    vw_put_u64(b, e->stream);
+    vw_put_f64(b, e->time);
+    vw_put_u64(b, e->bytes);
+    vw_put_u64(b, e->user);
+}
+
+static void get_end(vw_unpack *u, pal_msg_end *e)
+{
+    e->process = (uint32_t)vw_get_index(u, (size_t)UINT32_MAX + 1);
+    e->stream = (uint32_t)vw_get_index(u, (size_t)UINT32_MAX + 1);
+    e->time = vw_get_f64(u);
+    e->bytes = vw_get_u64(u);
+    e->user = vw_get_u64(u);
+}
+
+/* the counts, the matrix by process, latency, the sample in its order and
+ * the ends left waiting in theirs (pair_ends relies on it) */
+static int pack(const vw_run *r, vw_pack *b)
+{
+    vw_put_u64(b, (uint64_t)r->f.has_messages);
+    vw_put_u64(b, r->f.sends);
+    vw_put_u64(b, r->f.recvs);
+    vw_put_u64(b, r->f.matched);
+    vw_put_i64(b, r->lat_sum);
+    vw_put_i64(b, r->lat_max);
+    vw_put_u64(b, r->nc);
+    for (size_t i = 0; i < r->nc; i++) {
+        vw_put_u64(b, r->c_src[i]);
+        vw_put_u64(b, r->c_dst[i]);
+        vw_put_u64(b, r->c_count[i]);
+        vw_put_f64(b, r->c_bytes[i]);
+    }
+    vw_put_u64(b, r->nms);
+    for (size_t i = 0; i < r->nms; i++) {
+        const ment *m = &r->ms[i];
+        vw_put_i64(b, m->k.t);
+        vw_put_u64(b, m->k.process);
+        vw_put_u64(b, m->k.stream);
+        vw_put_u64(b, m->k.seq);
+        vw_put_u64(b, m->h);
+        vw_put_u64(b, m->sp);
+        vw_put_u64(b, m->ss);
+        vw_put_u64(b, m->dp);
+        vw_put_u64(b, m->ds);
+        vw_put_i64(b, m->ts);
+        vw_put_i64(b, m->tr);
+        vw_put_u64(b, m->bytes);
+    }
+    vw_put_u64(b, r->nw);
+    for (size_t i = 0; i < r->nw; i++) {
+        const wend *w = &r->w[i];
+        vw_put_u64(b, w->key.src);
+        vw_put_u64(b, w->key.dst);
+        vw_put_i64(b, w->key.tag);
+        vw_put_u64(b, w->key.context);
+        vw_put_u64(b, (uint64_t)w->side);
+        put_end(b, &w->end);
+    }
+    return 0;
+}
+
+static int unpack(vw_run *r, vw_unpack *u)
+{
+    const size_t u32 = (size_t)UINT32_MAX + 1;
+    r->f.has_messages = vw_get_u64(u) != 0;
+    r->f.sends = vw_get_u64(u);
+    r->f.recvs = vw_get_u64(u);
+    r->f.matched = vw_get_u64(u);
+    r->lat_sum = vw_get_i64(u);
+    r->lat_max = vw_get_i64(u);
+    size_t n = vw_get_count(u, 4 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        uint32_t src = (uint32_t)vw_get_index(u, u32), dst = (uint32_t)vw_get_index(u, u32);
+        uint64_t count = vw_get_u64(u);
+        double bytes = vw_get_f64(u);
+        size_t before = r->nc;
+        comm_add(r, src, dst, count, bytes);
+        if (r->nc != before + 1)   /* out of memory, or a pair twice */
+            return -1;
+    }
+    n = vw_get_count(u, 12 * 8);
+    if (n > MSG_SAMPLE)
+        return -1;
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        ment *m = &r->ms[i];
+        m->k.t = vw_get_i64(u);
+        m->k.process = (uint32_t)vw_get_index(u, u32);
+        m->k.stream = (uint32_t)vw_get_index(u, u32);
+        m->k.seq = vw_get_u64(u);
+        m->h = vw_get_u64(u);
+        m->sp = (uint32_t)vw_get_index(u, u32);
+        m->ss = (uint32_t)vw_get_index(u, u32);
+        m->dp = (uint32_t)vw_get_index(u, u32);
+        m->ds = (uint32_t)vw_get_index(u, u32);
+        m->ts = vw_get_i64(u);
+        m->tr = vw_get_i64(u);
+        m->bytes = vw_get_u64(u);
+    }
+    r->nms = n;
+    n = vw_get_count(u, 10 * 8);
+    if (w_reserve(r, n))
+        return -1;
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        wend *w = &r->w[r->nw++];
+        w->key.src = (uint32_t)vw_get_index(u, u32);
+        w->key.dst = (uint32_t)vw_get_index(u, u32);
+        w->key.tag = vw_get_i64(u);
+        w->key.context = vw_get_u64(u);
+        w->side = (int)vw_get_u64(u);
+        get_end(u, &w->end);
+    }
+    return u->bad ? -1 : 0;
+}
+
 const vw_analysis vw_an_messages = {"messages", begin, NULL, event, share_end, merge, NULL, finish,
-                                    release};
+                                    release, pack, unpack};

@@ -129,5 +129,54 @@ static void release(vw_run *r)
         free(r->lanes[i].rstat);
 }
 
+/* per call path its sums; per lane its share of each region */
+static int pack(const vw_run *r, vw_pack *b)
+{
+    for (size_t i = 1; i < r->nnodes; i++) {
+        vw_put_u64(b, r->nodes[i].calls);
+        vw_put_i64(b, r->ninf[i].incl);
+        vw_put_i64(b, r->ninf[i].excl);
+    }
+    for (size_t i = 0; i < r->nlanes; i++) {
+        const lane *l = &r->lanes[i];
+        size_t n = l->nrstat < r->nregions ? l->nrstat : r->nregions;
+        vw_put_u64(b, n);
+        for (size_t g = 0; g < n; g++) {
+            const vw_stat *s = &l->rstat[g];
+            vw_put_u64(b, s->calls);
+            vw_put_f64(b, s->total);
+            vw_put_f64(b, s->excl);
+            vw_put_f64(b, s->max);
+            vw_put_f64(b, s->bytes);
+        }
+    }
+    return 0;
+}
+
+static int unpack(vw_run *r, vw_unpack *u)
+{
+    for (size_t i = 1; i < r->nnodes; i++) {
+        r->nodes[i].calls = vw_get_u64(u);
+        r->ninf[i].incl = vw_get_i64(u);
+        r->ninf[i].excl = vw_get_i64(u);
+    }
+    for (size_t i = 0; i < r->nlanes && !u->bad; i++) {
+        size_t n = vw_get_count(u, 5 * 8);
+        if (n > r->nregions)
+            return -1;
+        for (size_t g = 0; g < n && !u->bad; g++) {
+            vw_stat *s = lane_rstat(&r->lanes[i], (long)g);
+            if (s == NULL)
+                return -1;
+            s->calls = vw_get_u64(u);
+            s->total = vw_get_f64(u);
+            s->excl = vw_get_f64(u);
+            s->max = vw_get_f64(u);
+            s->bytes = vw_get_f64(u);
+        }
+    }
+    return u->bad ? -1 : 0;
+}
+
 const vw_analysis vw_an_profile = {"profile", NULL, NULL, event, NULL, merge, renumber, finish,
-                                   release};
+                                   release, pack, unpack};

@@ -176,5 +176,34 @@ static void release(vw_run *r)
     free(r->rwait);
 }
 
+/* per lane its bins (mostly 0: sent as runs) and times */
+static int pack(const vw_run *r, vw_pack *b)
+{
+    for (size_t i = 0; i < r->nlanes; i++) {
+        const lane *l = &r->lanes[i];
+        vw_put_f64(b, l->pub.first);
+        vw_put_f64(b, l->width);
+        vw_put_f64(b, l->last);
+        vw_put_u64(b, (uint64_t)l->started);
+        vw_put_f64s(b, l->bins, NBINS * VW_NSTATES);
+        vw_put_f64s(b, l->setup, NBINS);
+    }
+    return 0;
+}
+
+static int unpack(vw_run *r, vw_unpack *u)
+{
+    for (size_t i = 0; i < r->nlanes && !u->bad; i++) {
+        lane *l = &r->lanes[i];
+        l->pub.first = vw_get_f64(u);
+        l->width = vw_get_f64(u);
+        l->last = vw_get_f64(u);
+        l->started = vw_get_u64(u) != 0;
+        vw_get_f64s(u, l->bins, NBINS * VW_NSTATES);
+        vw_get_f64s(u, l->setup, NBINS);
+    }
+    return u->bad ? -1 : 0;
+}
+
 const vw_analysis vw_an_utilization = {"utilization", begin, record, event, NULL, merge, NULL,
-                                       finish, release};
+                                       finish, release, pack, unpack};

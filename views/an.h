@@ -12,10 +12,22 @@
  * share, merge to take another share's partial result (with the maps of
  * its lanes, regions, call paths and counters into this one's), renumber
  * when the things first seen are put in that order, finish to make the
- * public facts (vw_facts), release to free. */
+ * public facts (vw_facts), release to free; pack and unpack carry a
+ * share's partial result between processes (pal-view --mpi, views/mpi.c).
+ *
+ * The contract of pack and unpack: pack writes what the analysis keeps of
+ * a share after end (or of shares merged: the same state) and unpack reads
+ * it into a run that is new (begin done) and holds the manager's shared
+ * state -- lanes, regions, call paths and counters, with the indexes they
+ * had in the packed run -- so that merge takes the unpacked run exactly as
+ * it takes a share read in this process. Neither depends on the machine
+ * (views/pack.h); unpack checks every index and count it reads. An
+ * analysis without pack or unpack makes --mpi refuse to run it, with a
+ * message naming it (vw_run_unpackable). */
 #ifndef VW_AN_H
 #define VW_AN_H
 
+#include "views/pack.h"
 #include "views/vw.h"
 
 #define NBINS 1024
@@ -278,11 +290,51 @@ typedef struct vw_analysis {
     int (*renumber)(vw_run *r, const vw_maps *m);
     int (*finish)(vw_run *r);
     void (*release)(vw_run *r);
+    int (*pack)(const vw_run *r, vw_pack *b);
+    int (*unpack)(vw_run *r, vw_unpack *u);   /* -1: out of memory or bad bytes */
 } vw_analysis;
 
 /* collective instances, the profile and call tree, utilization (states over
  * time bins), counters per region, messages and the matrix */
 extern const vw_analysis vw_an_collectives, vw_an_profile, vw_an_utilization, vw_an_counters,
     vw_an_messages;
+
+/* ---------------- shares read by processes (views/filter.c, for views/mpi.c) ----------------
+ * One process of several reads one share of the run (the share function
+ * of -j: pal_reader_set_share), packs its partial result, and the partial
+ * results are unpacked and merged where they meet; the last run is closed
+ * where the outputs are written. */
+typedef struct vw_base {
+    double ticks;       /* the time the run starts, as one reader of it says */
+    int have;
+    unsigned files;     /* the run's files */
+} vw_base;
+/* Opens the run once: its start and files. 0, or -1 (said on stderr). */
+int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b);
+/* The shares a run of b->files files is read in by up to want readers. */
+unsigned vw_share_count(const vw_base *b, unsigned want);
+/* A new partial result at base b, empty; NULL when out of memory. */
+vw_run *vw_share_new(const vw_base *b, unsigned nshares);
+/* Share k of nshares read into r (from vw_share_new): 0, or -1 (said on
+ * stderr). The reader's messages are kept in r (nshares > 1). */
+int vw_share_read(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
+                  unsigned k, unsigned nshares);
+/* Shares first to first + count - 1 of nshares read into r (from
+ * vw_share_new at b) in count threads, merged in share order: 0, or -1
+ * (said on stderr). */
+int vw_shares_read(vw_run *r, const vw_base *b, const char *const *paths, size_t n,
+                   const char *dict_path, unsigned first, unsigned count, unsigned nshares);
+/* The name of the first analysis without pack or unpack; NULL: none. */
+const char *vw_run_unpackable(void);
+/* r's partial result and its reader's messages into b: 0, -1 (memory). */
+int vw_run_pack(const vw_run *r, vw_pack *b);
+/* A partial result from bytes of vw_run_pack: 0, -1 (memory or bad bytes). */
+int vw_run_unpack(const void *p, size_t n, vw_run **out);
+/* from's partial result merged into r (from the shares after r's), its
+ * messages after r's: 0, -1 (memory). */
+int vw_run_absorb(vw_run *r, const vw_run *from);
+/* The merged result closed: the messages said once, the facts made. As
+ * vw_run_traces: 0, 1 (partial), -1. */
+int vw_run_close(vw_run *r);
 
 #endif /* VW_AN_H */

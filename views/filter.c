@@ -1062,3 +1062,292 @@ void vw_run_free(vw_run *r)
     free(r->ranks);
     free(r);
 }
+
+/* ---------------- shares read by processes (pal-view --mpi) ----------------
+ * A share's partial result crosses to another process as bytes
+ * (views/pack.h): the manager's counts, damage and messages, its lanes,
+ * regions, call paths and counters in their index order, then each
+ * analysis's own (an.h, pack and unpack). Unpacking makes them again in
+ * the same order, so that the indexes the analyses packed hold, and
+ * run_merge takes the unpacked run as a share read here. */
+#define PACK_MAGIC UINT64_C(0x31776976776c6170)   /* "palvwiw1", little-endian */
+
+static void put_okey(vw_pack *b, const okey *k)
+{
+    vw_put_i64(b, k->t);
+    vw_put_u64(b, k->process);
+    vw_put_u64(b, k->stream);
+    vw_put_u64(b, k->seq);
+}
+
+static okey get_okey(vw_unpack *u)
+{
+    okey k;
+    k.t = vw_get_i64(u);
+    k.process = (uint32_t)vw_get_index(u, (size_t)UINT32_MAX + 1);
+    k.stream = (uint32_t)vw_get_index(u, (size_t)UINT32_MAX + 1);
+    k.seq = vw_get_u64(u);
+    return k;
+}
+
+const char *vw_run_unpackable(void)
+{
+    for (size_t a = 0; a < NANALYSES; a++)
+        if (analyses[a]->pack == NULL || analyses[a]->unpack == NULL)
+            return analyses[a]->name;
+    return NULL;
+}
+
+int vw_run_pack(const vw_run *r, vw_pack *b)
+{
+    if (vw_run_unpackable())
+        return -1;
+    vw_put_u64(b, PACK_MAGIC);
+    vw_put_u64(b, NANALYSES);
+    vw_put_f64(b, r->base_ticks);
+    vw_put_u64(b, (uint64_t)r->have_base);
+    vw_put_f64(b, r->tps);
+    vw_put_u64(b, (uint64_t)r->partial);
+    vw_put_u64(b, (uint64_t)r->share);
+    const vw_facts *f = &r->f;
+    const uint64_t counts[] = {f->records, f->markers, f->lost, f->unmatched_leaves,
+                               f->open_at_end, f->damaged, f->bytes_skipped, f->chunks_missing,
+                               f->truncated, f->not_closed, f->signaled, f->ranks_missing};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        vw_put_u64(b, counts[i]);
+    const pal_reader_stats *o = &r->at_open;
+    const uint64_t open[] = {o->damaged, o->bytes_skipped, o->chunks_missing,
+                             (uint64_t)o->truncated, o->not_closed, o->signaled,
+                             o->ranks_missing};
+    for (size_t i = 0; i < sizeof open / sizeof open[0]; i++)
+        vw_put_u64(b, open[i]);
+    vw_put_u64(b, r->ndiag);
+    for (size_t i = 0; i < r->ndiag; i++)
+        vw_put_str(b, r->diag[i]);
+    vw_put_u64(b, r->nregions);
+    for (size_t i = 0; i < r->nregions; i++) {
+        vw_put_str(b, r->regions[i].name);
+        vw_put_i64(b, r->regions[i].kind);
+        put_okey(b, &r->rinf[i].first);
+    }
+    vw_put_u64(b, r->ncnt);
+    for (size_t i = 0; i < r->ncnt; i++) {
+        vw_put_str(b, r->cnames[i]);
+        put_okey(b, &r->cfirst[i]);
+    }
+    vw_put_u64(b, r->nnodes);
+    for (size_t i = 1; i < r->nnodes; i++) {   /* the root is every run's node 0 */
+        vw_put_u64(b, (uint64_t)r->nodes[i].parent);
+        vw_put_u64(b, (uint64_t)r->nodes[i].region);
+        put_okey(b, &r->ninf[i].first);
+    }
+    vw_put_u64(b, r->nlanes);
+    for (size_t i = 0; i < r->nlanes; i++) {
+        vw_put_u64(b, r->lanes[i].pub.process);
+        vw_put_u64(b, r->lanes[i].pub.stream);
+        vw_put_str(b, r->lanes[i].pub.name);
+        vw_put_u64(b, r->lanes[i].nrec);
+    }
+    for (size_t a = 0; a < NANALYSES; a++) {
+        vw_put_str(b, analyses[a]->name);
+        if (analyses[a]->pack(r, b))
+            return -1;
+    }
+    return b->oom ? -1 : 0;
+}
+
+int vw_run_unpack(const void *p, size_t n, vw_run **out)
+{
+    vw_unpack u = {p, n, 0, 0};
+    vw_run *r = *out = NULL;
+    size_t len;
+    const char *s;
+    if (vw_run_unpackable() || vw_get_u64(&u) != PACK_MAGIC || vw_get_u64(&u) != NANALYSES ||
+        (r = run_new(NULL)) == NULL)
+        return -1;
+    r->base_ticks = vw_get_f64(&u);
+    r->have_base = vw_get_u64(&u) != 0;
+    r->tps = vw_get_f64(&u);
+    r->partial = vw_get_u64(&u) != 0;
+    r->share = vw_get_u64(&u) != 0;
+    vw_facts *f = &r->f;
+    f->records = vw_get_u64(&u);
+    f->markers = vw_get_u64(&u);
+    f->lost = vw_get_u64(&u);
+    f->unmatched_leaves = vw_get_u64(&u);
+    f->open_at_end = vw_get_u64(&u);
+    f->damaged = vw_get_u64(&u);
+    f->bytes_skipped = vw_get_u64(&u);
+    f->chunks_missing = vw_get_u64(&u);
+    f->truncated = (uint32_t)vw_get_u64(&u);
+    f->not_closed = (uint32_t)vw_get_u64(&u);
+    f->signaled = (uint32_t)vw_get_u64(&u);
+    f->ranks_missing = (uint32_t)vw_get_u64(&u);
+    pal_reader_stats *o = &r->at_open;
+    o->damaged = vw_get_u64(&u);
+    o->bytes_skipped = vw_get_u64(&u);
+    o->chunks_missing = vw_get_u64(&u);
+    o->truncated = (int)vw_get_u64(&u);
+    o->not_closed = (uint32_t)vw_get_u64(&u);
+    o->signaled = (uint32_t)vw_get_u64(&u);
+    o->ranks_missing = (uint32_t)vw_get_u64(&u);
+    size_t cnt = vw_get_count(&u, 8);
+    for (size_t i = 0; i < cnt && !u.bad; i++) {
+        s = vw_get_bytes(&u, &len);
+        char *c = u.bad || GROW(r->diag, r->ndiag, r->diagcap) ? NULL : strndup(s, len);
+        if (c == NULL)
+            goto bad;
+        r->diag[r->ndiag++] = c;
+    }
+    cnt = vw_get_count(&u, 6 * 8);
+    for (size_t i = 0; i < cnt && !u.bad; i++) {
+        s = vw_get_bytes(&u, &len);
+        int kind = (int)vw_get_i64(&u);
+        okey k = get_okey(&u);
+        if (u.bad || vw_region_get(r, s, len, kind, &k) != (long)i)
+            goto bad;
+    }
+    cnt = vw_get_count(&u, 5 * 8);
+    for (size_t i = 0; i < cnt && !u.bad; i++) {
+        s = vw_get_bytes(&u, &len);
+        okey k = get_okey(&u);
+        if (u.bad || vw_counter_get(r, s, len, &k) != (long)i)
+            goto bad;
+    }
+    cnt = vw_get_count(&u, 6 * 8);
+    if (cnt == 0)
+        goto bad;
+    for (size_t i = 1; i < cnt && !u.bad; i++) {
+        long parent = (long)vw_get_index(&u, i);
+        long region = (long)vw_get_index(&u, r->nregions);
+        okey k = get_okey(&u);
+        if (u.bad || vw_node_at(r, parent, region, &k) != (long)i)
+            goto bad;
+    }
+    cnt = vw_get_count(&u, 4 * 8);
+    for (size_t i = 0; i < cnt && !u.bad; i++) {
+        uint32_t process = (uint32_t)vw_get_index(&u, (size_t)UINT32_MAX + 1);
+        uint32_t stream = (uint32_t)vw_get_index(&u, (size_t)UINT32_MAX + 1);
+        s = vw_get_bytes(&u, &len);
+        uint64_t nrec = vw_get_u64(&u);
+        if (u.bad || vw_lane_get(r, process, stream) != (long)i)
+            goto bad;
+        lane *l = &r->lanes[i];
+        l->nrec = nrec;
+        if (len && (l->pub.name = vw_own(r, s, len)) == NULL)
+            goto bad;
+    }
+    for (size_t a = 0; a < NANALYSES && !u.bad; a++) {
+        s = vw_get_bytes(&u, &len);
+        if (u.bad || len != strlen(analyses[a]->name) || memcmp(s, analyses[a]->name, len) ||
+            analyses[a]->unpack(r, &u))
+            goto bad;
+    }
+    if (u.bad || u.at != u.n)
+        goto bad;
+    *out = r;
+    return 0;
+bad:
+    vw_run_free(r);
+    return -1;
+}
+
+int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b)
+{
+    vw_run *r = calloc(1, sizeof *r);
+    pal_reader *rd = NULL;
+    memset(b, 0, sizeof *b);
+    if (r == NULL) {
+        fprintf(stderr, "pal-view: out of memory\n");
+        return -1;
+    }
+    int rc = run_base(r, paths, n, dict_path, &b->files, &rd);
+    pal_reader_close(rd);
+    b->ticks = r->base_ticks;
+    b->have = r->have_base;
+    free(r);
+    return rc;
+}
+
+unsigned vw_share_count(const vw_base *b, unsigned want)
+{
+    unsigned n = want < b->files ? want : b->files;   /* as vw_run_traces_jobs splits */
+    return n ? n : 1;
+}
+
+vw_run *vw_share_new(const vw_base *b, unsigned nshares)
+{
+    vw_run *r = run_new(NULL);
+    if (r) {
+        r->share = nshares > 1;
+        r->base_ticks = b->ticks;
+        r->have_base = b->have;
+    }
+    return r;
+}
+
+int vw_share_read(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
+                  unsigned k, unsigned nshares)
+{
+    return read_share(r, NULL, paths, n, dict_path, k, nshares);
+}
+
+int vw_shares_read(vw_run *r, const vw_base *b, const char *const *paths, size_t n,
+                   const char *dict_path, unsigned first, unsigned count, unsigned nshares)
+{
+    if (count <= 1)
+        return count ? read_share(r, NULL, paths, n, dict_path, first, nshares) : 0;
+    share_job *job = calloc(count, sizeof *job);
+    pthread_t *th = calloc(count, sizeof *th);
+    int rc = job && th ? 0 : -1;
+    unsigned started = 0;
+    for (unsigned k = 0; rc == 0 && k < count; k++) {
+        job[k] = (share_job){paths, n, dict_path, first + k, nshares,
+                             k ? vw_share_new(b, nshares) : r, -1, NULL};
+        if (job[k].r == NULL)
+            rc = -1;
+    }
+    for (unsigned k = 0; rc == 0 && k < count; k++, started++)
+        if (pthread_create(&th[k], NULL, share_main, &job[k]) != 0) {
+            fprintf(stderr, "pal-view: cannot start a thread for share %u of %u\n", first + k,
+                    nshares);
+            rc = -1;
+        }
+    for (unsigned k = 0; k < started; k++) {
+        pthread_join(th[k], NULL);
+        if (job[k].rc)
+            rc = -1;
+    }
+    for (unsigned k = 1; rc == 0 && k < count; k++)
+        if (vw_run_absorb(r, job[k].r)) {
+            fprintf(stderr, "pal-view: out of memory merging share %u of %u\n", first + k,
+                    nshares);
+            rc = -1;
+        }
+    for (unsigned k = 1; job && k < count; k++)
+        vw_run_free(job[k].r);
+    free(job);
+    free(th);
+    return rc;
+}
+
+int vw_run_absorb(vw_run *r, const vw_run *from)
+{
+    if (run_merge(r, from))
+        return -1;
+    for (size_t i = 0; i < from->ndiag; i++) {
+        char *c = GROW(r->diag, r->ndiag, r->diagcap) ? NULL : strdup(from->diag[i]);
+        if (c == NULL)
+            return -1;
+        r->diag[r->ndiag++] = c;
+    }
+    return 0;
+}
+
+int vw_run_close(vw_run *r)
+{
+    say_diag(&r, 1);
+    if (finish(r))
+        return -1;
+    return r->partial;
+}

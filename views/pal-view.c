@@ -19,6 +19,7 @@
  *     --what-if SPEC   the run re-timed under a model (views/waits.c)
  *     --predict NP     per region models over runs at several process counts (views/predict.c)
  *     --html FILE      write one self-contained HTML report with an animator
+ *     --mpi            under mpirun: each process reads a share (views/mpi.c)
  */
 #include <config.h>
 
@@ -31,6 +32,8 @@
 #include <unistd.h>
 
 #include "container/container.h"
+#include "views/an.h"
+#include "views/mpi.h"
 #include "views/progress.h"
 #include "views/timeline.h"
 #include "views/vw.h"
@@ -46,12 +49,16 @@ static void usage(FILE *out)
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] [--suggest-filter] [-j N] TRACE...\n"
+          "       mpirun -np P pal-view --mpi [options] TRACE...\n"
           "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
           "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...]\n"
           "                [-o PRED.ECL] TRACE...  (-o: the predicted run as a trace)\n"
           "       pal-view [-d DICT] --predict NP [--waits=csv|json] [-o SYNTH.ECL] RUN RUN...\n"
           "-j N: read a run of several files in N threads (default 1), with the output\n"
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
+          "--mpi: under mpirun (srun, mpiexec), P processes each read a share of the\n"
+          "run and process 0 writes the outputs of one (no --waits, --what-if,\n"
+          "--predict or --export otf2).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -198,9 +205,10 @@ int main(int argc, char **argv)
     int waits = -1, have_what_if = 0;
     double predict = 0;
     unsigned jobs = 1;
+    int mpi = 0;
     vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
-           O_SUGGEST, O_TO, O_WAITS, O_WHAT_IF, O_PREDICT };
+           O_SUGGEST, O_TO, O_WAITS, O_WHAT_IF, O_PREDICT, O_MPI };
     static const struct option longopts[] = {
         {"plugin", required_argument, NULL, O_PLUGIN}, {"list", no_argument, NULL, O_LIST},
         {"view", required_argument, NULL, O_VIEW},     {"svg", required_argument, NULL, O_SVG},
@@ -213,8 +221,18 @@ int main(int argc, char **argv)
         {"predict", required_argument, NULL, O_PREDICT},
         {"suggest-filter", no_argument, NULL, O_SUGGEST},
         {"jobs", required_argument, NULL, 'j'},
+        {"mpi", no_argument, NULL, O_MPI},
         {NULL, 0, NULL, 0}};
     vw_registry_init();
+    /* --mpi runs pal-view-mpi with the arguments as given (getopt permutes
+     * argv); kept for the program's life */
+    static char **args;
+    args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (args == NULL) {
+        fprintf(stderr, "pal-view: out of memory\n");
+        return 1;
+    }
+    memcpy(args, argv, ((size_t)argc + 1) * sizeof *args);
     int c;
     /* getopt's messages name the tool, not the path it was run by */
     argv[0] = (char *)"pal-view";
@@ -259,6 +277,7 @@ int main(int argc, char **argv)
                 svgdir = optarg;
             break;
         case O_THROUGH: out_flags |= ECC_OUT_THROUGH; break;
+        case O_MPI: mpi = 1; break;
         case 'o': output = optarg; break;
         case 'j': {
             char *end;
@@ -351,6 +370,19 @@ int main(int argc, char **argv)
         vw_config_free(&cfg);
         return 1;
     }
+    const char *no_pack = mpi ? vw_run_unpackable() : NULL;
+    if (mpi && (predict > 0 || waits >= 0 || (export && strcmp(export, "otf2") == 0) || no_pack)) {
+        if (no_pack)
+            fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
+                            "between processes (no pack operation); leave out --mpi\n",
+                    no_pack);
+        else
+            fprintf(stderr, "pal-view: --mpi: %s reads the run in one process; leave out --mpi\n",
+                    predict > 0 ? "--predict" : waits >= 0 ? (have_what_if ? "--what-if" : "--waits")
+                                                          : "--export otf2");
+        vw_config_free(&cfg);
+        return 1;
+    }
     if (predict > 0) {
         vw_config_free(&cfg);
         if (have_what_if || export || html || svgdir || nsel || gzip) {
@@ -434,6 +466,22 @@ int main(int argc, char **argv)
         vw_config_free(&cfg);
         return 1;
     }
+    /* --mpi: process 0 goes on and writes the outputs; the others read
+     * their shares and send them (or, for the outputs in time order that
+     * one process reads, nothing) */
+    if (mpi) {
+        int ordered = (export && strcmp(export, "chrome") == 0) || html || svgdir || windowed;
+        if (vw_mpi_begin(argc, args)) {
+            vw_config_free(&cfg);
+            return 1;
+        }
+        if (!vw_mpi_root()) {
+            int wrc = vw_mpi_worker((const char *const *)argv + optind, (size_t)(argc - optind),
+                                    dict, ordered, jobs);
+            vw_config_free(&cfg);
+            return vw_mpi_end(wrc ? 1 : 0);
+        }
+    }
     if (export && (xf = export_open(&xo, output, out_flags, gzip)) == NULL) {
         vw_config_free(&cfg);
         return 1;
@@ -471,7 +519,7 @@ int main(int argc, char **argv)
      * window) are made by one */
     if (sinkp)
         jobs = 1;
-    vw_progress *prog = jobs > 1 ? NULL : vw_progress_start(what, size);
+    vw_progress *prog = jobs > 1 || mpi ? NULL : vw_progress_start(what, size);
     vw_sink psink, all;
     if (prog) {
         vw_progress_sink(prog, &psink);
@@ -479,8 +527,10 @@ int main(int argc, char **argv)
         sinkp = &all;
     }
     vw_run *run = NULL;
-    int partial = vw_run_traces_jobs((const char *const *)argv + optind,
-                                     (size_t)(argc - optind), dict, sinkp, jobs, &run);
+    int partial = mpi ? vw_mpi_run_traces((const char *const *)argv + optind,
+                                          (size_t)(argc - optind), dict, sinkp, jobs, &run)
+                      : vw_run_traces_jobs((const char *const *)argv + optind,
+                                           (size_t)(argc - optind), dict, sinkp, jobs, &run);
     if (partial < 0) {
         vw_progress_end(prog);
         vw_timeline_destroy(tl);
@@ -490,7 +540,7 @@ int main(int argc, char **argv)
             vw_chrome_end(chrome, NULL);
         if (export)
             export_close(&xo, output, 1);
-        return 1;
+        return vw_mpi_end(1);
     }
     const vw_facts *f = vw_run_facts(run);
     int quiet_text = 0;
@@ -567,5 +617,5 @@ int main(int argc, char **argv)
     vw_config_free(&cfg);
     if (fflush(stdout))
         rc = 1;
-    return rc ? 1 : partial ? 2 : 0;
+    return vw_mpi_end(rc ? 1 : partial ? 2 : 0);
 }

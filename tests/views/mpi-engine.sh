@@ -1,0 +1,203 @@
+#!/bin/sh
+# mpi-engine.sh -- pal-view --mpi under mpirun with 1, 2 and 4 processes
+# gives what pal-view -j 1 gives: the text profile, the call tree with the
+# suggested filter, and the CSV export are byte-identical, and so are the
+# messages on stderr (mpirun's own report of a non-zero exit left out) and
+# the exit status. Inputs as tests/views/jobs.sh has them: toymp, PICL,
+# a foreign trace (otf2-req), the ECL trace of tests/views/vwprog, MPI runs
+# of examples/mpi on 4 ranks (merged and per-rank files, halo with
+# counters), a 16-rank ring (merged and per-rank), the 16-rank run damaged
+# (exit 2, each message once), and an OTF2 archive when OTF2 is built. The
+# per-rank runs are also merged from their parts sent through bytes in the
+# engine's tree order (vwmerge --packed) and compared field by field, and
+# read by 2 processes of 3 threads each (--mpi -j 3). The
+# Chrome export, read by process 0 alone, is the serial one; --mpi refuses
+# --waits, --predict and --export otf2 (exit 1), and a missing pal-view-mpi
+# is named. Skips (77) without MPI.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+top_builddir=$(cd "$top_builddir" && pwd)
+pv="$top_builddir/views/pal-view"
+vm="$top_builddir/tests/views/vwmerge"
+edlc="$top_builddir/edl/edlc"
+if [ "${ECL_TEST_HAVE_MPI:-no}" != yes ] || [ ! -x "$top_builddir/views/pal-view-mpi" ] ||
+    [ ! -x "$top_builddir/examples/mpi/ring" ]; then
+    echo "SKIP: ECL was configured without MPI (no views/pal-view-mpi)"
+    exit 77
+fi
+PAL_VIEW_MPI="$top_builddir/views/pal-view-mpi"
+OMPI_ALLOW_RUN_AS_ROOT=1
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PAL_VIEW_MPI OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
+done
+mpirun=${ECL_TEST_MPIRUN:-mpirun}
+# under the sanitizers, the MPI library's own allocations kept at exit are
+# not pal-view's leaks: processes under mpirun do not check for leaks
+mpi_asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpi-engine.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+packed=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# the outputs of pal-view (-j 1), or under mpirun with P processes (--mpi)
+outputs() {
+    tag=$1
+    shift
+    if [ "$tag" = serial ]; then
+        set -- "$pv" -j 1 "$@"
+    else
+        set -- env ASAN_OPTIONS="$mpi_asan" timeout 300 "$mpirun" --oversubscribe -np "$tag" \
+            "$pv" --mpi "$@"
+    fi
+    "$@" >"$tmp/o.$tag.profile" 2>"$tmp/o.$tag.err"
+    st1=$?
+    "$@" --view calltree --view suggest-filter >"$tmp/o.$tag.calltree" 2>"$tmp/o.$tag.calltree-err"
+    st2=$?
+    "$@" --export csv >"$tmp/o.$tag.csv" 2>"$tmp/o.$tag.csv-err"
+    st3=$?
+    # mpirun's report of a non-zero exit status (its last line has no newline)
+    for o in err calltree-err csv-err; do
+        sed -i '/^-------------------------------------------------------*$/,/^-------------------------------------------------------*$/d' "$tmp/o.$tag.$o"
+    done
+    echo "exit $st1" >>"$tmp/o.$tag.err"
+    echo "exit $st2" >>"$tmp/o.$tag.calltree-err"
+    echo "exit $st3" >>"$tmp/o.$tag.csv-err"
+}
+
+same() {
+    name=$1
+    shift
+    outputs serial "$@"
+    [ -s "$tmp/o.serial.profile" ] || { bad "$name: pal-view said nothing"; cat "$tmp/o.serial.err"; return; }
+    for p in 1 2 4; do
+        outputs $p "$@"
+        for o in profile err calltree calltree-err csv csv-err; do
+            cmp -s "$tmp/o.serial.$o" "$tmp/o.$p.$o" || {
+                bad "$name: --mpi with $p processes: the $o differs from -j 1"
+                diff "$tmp/o.serial.$o" "$tmp/o.$p.$o" | head -10
+            }
+        done
+    done
+    n=$((n + 1))
+    echo "ok: $name: -j 1 and --mpi with 1, 2, 4 processes the same ($(sed -n 2p "$tmp/o.serial.profile" | sed 's/^ *//'))"
+}
+
+# a run of per-rank files: also read by 2 processes of 3 threads each
+# (6 shares, a block of 3 per process), and its parts through bytes,
+# merged as the tree does
+split() {
+    name=$1
+    shift
+    same "$name" "$@"
+    env ASAN_OPTIONS="$mpi_asan" timeout 300 "$mpirun" --oversubscribe -np 2 "$pv" --mpi -j 3 "$@" \
+        >"$tmp/o.j.profile" 2>"$tmp/o.j.err"
+    st=$?
+    sed -i '/^-------------------------------------------------------*$/,/^-------------------------------------------------------*$/d' "$tmp/o.j.err"
+    echo "exit $st" >>"$tmp/o.j.err"
+    for o in profile err; do
+        cmp -s "$tmp/o.serial.$o" "$tmp/o.j.$o" || {
+            bad "$name: --mpi -j 3 with 2 processes: the $o differs from -j 1"
+            diff "$tmp/o.serial.$o" "$tmp/o.j.$o" | head -10
+        }
+    done
+    for p in 2 3 8; do
+        if "$vm" --packed $p "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
+            packed=$((packed + 1))
+        else
+            bad "$name: the facts merged from $p packed parts differ"
+            cat "$tmp/vm" "$tmp/vm.err"
+        fi
+    done
+    echo "ok: $name: merged from 2, 3, 8 packed parts: $(cat "$tmp/vm")"
+}
+
+sh "$top_srcdir/examples/toymp/toymp-ring" 4 3 >"$tmp/ring.log" || exit 99
+same toymp -d "$top_srcdir/edl/formats/toymp.edl" "$tmp/ring.log"
+"$edlc" -o "$tmp/picl.dict" "$top_srcdir/edl/formats/picl.edl" || exit 99
+same "picl excerpt" -d "$tmp/picl.dict" "$top_srcdir/tests/edl/samples/mpicl_test.excerpt.ttf"
+for f in "$top_srcdir"/../shared/data/picl/*.ttf; do
+    [ -f "$f" ] && same "picl $(basename "$f")" -d "$tmp/picl.dict" "$f"
+done
+same "otf2-req" -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/views/otf2-req.trace"
+ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" >/dev/null 2>&1 || exit 99
+trace=$(ls "$tmp"/vw.*.ecl 2>/dev/null | head -1)
+[ -n "$trace" ] || { echo "vwprog wrote no trace"; exit 99; }
+same vwprog "$trace"
+
+bin=$top_builddir/examples/mpi
+run() {   # name, ranks, program, args
+    ex=$1 np=$2
+    shift 2
+    mkdir "$tmp/$ex"
+    (cd "$tmp/$ex" && ECL_DIR="$tmp/$ex" ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
+        timeout 300 "$mpirun" --oversubscribe -np "$np" "$@") \
+        >"$tmp/$ex.out" 2>&1 || { cat "$tmp/$ex.out"; echo "mpirun $ex failed"; exit 99; }
+}
+for ex in ring collectives split intercomm halo; do
+    [ -x "$bin/$ex" ] || continue
+    run "$ex" 4 "$bin/$ex"
+    same "$ex (merged)" "$tmp/$ex/trace.ecl"
+    split "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
+done
+if [ -x "$bin/halo" ]; then
+    ECL_COUNTERS=task-clock,page-faults,context-switches
+    export ECL_COUNTERS
+    run cnt 4 "$bin/halo" 20
+    unset ECL_COUNTERS
+    split "halo with counters (per-rank files)" "$tmp/cnt"/trace.[0-9]*.ecl
+    grep -q ', [1-9][0-9]* counters$' "$tmp/vm" ||
+        echo "note: no counter recorded (no perf_event here): their parts are not compared"
+fi
+run ring16 16 "$bin/ring" 5
+same "ring, 16 ranks (merged)" "$tmp/ring16/trace.ecl"
+split "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
+# damage: a flipped chunk, a file cut short, a rank missing: each message
+# once (the parts carry them to process 0), exit status 2
+mkdir "$tmp/dmg"
+cp "$tmp/ring16"/trace.[0-9]*.ecl "$tmp/dmg/"
+sz=$(wc -c <"$tmp/dmg/trace.5.ecl")
+printf '\377\377\377\377' | dd of="$tmp/dmg/trace.5.ecl" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null
+head -c $((sz / 2)) "$tmp/ring16/trace.6.ecl" >"$tmp/dmg/trace.6.ecl"
+rm "$tmp/dmg/trace.9.ecl"
+split "ring, 16 ranks, damaged (per-rank files)" "$tmp/dmg"
+grep -q '^exit 2$' "$tmp/o.4.err" || bad "the damaged run: --mpi exit status $(tail -1 "$tmp/o.4.err")"
+[ "$(grep -c 'no trace among the inputs' "$tmp/o.4.err")" = 1 ] ||
+    bad "the damaged run: the missing rank said $(grep -c 'no trace among' "$tmp/o.4.err") times with 4 processes"
+if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
+    if "$pv" --export otf2 -o "$tmp/coll.otf2" "$tmp/collectives/trace.ecl" >/dev/null 2>&1; then
+        same "collectives (OTF2 archive)" "$tmp/coll.otf2/traces.otf2"
+    else
+        bad "pal-view --export otf2"
+    fi
+fi
+
+# the Chrome export follows the records in time order: process 0 reads alone
+"$pv" --export chrome "$tmp/halo"/trace.[0-9]*.ecl >"$tmp/c.serial" 2>&1 || bad "chrome export"
+ASAN_OPTIONS="$mpi_asan" "$mpirun" --oversubscribe -np 2 "$pv" --mpi --export chrome "$tmp/halo"/trace.[0-9]*.ecl \
+    >"$tmp/c.mpi" 2>&1 || bad "--mpi --export chrome: exit status $?"
+cmp -s "$tmp/c.serial" "$tmp/c.mpi" || bad "--mpi --export chrome differs from the serial export"
+# refused: the wait states, the prediction and the OTF2 export read in one process
+for opt in --waits "--predict 4" "--export otf2 -o $tmp/x.otf2"; do
+    case $opt in --export*) what="--export otf2" ;; *) what=${opt%% *} ;; esac
+    # shellcheck disable=SC2086
+    "$pv" --mpi $opt "$tmp/halo/trace.ecl" >"$tmp/r.out" 2>"$tmp/r.err"
+    st=$?
+    [ "$st" = 1 ] || bad "--mpi $opt: exit status $st, not 1"
+    [ "$(cat "$tmp/r.err")" = "pal-view: --mpi: $what reads the run in one process; leave out --mpi" ] ||
+        bad "--mpi $opt: said '$(cat "$tmp/r.err")'"
+    [ -s "$tmp/r.out" ] && bad "--mpi $opt wrote an output"
+done
+PAL_VIEW_MPI="$tmp/none" "$pv" --mpi "$tmp/halo/trace.ecl" >/dev/null 2>"$tmp/r.err"
+st=$?
+[ "$st" = 1 ] || bad "a missing pal-view-mpi: exit status $st"
+grep -q "^pal-view: --mpi: cannot run $tmp/none: No such file or directory$" "$tmp/r.err" ||
+    bad "a missing pal-view-mpi: said '$(cat "$tmp/r.err")'"
+
+[ "$n" -ge 16 ] || bad "only $n traces compared"
+[ "$packed" -ge 24 ] || bad "only $packed packed merges compared"
+exit $fail
