@@ -108,6 +108,8 @@ void pal_reader_note(pal_reader *r, const char *fmt, ...)
 static void PAL_PRINTF(4, 5) report(pal_reader *r, const pal_src *s, uint64_t off,
                                     const char *fmt, ...)
 {
+    if (r->mute)
+        return;
     char text[900];
     va_list ap;
     va_start(ap, fmt);
@@ -119,6 +121,8 @@ static void PAL_PRINTF(4, 5) report(pal_reader *r, const pal_src *s, uint64_t of
 /* Damage bookkeeping after report(): strict mode stops here. */
 static pal_status damaged(pal_reader *r, uint64_t skipped)
 {
+    if (r->mute)
+        return PAL_OK;
     r->st.damaged++;
     r->st.bytes_skipped += skipped;
     if (r->strict && r->started) {
@@ -131,6 +135,7 @@ static pal_status damaged(pal_reader *r, uint64_t skipped)
 
 static void fail_io(pal_reader *r, const pal_src *s, uint64_t off, const char *what)
 {
+    r->mute = 0;   /* said by every share: each stops */
     report(r, s, off, "%s: %s", what, errno ? strerror(errno) : "read error");
     r->state = ST_FAILED;
     r->failed = PAL_EIO;
@@ -1138,7 +1143,18 @@ static void fill_batch(pal_reader *r, pal_stream *s)
 
 /* Makes the next batch of s ready: PAL_OK with records, PAL_END when the
  * stream is done, or a failure. */
+static pal_status stream_fill_own(pal_reader *r, pal_stream *s);
 static pal_status stream_fill(pal_reader *r, pal_stream *s)
+{
+    if (PAL_LIKELY(!s->borrowed))
+        return stream_fill_own(r, s);
+    r->mute = 1;   /* its owner says its damage */
+    pal_status st = stream_fill_own(r, s);
+    r->mute = 0;
+    return st;
+}
+
+static pal_status stream_fill_own(pal_reader *r, pal_stream *s)
 {
     for (;;) {
         if (s->bad) {
@@ -1457,19 +1473,71 @@ static pal_stream *heap_pop(pal_reader *r)
     return top;
 }
 
-/* pal_reader_set_share: whether stream s is of the reader's share. By file
- * when the reader has at least n files, else by the stream's rank in the
- * order of (process, stream). */
-static int in_share(const pal_reader *r, const pal_stream *s)
+/* A definitions stream: stream 0 of an ECL trace, its process-wide
+ * definitions (doc/trace-format.md, "Chunks"); read by every share that
+ * reads the file's threads (pal_reader_lend_definitions). */
+static int defs_stream(const pal_stream *s)
 {
-    if (r->share_n <= 1)
-        return 1;
-    if (r->nsrcs >= r->share_n)
-        return (size_t)(s->src - r->srcs) % r->share_n == r->share_k;
+    return s->stream == 0 && s->src->framing == FRAMING_ECL;
+}
+
+/* pal_reader_set_share: which streams are the reader's. By file when the
+ * reader has at least n files (file i is share i % n); else by the rank of
+ * each thread's stream in the order of (process, stream), definitions
+ * streams left out (rank i is share i % n), a file's definitions stream
+ * being the share's of its first thread (of file i % n when it has none),
+ * and borrowed by the other shares that read its threads when asked.
+ * Sets s->borrowed; 1 for a stream of the share (or borrowed), else 0; -1
+ * on no memory. */
+static int share_streams(pal_reader *r, unsigned char *mine)
+{
+    unsigned n = r->share_n, k = r->share_k;
+    size_t *owner = calloc(r->nsrcs ? r->nsrcs : 1, sizeof *owner);
+    unsigned char *reads = calloc(r->nsrcs ? r->nsrcs : 1, 1);
+    if (!owner || !reads) {
+        free(owner);
+        free(reads);
+        return -1;
+    }
+    for (size_t f = 0; f < r->nsrcs; f++)
+        owner[f] = SIZE_MAX;
     size_t rank = 0;
-    for (size_t i = 0; i < r->nstreams; i++)
-        rank += r->streams[i]->key < s->key || (r->streams[i]->key == s->key && r->streams[i] < s);
-    return rank % r->share_n == r->share_k;
+    for (size_t i = 0; i < r->nstreams; i++) {
+        const pal_stream *s = r->streams[i];
+        size_t f = (size_t)(s->src - r->srcs);
+        if (r->nsrcs >= n) {
+            mine[i] = f % n == k;
+            continue;
+        }
+        if (defs_stream(s))
+            continue;
+        size_t share = rank++ % n;
+        mine[i] = share == k;
+        reads[f] |= mine[i];
+        if (owner[f] == SIZE_MAX)
+            owner[f] = share;
+    }
+    for (size_t i = 0; r->nsrcs < n && i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        size_t f = (size_t)(s->src - r->srcs);
+        if (!defs_stream(s))
+            continue;
+        mine[i] = (owner[f] != SIZE_MAX ? owner[f] : f % n) == k;
+        if (!mine[i] && reads[f] && r->lend_defs) {
+            s->borrowed = 1;
+            r->nborrowed++;
+            mine[i] = 1;
+        }
+    }
+    free(owner);
+    free(reads);
+    return 0;
+}
+
+void pal_reader_lend_definitions(pal_reader *r)
+{
+    if (r && !r->started)
+        r->lend_defs = 1;
 }
 
 pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n)
@@ -1536,21 +1604,29 @@ static pal_status start(pal_reader *r)
     }
     if (r->srcs[0].framing != FRAMING_ECL)
         return PAL_OK;
-    for (size_t i = 0; i < r->nstreams; i++) {
+    unsigned char *mine = NULL;
+    if (r->share_n > 1 &&
+        (!(mine = malloc(r->nstreams ? r->nstreams : 1)) || share_streams(r, mine) != 0)) {
+        free(mine);
+        r->state = ST_FAILED;
+        r->failed = PAL_ENOMEM;
+        return PAL_ENOMEM;
+    }
+    pal_status st = PAL_OK;
+    for (size_t i = 0; i < r->nstreams && (st == PAL_OK || st == PAL_END); i++) {
         pal_stream *s = r->streams[i];
-        if (!in_share(r, s)) {
+        if (mine && !mine[i]) {
             stream_release(s);   /* never decoded, its buffers never made */
             continue;
         }
-        pal_status st = stream_fill(r, s);
+        st = stream_fill(r, s);
         if (st == PAL_OK)
             heap_push(r, s);
-        else if (st != PAL_END)
-            return st;
-        else
+        else if (st == PAL_END)
             stream_release(s);
     }
-    return PAL_OK;
+    free(mine);
+    return st == PAL_END ? PAL_OK : st;
 }
 
 static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
@@ -2690,6 +2766,9 @@ void pal_reader_get_stats_sized(const pal_reader *r, pal_reader_stats *st, size_
     PAL_REQUIRE(r && st && size >= sizeof st->size, );
     pal_reader_stats all = r->st;
     all.records += (uint64_t)(r->bnext - r->bmark);     /* see next_slow */
+    all.streams = 0;
+    for (size_t i = 0; i < r->nstreams; i++)
+        all.streams += !defs_stream(r->streams[i]);
     all.size = size < sizeof all ? size : sizeof all;   /* an older, shorter struct */
     memcpy(st, &all, all.size);
 }

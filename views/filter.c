@@ -875,11 +875,11 @@ static int read_share(vw_run *r, pal_reader *rd, const char *const *paths, size_
     return rc;
 }
 
-/* the run's files, and the time the run starts as one reader of it says:
+/* the run's files and threads, and the time the run starts as one reader of it says:
  * its start time, else its first record's (each share needs the same);
  * *out: the reader, not read yet (share 0's), or NULL */
 static int run_base(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
-                    unsigned *files, pal_reader **out)
+                    unsigned *files, unsigned *streams, pal_reader **out)
 {
     pal_reader *rd = NULL;
     *out = NULL;
@@ -893,6 +893,7 @@ static int run_base(vw_run *r, const char *const *paths, size_t n, const char *d
     pal_reader_stats rs;
     pal_reader_get_stats(rd, &rs);
     *files = rs.files;
+    *streams = rs.streams;
     const pal_record *rec;
     if (info.start_time > 0) {
         r->base_ticks = (double)info.start_time;
@@ -935,20 +936,21 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
     if (r == NULL)
         return -1;
     *out = r;
+    r->f.shares = 1;
     if (jobs <= 1) {
         if (read_share(r, NULL, paths, n, dict_path, 0, 1) || finish(r))
             return -1;
         return r->partial;
     }
-    /* shares of the run's files in threads, merged in share order; the
-     * threads of one file are read together (the definitions that name
-     * their regions may be in any of them) */
-    unsigned files = 0;
+    /* shares of the run's files in threads, merged in share order: by file
+     * when there are as many files as threads, else by thread (each share
+     * reads the definitions of the files whose threads it reads) */
+    unsigned files = 0, streams = 0;
     pal_reader *rd0 = NULL;   /* share 0's, when it could be opened without reading */
-    if (run_base(r, paths, n, dict_path, &files, &rd0))
+    if (run_base(r, paths, n, dict_path, &files, &streams, &rd0))
         return -1;
     if (files < jobs)
-        jobs = files;
+        jobs = streams > files ? (streams < jobs ? streams : jobs) : files;
     /* every share's reader opens every file of the run (its headers) and
      * keeps up to half the descriptor limit open: as many shares as the
      * limit holds, raised to the hard limit when that is needed */
@@ -970,6 +972,7 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
         return r->partial;
     }
     r->share = 1;
+    r->f.shares = jobs;
     share_job *job = calloc(jobs, sizeof *job);
     pthread_t *th = calloc(jobs, sizeof *th);
     int rc = job && th ? 0 : -1;
