@@ -240,6 +240,9 @@ typedef struct pal_reader_stats {
     uint32_t streams;             /* streams of records the files hold, ECL definitions
                                    * streams left out: the threads (pal_reader_set_share);
                                    * 0 for a trace read as one stream (ascii, raw, OTF2) */
+    uint32_t files_indexed;       /* ECL files (a run file's members) whose chunks were
+                                   * found at open through their own index: only the bytes
+                                   * around chunk headers read, not the whole file */
 } pal_reader_stats;
 
 /* Whether what was read is less than what was recorded: damage, a file cut

@@ -1999,16 +1999,104 @@ static pal_status dict_ready(pal_src *src)
 
 /* The scan at open: every chunk header, in file order. Dictionary chunks are
  * merged, records chunks listed per stream, damage noted for the first read. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The offsets of the chunks src's own index lists (kind 3, named by the
+ * footer its writer wrote at close; a run file's member keeps its own),
+ * sorted, *n of them: where the chunk headers are. NULL when the file has
+ * no intact index (not closed, damaged: the scan reads all of it and says
+ * what is wrong), or no memory. */
+static uint64_t *index_offsets(pal_src *src, size_t *n)
+{
+    *n = 0;
+    uint8_t b[ECC_CHUNK_HEADER];
+    uint64_t io;
+    ecc_event ev;
+    memset(&ev, 0, sizeof ev);
+    if (src->size - src->data_start < ECC_CHUNK_HEADER + ECC_FOOTER ||
+        ecc_read_at(src->fd, b, ECC_FOOTER, src->size - ECC_FOOTER) != 0 ||
+        !ecc_footer_decode(b, &io) || io > src->size - src->base - ECC_FOOTER)
+        return NULL;
+    ev.offset = src->base + io;
+    if (ev.offset < src->data_start || src->size - ECC_FOOTER - ev.offset < ECC_CHUNK_HEADER ||
+        ecc_read_at(src->fd, b, ECC_CHUNK_HEADER, ev.offset) != 0 ||
+        ecc_chunk_decode(b, &ev.chunk) != NULL || ev.chunk.kind != ECC_KIND_INDEX ||
+        ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
+        ev.offset + ECC_CHUNK_HEADER + ev.chunk.stored_length != src->size - ECC_FOOTER ||
+        ev.chunk.raw_length != (uint64_t)ev.chunk.record_count * ECC_INDEX_ENTRY)
+        return NULL;
+    uint8_t *p;
+    if (load_small(src->fd, NULL, &ev, &p) != NULL)
+        return NULL;
+    uint64_t *o = malloc((ev.chunk.record_count ? ev.chunk.record_count : 1) * sizeof *o);
+    for (uint32_t i = 0; o && i < ev.chunk.record_count; i++) {
+        ecc_index_entry e;
+        ecc_index_entry_decode(p + (size_t)i * ECC_INDEX_ENTRY, &e);
+        if (e.offset < ev.offset - src->base)
+            o[(*n)++] = src->base + e.offset;
+    }
+    free(p);
+    if (o && *n > 1)
+        qsort(o, *n, sizeof *o, cmp_u64);
+    return o;
+}
+
+/* Before the scan reads the chunk header at sc->pos: when its window does
+ * not hold it, the next window spans the headers the index places each
+ * within PAL_PLAN_GAP bytes of the one before (with what follows each: a
+ * small payload, a pad, a copy), up to PAL_SCAN_WINDOW bytes: one read for
+ * a run of small chunks (definitions), one for the end of a large chunk
+ * and the next header, and the payloads of large chunks are not read at
+ * open. *i: the first offset at or after the scan's position. */
+#define PAL_PLAN_SLACK ((uint64_t)4 * ECC_CHUNK_HEADER)
+#define PAL_PLAN_GAP ((uint64_t)16 << 10)
+static void plan_window(ecc_scan *sc, uint8_t *buf, const uint64_t *o, size_t n, size_t *i)
+{
+    if (ecc_scan_bytes(sc, sc->pos, ECC_CHUNK_HEADER))
+        return;
+    while (*i < n && o[*i] < sc->pos)
+        (*i)++;
+    uint64_t end = sc->pos + PAL_PLAN_SLACK;
+    for (size_t j = *i; j < n && o[j] <= end + PAL_PLAN_GAP &&
+                        o[j] + PAL_PLAN_SLACK - sc->pos <= PAL_SCAN_WINDOW; j++)
+        if (o[j] + PAL_PLAN_SLACK > end)
+            end = o[j] + PAL_PLAN_SLACK;
+    ecc_scan_buffer(sc, buf, (size_t)(end - sc->pos));
+}
+
+static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const uint64_t *plan,
+                              size_t nplan, size_t *pi);
+
 static pal_status scan_file(pal_reader *r, pal_src *src)
 {
     ecc_scan sc;
     ecc_scan_init(&sc, src->fd, src->size, src->data_start);
     /* the file in large windows, one read each (a small per-rank trace:
-     * one read in all), shared by the files of a run */
+     * one read in all), shared by the files of a run; with the file's
+     * index, windows only where it places chunk headers. A merge that
+     * copies checks every payload: it reads all. */
     if (!r->scanbuf)
         r->scanbuf = malloc(PAL_SCAN_WINDOW);
     if (r->scanbuf)
         ecc_scan_buffer(&sc, r->scanbuf, PAL_SCAN_WINDOW);
+    size_t nplan = 0, pi = 0;
+    uint64_t *plan = r->scanbuf && !(r->flags & PAL_OPEN_COPY_) ? index_offsets(src, &nplan)
+                                                                 : NULL;
+    if (plan)
+        r->st.files_indexed++;
+    pal_status st = scan_chunks(r, src, &sc, plan, nplan, &pi);
+    free(plan);
+    return st;
+}
+
+static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const uint64_t *plan,
+                              size_t nplan, size_t *pi)
+{
+    ecc_scan sc = *scp;
     uint64_t dict_seq = 0;
     int dict_ok = 0;
     src->first_time = UINT64_MAX;
@@ -2016,6 +2104,8 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
     char why[512];
     for (;;) {
         ecc_event ev;
+        if (plan)
+            plan_window(&sc, r->scanbuf, plan, nplan, pi);
         ecc_scan_next(&sc, &ev);
         switch (ev.type) {
         case ECC_EV_END:
