@@ -293,7 +293,8 @@ PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
 PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
 /* Restricts r, before its first pal_reader_next, to share k of n of its
  * streams, for n readers that read one trace or run in parallel (pal-view
- * -j N): by file when r has at least n files (file i is share i % n), else
+ * -j N): by file when r has at least n files (in blocks: file i of m is
+ * share i * n / m), else
  * by thread: the rank of each (process, stream) in their order, the ECL
  * definitions streams (stream 0) left out, is share rank % n; a file's
  * definitions stream is the share's of its first thread. A trace of one

@@ -1482,7 +1482,8 @@ static int defs_stream(const pal_stream *s)
 }
 
 /* pal_reader_set_share: which streams are the reader's. By file when the
- * reader has at least n files (file i is share i % n); else by the rank of
+ * reader has at least n files, in blocks (file i of m is share i * n / m:
+ * neighbouring ranks, which exchange most messages, in one share); else by the rank of
  * each thread's stream in the order of (process, stream), definitions
  * streams left out (rank i is share i % n), a file's definitions stream
  * being the share's of its first thread (of file i % n when it has none),
@@ -1506,7 +1507,7 @@ static int share_streams(pal_reader *r, unsigned char *mine)
         const pal_stream *s = r->streams[i];
         size_t f = (size_t)(s->src - r->srcs);
         if (r->nsrcs >= n) {
-            mine[i] = f % n == k;
+            mine[i] = f * n / r->nsrcs == k;
             continue;
         }
         if (defs_stream(s))
