@@ -8,8 +8,11 @@
 # costs, the wall time what it gains. The outputs of the two must
 # be identical (checked once). The run: examples/mpi/halo on
 # BENCH_JOBS_RANKS ranks (16) for BENCH_JOBS_ITERS iterations (8000: about
-# 3.7 M records), or the per-rank files of BENCH_JOBS_RUN (a directory).
+# 3.7 M records), or the per-rank files of BENCH_JOBS_RUN (a directory),
+# or the traces BENCH_JOBS_FILES names (a run file, or one trace of many
+# threads: -j splits it by thread).
 #   sh ../bench/jobs.sh     (from the build directory, with MPI)
+#   BENCH_JOBS_FILES="/tmp/t16/th.123.ecl" sh ../bench/jobs.sh
 set -u
 pv=${PAL_VIEW:-views/pal-view}
 reps=${BENCH_REPS:-7}
@@ -20,6 +23,9 @@ tmp=$(mktemp -d "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}/bench-jobs.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 echo
 echo "== pal-view -j 1 vs -j $jobs, text profile, $reps runs interleaved, min / median =="
+if [ -n "${BENCH_JOBS_FILES:-}" ]; then
+    run=
+else
 if [ -n "${BENCH_JOBS_RUN:-}" ]; then
     run=$BENCH_JOBS_RUN
 else
@@ -31,8 +37,15 @@ else
         "$iters" >/dev/null 2>&1) || { echo "n/a: the run could not be made"; exit 0; }
     rm -f "$run/trace.ecl"   # the per-rank files only
 fi
-set -- "$run"/*.[0-9]*.ecl
-[ -f "$1" ] || { echo "n/a: no per-rank files in $run"; exit 0; }
+fi
+if [ -n "${BENCH_JOBS_FILES:-}" ]; then
+    # shellcheck disable=SC2086 # a list of paths
+    set -- $BENCH_JOBS_FILES
+    [ -f "$1" ] || { echo "n/a: no trace $1"; exit 0; }
+else
+    set -- "$run"/*.[0-9]*.ecl
+    [ -f "$1" ] || { echo "n/a: no per-rank files in $run"; exit 0; }
+fi
 "$pv" -j 1 "$@" >"$tmp/p1" || { echo "n/a: pal-view failed"; exit 0; }
 "$pv" -j "$jobs" "$@" >"$tmp/pn" || { echo "n/a: pal-view -j $jobs failed"; exit 0; }
 cmp -s "$tmp/p1" "$tmp/pn" && same=identical || same=DIFFERENT

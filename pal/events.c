@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pal/pal.h"
+#include "pal/reader-internal.h"   /* pal_reader_borrowed: a share's borrowed definitions */
 
 /* *arr (of *cap elements of elem bytes) grown to hold n, doubling from
  * first; -1 (*arr untouched) when memory runs out. arr is the address of
@@ -1196,6 +1197,48 @@ static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, cons
     return 0;
 }
 
+/* A definition: its names and communicator learned, its event made. */
+static pal_event *define(pal_events *e, const rkind *k, const pal_record *rec)
+{
+    const char *s;
+    size_t len;
+    /* only definitions define names (a reference's target is one); an id
+     * may have its name now */
+    if (pal_names_add(e->names, rec) != PAL_OK)
+        return NULL;
+    if (e->nid) {
+        memset(e->idc, 0, e->idcap * sizeof *e->idc);
+        e->nid = 0;
+    }
+    if (k->comm_def && pal_record_str(rec, e->h[H_MEMBERS], &s, &len) == PAL_OK) {
+        const char *rs = "";
+        size_t rl = 0;
+        if (e->h[H_REMOTE] && pal_record_str(rec, e->h[H_REMOTE], &rs, &rl) != PAL_OK)
+            rs = "", rl = 0;
+        if (pal_matcher_define_text(e->m, pal_record_process(rec), geti(rec, e->h[H_COMM], -1),
+                                    geti(rec, e->h[H_SIZE], 0), s, len, rs, rl) == PAL_ENOMEM)
+            return NULL;
+    }
+    return emit(e, PAL_EV_DEFINITION, rec, NULL, pal_record_time_ns(rec));
+}
+
+/* A record of a definitions stream another share owns (pal_reader_set_share):
+ * a definition is learned and said as BORROWED, anything else is its
+ * owner's alone. */
+static int borrowed(pal_events *e, const pal_record *rec)
+{
+    const rkind *k = classify(e, pal_record_desc(rec));
+    if (k == NULL)
+        return -1;
+    if (k->prim != PAL_ROLE_DEFINITION)
+        return 0;
+    pal_event *v = define(e, k, rec);
+    if (v == NULL)
+        return -1;
+    v->flags |= PAL_EVF_BORROWED;
+    return 0;
+}
+
 /* The events of one record, in e->out. */
 static int feed(pal_events *e, const pal_record *rec)
 {
@@ -1208,27 +1251,8 @@ static int feed(pal_events *e, const pal_record *rec)
     size_t len;
     int rc = 0;
     pal_event *v;
-    if (k->prim == PAL_ROLE_DEFINITION) {
-        /* only definitions define names (a reference's target is one); an
-         * id may have its name now */
-        if (pal_names_add(e->names, rec) != PAL_OK)
-            return -1;
-        if (e->nid) {
-            memset(e->idc, 0, e->idcap * sizeof *e->idc);
-            e->nid = 0;
-        }
-        if (k->comm_def && pal_record_str(rec, e->h[H_MEMBERS], &s, &len) == PAL_OK) {
-            const char *rs = "";
-            size_t rl = 0;
-            if (e->h[H_REMOTE] && pal_record_str(rec, e->h[H_REMOTE], &rs, &rl) != PAL_OK)
-                rs = "", rl = 0;
-            if (pal_matcher_define_text(e->m, process, geti(rec, e->h[H_COMM], -1),
-                                        geti(rec, e->h[H_SIZE], 0), s, len, rs, rl) ==
-                PAL_ENOMEM)
-                return -1;
-        }
-        return emit(e, PAL_EV_DEFINITION, rec, NULL, t) ? 0 : -1;
-    }
+    if (k->prim == PAL_ROLE_DEFINITION)
+        return define(e, k, rec) ? 0 : -1;
     if (k->prim == PAL_ROLE_METADATA)
         return 0;
     if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_STATE) {
@@ -1460,6 +1484,7 @@ pal_status pal_events_create(pal_reader *r, pal_events **out)
         return PAL_ENOMEM;
     }
     e->rd = r;
+    pal_reader_lend_definitions(r);   /* a share's threads need their names */
     for (int h = 0; h < H_N; h++)
         pal_reader_role_handle(r, hrole[h], &e->h[h]);
     *out = e;
@@ -1534,6 +1559,13 @@ pal_status pal_events_next(pal_events *e, const pal_event **out)
         }
         if (st != PAL_OK)
             return st;
+        if (pal_reader_borrowed(e->rd)) {
+            if (borrowed(e, rec)) {
+                e->nout = 0;
+                return PAL_ENOMEM;
+            }
+            continue;
+        }
         if (feed(e, rec) || ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, rec))) {
             e->nout = 0;
             return PAL_ENOMEM;

@@ -545,6 +545,11 @@ static void print_info(state *s, FILE *f)
     fprintf(f, "records lost:     %" PRIu64 " (dropped while tracing, counted)\n", st.lost);
     if (st.files > 1)
         fprintf(f, "ranks missing:    %" PRIu32 "\n", st.ranks_missing);
+    if (st.streams > 0) {   /* ECL: threads, and files opened through their index */
+        fprintf(f, "threads:          %" PRIu32 "\n", st.streams);
+        fprintf(f, "files indexed:    %" PRIu32 " (found their chunks through their index)\n",
+                st.files_indexed);
+    }
 }
 
 /* --from/--to: seconds (ns kept), or raw time units. */

@@ -237,6 +237,12 @@ typedef struct pal_reader_stats {
     uint32_t clock_fallbacks;     /* a run: ranks whose clock could not be fully corrected */
     uint32_t files_unreadable;    /* a run: files that could not be opened (named in a
                                    * message); the others were read */
+    uint32_t streams;             /* streams of records the files hold, ECL definitions
+                                   * streams left out: the threads (pal_reader_set_share);
+                                   * 0 for a trace read as one stream (ascii, raw, OTF2) */
+    uint32_t files_indexed;       /* ECL files (a run file's members) whose chunks were
+                                   * found at open through their own index: only the bytes
+                                   * around chunk headers read, not the whole file */
 } pal_reader_stats;
 
 /* Whether what was read is less than what was recorded: damage, a file cut
@@ -287,12 +293,18 @@ PAL_API void pal_reader_set_diag(pal_reader *r, pal_diag_fn fn, void *ctx);
 PAL_API void pal_reader_set_strict(pal_reader *r, int strict);
 /* Restricts r, before its first pal_reader_next, to share k of n of its
  * streams, for n readers that read one trace or run in parallel (pal-view
- * -j N): by file when r has at least n files (file i is share i % n), else
- * by the rank of each (process, stream) in their order (rank i is share
- * i % n); a trace of one stream (ascii, raw, OTF2) is share 0's. The
- * share's records still come in time order; the other streams' chunks are
- * never decoded. PAL_OK; PAL_EINVAL for k >= n, n 0, or a reader already
- * read. */
+ * -j N): by file when r has at least n files (in blocks: file i of m is
+ * share i * n / m), else
+ * by thread: the rank of each (process, stream) in their order, the ECL
+ * definitions streams (stream 0) left out, is share rank % n; a file's
+ * definitions stream is the share's of its first thread. A trace of one
+ * stream (ascii, raw, OTF2, a version-2 merge) is share 0's. The share's
+ * records still come in time order; the other streams' chunks are never
+ * decoded. The events of r (pal_events_create) also read the definitions
+ * streams of the files whose threads the share reads, for their names:
+ * those definitions come as PAL_EVF_BORROWED events, nothing else of them.
+ * pal_reader_stats.streams says how many threads there are to share. PAL_OK;
+ * PAL_EINVAL for k >= n, n 0, or a reader already read. */
 PAL_API pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n);
 /* Next record; PAL_END at the end of the trace. */
 PAL_API pal_status pal_reader_next(pal_reader *r, const pal_record **out);
@@ -749,6 +761,10 @@ typedef enum pal_event_kind {
                                    * its call (start) to its request's completion (time) */
 #define PAL_EVF_DEVICE 512u       /* the region is time on a device (role device: a GPU
                                    * kernel, copy or memset) */
+#define PAL_EVF_BORROWED 16384u   /* DEFINITION: one of another share's definitions stream
+                                   * (pal_reader_set_share), read for the names this
+                                   * share's threads use; never PAL_EVF_RECORD: the share
+                                   * that owns it counts it */
 
 /* A collective instance: the k-th call of a collective by each member of a
  * communicator (its context, pal_matcher_context) is its k-th instance. */

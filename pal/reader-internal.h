@@ -148,6 +148,9 @@ struct pal_stream {
     pal_record *bnext, *bend;
     uint64_t chunk_no, batch_chunk;
     int ended;
+    /* pal_reader_set_share: a definitions stream of another share that this
+     * share reads too (pal_reader_lend_definitions) */
+    int borrowed;
 };
 
 typedef struct pal_msg {
@@ -197,6 +200,9 @@ struct pal_reader {
     void *diag_ctx;
     int strict;
     unsigned share_k, share_n;       /* pal_reader_set_share: its streams of share k of n */
+    int lend_defs;                   /* pal_reader_lend_definitions */
+    size_t nborrowed;                /* streams borrowed (pal_stream.borrowed) */
+    int mute;                        /* reading a borrowed stream: its owner says its damage */
     int state;
     int started;
     pal_status failed;
@@ -229,6 +235,20 @@ int pal_src_fd(pal_reader *r, pal_src *s);
 void pal_src_discard(pal_reader *r, pal_src *s);
 /* Queues a message for the first read (or sends it at once once started). */
 void pal_reader_note(pal_reader *r, const char *fmt, ...) PAL_PRINTF(2, 3);
+/* A share (pal_reader_set_share) split by stream also reads, before its
+ * first record, the definitions streams (stream 0 of a per-rank ECL trace:
+ * its process-wide definitions, doc/trace-format.md) of the files whose
+ * threads it reads, when another share owns them: their definitions name
+ * what its threads' records refer to. Such a stream is "borrowed": its
+ * damage is said and counted by its owner only, and a consumer asks
+ * pal_reader_borrowed for each record (pal_events does). */
+void pal_reader_lend_definitions(pal_reader *r);
+/* Whether the record pal_reader_next handed out last is of a borrowed
+ * stream (not the share's own). */
+PAL_INLINE int pal_reader_borrowed(const pal_reader *r)
+{
+    return PAL_UNLIKELY(r->nborrowed > 0) && r->cur != NULL && r->cur->borrowed;
+}
 /* Sends the queued messages now (a merge that copies, and never reads). */
 void pal_reader_flush_notes(pal_reader *r);
 /* Opens the ECL file path as source s of r (header, scan, streams). */

@@ -108,6 +108,8 @@ void pal_reader_note(pal_reader *r, const char *fmt, ...)
 static void PAL_PRINTF(4, 5) report(pal_reader *r, const pal_src *s, uint64_t off,
                                     const char *fmt, ...)
 {
+    if (r->mute)
+        return;
     char text[900];
     va_list ap;
     va_start(ap, fmt);
@@ -119,6 +121,8 @@ static void PAL_PRINTF(4, 5) report(pal_reader *r, const pal_src *s, uint64_t of
 /* Damage bookkeeping after report(): strict mode stops here. */
 static pal_status damaged(pal_reader *r, uint64_t skipped)
 {
+    if (r->mute)
+        return PAL_OK;
     r->st.damaged++;
     r->st.bytes_skipped += skipped;
     if (r->strict && r->started) {
@@ -131,6 +135,7 @@ static pal_status damaged(pal_reader *r, uint64_t skipped)
 
 static void fail_io(pal_reader *r, const pal_src *s, uint64_t off, const char *what)
 {
+    r->mute = 0;   /* said by every share: each stops */
     report(r, s, off, "%s: %s", what, errno ? strerror(errno) : "read error");
     r->state = ST_FAILED;
     r->failed = PAL_EIO;
@@ -1138,7 +1143,18 @@ static void fill_batch(pal_reader *r, pal_stream *s)
 
 /* Makes the next batch of s ready: PAL_OK with records, PAL_END when the
  * stream is done, or a failure. */
+static pal_status stream_fill_own(pal_reader *r, pal_stream *s);
 static pal_status stream_fill(pal_reader *r, pal_stream *s)
+{
+    if (PAL_LIKELY(!s->borrowed))
+        return stream_fill_own(r, s);
+    r->mute = 1;   /* its owner says its damage */
+    pal_status st = stream_fill_own(r, s);
+    r->mute = 0;
+    return st;
+}
+
+static pal_status stream_fill_own(pal_reader *r, pal_stream *s)
 {
     for (;;) {
         if (s->bad) {
@@ -1457,19 +1473,72 @@ static pal_stream *heap_pop(pal_reader *r)
     return top;
 }
 
-/* pal_reader_set_share: whether stream s is of the reader's share. By file
- * when the reader has at least n files, else by the stream's rank in the
- * order of (process, stream). */
-static int in_share(const pal_reader *r, const pal_stream *s)
+/* A definitions stream: stream 0 of an ECL trace, its process-wide
+ * definitions (doc/trace-format.md, "Chunks"); read by every share that
+ * reads the file's threads (pal_reader_lend_definitions). */
+static int defs_stream(const pal_stream *s)
 {
-    if (r->share_n <= 1)
-        return 1;
-    if (r->nsrcs >= r->share_n)
-        return (size_t)(s->src - r->srcs) % r->share_n == r->share_k;
+    return s->stream == 0 && s->src->framing == FRAMING_ECL;
+}
+
+/* pal_reader_set_share: which streams are the reader's. By file when the
+ * reader has at least n files, in blocks (file i of m is share i * n / m:
+ * neighbouring ranks, which exchange most messages, in one share); else by the rank of
+ * each thread's stream in the order of (process, stream), definitions
+ * streams left out (rank i is share i % n), a file's definitions stream
+ * being the share's of its first thread (of file i % n when it has none),
+ * and borrowed by the other shares that read its threads when asked.
+ * Sets s->borrowed; 1 for a stream of the share (or borrowed), else 0; -1
+ * on no memory. */
+static int share_streams(pal_reader *r, unsigned char *mine)
+{
+    unsigned n = r->share_n, k = r->share_k;
+    size_t *owner = calloc(r->nsrcs ? r->nsrcs : 1, sizeof *owner);
+    unsigned char *reads = calloc(r->nsrcs ? r->nsrcs : 1, 1);
+    if (!owner || !reads) {
+        free(owner);
+        free(reads);
+        return -1;
+    }
+    for (size_t f = 0; f < r->nsrcs; f++)
+        owner[f] = SIZE_MAX;
     size_t rank = 0;
-    for (size_t i = 0; i < r->nstreams; i++)
-        rank += r->streams[i]->key < s->key || (r->streams[i]->key == s->key && r->streams[i] < s);
-    return rank % r->share_n == r->share_k;
+    for (size_t i = 0; i < r->nstreams; i++) {
+        const pal_stream *s = r->streams[i];
+        size_t f = (size_t)(s->src - r->srcs);
+        if (r->nsrcs >= n) {
+            mine[i] = f * n / r->nsrcs == k;
+            continue;
+        }
+        if (defs_stream(s))
+            continue;
+        size_t share = rank++ % n;
+        mine[i] = share == k;
+        reads[f] |= mine[i];
+        if (owner[f] == SIZE_MAX)
+            owner[f] = share;
+    }
+    for (size_t i = 0; r->nsrcs < n && i < r->nstreams; i++) {
+        pal_stream *s = r->streams[i];
+        size_t f = (size_t)(s->src - r->srcs);
+        if (!defs_stream(s))
+            continue;
+        mine[i] = (owner[f] != SIZE_MAX ? owner[f] : f % n) == k;
+        if (!mine[i] && reads[f] && r->lend_defs) {
+            s->borrowed = 1;
+            r->nborrowed++;
+            mine[i] = 1;
+        }
+    }
+    free(owner);
+    free(reads);
+    return 0;
+}
+
+void pal_reader_lend_definitions(pal_reader *r)
+{
+    if (r && !r->started)
+        r->lend_defs = 1;
 }
 
 pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n)
@@ -1536,21 +1605,29 @@ static pal_status start(pal_reader *r)
     }
     if (r->srcs[0].framing != FRAMING_ECL)
         return PAL_OK;
-    for (size_t i = 0; i < r->nstreams; i++) {
+    unsigned char *mine = NULL;
+    if (r->share_n > 1 &&
+        (!(mine = malloc(r->nstreams ? r->nstreams : 1)) || share_streams(r, mine) != 0)) {
+        free(mine);
+        r->state = ST_FAILED;
+        r->failed = PAL_ENOMEM;
+        return PAL_ENOMEM;
+    }
+    pal_status st = PAL_OK;
+    for (size_t i = 0; i < r->nstreams && (st == PAL_OK || st == PAL_END); i++) {
         pal_stream *s = r->streams[i];
-        if (!in_share(r, s)) {
+        if (mine && !mine[i]) {
             stream_release(s);   /* never decoded, its buffers never made */
             continue;
         }
-        pal_status st = stream_fill(r, s);
+        st = stream_fill(r, s);
         if (st == PAL_OK)
             heap_push(r, s);
-        else if (st != PAL_END)
-            return st;
-        else
+        else if (st == PAL_END)
             stream_release(s);
     }
-    return PAL_OK;
+    free(mine);
+    return st == PAL_END ? PAL_OK : st;
 }
 
 static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
@@ -1923,16 +2000,104 @@ static pal_status dict_ready(pal_src *src)
 
 /* The scan at open: every chunk header, in file order. Dictionary chunks are
  * merged, records chunks listed per stream, damage noted for the first read. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The offsets of the chunks src's own index lists (kind 3, named by the
+ * footer its writer wrote at close; a run file's member keeps its own),
+ * sorted, *n of them: where the chunk headers are. NULL when the file has
+ * no intact index (not closed, damaged: the scan reads all of it and says
+ * what is wrong), or no memory. */
+static uint64_t *index_offsets(pal_src *src, size_t *n)
+{
+    *n = 0;
+    uint8_t b[ECC_CHUNK_HEADER];
+    uint64_t io;
+    ecc_event ev;
+    memset(&ev, 0, sizeof ev);
+    if (src->size - src->data_start < ECC_CHUNK_HEADER + ECC_FOOTER ||
+        ecc_read_at(src->fd, b, ECC_FOOTER, src->size - ECC_FOOTER) != 0 ||
+        !ecc_footer_decode(b, &io) || io > src->size - src->base - ECC_FOOTER)
+        return NULL;
+    ev.offset = src->base + io;
+    if (ev.offset < src->data_start || src->size - ECC_FOOTER - ev.offset < ECC_CHUNK_HEADER ||
+        ecc_read_at(src->fd, b, ECC_CHUNK_HEADER, ev.offset) != 0 ||
+        ecc_chunk_decode(b, &ev.chunk) != NULL || ev.chunk.kind != ECC_KIND_INDEX ||
+        ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
+        ev.offset + ECC_CHUNK_HEADER + ev.chunk.stored_length != src->size - ECC_FOOTER ||
+        ev.chunk.raw_length != (uint64_t)ev.chunk.record_count * ECC_INDEX_ENTRY)
+        return NULL;
+    uint8_t *p;
+    if (load_small(src->fd, NULL, &ev, &p) != NULL)
+        return NULL;
+    uint64_t *o = malloc((ev.chunk.record_count ? ev.chunk.record_count : 1) * sizeof *o);
+    for (uint32_t i = 0; o && i < ev.chunk.record_count; i++) {
+        ecc_index_entry e;
+        ecc_index_entry_decode(p + (size_t)i * ECC_INDEX_ENTRY, &e);
+        if (e.offset < ev.offset - src->base)
+            o[(*n)++] = src->base + e.offset;
+    }
+    free(p);
+    if (o && *n > 1)
+        qsort(o, *n, sizeof *o, cmp_u64);
+    return o;
+}
+
+/* Before the scan reads the chunk header at sc->pos: when its window does
+ * not hold it, the next window spans the headers the index places each
+ * within PAL_PLAN_GAP bytes of the one before (with what follows each: a
+ * small payload, a pad, a copy), up to PAL_SCAN_WINDOW bytes: one read for
+ * a run of small chunks (definitions), one for the end of a large chunk
+ * and the next header, and the payloads of large chunks are not read at
+ * open. *i: the first offset at or after the scan's position. */
+#define PAL_PLAN_SLACK ((uint64_t)4 * ECC_CHUNK_HEADER)
+#define PAL_PLAN_GAP ((uint64_t)16 << 10)
+static void plan_window(ecc_scan *sc, uint8_t *buf, const uint64_t *o, size_t n, size_t *i)
+{
+    if (ecc_scan_bytes(sc, sc->pos, ECC_CHUNK_HEADER))
+        return;
+    while (*i < n && o[*i] < sc->pos)
+        (*i)++;
+    uint64_t end = sc->pos + PAL_PLAN_SLACK;
+    for (size_t j = *i; j < n && o[j] <= end + PAL_PLAN_GAP &&
+                        o[j] + PAL_PLAN_SLACK - sc->pos <= PAL_SCAN_WINDOW; j++)
+        if (o[j] + PAL_PLAN_SLACK > end)
+            end = o[j] + PAL_PLAN_SLACK;
+    ecc_scan_buffer(sc, buf, (size_t)(end - sc->pos));
+}
+
+static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const uint64_t *plan,
+                              size_t nplan, size_t *pi);
+
 static pal_status scan_file(pal_reader *r, pal_src *src)
 {
     ecc_scan sc;
     ecc_scan_init(&sc, src->fd, src->size, src->data_start);
     /* the file in large windows, one read each (a small per-rank trace:
-     * one read in all), shared by the files of a run */
+     * one read in all), shared by the files of a run; with the file's
+     * index, windows only where it places chunk headers. A merge that
+     * copies checks every payload: it reads all. */
     if (!r->scanbuf)
         r->scanbuf = malloc(PAL_SCAN_WINDOW);
     if (r->scanbuf)
         ecc_scan_buffer(&sc, r->scanbuf, PAL_SCAN_WINDOW);
+    size_t nplan = 0, pi = 0;
+    uint64_t *plan = r->scanbuf && !(r->flags & PAL_OPEN_COPY_) ? index_offsets(src, &nplan)
+                                                                 : NULL;
+    if (plan)
+        r->st.files_indexed++;
+    pal_status st = scan_chunks(r, src, &sc, plan, nplan, &pi);
+    free(plan);
+    return st;
+}
+
+static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const uint64_t *plan,
+                              size_t nplan, size_t *pi)
+{
+    ecc_scan sc = *scp;
     uint64_t dict_seq = 0;
     int dict_ok = 0;
     src->first_time = UINT64_MAX;
@@ -1940,6 +2105,8 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
     char why[512];
     for (;;) {
         ecc_event ev;
+        if (plan)
+            plan_window(&sc, r->scanbuf, plan, nplan, pi);
         ecc_scan_next(&sc, &ev);
         switch (ev.type) {
         case ECC_EV_END:
@@ -2690,6 +2857,9 @@ void pal_reader_get_stats_sized(const pal_reader *r, pal_reader_stats *st, size_
     PAL_REQUIRE(r && st && size >= sizeof st->size, );
     pal_reader_stats all = r->st;
     all.records += (uint64_t)(r->bnext - r->bmark);     /* see next_slow */
+    all.streams = 0;
+    for (size_t i = 0; i < r->nstreams; i++)
+        all.streams += !defs_stream(r->streams[i]);
     all.size = size < sizeof all ? size : sizeof all;   /* an older, shorter struct */
     memcpy(st, &all, all.size);
 }

@@ -349,12 +349,14 @@ static int id_taken(const rtypes *m, uint64_t id)
 
 /* The run's type for record r of source f: by name; a name whose fields
  * differ between files becomes "<name>_p<process>". -1 on no memory. */
-static long run_type(pal_reader *r, rtypes *m, const pal_src *f, const edl_record *er)
+static long run_type(pal_reader *r, rtypes *m, const pal_src *f, const edl_record *er,
+                     int *renamed)
 {
     char name[300];
     snprintf(name, sizeof name, "%s", edl_record_name(er));
     long i = rtypes_find(m, name);
     if (i >= 0 && !same_fields(m->t[i].src, er)) {
+        *renamed = 1;
         snprintf(name, sizeof name, "%s_p%u", edl_record_name(er), (unsigned)f->process);
         if ((i = rtypes_find(m, name)) < 0)
             pal_reader_note(r, "%s (process %u): record type '%s' has other fields than in "
@@ -442,15 +444,34 @@ pal_status pal_run_prepare(pal_reader *r)
     rtypes m = { NULL, 0, 0 };
     pal_status st = PAL_ENOMEM;
     const char *time_field = edl_dict_time_field(r->srcs[0].dict->ed);
+    /* the files of a run mostly share one dictionary (r->dcache): the first
+     * file of each maps its types by name, and the others whose dictionary
+     * is the same object map them alike -- the same records looked up in
+     * the same table -- unless a type of that first file was renamed (the
+     * new name is per process). like[i]: that first file, or -1. */
+    long *like = malloc((r->nsrcs ? r->nsrcs : 1) * sizeof *like);
+    long *firsts = malloc((r->nsrcs ? r->nsrcs : 1) * sizeof *firsts);
+    size_t nfirst = 0;
+    if (!like || !firsts)
+        goto out;
     for (size_t i = 0; i < r->nsrcs; i++) {
         pal_src *f = &r->srcs[i];
         const edl_dict *d = f->dict->ed;
         if (!(f->map = calloc(f->dict->nrecs ? f->dict->nrecs : 1, sizeof *f->map)))
             goto out;
         f->nmap = f->dict->nrecs;
+        like[i] = -1;
+        for (size_t j = nfirst; j-- > 0 && like[i] < 0;)
+            if (r->srcs[firsts[j]].dict == f->dict)
+                like[i] = firsts[j];
+        if (like[i] >= 0)
+            continue;
+        int renamed = 0;
         for (size_t k = 0; k < edl_dict_record_count(d); k++)
-            if (run_type(r, &m, f, edl_dict_record(d, k)) < 0)
+            if (run_type(r, &m, f, edl_dict_record(d, k), &renamed) < 0)
                 goto out;
+        if (!renamed)
+            firsts[nfirst++] = (long)i;
     }
     edl_dict *ed = build_dict(&m, time_field, r->srcs[0].dict->ed);
     if (!ed)
@@ -462,8 +483,13 @@ pal_status pal_run_prepare(pal_reader *r)
     for (size_t i = 0; i < r->nsrcs; i++) {
         pal_src *f = &r->srcs[i];
         const edl_dict *d = f->dict->ed;
+        if (like[i] >= 0) {
+            memcpy(f->map, r->srcs[like[i]].map, f->nmap * sizeof *f->map);
+            continue;
+        }
+        int renamed = 0;
         for (size_t k = 0; k < f->nmap; k++) {
-            long t = run_type(r, &m, f, edl_dict_record(d, k));
+            long t = run_type(r, &m, f, edl_dict_record(d, k), &renamed);
             pal_recdesc *to = r->dict->recs[t];
             f->map[k] = to;
             const edl_record *er = edl_dict_record(d, k);
@@ -482,6 +508,8 @@ out:
     for (size_t i = 0; i < m.n; i++)
         free(m.t[i].name);
     free(m.t);
+    free(like);
+    free(firsts);
     return st;
 }
 

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -875,11 +876,11 @@ static int read_share(vw_run *r, pal_reader *rd, const char *const *paths, size_
     return rc;
 }
 
-/* the run's files, and the time the run starts as one reader of it says:
+/* the run's files and threads, and the time the run starts as one reader of it says:
  * its start time, else its first record's (each share needs the same);
  * *out: the reader, not read yet (share 0's), or NULL */
 static int run_base(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
-                    unsigned *files, pal_reader **out)
+                    unsigned *files, unsigned *streams, pal_reader **out)
 {
     pal_reader *rd = NULL;
     *out = NULL;
@@ -893,6 +894,7 @@ static int run_base(vw_run *r, const char *const *paths, size_t n, const char *d
     pal_reader_stats rs;
     pal_reader_get_stats(rd, &rs);
     *files = rs.files;
+    *streams = rs.streams;
     const pal_record *rec;
     if (info.start_time > 0) {
         r->base_ticks = (double)info.start_time;
@@ -909,6 +911,16 @@ static int run_base(vw_run *r, const char *const *paths, size_t n, const char *d
     return 0;
 }
 
+/* Shares started before the run's start time is known (several files:
+ * it is the run's first record) open their readers meanwhile, then wait to
+ * be told how many shares there are: go, with jobs (0: none, quit). */
+typedef struct share_go {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int go;
+    unsigned jobs;
+} share_go;
+
 typedef struct share_job {
     const char *const *paths;
     size_t n;
@@ -917,14 +929,78 @@ typedef struct share_job {
     vw_run *r;
     int rc;
     pal_reader *rd;             /* opened already, or NULL */
+    share_go *early;            /* started early, or NULL */
 } share_job;
 
 static void *share_main(void *arg)
 {
     share_job *j = arg;
+    if (j->early) {
+        share_go *g = j->early;
+        /* a failed open is tried again, and said, if the share is read */
+        if (pal_reader_open_run(j->paths, j->n, j->dict, 0, &j->rd) != PAL_OK)
+            j->rd = NULL;
+        pthread_mutex_lock(&g->mu);
+        while (!g->go)
+            pthread_cond_wait(&g->cv, &g->mu);
+        j->nshares = g->jobs;
+        pthread_mutex_unlock(&g->mu);
+        if (j->k >= j->nshares) {
+            pal_reader_close(j->rd);
+            j->rd = NULL;
+            j->rc = 0;
+            return NULL;
+        }
+    }
     j->rc = read_share(j->r, j->rd, j->paths, j->n, j->dict, j->k, j->nshares);
     j->rd = NULL;   /* read_share closes it */
     return NULL;
+}
+
+/* How many readers of a run of files open at once the descriptor limit
+ * holds (each opens every file, up to half the limit), up to want: the
+ * soft limit raised towards the hard one when that is needed. */
+static unsigned readers_fit(unsigned want, unsigned files)
+{
+    struct rlimit rl;
+    if (want <= 1 || files == 0 || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+        rl.rlim_cur == RLIM_INFINITY)
+        return want;
+    if ((rlim_t)want * files + 32 > rl.rlim_cur && rl.rlim_cur < rl.rlim_max) {
+        rlim_t need = (rlim_t)want * files + 32;
+        rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && need > rl.rlim_max ? rl.rlim_max : need;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    rlim_t fit = rl.rlim_cur > 32 ? (rl.rlim_cur - 32) / files : 0;
+    return fit < want ? (fit ? (unsigned)fit : 1) : want;
+}
+
+/* Whether every path is a file (not a directory, whose files are many). */
+static int all_files(const char *const *paths, size_t n)
+{
+    struct stat sb;
+    for (size_t i = 0; i < n; i++)
+        if (stat(paths[i], &sb) != 0 || !S_ISREG(sb.st_mode))
+            return 0;
+    return 1;
+}
+
+/* Tells the early shares how many shares there are (0: none) and waits
+ * for those that quit. */
+static void early_go(share_go *g, share_job *job, pthread_t *th, unsigned early, unsigned jobs)
+{
+    pthread_mutex_lock(&g->mu);
+    g->go = 1;
+    g->jobs = jobs;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    for (unsigned k = jobs; k < early; k++) {
+        pthread_join(th[k], NULL);
+        if (job[k].r != NULL && k > 0)
+            vw_run_free(job[k].r);
+        job[k].r = NULL;
+    }
 }
 
 int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path,
@@ -935,67 +1011,98 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
     if (r == NULL)
         return -1;
     *out = r;
+    r->f.shares = 1;
     if (jobs <= 1) {
         if (read_share(r, NULL, paths, n, dict_path, 0, 1) || finish(r))
             return -1;
         return r->partial;
     }
-    /* shares of the run's files in threads, merged in share order; the
-     * threads of one file are read together (the definitions that name
-     * their regions may be in any of them) */
-    unsigned files = 0;
-    pal_reader *rd0 = NULL;   /* share 0's, when it could be opened without reading */
-    if (run_base(r, paths, n, dict_path, &files, &rd0))
+    /* shares of the run's files in threads, merged in share order: by file
+     * when there are as many files as threads, else by thread (each share
+     * reads the definitions of the files whose threads it reads). A run of
+     * several files starts at its first record, which one reader finds
+     * first (run_base): the shares open their readers meanwhile. */
+    share_go g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+    unsigned early = 0, cap = jobs;
+    if (n > 1 && all_files(paths, n)) {
+        early = readers_fit((jobs < n ? jobs : (unsigned)n) + 1, (unsigned)n) - 1;
+        if (early < 2)
+            early = 0;
+    }
+    share_job *job = calloc(cap, sizeof *job);
+    pthread_t *th = calloc(cap, sizeof *th);
+    if (!job || !th) {
+        free(job);
+        free(th);
+        fprintf(stderr, "pal-view: out of memory\n");
         return -1;
+    }
+    int rc = 0;
+    unsigned started = 0;   /* threads started: 0..started-1 */
+    for (unsigned k = 0; k < early; k++) {
+        job[k] = (share_job){paths, n, dict_path, k, 0, k ? run_new(NULL) : r, -1, NULL, &g};
+        if (job[k].r == NULL || pthread_create(&th[k], NULL, share_main, &job[k]) != 0) {
+            if (k > 0)
+                vw_run_free(job[k].r);
+            job[k].r = NULL;
+            break;
+        }
+        started++;
+    }
+    early = started;
+    unsigned files = 0, streams = 0;
+    pal_reader *rd0 = NULL;   /* share 0's, when it could be opened without reading */
+    if (run_base(r, paths, n, dict_path, &files, &streams, &rd0)) {
+        early_go(&g, job, th, early, 0);
+        free(job);
+        free(th);
+        return -1;
+    }
     if (files < jobs)
-        jobs = files;
+        jobs = streams > files ? (streams < jobs ? streams : jobs) : files;
     /* every share's reader opens every file of the run (its headers) and
      * keeps up to half the descriptor limit open: as many shares as the
-     * limit holds, raised to the hard limit when that is needed */
-    struct rlimit rl;
-    if (jobs > 1 && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        if ((rlim_t)jobs * files + 32 > rl.rlim_cur && rl.rlim_cur < rl.rlim_max) {
-            rlim_t want = (rlim_t)jobs * files + 32;
-            rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max ? rl.rlim_max : want;
-            setrlimit(RLIMIT_NOFILE, &rl);
-            getrlimit(RLIMIT_NOFILE, &rl);
-        }
-        rlim_t fit = rl.rlim_cur > 32 ? (rl.rlim_cur - 32) / files : 0;
-        if (fit < jobs)
-            jobs = fit ? (unsigned)fit : 1;
-    }
+     * limit holds */
+    jobs = readers_fit(jobs, files);
     if (jobs <= 1) {
+        early_go(&g, job, th, early, 0);
+        free(job);
+        free(th);
         if (read_share(r, rd0, paths, n, dict_path, 0, 1) || finish(r))
             return -1;
         return r->partial;
     }
+    if (jobs > cap)
+        jobs = cap;
     r->share = 1;
-    share_job *job = calloc(jobs, sizeof *job);
-    pthread_t *th = calloc(jobs, sizeof *th);
-    int rc = job && th ? 0 : -1;
-    unsigned started = 0;
-    for (unsigned k = 0; rc == 0 && k < jobs; k++) {
+    r->f.shares = jobs;
+    for (unsigned k = early; k < jobs; k++) {
         job[k] = (share_job){paths, n, dict_path, k, jobs, k ? run_new(NULL) : r, -1,
-                             k ? NULL : rd0};
+                             k ? NULL : rd0, NULL};
         if (k == 0)
             rd0 = NULL;   /* share 0's now */
         if (job[k].r == NULL)
             rc = -1;
-        else {
+    }
+    for (unsigned k = 0; k < jobs && k < early; k++)
+        job[k].nshares = jobs;
+    for (unsigned k = 0; k < jobs; k++)
+        if (job[k].r) {
             job[k].r->share = 1;
             job[k].r->base_ticks = r->base_ticks;
             job[k].r->have_base = r->have_base;
         }
-    }
-    for (unsigned k = 0; rc == 0 && k < jobs; k++, started++)
+    pal_reader_close(rd0);   /* (early: share 0 opened its own) */
+    early_go(&g, job, th, early, rc ? 0 : jobs);
+    started = rc ? 0 : early < jobs ? early : jobs;
+    for (unsigned k = started; rc == 0 && k < jobs; k++, started++)
         if (pthread_create(&th[k], NULL, share_main, &job[k]) != 0) {
             fprintf(stderr, "pal-view: cannot start a thread for share %u of %u\n", k, jobs);
             rc = -1;
             break;
         }
-    for (unsigned k = started; job && k < jobs; k++)   /* not started: its reader */
+    for (unsigned k = started; k < jobs; k++)   /* not started: its reader */
         pal_reader_close(job[k].rd);
-    pal_reader_close(rd0);
     vw_run **runs = calloc(jobs, sizeof *runs);
     for (unsigned k = 0; k < started; k++) {
         pthread_join(th[k], NULL);
@@ -1012,7 +1119,7 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
             fprintf(stderr, "pal-view: out of memory merging share %u of %u\n", k, jobs);
             rc = -1;
         }
-    for (unsigned k = 1; job && k < jobs; k++)
+    for (unsigned k = 1; k < jobs; k++)
         vw_run_free(job[k].r);
     free(job);
     free(th);

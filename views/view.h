@@ -144,6 +144,7 @@ typedef struct vw_facts {
      * and counted are in `lost`. All 0: the trace was read whole. */
     uint64_t damaged, bytes_skipped, chunks_missing;
     uint32_t truncated, not_closed, signaled, ranks_missing;
+    unsigned shares;    /* the threads that read it (vw_run_traces_jobs: jobs, or fewer) */
 } vw_facts;
 
 /* The operations table of one view. text and svg may be NULL. */

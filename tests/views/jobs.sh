@@ -6,9 +6,14 @@
 # are split by file, so their messages, collectives and call paths cross
 # shares: MPI runs of examples/mpi (ring, collectives, split communicators,
 # intercommunicators, and halo, whose keys carry many messages across shares,
-# on 4 ranks; ring on 16). The single files (toymp, PICL,
-# the ECL trace of tests/views/vwprog, merged MPI traces, an OTF2 archive)
-# are read by one thread whatever -j says: there -j must change nothing.
+# on 4 ranks; ring on 16). A single ECL file of many threads
+# (examples/threads on 16 threads, tests/views/vwprog) and a run file of
+# fewer members than -j (examples/mpi/threads: 2 ranks of 5 threads that
+# exchange messages thread to thread) are split by thread, each share
+# reading the definitions that name its threads' regions: vwmerge says how
+# many shares were read. The run files of 4 ranks split by member. The
+# traces of one stream (toymp, PICL, an OTF2 archive) are read by one
+# thread whatever -j says: there -j must change nothing.
 # halo with ECL_COUNTERS gives the counters per region a split run too;
 # a low descriptor limit (ulimit -n 40, 100) leaves -j 8 working.
 # A damaged run (a flipped chunk, a file cut short, a rank missing) says
@@ -55,7 +60,18 @@ same() {
     echo "ok: $name: -j 1, 2, 8 the same ($(sed -n 2p "$tmp/o.1.profile" | sed 's/^ *//'))"
 }
 
-# a run of per-rank files: split by file, each analysis merged
+# what merged read, -j 2 and -j 8 (a run of several files, or the threads
+# of one), in how many shares: name, shares for -j 2, for -j 8
+shares() {
+    for j in 2 8; do
+        want=$2
+        [ $j = 8 ] && want=$3
+        grep -q ", $want shares\$" "$tmp/vm.$j" 2>/dev/null ||
+            bad "$1: -j $j read in $want shares: $(cat "$tmp/vm.$j" 2>/dev/null)"
+    done
+}
+
+# a run of per-rank files, or one of many threads: split, each analysis merged
 merged() {
     name=$1
     shift
@@ -63,6 +79,7 @@ merged() {
     for j in 2 8; do
         if "$vm" $j "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
             echo "ok: $name: merged from $j shares: $(cat "$tmp/vm")"
+            cp "$tmp/vm" "$tmp/vm.$j"
             split=$((split + 1))
         else
             bad "$name: the facts merged from $j shares differ"
@@ -85,7 +102,14 @@ same "otf2-req" -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/vie
 ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" >/dev/null 2>&1 || exit 99
 trace=$(ls "$tmp"/vw.*.ecl 2>/dev/null | head -1)
 [ -n "$trace" ] || { echo "vwprog wrote no trace"; exit 99; }
-same vwprog "$trace"
+merged vwprog "$trace"
+shares vwprog 2 3   # its main thread and 2 workers
+# one file of 16 threads (and the main one), its definitions in stream 0
+mkdir "$tmp/th16"
+ECL_DIR="$tmp/th16" ECL_PREFIX=th "$top_builddir/examples/threads/threads" 16 50 >/dev/null 2>&1 ||
+    exit 99
+merged "threads, 16 threads in one file" "$tmp"/th16/th.*.ecl
+shares "threads, 16 threads in one file" 2 8
 
 if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring" ]; then
     OMPI_ALLOW_RUN_AS_ROOT=1
@@ -106,9 +130,19 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
     for ex in ring collectives split intercomm halo; do
         [ -x "$bin/$ex" ] || continue
         run "$ex" 4 "$bin/$ex"
-        same "$ex (merged)" "$tmp/$ex/trace.ecl"
+        merged "$ex (run file)" "$tmp/$ex/trace.ecl"
+        shares "$ex (run file)" 2 4   # by member
         merged "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
     done
+    # a run file of 2 members, 5 threads each, messages from thread to
+    # thread: -j 2 by member, -j 8 by thread (its sends and receives in
+    # different shares)
+    if [ -x "$bin/threads" ]; then
+        run mt 2 "$bin/threads"
+        merged "threads (run file of 2 ranks)" "$tmp/mt/trace.ecl"
+        shares "threads (run file of 2 ranks)" 2 8
+        grep -q ', 200 matched, ' "$tmp/vm.8" || bad "threads (run file): $(cat "$tmp/vm.8")"
+    fi
     # counters per region: perf_event counts of every thread
     if [ -x "$bin/halo" ]; then
         ECL_COUNTERS=task-clock,page-faults,context-switches
@@ -116,7 +150,7 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
         run cnt 4 "$bin/halo" 20
         unset ECL_COUNTERS
         merged "halo with counters (per-rank files)" "$tmp/cnt"/trace.[0-9]*.ecl
-        grep -q ', [1-9][0-9]* counters$' "$tmp/vm" ||
+        grep -q ', [1-9][0-9]* counters,' "$tmp/vm" ||
             echo "note: no counter recorded (no perf_event here): their merge is not compared"
     fi
     run ring16 16 "$bin/ring" 5

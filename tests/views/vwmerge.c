@@ -1,6 +1,6 @@
 /* vwmerge.c -- the analyses' merge on split inputs equals the unsplit
  * result: reads a trace or run once with one thread and once split into
- * JOBS shares of its files (pal_reader_set_share), whose partial results
+ * JOBS shares of its files or threads (pal_reader_set_share), whose partial results
  * are merged (views/filter.c), and compares the facts of every analysis
  * field by field, doubles exactly: the profile and call tree (regions,
  * lanes' shares, nodes), the messages and matrix (counts, latency, the
@@ -14,8 +14,9 @@
  * order, a binomial tree (views/mpi.c), each merged pair packed again;
  * the first part's bytes cut at 64 places never unpack, and with a byte
  * flipped at 64 places unpack without a fault (the sanitizer builds).
- * Prints "same: ..." and exits 0, or names the first fields that differ
- * and exits 1; 2 when the trace cannot be read. */
+ * Prints "same: ..." (with the shares the split read used) and exits 0, or
+ * names the first fields that differ and exits 1; 2 when the trace cannot
+ * be read. */
 #include <config.h>
 
 #include <stdio.h>
@@ -276,9 +277,9 @@ int main(int argc, char **argv)
     compare(a, b);
     if (diffs == 0)
         printf("same: %llu records, %zu regions, %zu nodes, %zu lanes, %llu matched, %zu "
-               "counters\n",
+               "counters, %u shares\n",
                (unsigned long long)a->records, a->nregions, a->nnodes, a->nlanes,
-               (unsigned long long)a->matched, a->ncounters);
+               (unsigned long long)a->matched, a->ncounters, b->shares);
     vw_run_free(one);
     vw_run_free(split);
     return diffs ? 1 : 0;
