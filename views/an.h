@@ -308,11 +308,17 @@ typedef struct vw_base {
     double ticks;       /* the time the run starts, as one reader of it says */
     int have;
     unsigned files;     /* the run's files */
+    unsigned streams;   /* and their threads */
 } vw_base;
 /* Opens the run once: its start and files. 0, or -1 (said on stderr). */
 int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b);
-/* The shares a run of b->files files is read in by up to want readers. */
+/* The shares a run of b->files files (b->streams threads) is read in by up
+ * to want readers: by file, else by thread, as -j splits. */
 unsigned vw_share_count(const vw_base *b, unsigned want);
+/* How many readers of a run of files open at once the descriptor limit
+ * holds (each opens every file, up to half the limit), up to want: the
+ * soft limit raised towards the hard one when that is needed. */
+unsigned vw_readers_fit(unsigned want, unsigned files);
 /* A new partial result at base b, empty; NULL when out of memory. */
 vw_run *vw_share_new(const vw_base *b, unsigned nshares);
 /* Share k of nshares read into r (from vw_share_new): 0, or -1 (said on

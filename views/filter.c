@@ -957,10 +957,17 @@ static void *share_main(void *arg)
     return NULL;
 }
 
-/* How many readers of a run of files open at once the descriptor limit
- * holds (each opens every file, up to half the limit), up to want: the
- * soft limit raised towards the hard one when that is needed. */
-static unsigned readers_fit(unsigned want, unsigned files)
+/* The shares a run of files holding streams (threads) is read in by up
+ * to want readers: by file when there are as many files, else by thread. */
+static unsigned share_count(unsigned files, unsigned streams, unsigned want)
+{
+    unsigned n = want;
+    if (files < want)
+        n = streams > files ? (streams < want ? streams : want) : files;
+    return n ? n : 1;
+}
+
+unsigned vw_readers_fit(unsigned want, unsigned files)
 {
     struct rlimit rl;
     if (want <= 1 || files == 0 || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
@@ -1025,7 +1032,7 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
     share_go g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
     unsigned early = 0, cap = jobs;
     if (n > 1 && all_files(paths, n)) {
-        early = readers_fit((jobs < n ? jobs : (unsigned)n) + 1, (unsigned)n) - 1;
+        early = vw_readers_fit((jobs < n ? jobs : (unsigned)n) + 1, (unsigned)n) - 1;
         if (early < 2)
             early = 0;
     }
@@ -1058,12 +1065,11 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
         free(th);
         return -1;
     }
-    if (files < jobs)
-        jobs = streams > files ? (streams < jobs ? streams : jobs) : files;
+    jobs = share_count(files, streams, jobs);
     /* every share's reader opens every file of the run (its headers) and
      * keeps up to half the descriptor limit open: as many shares as the
      * limit holds */
-    jobs = readers_fit(jobs, files);
+    jobs = vw_readers_fit(jobs, files);
     if (jobs <= 1) {
         early_go(&g, job, th, early, 0);
         free(job);
@@ -1368,7 +1374,7 @@ int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_ba
         fprintf(stderr, "pal-view: out of memory\n");
         return -1;
     }
-    int rc = run_base(r, paths, n, dict_path, &b->files, &rd);
+    int rc = run_base(r, paths, n, dict_path, &b->files, &b->streams, &rd);
     pal_reader_close(rd);
     b->ticks = r->base_ticks;
     b->have = r->have_base;
@@ -1378,8 +1384,7 @@ int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_ba
 
 unsigned vw_share_count(const vw_base *b, unsigned want)
 {
-    unsigned n = want < b->files ? want : b->files;   /* as vw_run_traces_jobs splits */
-    return n ? n : 1;
+    return share_count(b->files, b->streams, want);   /* as vw_run_traces_jobs splits */
 }
 
 vw_run *vw_share_new(const vw_base *b, unsigned nshares)
@@ -1410,7 +1415,7 @@ int vw_shares_read(vw_run *r, const vw_base *b, const char *const *paths, size_t
     unsigned started = 0;
     for (unsigned k = 0; rc == 0 && k < count; k++) {
         job[k] = (share_job){paths, n, dict_path, first + k, nshares,
-                             k ? vw_share_new(b, nshares) : r, -1, NULL};
+                             k ? vw_share_new(b, nshares) : r, -1, NULL, NULL};
         if (job[k].r == NULL)
             rc = -1;
     }

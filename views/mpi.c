@@ -180,47 +180,31 @@ static int reduce(vw_run *r, int failed)
     return failed;
 }
 
-/* the threads each process reads in: every share's reader opens every
- * file of the run, so as many as the descriptor limit holds (raised to the
- * hard limit), as -j does */
-static unsigned fit_jobs(unsigned jobs, unsigned files)
-{
-    struct rlimit rl;
-    if (jobs <= 1 || files == 0 || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
-        rl.rlim_cur == RLIM_INFINITY)
-        return jobs ? jobs : 1;
-    if ((rlim_t)jobs * files + 32 > rl.rlim_cur && rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
-        getrlimit(RLIMIT_NOFILE, &rl);
-    }
-    rlim_t fit = rl.rlim_cur > 32 ? (rl.rlim_cur - 32) / files : 0;
-    return fit < jobs ? (fit ? (unsigned)fit : 1) : jobs;
-}
-
 /* the run's start and files, as process 0 opened it, and the threads per
  * process (*jobs) as process 0 fits them: every process splits the run
  * alike. -1: process 0 could not open it (said there) */
 static int share_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b,
                       unsigned *jobs)
 {
-    uint64_t v[5] = {0, 0, 0, 0, 0};
+    uint64_t v[6] = {0, 0, 0, 0, 0, 0};
     if (rank == 0 && vw_run_base(paths, n, dict_path, b) == 0) {
         v[0] = 1;
         v[1] = (uint64_t)b->have;
         v[2] = b->files;
         memcpy(&v[3], &b->ticks, sizeof b->ticks);
-        v[4] = fit_jobs(*jobs, b->files);
+        v[4] = vw_readers_fit(*jobs ? *jobs : 1, b->files);
+        v[5] = b->streams;
     }
-    MPI_Bcast(v, 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(v, 6, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     if (!v[0])
         return -1;
     b->have = v[1] != 0;
     b->files = (unsigned)v[2];
     memcpy(&b->ticks, &v[3], sizeof b->ticks);
+    b->streams = (unsigned)v[5];
     *jobs = (unsigned)v[4];
     if (rank != 0 && *jobs > 1)
-        fit_jobs(*jobs, b->files);   /* its own limit raised likewise */
+        vw_readers_fit(*jobs, b->files);   /* its own limit raised likewise */
     return 0;
 }
 
