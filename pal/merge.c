@@ -499,7 +499,7 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     memset(&res, 0, sizeof res);
     mctx c = { o, &res };
     pal_reader *r = NULL;
-    uint8_t *index = NULL, *buf = NULL;
+    uint8_t *index = NULL, *buf = NULL, *copied = NULL;
     ecc_run_member *mem = NULL;
     ecc_out *out = NULL;
     char err[1024] = "";
@@ -590,8 +590,17 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         ecc_out_write_at(out, index, ilen, ECC_RUN_HEADER, err, sizeof err) != 0)
         goto io;
     uint64_t done = 0;
-    for (size_t i = 0; i < nm; i++) {
+    /* the members whose descriptors the scan left open first, then the
+     * others: in input order, a run of more files than the reader keeps
+     * open would have each one opened again (its LRU let the first go) */
+    if (!(copied = calloc(nm, 1)))
+        goto oom;
+    for (size_t k = 0; k < 2 * nm; k++) {
+        size_t i = k % nm;
         pal_src *f = &r->srcs[i];
+        if (copied[i] || (k < nm && f->fd < 0))
+            continue;
+        copied[i] = 1;
         int fd = pal_src_fd(r, f);
         const char *why = fd < 0 ? "it cannot be opened again"
                                  : copy_member(fd, ecc_out_fd(out), f->size, mem[i].offset, &buf,
@@ -622,6 +631,7 @@ io:
 done:
     if (out)
         ecc_out_abort(out);
+    free(copied);
     free(buf);
     free(index);
     free(mem);
