@@ -14,6 +14,12 @@
 
 static const char *prog = "ecl-merge";
 
+#ifdef HAVE_ZSTD
+#define HAVE_ZSTD_OR_ZLIB 2          /* --compress without a method */
+#else
+#define HAVE_ZSTD_OR_ZLIB 1
+#endif
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -36,8 +42,13 @@ static void usage(FILE *f)
 "                        PREFIX.<rank>.ecl, DIR/trace.ecl for a directory DIR)\n"
 "  -n, --ranks=N         the run had N ranks: report those without a trace\n"
 "                        (default: the size in the traces' headers)\n"
+"  -z, --compress[=METHOD] none, zlib or zstd (without METHOD: zstd if built\n"
+"                        with it, else zlib). Format 3: the records chunks the\n"
+"                        ranks wrote raw are compressed on the way, without\n"
+"                        decoding a record (default none: kept as written,\n"
+"                        the fastest merge); format 2: the output's chunks\n"
+"                        (default zstd if built with it, else zlib)\n"
 "With --format=2 only:\n"
-"  -z, --compress=METHOD none, zlib or zstd (default: zstd if built with it)\n"
 "      --chunk-size=SIZE raw bytes per output chunk (default 64K; what one\n"
 "                        damaged byte can cost)\n"
 "      --no-check        do not check message order after merging\n"
@@ -147,11 +158,11 @@ static size_t parse_size(const char *s)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK, OPT_FORMAT, OPT_PROGRESS };
+    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK, OPT_FORMAT, OPT_PROGRESS, OPT_COMPRESS };
     static const struct option longs[] = {
         { "output", required_argument, NULL, 'o' },
         { "ranks", required_argument, NULL, 'n' },
-        { "compress", required_argument, NULL, 'z' },
+        { "compress", optional_argument, NULL, OPT_COMPRESS },
         { "chunk-size", required_argument, NULL, OPT_CHUNK },
         { "no-check", no_argument, NULL, OPT_NOCHECK },
         { "format", required_argument, NULL, OPT_FORMAT },
@@ -186,8 +197,11 @@ int main(int argc, char **argv)
             o.ranks = (int)v;
             break;
         }
+        case OPT_COMPRESS:
         case 'z':
-            if (strcmp(optarg, "none") == 0)
+            if (!optarg)
+                o.compress = HAVE_ZSTD_OR_ZLIB;
+            else if (strcmp(optarg, "none") == 0)
                 o.compress = 0;
             else if (strcmp(optarg, "zlib") == 0)
                 o.compress = 1;
@@ -283,9 +297,13 @@ int main(int argc, char **argv)
     } else {
         status = res.problems ? 2 : 0;
         if (!quiet && (verbose || status == 0) && o.format == 3)
-            fprintf(stderr, "%s: merged %u ranks into '%s': %llu records in %llu chunks, kept "
-                    "as written%s\n", prog, res.ranks, output, (unsigned long long)res.records,
-                    (unsigned long long)res.chunks, status ? "; see the messages above" : "");
+            fprintf(stderr, "%s: merged %u ranks into '%s': %llu records in %llu chunks, %s%s\n",
+                    prog, res.ranks, output, (unsigned long long)res.records,
+                    (unsigned long long)res.chunks,
+                    o.compress <= 0 ? "kept as written"
+                    : o.compress == 1 ? "raw ones compressed with zlib"
+                                      : "raw ones compressed with zstd",
+                    status ? "; see the messages above" : "");
         else if (!quiet && (verbose || status == 0))
             fprintf(stderr, "%s: merged %u ranks into '%s': %llu records, %llu messages "
                     "matched%s\n", prog, res.ranks, output, (unsigned long long)res.records,
