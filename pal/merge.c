@@ -363,7 +363,7 @@ void pal_merge_options_default(pal_merge_options *o)
     o->size = sizeof *o;
     o->compress = -1;                /* the format's own: merge_method */
     o->chunk_size = (size_t)64 << 10;
-    o->check = 1;
+    o->check = -1;                   /* the format's own: on for 2, off for 3 */
     o->format = 3;
 }
 
@@ -883,6 +883,74 @@ static int zcopy_member(zcopy *zc, zmember *zm, uint32_t i, int fd, uint8_t *win
     }
 }
 
+/* ---------------------------------------------------------------- the check (format 3) */
+
+static void no_diag(void *ctx, const char *message)
+{
+    (void)ctx, (void)message;
+}
+
+/* --check on the run file: the run read as its readers will (the inputs as
+ * one clock-corrected stream: what the run file holds, record for record)
+ * and its messages matched by the event layer's one matcher. Counts into
+ * the result; what it finds is said as the format-2 merge says it. The
+ * reader's own notes (damage, missing ranks) were said by the merge. */
+static pal_status check_run(mctx *c, const char *const *inputs, size_t n)
+{
+    const pal_merge_options *o = c->o;
+    pal_merge_result *res = c->res;
+    pal_reader *r = NULL;
+    pal_events *e = NULL;
+    pal_status st = pal_reader_open_run(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN, &r);
+    if (st != PAL_OK)
+        return st;
+    pal_reader_set_diag(r, no_diag, NULL);
+    if ((st = pal_events_create(r, &e)) != PAL_OK) {
+        pal_reader_close(r);
+        return st;
+    }
+    uint64_t bytes_differ = 0;
+    const pal_event *v;
+    double worst = 0;
+    pal_msg_end ws = { 0 }, wr = { 0 };
+    while ((st = pal_events_next(e, &v)) == PAL_OK) {
+        if (v->kind != PAL_EV_MESSAGE)
+            continue;
+        res->messages++;
+        bytes_differ += v->send.bytes != v->recv.bytes;
+        if (v->recv.time < v->send.time) {
+            res->violations++;
+            if (v->send.time - v->recv.time > worst) {
+                worst = v->send.time - v->recv.time;
+                ws = v->send;
+                wr = v->recv;
+            }
+        }
+    }
+    if (st == PAL_END) {
+        pal_matcher_waiting(pal_events_matcher(e), &res->unmatched_sends, &res->unmatched_recvs);
+        res->max_violation_ns = worst;
+        st = PAL_OK;
+        if (res->violations > 0)
+            say(c, "the clocks could not be fully corrected: %" PRIu64 " of %" PRIu64
+                " receives complete before their send begins, by up to %.3f us (rank %u -> "
+                "rank %u, at %.6f s)", res->violations, res->messages, worst / 1e3,
+                ws.process, wr.process, secs(wr.time));
+        if (bytes_differ > 0)
+            say(c, "%" PRIu64 " sends were paired with receives of another size", bytes_differ);
+        if (res->unmatched_sends || res->unmatched_recvs)
+            say(c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
+                "send in the merged trace%s", res->unmatched_sends, res->unmatched_recvs,
+                res->incomplete || res->missing ? " (ranks are missing or incomplete)" : "");
+    } else {
+        pal_set_last_error("cannot check the messages of the merged trace: %s",
+                           pal_reader_error(r));
+    }
+    pal_events_destroy(e);
+    pal_reader_close(r);
+    return st;
+}
+
 /* Every member through the batches of zcopy (method: what raw records
  * chunks become), from offset start of the output on; fills their entries'
  * offsets and lengths and their stream tables in index. NULL, or why not. */
@@ -1114,6 +1182,11 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     }
     out = NULL;
     read_stats(&c, r);
+    pal_reader_close(r);
+    r = NULL;
+    /* the run file is written: a check that cannot run is a problem said */
+    if (o->check > 0 && check_run(&c, inputs, n) != PAL_OK)
+        say(&c, "the messages were not checked: %s", pal_last_error());
     st = PAL_OK;
     goto done;
 oom:
@@ -1213,8 +1286,8 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     size_t maxf = wd->max_fields ? wd->max_fields : 1;
     ov = calloc(maxf, sizeof *ov);
     ol = calloc(maxf, sizeof *ol);
-    roles = o->check ? message_roles(rd) : NULL;
-    if (!ov || !ol || (o->check && !roles)) {
+    roles = o->check != 0 ? message_roles(rd) : NULL;
+    if (!ov || !ol || (o->check != 0 && !roles)) {
         pal_set_last_error("cannot merge: out of memory");
         st = PAL_ENOMEM;
         goto out;

@@ -10,7 +10,10 @@
 # smaller, and its index (checked by merge_index with the codec alone)
 # names every chunk where it moved; a damaged records chunk in a per-rank
 # trace is kept as it is (not compressed, so not made good): the compressed
-# run file reads as the copying merge's, the damage said.
+# run file reads as the copying merge's, the damage said. --check pairs the
+# run file's messages with the event layer's matcher: the same counts as the
+# format-2 merge's check; a rank's file missing leaves its partners'
+# messages unmatched, said, exit status 2.
 . "$top_srcdir/tests/mpi/common.sh"
 
 # same DIR LABEL: merges DIR's per-rank traces both ways and compares
@@ -106,8 +109,45 @@ damaged() {
     echo "$what: a damaged records chunk under --compress is kept as it is, said, the rest read"
 }
 
+# checked DIR LABEL: --check finds the messages the format-2 merge pairs,
+# all of them matched; without rank 2's file the unmatched ones are said
+checked() {
+    d=$1
+    what=$2
+    "$merge" --check -o "$d/c.ecl" "$d"/trace.[0-9]*.ecl 2> "$d/ce" || {
+        cat "$d/ce"; fail "$what: ecl-merge --check exit status $?"; }
+    "$merge" --format=2 -o "$d/c2.ecl" "$d"/trace.[0-9]*.ecl 2> "$d/ce2" || fail "$what: format 2"
+    m3=$(sed -n "s/.*, \([0-9]*\) messages matched\$/\1/p" "$d/ce")
+    m2=$(sed -n "s/.*, \([0-9]*\) messages matched\$/\1/p" "$d/ce2")
+    [ -n "$m3" ] && [ "$m3" -gt 0 ] && [ "$m3" = "$m2" ] || {
+        cat "$d/ce" "$d/ce2"; fail "$what: --check matched '$m3' messages, format 2 '$m2'"; }
+    mkdir "$d/miss"
+    for f in "$d"/trace.[0-9]*.ecl; do
+        case $f in */trace.2.ecl) ;; *) cp "$f" "$d/miss/" ;; esac
+    done
+    "$merge" --check -o "$d/miss/c.ecl" "$d/miss"/trace.[0-9]*.ecl 2> "$d/ce"
+    st=$?
+    "$merge" --format=2 -o "$d/miss/c2.ecl" "$d/miss"/trace.[0-9]*.ecl 2> "$d/ce2"
+    cat "$d/ce"
+    [ $st -eq 2 ] || fail "$what without rank 2: ecl-merge --check exit status $st, expected 2"
+    grep -q "rank 2: no trace among the inputs" "$d/ce" || fail "$what: rank 2 not named missing"
+    u3=$(grep "sends without a receive" "$d/ce" | sed 's/^ecl-merge: //')
+    u2=$(grep "sends without a receive" "$d/ce2" | sed 's/^ecl-merge: //')
+    case $u3 in
+    [1-9]*" sends without a receive and "[1-9]*" receives without a send in the merged trace (ranks are missing or incomplete)") ;;
+    *) fail "$what without rank 2: unmatched messages not said ('$u3')" ;;
+    esac
+    [ "$u3" = "$u2" ] || fail "$what without rank 2: --check says '$u3', format 2 '$u2'"
+    # the default merge does not decode: it names the missing rank only
+    "$merge" -o "$d/miss/c.ecl" "$d/miss"/trace.[0-9]*.ecl 2> "$d/ce"
+    [ $? -eq 2 ] && ! grep -q "without a receive" "$d/ce" || fail "$what: the default merge checked"
+    rm -rf "$d/miss" "$d/c.ecl" "$d/c2.ecl"
+    echo "$what: --check matched $m3 messages as format 2 did; without rank 2: $u3"
+}
+
 ECL_MERGE=0 run 4 "$ex/ring" 10
 same "$tmp" ring
+checked "$tmp" ring
 rm -f "$tmp"/*.ecl
 
 ECL_MERGE=0 run 4 "$ex/halo" 10
