@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -966,11 +967,16 @@ static const char *recompress(pal_reader *r, ecc_run_member *mem, uint8_t *index
     zc.pos = zc.stage_off = start;
     zc.total = total;
     zmember zm = { mem, r->srcs, index, NULL };
+    /* the cores this process may run on (under mpirun, rank 0 is often
+     * bound to one: then one compressor) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t cs;
+    if (sched_getaffinity(0, sizeof cs, &cs) == 0)
+        cores = CPU_COUNT(&cs);
     zc.nz = cores < 1 ? 1 : cores > ZTHREADS ? ZTHREADS : (int)cores;
     const char *why = NULL;
     uint8_t *window = malloc(PAL_COPY_BUFFER);
-    zc.capitems = 65536;
+    zc.capitems = 16384;
     zc.items = malloc(zc.capitems * sizeof *zc.items);
     zc.in = malloc(ZBATCH);
     zc.out = malloc(ZBATCH);

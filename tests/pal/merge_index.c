@@ -125,6 +125,9 @@ int main(int argc, char **argv)
         }
         if (argc == 3 && k == (uint32_t)atoi(argv[2])) {
             printf("%" PRIu64 " %" PRIu64 "\n", big, big_len);
+            free(ix);
+            free(ix2);
+            close(fd);
             return bad;
         }
         /* the member's own index chunk and footer, with the member's offsets */
