@@ -544,8 +544,7 @@ typedef struct zmap {
 } zmap;
 
 typedef struct zcopy {
-    const pal_merge_options *o;
-    int method, level;
+    int method;
     ecc_zctx *z[ZTHREADS];
     int nz;
     /* the batch */
@@ -651,7 +650,6 @@ typedef struct zmember {
     ecc_run_member *mem;
     pal_src *srcs;
     uint8_t *index;                  /* the run's index, stream tables at mem[i].streams_offset */
-    pal_merge_result *res;
 } zmember;
 
 static void zmember_end(zcopy *zc, zmember *zm, uint32_t i)
@@ -957,16 +955,15 @@ static pal_status check_run(mctx *c, const char *const *inputs, size_t n)
  * offsets and lengths and their stream tables in index. NULL, or why not. */
 static const char *recompress(pal_reader *r, ecc_run_member *mem, uint8_t *index, int fd,
                               uint64_t start, int method, const pal_merge_options *o,
-                              uint64_t total, uint64_t *end)
+                              uint64_t total, uint64_t *end, char *why_buf, size_t why_len)
 {
     zcopy zc;
     memset(&zc, 0, sizeof zc);
-    zc.o = o;
     zc.method = method;
     zc.fd = fd;
     zc.pos = zc.stage_off = start;
     zc.total = total;
-    zmember zm = { mem, r->srcs, index, NULL };
+    zmember zm = { mem, r->srcs, index };
     /* the cores this process may run on (under mpirun, rank 0 is often
      * bound to one: then one compressor) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1021,6 +1018,8 @@ static const char *recompress(pal_reader *r, ecc_run_member *mem, uint8_t *index
         w += (size_t)got;
     }
     *end = zc.pos;
+    if (o->progress)
+        o->progress(o->progress_ctx, 1, total, total);
 out:
     for (int k = 0; k < ZTHREADS; k++)
         ecc_zctx_destroy(zc.z[k]);
@@ -1032,10 +1031,9 @@ out:
     free(zc.out);
     free(zc.stage);
     free(zc.map);
-    if (why && why == zc.err) {
-        static __thread char keep[512];
-        snprintf(keep, sizeof keep, "%s", zc.err);
-        why = keep;
+    if (why == zc.err) {             /* zc goes: the caller's buffer keeps it */
+        snprintf(why_buf, why_len, "%s", zc.err);
+        why = why_buf;
     }
     return why;
 }
@@ -1109,8 +1107,9 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
                      sizeof err) != 0)
         goto io;
     if (method != ECC_COMP_NONE) {
+        char zerr[512];
         const char *why = recompress(r, mem, index, ecc_out_fd(out), first, method, o, total,
-                                     &end);
+                                     &end, zerr, sizeof zerr);
         if (why) {
             snprintf(err, sizeof err, "cannot merge into '%s': %s", output, why);
             goto io;
