@@ -9,6 +9,9 @@
  *       that adds --format=2 to time the re-encoding merge.
  *   (i) peak memory: ecl-merge's peak RSS from 4 to 4096 ranks, with R and
  *       4 R records per rank, as KiB per rank above the program's own.
+ *  (h2) compression: `ecl-merge --compress=zstd` (the raw chunks compressed
+ *       while copying, no record decoded) next to the copying merge of (h):
+ *       time ratio within each run and the sizes of both outputs.
  *  (i2) reading: PAL reading the per-rank files of every set above (as a
  *       run) next to reading their merged trace, each a whole process (open,
  *       every record, close), back to back in each run: time, ratio per run
@@ -202,6 +205,10 @@ typedef struct trace_set {
     int checked;               /* the output was read back once */
     uint64_t read_back[NKINDS], expect[NKINDS];
     double merge_s[MAX_REPS], cat_s[MAX_REPS], peak_kib[MAX_REPS];
+    /* (h2): --compress=zstd; output sizes of both merges (first run) */
+    double z_s[MAX_REPS];
+    uint64_t copy_bytes, z_bytes;
+    int z_dead;
     /* (i2): the first merged output, kept; reading it and the per-rank files */
     char kept[4300];
     int have_kept;
@@ -366,6 +373,44 @@ static void run_merge(trace_set *t, int rep, const limits *lim)
     remove(t->out);
 }
 
+/* (h2): one `ecl-merge -z zstd -o OUT IN...` of t, right after the copying
+ * merge: wall time, and the output's size (first run). */
+static void run_merge_z(trace_set *t, int rep, const limits *lim)
+{
+    t->z_s[rep] = NAN;
+    if (!t->ok || t->dead || t->z_dead)
+        return;
+    char **argv = calloc((size_t)t->ranks + A_IN + 3, sizeof *argv);
+    if (!argv) {
+        t->z_dead = 1;
+        return;
+    }
+    char z[] = "-z", zstd[] = "zstd";
+    memcpy(argv, t->argv, A_OPT * sizeof *argv);          /* bench_rss REPORT ecl-merge */
+    argv[A_OPT] = z;
+    argv[A_OPT + 1] = zstd;
+    memcpy(argv + A_OPT + 2, t->argv + A_OPT, ((size_t)t->ranks + 2) * sizeof *argv);
+    bench_spawn_opts o = { .out_mode = BENCH_OUT_CAPTURE_ALL, .raise_nofile = 1,
+                           .as_limit = lim->as_bytes, .cpu_limit_s = lim->cpu_s };
+    bench_child c;
+    int status;
+    double wall_s, kib;
+    remove(t->out);
+    run_measured(argv, &o, &c, &status, &wall_s, &kib);
+    free(argv);
+    if (status != 0 && status != 2) {
+        t->z_dead = 1;                   /* the table says n/a */
+        remove(t->out);
+        return;
+    }
+    t->z_s[rep] = wall_s;
+    if (!t->z_bytes) {
+        t->z_bytes = bench_path_bytes(t->out);
+        t->copy_bytes = t->have_kept ? bench_path_bytes(t->kept) : 0;
+    }
+    remove(t->out);
+}
+
 /* (i2): one read of path (the per-rank directory or the merged trace) by a
  * child: `bench_rss REPORT bench_merge --count PATH`. */
 static void run_read(trace_set *t, const char *path, double *s, double *kib)
@@ -503,6 +548,37 @@ static void table_throughput(trace_set *sets, int nsets, int reps, const char *n
     }
     for (int i = 0; i < nsets; i++)
         set_notes(&sets[i]);
+    printf("\n");
+}
+
+static void table_compress(trace_set *sets, int nsets, int reps, const char *note)
+{
+    bench_table_header("(h2) ecl-merge --compress=zstd next to the copying merge", note);
+    printf("%d runs; in each, `ecl-merge -z zstd -o OUT IN...` right after the copying merge "
+           "of (h)\non the same files: the records chunks the ranks wrote raw are compressed "
+           "on the way\n(no record decoded; up to 8 threads, as many as the cores this process "
+           "may use).\nzstd/copy = the ratio of the two wall times within each run; sizes of "
+           "the outputs\n(the copy pads members to 4096 bytes, the compressed one to 8). Min "
+           "and median.\n\n", reps);
+    printf("%-6s %9s %8s %17s %17s %9s %9s %7s\n", "", "", "", "zstd s", "zstd / copy",
+           "copy MB", "zstd MB", "smaller");
+    printf("%-6s %9s %8s %8s %8s %8s %8s\n", "ranks", "rec/rank", "in MB", "min", "median",
+           "min", "median");
+    for (int i = 0; i < nsets; i++) {
+        trace_set *t = &sets[i];
+        double ratio[MAX_REPS];
+        for (int r = 0; r < reps; r++)
+            ratio[r] = t->z_s[r] / t->merge_s[r];
+        printf("%-6d %9llu", t->ranks, (unsigned long long)t->records);
+        bench_cell(t->ok ? (double)t->bytes / 1e6 : NAN, 8, 1);
+        bench_cells_min_median(t->z_s, reps, 8, 3, 1);
+        bench_cells_min_median(ratio, reps, 8, 2, 1);
+        bench_cell(t->copy_bytes ? (double)t->copy_bytes / 1e6 : NAN, 9, 1);
+        bench_cell(t->z_bytes ? (double)t->z_bytes / 1e6 : NAN, 9, 1);
+        bench_cell(t->copy_bytes && t->z_bytes ? (double)t->copy_bytes / (double)t->z_bytes
+                                               : NAN, 7, 2);
+        printf("%s\n", t->z_dead ? "   (--compress failed)" : "");
+    }
     printf("\n");
 }
 
@@ -754,6 +830,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < ntput; i++) {
             run_cat(&tput[i], rep);
             run_merge(&tput[i], rep, &lim);
+            run_merge_z(&tput[i], rep, &lim);
         }
         bench_child c;
         int status;
@@ -774,6 +851,7 @@ int main(int argc, char **argv)
     char note[1024];
     input_note(note, sizeof note, merge, method, gen_s, gen_ranks);
     table_throughput(tput, ntput, reps, note);
+    table_compress(tput, ntput, reps, note);
     table_memory(mem, nmem, reps, base_kib, note, &lim, max_ranks);
     table_read(tput, ntput, mem, nmem, reps, note);
     bench_rmtree(tmp);

@@ -86,34 +86,39 @@ void ecc_zctx_destroy(ecc_zctx *z)
     free(z);
 }
 
+size_t ecc_compress_into(ecc_zctx *z, const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
+{
+    if (z == NULL || z->method == ECC_COMP_NONE || len == 0 || cap == 0)
+        return 0;
+    if (z->method == ECC_COMP_ZLIB) {
+        /* deflateReset keeps the allocated state: no malloc per chunk */
+        if (len > 0xFFFFFFFFu || cap > 0xFFFFFFFFu || deflateReset(&z->zs) != Z_OK)
+            return 0;
+        z->zs.next_in = (Bytef *)(uintptr_t)src;
+        z->zs.avail_in = (uInt)len;
+        z->zs.next_out = dst;
+        z->zs.avail_out = (uInt)cap;
+        if (deflate(&z->zs, Z_FINISH) != Z_STREAM_END)
+            return 0;                    /* failed, or it does not fit in cap */
+        return cap - z->zs.avail_out;
+    }
+#ifdef HAVE_ZSTD
+    if (z->method == ECC_COMP_ZSTD) {
+        size_t r = ZSTD_compressCCtx(z->zstd, dst, cap, src, len, z->level);
+        return ZSTD_isError(r) ? 0 : r;
+    }
+#endif
+    return 0;
+}
+
 size_t ecc_compress(ecc_zctx *z, const uint8_t *src, size_t len, const uint8_t **out,
                     uint8_t *method_used)
 {
-    size_t n = 0;
     *out = src;
     *method_used = ECC_COMP_NONE;
-    if (z == NULL || z->method == ECC_COMP_NONE || len == 0)
+    if (z == NULL || z->method == ECC_COMP_NONE || len == 0 || len > z->out_cap)
         return len;
-    if (z->method == ECC_COMP_ZLIB) {
-        /* deflateReset keeps the allocated state: no malloc per chunk */
-        if (len > z->out_cap || deflateReset(&z->zs) != Z_OK)
-            return len;
-        z->zs.next_in = (Bytef *)(uintptr_t)src;
-        z->zs.avail_in = (uInt)len;
-        z->zs.next_out = z->out;
-        z->zs.avail_out = (uInt)z->out_cap;
-        if (deflate(&z->zs, Z_FINISH) != Z_STREAM_END)
-            return len;
-        n = z->out_cap - z->zs.avail_out;
-    }
-#ifdef HAVE_ZSTD
-    else if (z->method == ECC_COMP_ZSTD) {
-        size_t r = ZSTD_compressCCtx(z->zstd, z->out, z->out_cap, src, len, z->level);
-        if (ZSTD_isError(r))
-            return len;
-        n = r;
-    }
-#endif
+    size_t n = ecc_compress_into(z, src, len, z->out, z->out_cap);
     if (n == 0 || n >= len)
         return len;                      /* stored raw: smaller and faster to read */
     *out = z->out;

@@ -269,6 +269,11 @@ void ecc_zctx_destroy(ecc_zctx *z);
  * valid until the next call. */
 size_t ecc_compress(ecc_zctx *z, const uint8_t *src, size_t len, const uint8_t **out,
                     uint8_t *method_used);
+/* Compresses src into dst (cap bytes, the caller's: several threads, each
+ * with its own ecc_zctx, fill one output buffer). Returns the compressed
+ * bytes, 0 when compression failed or the result does not fit in cap (a
+ * caller that passes cap = len - 1 stores the raw bytes then). */
+size_t ecc_compress_into(ecc_zctx *z, const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 /* One-shot decompression of a chunk payload into dst (raw_length bytes).
  * NULL on success, else why not. */
 const char *ecc_decompress(int method, const uint8_t *src, size_t stored, uint8_t *dst,

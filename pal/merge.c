@@ -9,9 +9,11 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,14 +362,21 @@ void pal_merge_options_default(pal_merge_options *o)
 {
     memset(o, 0, sizeof *o);
     o->size = sizeof *o;
-#ifdef HAVE_ZSTD
-    o->compress = ECC_COMP_ZSTD;
-#else
-    o->compress = ECC_COMP_ZLIB;
-#endif
+    o->compress = -1;                /* the format's own: merge_method */
     o->chunk_size = (size_t)64 << 10;
-    o->check = 1;
+    o->check = -1;                   /* the format's own: on for 2, off for 3 */
     o->format = 3;
+}
+
+/* What output chunks are compressed with: the format's default for -1
+ * (format 2: zstd when built with it, else zlib; format 3: none, the chunks
+ * kept as written). -1 when the method is unknown to this build. */
+static int merge_method(const pal_merge_options *o)
+{
+    if (o->compress < 0)
+        return o->format == 3 ? ECC_COMP_NONE
+                              : ecc_have_compression(ECC_COMP_ZSTD) ? ECC_COMP_ZSTD : ECC_COMP_ZLIB;
+    return o->compress <= ECC_COMP_ZSTD && ecc_have_compression(o->compress) ? o->compress : -1;
 }
 
 static double secs(double ns)
@@ -488,18 +497,561 @@ static const char *copy_member(int in, int out, uint64_t length, uint64_t off, u
     return NULL;
 }
 
+/* ---------------------------------------------------------------- recompression (format 3) */
+
+/* With a compression method, each member is copied chunk by chunk, and
+ * the records chunks its writer stored raw are compressed on the way
+ * (their payload as it is: no record is decoded). Everything else -- the
+ * header, definitions' dictionary chunks, chunks already compressed,
+ * damaged bytes, a cut end -- is copied byte for byte, so a reader finds
+ * the same damage. Chunks move, so the member's own index chunk and footer
+ * are written with the new offsets, and so are the run's stream tables.
+ * Members start at multiples of 8, not 4096: their bytes differ from the
+ * per-rank files', so no file system can share their blocks, and 4,096
+ * small members would carry 8 MB of padding.
+ * Work goes in batches: the input of up to ZBATCH bytes is read, its
+ * chunks compressed by up to ZTHREADS threads, then written in order
+ * through a staging buffer in large writes. Memory does not depend on the
+ * records: the batch, the staging buffer and, per member, one offset pair
+ * per chunk while it is written. */
+#define ZBATCH ((size_t)8 << 20)
+#define ZSTAGE ((size_t)4 << 20)
+#define ZTHREADS 8
+
+enum {
+    Z_COPY,                          /* bytes as they are (header, damage, a cut end) */
+    Z_CHUNK,                         /* a raw records chunk's payload, to compress */
+    Z_INDEX,                         /* the member's index chunk's payload: offsets change */
+    Z_KEEP,                          /* a chunk as it is, header and payload: it moves */
+    Z_FOOTER,                        /* the member's footer: the index moves */
+    Z_END                            /* the member is complete */
+};
+
+typedef struct zitem {
+    int what;                        /* Z_* */
+    uint32_t member;
+    uint64_t src;                    /* source offset (Z_END: -) */
+    uint64_t len;                    /* Z_COPY: bytes; Z_CHUNK, Z_INDEX: payload bytes */
+    size_t in;                       /* the bytes in the batch's input */
+    size_t zlen;                     /* Z_CHUNK: compressed payload bytes, 0 stored raw */
+    size_t zout;                     /* ... in the batch's output */
+    ecc_chunk c;                     /* Z_CHUNK, Z_INDEX: its header; Z_FOOTER: c.sequence
+                                      * holds the index offset it names */
+} zitem;
+
+typedef struct zmap {
+    uint64_t from, to;               /* a chunk's offset in the member, before and after */
+} zmap;
+
+typedef struct zcopy {
+    int method;
+    ecc_zctx *z[ZTHREADS];
+    int nz;
+    /* the batch */
+    zitem *items;
+    size_t nitems, capitems;
+    uint8_t *in, *out;
+    size_t inlen, incap, outcap;
+    size_t next;                     /* the next item a compressor takes */
+    pthread_mutex_t lock;
+    /* the output: bytes [stage_off, stage_off + stagelen) wait in stage */
+    int fd;
+    uint8_t *stage;
+    size_t stagelen;
+    uint64_t stage_off, pos;         /* pos: where the next byte goes */
+    /* the member being written */
+    zmap *map;
+    size_t nmap, capmap;
+    uint64_t member_start;
+    /* progress */
+    uint64_t done, total;
+    char err[512];
+} zcopy;
+
+static int zput(zcopy *zc, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n > 0) {
+        size_t k = ZSTAGE - zc->stagelen < n ? ZSTAGE - zc->stagelen : n;
+        memcpy(zc->stage + zc->stagelen, b, k);
+        zc->stagelen += k;
+        zc->pos += k;
+        b += k;
+        n -= k;
+        if (zc->stagelen == ZSTAGE) {
+            for (size_t w = 0; w < zc->stagelen;) {
+                ssize_t got = pwrite(zc->fd, zc->stage + w, zc->stagelen - w,
+                                     (off_t)(zc->stage_off + w));
+                if (got < 0 && errno == EINTR)
+                    continue;
+                if (got <= 0) {
+                    snprintf(zc->err, sizeof zc->err, "%s", got < 0 ? strerror(errno)
+                                                                   : "nothing written");
+                    return -1;
+                }
+                w += (size_t)got;
+            }
+            zc->stage_off += zc->stagelen;
+            zc->stagelen = 0;
+        }
+    }
+    return 0;
+}
+
+static int zpad(zcopy *zc, uint64_t to)
+{
+    static const uint8_t zero[512];
+    while (zc->pos < to) {
+        size_t k = to - zc->pos < sizeof zero ? (size_t)(to - zc->pos) : sizeof zero;
+        if (zput(zc, zero, k) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The new offset of the member's chunk at from (in the member), or from when
+ * it is not a chunk the copy has written. */
+static uint64_t zmap_find(const zcopy *zc, uint64_t from)
+{
+    size_t lo = 0, hi = zc->nmap;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (zc->map[mid].from < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < zc->nmap && zc->map[lo].from == from ? zc->map[lo].to : from;
+}
+
+static void *zworker(void *arg)
+{
+    zcopy *zc = ((void **)arg)[0];
+    ecc_zctx *z = ((void **)arg)[1];
+    for (;;) {
+        pthread_mutex_lock(&zc->lock);
+        size_t i = zc->next;
+        while (i < zc->nitems && zc->items[i].what != Z_CHUNK)
+            i++;
+        zc->next = i < zc->nitems ? i + 1 : i;
+        pthread_mutex_unlock(&zc->lock);
+        if (i >= zc->nitems)
+            return NULL;
+        zitem *it = &zc->items[i];
+        /* stored compressed only when it is smaller */
+        it->zlen = ecc_compress_into(z, zc->in + it->in, (size_t)it->len, zc->out + it->zout,
+                                     (size_t)it->len - 1);
+    }
+}
+
+/* Compresses the batch's chunks, then writes its items in order. A member
+ * ends with its Z_END item: its entry and stream table are filled then. */
+typedef struct zmember {
+    ecc_run_member *mem;
+    pal_src *srcs;
+    uint8_t *index;                  /* the run's index, stream tables at mem[i].streams_offset */
+} zmember;
+
+static void zmember_end(zcopy *zc, zmember *zm, uint32_t i)
+{
+    ecc_run_member *m = &zm->mem[i];
+    const pal_src *f = &zm->srcs[i];
+    m->length = zc->pos - m->offset;
+    uint8_t *t = zm->index + m->streams_offset, *p = t + 8;
+    ecc_run_streams_begin(t, m->nstreams);
+    for (const pal_stream *x = f->streams; x; x = x->src_next) {
+        ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
+                              x->last_time };
+        uint8_t *q = p;
+        p = ecc_run_stream_encode(p, &rs, x->chunks);
+        for (size_t k = 0; k < x->nchunks; k++)
+            ecc_put64(q + ECC_RUN_STREAM + 8 * k, zmap_find(zc, x->chunks[k]) + m->offset);
+    }
+    ecc_run_streams_seal(t, m->streams_length);
+    zc->nmap = 0;
+}
+
+static int zflush(zcopy *zc, zmember *zm)
+{
+    /* compress: the workers and this thread */
+    size_t nchunks = 0;
+    for (size_t i = 0; i < zc->nitems; i++)
+        nchunks += zc->items[i].what == Z_CHUNK;
+    zc->next = 0;
+    pthread_t th[ZTHREADS];
+    void *args[ZTHREADS][2];
+    int started = 0;
+    for (int k = 1; k < zc->nz && (size_t)k < nchunks; k++) {
+        args[k][0] = zc;
+        args[k][1] = zc->z[k];
+        if (pthread_create(&th[k], NULL, zworker, args[k]) != 0)
+            break;
+        started = k;
+    }
+    args[0][0] = zc;
+    args[0][1] = zc->z[0];
+    zworker(args[0]);
+    for (int k = 1; k <= started; k++)
+        pthread_join(th[k], NULL);
+    /* write, in order */
+    for (size_t i = 0; i < zc->nitems; i++) {
+        zitem *it = &zc->items[i];
+        ecc_run_member *m = &zm->mem[it->member];
+        if (it->what == Z_END) {
+            zmember_end(zc, zm, it->member);
+            continue;
+        }
+        if (it->src == 0) {             /* a member's first bytes */
+            if (zpad(zc, align_up(zc->pos, 8)) != 0)
+                return -1;
+            m->offset = zc->pos;
+        }
+        uint64_t here = zc->pos - m->offset;
+        if (it->what == Z_COPY) {
+            if (zput(zc, zc->in + it->in, (size_t)it->len) != 0)
+                return -1;
+            continue;
+        }
+        if (it->what == Z_FOOTER) {
+            uint8_t fb[ECC_FOOTER];
+            ecc_footer_encode(fb, zmap_find(zc, it->c.sequence));
+            if (zput(zc, fb, sizeof fb) != 0)
+                return -1;
+        } else {
+            if (zc->nmap == zc->capmap) {
+                size_t cap = zc->capmap ? 2 * zc->capmap : 256;
+                zmap *nm = realloc(zc->map, cap * sizeof *nm);
+                if (!nm) {
+                    snprintf(zc->err, sizeof zc->err, "out of memory");
+                    return -1;
+                }
+                zc->map = nm;
+                zc->capmap = cap;
+            }
+            zc->map[zc->nmap++] = (zmap){ it->src, here };
+            if (it->what == Z_KEEP) {
+                if (zput(zc, zc->in + it->in, (size_t)it->len) != 0)
+                    return -1;
+                continue;
+            }
+            ecc_chunk c = it->c;
+            const uint8_t *pay = zc->in + it->in;
+            if (it->what == Z_CHUNK && it->zlen > 0) {
+                c.compression = (uint8_t)zc->method;
+                c.stored_length = (uint32_t)it->zlen;
+                pay = zc->out + it->zout;
+                c.payload_crc = ecc_crc32(0, pay, it->zlen);
+            } else if (it->what == Z_INDEX) {
+                /* its entries name chunks before it: where they are now */
+                uint8_t *e = zc->in + it->in;
+                for (uint64_t k = 0; k + ECC_INDEX_ENTRY <= it->len; k += ECC_INDEX_ENTRY) {
+                    ecc_index_entry x;
+                    ecc_index_entry_decode(e + k, &x);
+                    x.offset = zmap_find(zc, x.offset);
+                    ecc_index_entry_encode(e + k, &x);
+                }
+                c.payload_crc = ecc_crc32(0, e, (size_t)it->len);
+            }
+            uint8_t hb[ECC_CHUNK_HEADER];
+            ecc_chunk_encode(hb, &c);
+            if (zput(zc, hb, sizeof hb) != 0 || zput(zc, pay, c.stored_length) != 0)
+                return -1;
+        }
+    }
+    zc->nitems = 0;
+    zc->inlen = 0;
+    return 0;
+}
+
+/* Room in the batch for one more item with n input bytes (flushing it
+ * first when full); NULL on no memory or a failed write. */
+static zitem *zadd(zcopy *zc, zmember *zm, int what, uint32_t member, uint64_t n)
+{
+    if (zc->nitems > 0 && (zc->inlen + n > zc->incap || zc->nitems == zc->capitems) &&
+        zflush(zc, zm) != 0)
+        return NULL;
+    if (n > zc->incap) {             /* one chunk larger than a batch: a batch of its own */
+        uint8_t *ni = realloc(zc->in, (size_t)n), *no = realloc(zc->out, (size_t)n);
+        if (ni)
+            zc->in = ni;
+        if (no)
+            zc->out = no;
+        if (!ni || !no) {
+            snprintf(zc->err, sizeof zc->err, "out of memory");
+            return NULL;
+        }
+        zc->incap = zc->outcap = (size_t)n;
+    }
+    zitem *it = &zc->items[zc->nitems++];
+    memset(it, 0, sizeof *it);
+    it->what = what;
+    it->member = member;
+    it->in = zc->inlen;
+    it->zout = zc->inlen;            /* compressed output never exceeds its input */
+    it->len = n;
+    zc->inlen += (size_t)n;
+    return it;
+}
+
+/* Source bytes [off, off + n) of f into the batch as a verbatim copy, in
+ * pieces of at most a batch. */
+static int zcopy_range(zcopy *zc, zmember *zm, uint32_t member, int fd, uint64_t off, uint64_t n)
+{
+    while (n > 0) {
+        uint64_t k = n < ZBATCH ? n : ZBATCH;
+        zitem *it = zadd(zc, zm, Z_COPY, member, k);
+        if (!it)
+            return -1;
+        it->src = off;
+        if (ecc_read_at(fd, zc->in + it->in, (size_t)k, off) != 0) {
+            snprintf(zc->err, sizeof zc->err, "%s", errno ? strerror(errno) : "read error");
+            return -1;
+        }
+        off += k;
+        n -= k;
+    }
+    return 0;
+}
+
+/* Member i into the batch, chunk by chunk. */
+static int zcopy_member(zcopy *zc, zmember *zm, uint32_t i, int fd, uint8_t *window)
+{
+    const pal_src *f = &zm->srcs[i];
+    if (zcopy_range(zc, zm, i, fd, 0, f->data_start) != 0)
+        return -1;
+    ecc_scan sc;
+    ecc_scan_init(&sc, fd, f->size, f->data_start);
+    ecc_scan_buffer(&sc, window, PAL_COPY_BUFFER);
+    for (;;) {
+        ecc_event ev;
+        ecc_scan_next(&sc, &ev);
+        const ecc_chunk *c = &ev.chunk;
+        switch (ev.type) {
+        case ECC_EV_END:
+            return zadd(zc, zm, Z_END, i, 0) ? 0 : -1;
+        case ECC_EV_IOERR:
+            snprintf(zc->err, sizeof zc->err, "%s", strerror(sc.ioerr));
+            return -1;
+        case ECC_EV_FOOTER: {
+            zitem *it = zadd(zc, zm, Z_FOOTER, i, 0);
+            if (!it)
+                return -1;
+            it->src = ev.offset;
+            it->c.sequence = ev.index_offset;
+            continue;
+        }
+        case ECC_EV_DAMAGE:
+        case ECC_EV_CUT:
+            if (zcopy_range(zc, zm, i, fd, ev.offset, ev.length) != 0)
+                return -1;
+            continue;
+        default:
+            break;
+        }
+        /* a chunk: compressed when raw records, the index with new offsets,
+         * else as it is (Z_KEEP: it still moves, and the index and stream
+         * tables name it); a payload's CRC first, so that damage stays damage */
+        int what = Z_KEEP;
+        if (ecc_chunk_check(c, f->hdr.version_major) == NULL && c->compression == ECC_COMP_NONE &&
+            c->stored_length > 1 && (c->kind == ECC_KIND_RECORDS ||
+                                     (c->kind == ECC_KIND_INDEX &&
+                                      c->stored_length % ECC_INDEX_ENTRY == 0)))
+            what = c->kind == ECC_KIND_RECORDS ? Z_CHUNK : Z_INDEX;
+        for (;;) {
+            uint64_t from = what == Z_KEEP ? ev.offset : ev.offset + ECC_CHUNK_HEADER;
+            zitem *it = zadd(zc, zm, what, i, what == Z_KEEP ? ev.length : c->stored_length);
+            if (!it)
+                return -1;
+            it->src = ev.offset;
+            it->c = *c;
+            const uint8_t *b = ecc_scan_bytes(&sc, from, it->len);
+            if (b)
+                memcpy(zc->in + it->in, b, (size_t)it->len);
+            else if (ecc_read_at(fd, zc->in + it->in, (size_t)it->len, from) != 0) {
+                snprintf(zc->err, sizeof zc->err, "%s", errno ? strerror(errno) : "read error");
+                return -1;
+            }
+            if (what == Z_KEEP ||
+                ecc_crc32(0, zc->in + it->in, (size_t)it->len) == c->payload_crc)
+                break;
+            zc->inlen = it->in;          /* damaged: taken back, and kept as it is */
+            zc->nitems--;
+            what = Z_KEEP;
+        }
+        zc->done += ev.length;
+    }
+}
+
+/* ---------------------------------------------------------------- the check (format 3) */
+
+static void no_diag(void *ctx, const char *message)
+{
+    (void)ctx, (void)message;
+}
+
+/* --check on the run file: the run read as its readers will (the inputs as
+ * one clock-corrected stream: what the run file holds, record for record)
+ * and its messages matched by the event layer's one matcher. Counts into
+ * the result; what it finds is said as the format-2 merge says it. The
+ * reader's own notes (damage, missing ranks) were said by the merge. */
+static pal_status check_run(mctx *c, const char *const *inputs, size_t n)
+{
+    const pal_merge_options *o = c->o;
+    pal_merge_result *res = c->res;
+    pal_reader *r = NULL;
+    pal_events *e = NULL;
+    pal_status st = pal_reader_open_run(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN, &r);
+    if (st != PAL_OK)
+        return st;
+    pal_reader_set_diag(r, no_diag, NULL);
+    if ((st = pal_events_create(r, &e)) != PAL_OK) {
+        pal_reader_close(r);
+        return st;
+    }
+    uint64_t bytes_differ = 0;
+    const pal_event *v;
+    double worst = 0;
+    pal_msg_end ws = { 0 }, wr = { 0 };
+    while ((st = pal_events_next(e, &v)) == PAL_OK) {
+        if (v->kind != PAL_EV_MESSAGE)
+            continue;
+        res->messages++;
+        bytes_differ += v->send.bytes != v->recv.bytes;
+        if (v->recv.time < v->send.time) {
+            res->violations++;
+            if (v->send.time - v->recv.time > worst) {
+                worst = v->send.time - v->recv.time;
+                ws = v->send;
+                wr = v->recv;
+            }
+        }
+    }
+    if (st == PAL_END) {
+        pal_matcher_waiting(pal_events_matcher(e), &res->unmatched_sends, &res->unmatched_recvs);
+        res->max_violation_ns = worst;
+        st = PAL_OK;
+        if (res->violations > 0)
+            say(c, "the clocks could not be fully corrected: %" PRIu64 " of %" PRIu64
+                " receives complete before their send begins, by up to %.3f us (rank %u -> "
+                "rank %u, at %.6f s)", res->violations, res->messages, worst / 1e3,
+                ws.process, wr.process, secs(wr.time));
+        if (bytes_differ > 0)
+            say(c, "%" PRIu64 " sends were paired with receives of another size", bytes_differ);
+        if (res->unmatched_sends || res->unmatched_recvs)
+            say(c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
+                "send in the merged trace%s", res->unmatched_sends, res->unmatched_recvs,
+                res->incomplete || res->missing ? " (ranks are missing or incomplete)" : "");
+    } else {
+        pal_set_last_error("cannot check the messages of the merged trace: %s",
+                           pal_reader_error(r));
+    }
+    pal_events_destroy(e);
+    pal_reader_close(r);
+    return st;
+}
+
+/* Every member through the batches of zcopy (method: what raw records
+ * chunks become), from offset start of the output on; fills their entries'
+ * offsets and lengths and their stream tables in index. NULL, or why not. */
+static const char *recompress(pal_reader *r, ecc_run_member *mem, uint8_t *index, int fd,
+                              uint64_t start, int method, const pal_merge_options *o,
+                              uint64_t total, uint64_t *end, char *why_buf, size_t why_len)
+{
+    zcopy zc;
+    memset(&zc, 0, sizeof zc);
+    zc.method = method;
+    zc.fd = fd;
+    zc.pos = zc.stage_off = start;
+    zc.total = total;
+    zmember zm = { mem, r->srcs, index };
+    /* the cores this process may run on (under mpirun, rank 0 is often
+     * bound to one: then one compressor) */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t cs;
+    if (sched_getaffinity(0, sizeof cs, &cs) == 0)
+        cores = CPU_COUNT(&cs);
+    zc.nz = cores < 1 ? 1 : cores > ZTHREADS ? ZTHREADS : (int)cores;
+    const char *why = NULL;
+    uint8_t *window = malloc(PAL_COPY_BUFFER);
+    zc.capitems = 16384;
+    zc.items = malloc(zc.capitems * sizeof *zc.items);
+    zc.in = malloc(ZBATCH);
+    zc.out = malloc(ZBATCH);
+    zc.stage = malloc(ZSTAGE);
+    zc.incap = zc.outcap = ZBATCH;
+    int locked = pthread_mutex_init(&zc.lock, NULL) == 0;
+    for (int k = 0; k < zc.nz; k++)
+        if (!(zc.z[k] = ecc_zctx_create(method, o->level, 0)))
+            zc.nz = k;
+    if (!window || !zc.items || !zc.in || !zc.out || !zc.stage || !locked || zc.nz == 0) {
+        why = "out of memory";
+        goto out;
+    }
+    for (size_t i = 0; i < r->nsrcs; i++) {
+        pal_src *f = &r->srcs[i];
+        int in = pal_src_fd(r, f);
+        if (in < 0) {
+            why = "it cannot be opened again";
+            goto out;
+        }
+        if (zcopy_member(&zc, &zm, (uint32_t)i, in, window) != 0) {
+            why = zc.err;
+            goto out;
+        }
+        if (o->progress)
+            o->progress(o->progress_ctx, 1, zc.done, total);
+    }
+    if (zflush(&zc, &zm) != 0) {
+        why = zc.err;
+        goto out;
+    }
+    /* the rest of the staging buffer: zput writes whole buffers */
+    for (size_t w = 0; w < zc.stagelen;) {
+        ssize_t got = pwrite(fd, zc.stage + w, zc.stagelen - w, (off_t)(zc.stage_off + w));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            snprintf(zc.err, sizeof zc.err, "%s", got < 0 ? strerror(errno) : "nothing written");
+            why = zc.err;
+            goto out;
+        }
+        w += (size_t)got;
+    }
+    *end = zc.pos;
+    if (o->progress)
+        o->progress(o->progress_ctx, 1, total, total);
+out:
+    for (int k = 0; k < ZTHREADS; k++)
+        ecc_zctx_destroy(zc.z[k]);
+    if (locked)
+        pthread_mutex_destroy(&zc.lock);
+    free(window);
+    free(zc.items);
+    free(zc.in);
+    free(zc.out);
+    free(zc.stage);
+    free(zc.map);
+    if (why == zc.err) {             /* zc goes: the caller's buffer keeps it */
+        snprintf(why_buf, why_len, "%s", zc.err);
+        why = why_buf;
+    }
+    return why;
+}
+
 /* The run file (doc/trace-format.md, "Merged traces (version 3)"): the
  * run opened as a reader would (its files checked to belong together, each
  * scanned, the clock model of each chosen), then the index written and the
- * per-rank traces copied as they are. No record is decoded. */
+ * per-rank traces copied as they are, or with their raw records chunks
+ * compressed (method). No record is decoded. */
 static pal_status merge_runfile(const char *const *inputs, size_t n, const char *output,
-                                const pal_merge_options *o, pal_merge_result *res_out)
+                                const pal_merge_options *o, int method,
+                                pal_merge_result *res_out)
 {
     pal_merge_result res;
     memset(&res, 0, sizeof res);
     mctx c = { o, &res };
     pal_reader *r = NULL;
-    uint8_t *index = NULL, *buf = NULL;
+    uint8_t *index = NULL, *buf = NULL, *copied = NULL;
     ecc_run_member *mem = NULL;
     ecc_out *out = NULL;
     char err[1024] = "";
@@ -520,20 +1072,24 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         const pal_src *f = &r->srcs[i];
         uint32_t ns = 0;
         uint64_t nc = 0;
-        for (const pal_stream *x = f->streams; x; x = x->src_next, ns++)
+        for (const pal_stream *x = f->streams; x; x = x->src_next, ns++) {
             nc += x->nchunks;
+            res.records += x->records;
+            res.chunks += x->listed;
+        }
         mem[i].streams_offset = ilen;
         mem[i].streams_length = (uint32_t)ecc_run_streams_size(ns, nc);
         mem[i].nstreams = ns;
         ilen += align_up(mem[i].streams_length, 8);
     }
-    uint64_t pos = align_up(ECC_RUN_HEADER + ilen, ECC_RUN_ALIGN);
+    uint64_t first = align_up(ECC_RUN_HEADER + ilen, method == ECC_COMP_NONE ? ECC_RUN_ALIGN : 8);
+    uint64_t pos = first, end = first;
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
         ecc_run_member *m = &mem[i];
         const char *base = strrchr(f->path, '/');
         snprintf(m->name, sizeof m->name, "%s", base ? base + 1 : f->path);
-        m->offset = pos;
+        m->offset = pos;             /* (recompressed: set as written) */
         m->length = f->size;
         m->rank = f->hdr.rank;
         m->process = f->process;
@@ -541,9 +1097,63 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         m->t0 = f->t0;
         m->g0 = f->g0;
         m->b = f->b;
-        pos = align_up(pos + f->size, ECC_RUN_ALIGN);
+        end = pos + f->size;
+        pos = align_up(end, ECC_RUN_ALIGN);
         total += f->size;
     }
+    if (!(index = calloc(ilen ? ilen : 1, 1)))
+        goto oom;
+    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
+                     sizeof err) != 0)
+        goto io;
+    if (method != ECC_COMP_NONE) {
+        char zerr[512];
+        const char *why = recompress(r, mem, index, ecc_out_fd(out), first, method, o, total,
+                                     &end, zerr, sizeof zerr);
+        if (why) {
+            snprintf(err, sizeof err, "cannot merge into '%s': %s", output, why);
+            goto io;
+        }
+    } else {
+        for (size_t i = 0; i < nm; i++) {
+            const pal_src *f = &r->srcs[i];
+            uint8_t *t = index + mem[i].streams_offset, *p = t + 8;
+            ecc_run_streams_begin(t, mem[i].nstreams);
+            for (const pal_stream *x = f->streams; x; x = x->src_next) {
+                ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
+                                      x->last_time };
+                uint8_t *q = p;
+                p = ecc_run_stream_encode(p, &rs, x->chunks);
+                for (size_t k = 0; k < x->nchunks; k++)       /* offsets in the run file */
+                    ecc_put64(q + ECC_RUN_STREAM + 8 * k, x->chunks[k] + mem[i].offset);
+            }
+            ecc_run_streams_seal(t, mem[i].streams_length);
+        }
+        uint64_t done = 0;
+        /* the members whose descriptors the scan left open first, then the
+         * others: in input order, a run of more files than the reader keeps
+         * open would have each one opened again (its LRU let the first go) */
+        if (!(copied = calloc(nm, 1)))
+            goto oom;
+        for (size_t k = 0; k < 2 * nm; k++) {
+            size_t i = k % nm;
+            pal_src *f = &r->srcs[i];
+            if (copied[i] || (k < nm && f->fd < 0))
+                continue;
+            copied[i] = 1;
+            int fd = pal_src_fd(r, f);
+            const char *why = fd < 0 ? "it cannot be opened again"
+                                     : copy_member(fd, ecc_out_fd(out), f->size, mem[i].offset,
+                                                   &buf, o, &done, total);
+            if (why) {
+                snprintf(err, sizeof err, "cannot copy '%s' into '%s': %s", f->path, output,
+                         why);
+                goto io;
+            }
+        }
+    }
+    for (size_t i = 0; i < nm; i++)
+        ecc_run_member_encode(index + i * ECC_RUN_MEMBER, &mem[i]);
     ecc_run_header h;
     memset(&h, 0, sizeof h);
     const pal_src *r0 = NULL;
@@ -558,58 +1168,30 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     h.clock_source = (uint8_t)r->info.clock_source;
     h.index_offset = ECC_RUN_HEADER;
     h.index_length = ilen;
-    h.index_copy = align_up(pos, 8);
+    h.index_copy = align_up(end, 8);  /* after the last member */
     h.origin_ns = r->origin_ns;
     memcpy(h.host, r->info.host, sizeof h.host);
-    if (!(index = calloc(ilen ? ilen : 1, 1)))
-        goto oom;
-    for (size_t i = 0; i < nm; i++) {
-        const pal_src *f = &r->srcs[i];
-        uint8_t *t = index + mem[i].streams_offset, *p = t + 8;
-        ecc_run_streams_begin(t, mem[i].nstreams);
-        for (const pal_stream *x = f->streams; x; x = x->src_next) {
-            ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
-                                  x->last_time };
-            uint8_t *q = p;
-            p = ecc_run_stream_encode(p, &rs, x->chunks);
-            for (size_t k = 0; k < x->nchunks; k++)       /* offsets in the run file */
-                ecc_put64(q + ECC_RUN_STREAM + 8 * k, x->chunks[k] + mem[i].offset);
-            res.records += x->records;
-            res.chunks += x->listed;
-        }
-        ecc_run_streams_seal(t, mem[i].streams_length);
-        ecc_run_member_encode(index + i * ECC_RUN_MEMBER, &mem[i]);
-    }
     uint8_t hb[ECC_RUN_HEADER], foot[ECC_FOOTER];
     ecc_run_header_encode(hb, &h);
     uint64_t hcopy = h.index_copy + align_up(ilen, 8);
     ecc_run_footer_encode(foot, hcopy);
-    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
-                     sizeof err) != 0 ||
-        ecc_out_write_at(out, hb, sizeof hb, 0, err, sizeof err) != 0 ||
-        ecc_out_write_at(out, index, ilen, ECC_RUN_HEADER, err, sizeof err) != 0)
-        goto io;
-    uint64_t done = 0;
-    for (size_t i = 0; i < nm; i++) {
-        pal_src *f = &r->srcs[i];
-        int fd = pal_src_fd(r, f);
-        const char *why = fd < 0 ? "it cannot be opened again"
-                                 : copy_member(fd, ecc_out_fd(out), f->size, mem[i].offset, &buf,
-                                               o, &done, total);
-        if (why) {
-            snprintf(err, sizeof err, "cannot copy '%s' into '%s': %s", f->path, output, why);
-            goto io;
-        }
-    }
-    if (ecc_out_write_at(out, index, ilen, h.index_copy, err, sizeof err) != 0 ||
+    if (ecc_out_write_at(out, hb, sizeof hb, 0, err, sizeof err) != 0 ||
+        ecc_out_write_at(out, index, ilen, ECC_RUN_HEADER, err, sizeof err) != 0 ||
+        ecc_out_write_at(out, index, ilen, h.index_copy, err, sizeof err) != 0 ||
         ecc_out_write_at(out, hb, sizeof hb, hcopy, err, sizeof err) != 0 ||
-        ecc_out_write_at(out, foot, sizeof foot, hcopy + sizeof hb, err, sizeof err) != 0 ||
-        ecc_out_commit(out, err, sizeof err) != 0) {
+        ecc_out_write_at(out, foot, sizeof foot, hcopy + sizeof hb, err, sizeof err) != 0)
+        goto io;
+    if (ecc_out_commit(out, err, sizeof err) != 0) {
         out = NULL;                  /* commit removed it */
         goto io;
     }
     out = NULL;
     read_stats(&c, r);
+    pal_reader_close(r);
+    r = NULL;
+    /* the run file is written: a check that cannot run is a problem said */
+    if (o->check > 0 && check_run(&c, inputs, n) != PAL_OK)
+        say(&c, "the messages were not checked: %s", pal_last_error());
     st = PAL_OK;
     goto done;
 oom:
@@ -622,6 +1204,7 @@ io:
 done:
     if (out)
         ecc_out_abort(out);
+    free(copied);
     free(buf);
     free(index);
     free(mem);
@@ -650,8 +1233,15 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         pal_set_last_error("cannot merge: unknown merged format %d (2 or 3)", o->format);
         return PAL_EINVAL;
     }
+    int method = merge_method(o);
+    if (method < 0) {
+        pal_set_last_error("cannot merge: compression %d is not known to this build (0 none, "
+                           "1 zlib%s)", o->compress,
+                           ecc_have_compression(ECC_COMP_ZSTD) ? ", 2 zstd" : "");
+        return PAL_EINVAL;
+    }
     if (o->format == 3)
-        return merge_runfile(inputs, n, output, o, res_out);
+        return merge_runfile(inputs, n, output, o, method, res_out);
     pal_merge_result res;
     memset(&res, 0, sizeof res);
     mctx c = { o, &res };
@@ -691,7 +1281,7 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     memcpy(fh.host, r->info.host, sizeof fh.host);
     memcpy(fh.run_id, r->srcs[0].hdr.run_id, ECC_RUN_ID);
     fh.flags = ECC_HFLAG_MERGED;
-    pal_writer_options wo = { o->compress, o->level, o->chunk_size ? o->chunk_size : (64u << 10),
+    pal_writer_options wo = { method, o->level, o->chunk_size ? o->chunk_size : (64u << 10),
                               o->out_flags };
     if ((st = pal_writer_create(output, md, &fh, &wo, &w, err, sizeof err)) != PAL_OK) {
         pal_set_last_error("%s", err);
@@ -701,8 +1291,8 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     size_t maxf = wd->max_fields ? wd->max_fields : 1;
     ov = calloc(maxf, sizeof *ov);
     ol = calloc(maxf, sizeof *ol);
-    roles = o->check ? message_roles(rd) : NULL;
-    if (!ov || !ol || (o->check && !roles)) {
+    roles = o->check != 0 ? message_roles(rd) : NULL;
+    if (!ov || !ol || (o->check != 0 && !roles)) {
         pal_set_last_error("cannot merge: out of memory");
         st = PAL_ENOMEM;
         goto out;

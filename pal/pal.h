@@ -346,10 +346,12 @@ typedef struct pal_merge_options {
                                    * sets it: a program built with an older, shorter struct
                                    * passes its size, and the fields it lacks take their
                                    * defaults (PAL_EINVAL when it does not cover compress) */
-    int compress;                 /* output chunks: 0 none, 1 zlib, 2 zstd */
+    int compress;                 /* output chunks: -1 the format's default, 0 none, 1 zlib,
+                                   * 2 zstd; format 3: what the raw records chunks become */
     int level;                    /* compression level, 0 = fastest */
     size_t chunk_size;            /* raw bytes per output chunk */
-    int check;                    /* pair sends with receives */
+    int check;                    /* pair sends with receives: -1 the format's default
+                                   * (2: on; 3: off, it reads the run again), 0 off, 1 on */
     unsigned open_flags;          /* PAL_OPEN_FORCE */
     unsigned out_flags;           /* PAL_OUT_THROUGH */
     int ranks;                    /* the run had this many ranks (0: as the headers say) */
@@ -382,11 +384,15 @@ typedef struct pal_merge_result {
     uint64_t problems;            /* messages sent to diag */
 } pal_merge_result;
 
-/* Defaults: format 3; for format 2, zstd when built with it (else zlib) at
- * the fastest level, 64 KiB chunks, checking on; size set. Call it first,
- * then change fields. Format 3 copies the per-rank traces without decoding
- * them: compress, level, chunk_size and check apply to format 2 only
- * (result.messages stays 0). */
+/* Defaults: format 3; compress -1 (format 3: none, the chunks kept as
+ * written; format 2: zstd when built with it, else zlib) at the fastest
+ * level, 64 KiB chunks, check -1 (format 2 only); size set. Call it first, then change
+ * fields. Format 3 copies the per-rank traces without decoding them, with
+ * compress > 0 compressing the records chunks written raw on the way (up to
+ * 8 threads), and with check > 0 reads the run once written and pairs its
+ * messages with the event layer's matcher (else result.messages stays 0);
+ * chunk_size applies to format 2 only. PAL_EINVAL for a compression this
+ * build lacks. */
 PAL_API void pal_merge_options_default(pal_merge_options *o);
 PAL_API pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                              const pal_merge_options *o, pal_merge_result *result);

@@ -14,6 +14,12 @@
 
 static const char *prog = "ecl-merge";
 
+#ifdef HAVE_ZSTD
+#define HAVE_ZSTD_OR_ZLIB 2          /* --compress without a method */
+#else
+#define HAVE_ZSTD_OR_ZLIB 1
+#endif
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -36,11 +42,21 @@ static void usage(FILE *f)
 "                        PREFIX.<rank>.ecl, DIR/trace.ecl for a directory DIR)\n"
 "  -n, --ranks=N         the run had N ranks: report those without a trace\n"
 "                        (default: the size in the traces' headers)\n"
+"  -z, --compress[=METHOD] none, zlib or zstd (without METHOD: zstd if built\n"
+"                        with it, else zlib). Format 3: the records chunks the\n"
+"                        ranks wrote raw are compressed on the way, without\n"
+"                        decoding a record (default none: kept as written,\n"
+"                        the fastest merge); format 2: the output's chunks\n"
+"                        (default zstd if built with it, else zlib)\n"
+"      --check           decode the merged run and pair every send with its\n"
+"                        receive (the event layer's matcher): sends or\n"
+"                        receives without a partner, receives before their\n"
+"                        send are reported (exit status 2). Format 3: off by\n"
+"                        default (it reads every record); format 2: on\n"
+"      --no-check        do not check the messages\n"
 "With --format=2 only:\n"
-"  -z, --compress=METHOD none, zlib or zstd (default: zstd if built with it)\n"
 "      --chunk-size=SIZE raw bytes per output chunk (default 64K; what one\n"
 "                        damaged byte can cost)\n"
-"      --no-check        do not check message order after merging\n"
 "\n"
 "  -f, --force           merge traces of different runs (their run ids differ)\n"
 "      --through         write into OUTPUT even when it is a device, FIFO or\n"
@@ -147,13 +163,15 @@ static size_t parse_size(const char *s)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK, OPT_FORMAT, OPT_PROGRESS };
+    enum { OPT_NOCHECK = 256, OPT_THROUGH, OPT_CHUNK, OPT_FORMAT, OPT_PROGRESS, OPT_COMPRESS,
+           OPT_CHECK };
     static const struct option longs[] = {
         { "output", required_argument, NULL, 'o' },
         { "ranks", required_argument, NULL, 'n' },
-        { "compress", required_argument, NULL, 'z' },
+        { "compress", optional_argument, NULL, OPT_COMPRESS },
         { "chunk-size", required_argument, NULL, OPT_CHUNK },
         { "no-check", no_argument, NULL, OPT_NOCHECK },
+        { "check", no_argument, NULL, OPT_CHECK },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "progress", no_argument, NULL, OPT_PROGRESS },
         { "force", no_argument, NULL, 'f' },
@@ -186,8 +204,11 @@ int main(int argc, char **argv)
             o.ranks = (int)v;
             break;
         }
+        case OPT_COMPRESS:
         case 'z':
-            if (strcmp(optarg, "none") == 0)
+            if (!optarg)
+                o.compress = HAVE_ZSTD_OR_ZLIB;
+            else if (strcmp(optarg, "none") == 0)
                 o.compress = 0;
             else if (strcmp(optarg, "zlib") == 0)
                 o.compress = 1;
@@ -214,6 +235,9 @@ int main(int argc, char **argv)
             break;
         case OPT_NOCHECK:
             o.check = 0;
+            break;
+        case OPT_CHECK:
+            o.check = 1;
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "2") == 0) {
@@ -283,9 +307,19 @@ int main(int argc, char **argv)
     } else {
         status = res.problems ? 2 : 0;
         if (!quiet && (verbose || status == 0) && o.format == 3)
-            fprintf(stderr, "%s: merged %u ranks into '%s': %llu records in %llu chunks, kept "
-                    "as written%s\n", prog, res.ranks, output, (unsigned long long)res.records,
-                    (unsigned long long)res.chunks, status ? "; see the messages above" : "");
+        {
+            char checked[64] = "";
+            if (o.check > 0)
+                snprintf(checked, sizeof checked, ", %llu messages matched",
+                         (unsigned long long)res.messages);
+            fprintf(stderr, "%s: merged %u ranks into '%s': %llu records in %llu chunks, %s%s%s\n",
+                    prog, res.ranks, output, (unsigned long long)res.records,
+                    (unsigned long long)res.chunks,
+                    o.compress <= 0 ? "kept as written"
+                    : o.compress == 1 ? "raw ones compressed with zlib"
+                                      : "raw ones compressed with zstd",
+                    checked, status ? "; see the messages above" : "");
+        }
         else if (!quiet && (verbose || status == 0))
             fprintf(stderr, "%s: merged %u ranks into '%s': %llu records, %llu messages "
                     "matched%s\n", prog, res.ranks, output, (unsigned long long)res.records,

@@ -11,6 +11,9 @@
  *               2: the first trace twice (the same rank twice: refused);
  *               3: the first trace and a file of another format (the
  *                  second part behind bytes that are no ECL magic).
+ *   for 2, byte 0 >> 4 & 1 merges with --compress (the raw records chunks
+ *   compressed while copying, damage kept as it is), byte 0 >> 5 & 1 with
+ *   --check (the run read again and its messages matched).
  * Every record is read and each of its fields fetched and formatted. The
  * seed corpus (tests/pal/fuzz-corpus-binary) holds real format 2.0 traces
  * and a format 1.0 one. Built with ./configure --enable-fuzz CC=clang (with
@@ -119,6 +122,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pal_merge_options o;
             pal_merge_options_default(&o);
             o.open_flags = flags;
+#ifdef HAVE_ZSTD
+            o.compress = data[0] >> 4 & 1 ? 2 : -1;
+#else
+            o.compress = data[0] >> 4 & 1 ? 1 : -1;
+#endif
+            o.check = data[0] >> 5 & 1;
             pal_merge_result res;
             if (pal_merge(paths, 2, pm, &o, &res) == PAL_OK) {
                 const char *m[1] = { pm };
