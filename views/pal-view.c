@@ -45,8 +45,9 @@ static void usage(FILE *out)
           "                [--view NAME]... [--svg DIR] [--export chrome|csv]\n"
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] [--suggest-filter] [-j N] TRACE...\n"
-          "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
-          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] TRACE...\n"
+          "       pal-view [-d DICT] --waits[=text|csv|json] [-j N] TRACE...\n"
+          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] [-j N]\n"
+          "                TRACE...\n"
           "       pal-view [-d DICT] --predict NP [--waits=csv|json] RUN RUN...\n"
           "-j N: read a run of several files in N threads (default 1), with the output\n"
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
@@ -369,8 +370,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "pal-view: --waits goes with no --export, --html, --svg, --view or -o\n");
             return 1;
         }
-        int wrc = vw_waits_run((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                               waits, have_what_if ? &what_if : NULL, stdout);
+        int wrc = vw_waits_run_jobs((const char *const *)argv + optind, (size_t)(argc - optind),
+                                    dict, waits, have_what_if ? &what_if : NULL, jobs, stdout);
         if (fflush(stdout))
             wrc = -1;
         return wrc < 0 ? 1 : wrc ? 2 : 0;
@@ -465,6 +466,7 @@ int main(int argc, char **argv)
         sinkp = &all;
     }
     vw_run *run = NULL;
+    vw_waits_want(html != NULL);   /* the report's wait states, from the same pass */
     int partial = vw_run_traces_jobs((const char *const *)argv + optind,
                                      (size_t)(argc - optind), dict, sinkp, jobs, &run);
     if (partial < 0) {
@@ -516,8 +518,7 @@ int main(int argc, char **argv)
     }
     if (html) {
         quiet_text = 1;
-        /* the report's wait states read the run again (views/waits.c) */
-        vw_waits_source((const char *const *)argv + optind, (size_t)(argc - optind), dict);
+        vw_waits_source(run);
         snprintf(what, sizeof what, "writing %s", html);
         vw_progress_phase(prog, what);
         rc |= write_output(html, out_flags, html_fn, f);

@@ -50,6 +50,24 @@ near() {
         d = g - e; if (d < 0) d = -d; exit !(d <= 0.02 * e + k * s / 1000) }'
 }
 
+# jobs_same NAME [OPTION]...: the per-rank traces read in 1, 2 and 4
+# threads (-j: each thread's share of the ranks analysed apart, the shares'
+# wait states merged, messages between shares paired by the merge) give
+# byte-identical wait states in every form, and the same what-if replay
+jobs_same() {
+    n=$1
+    shift
+    for f in text csv json; do
+        "$pv" -j 1 "$@" --waits=$f "$tmp"/trace.[0-9]*.ecl > "$tmp/j1.$f" ||
+            fail "$n: pal-view -j 1 $* --waits=$f"
+        for j in 2 4; do
+            "$pv" -j $j "$@" --waits=$f "$tmp"/trace.[0-9]*.ecl > "$tmp/j$j.$f" ||
+                fail "$n: pal-view -j $j $* --waits=$f"
+            cmp "$tmp/j1.$f" "$tmp/j$j.$f" || fail "$n: $* --waits=$f: -j $j differs from -j 1"
+        done
+    done
+}
+
 # mode MODE "PATTERN CALL NOMINAL_UNITS"... [-- ZERO_PATTERN...]
 mode() {
     m=$1
@@ -58,6 +76,8 @@ mode() {
     run 4 "$prog" "$m" "$D"
     cat "$tmp"/lateness.*.times | awk -f "$awkf" > "$tmp/expect" || fail "expect-waits.awk"
     "$pv" --waits=csv "$tmp/trace.ecl" > "$tmp/waits.csv" || fail "pal-view --waits=csv ($m)"
+    jobs_same "$m"
+    jobs_same "$m" --what-if net,scale:delay=0
     echo "== $m: expected (pattern call seconds waits)"
     cat "$tmp/expect"
     echo "== $m: pal-view --waits=csv"
@@ -238,6 +258,8 @@ rm -f "$tmp"/*.ecl "$tmp"/lateness.*.times
 run 4 "$prog" chain "$D"
 cat "$tmp"/lateness.*.times | awk -f "$awkf" > "$tmp/expect" || fail "expect-waits.awk"
 "$pv" --waits=csv "$tmp/trace.ecl" > "$tmp/waits.csv" || fail "pal-view --waits=csv (chain)"
+jobs_same chain
+jobs_same chain --what-if scale:crit=0.5
 grep '^critical' "$tmp/waits.csv"
 cat "$tmp/expect"
 e=$(awk '$1 == "slept" && $2 == "crit" { print $3 }' "$tmp/expect")
