@@ -24,6 +24,7 @@
  *   Wait at Fence   MPI_Win_fence as a barrier over the window's group
  *   Late Post       an origin's MPI_Win_start/complete: target's post - own
  *   Early Wait      a target's MPI_Win_wait: last origin's complete - own
+ *                   (polling MPI_Win_test: from its first test)
  *   Lock Contention MPI_Win_lock or MPI_Win_unlock (as the library blocks)
  *                   of a passive target epoch: until another epoch that
  *                   held a conflicting lock of the target released it
@@ -734,13 +735,14 @@ static void set_jump(state *s, const wlane *wl, int64_t ws, const wlane *ll, int
  * the late lane's start at lt: the call paths in which the late lane spent
  * more time since its last synchronisation than the waiting lane did since
  * its own, each given its share of w (Scalasca's delay costs, direct only). */
-static int add_cause(state *s, int pattern, const wlane *wl, int64_t ws, const wlane *ll, int64_t lt,
-                     int64_t w)
+static int cause(state *s, int pattern, const wlane *wl, int64_t ws, const wlane *ll, int64_t lt,
+                 int64_t w, int jump)
 {
     if (w <= 0 || wl == NULL || ll == NULL)
         return 0;
     call *wc = call_at((wlane *)wl, ws);   /* once: the jump and the last synchronisation */
-    set_jump_at(s, wc, ws, ll, lt, w);
+    if (jump)
+        set_jump_at(s, wc, ws, ll, lt, w);
     s->ntouched = 0;
     tally(s, ll, sync_before(ll, lt), lt, 1);
     tally(s, wl, sync_walk(wl, wc, ws), ws, -1);
@@ -761,6 +763,14 @@ static int add_cause(state *s, int pattern, const wlane *wl, int64_t ws, const w
     if (sum == 0 && rc == 0)
         rc = wait_add(s, 1, pattern, NO_CAUSE, ll->process, ll->stream, (double)w * 1e-9);
     return rc;
+}
+
+/* ... and the critical path and the replay go from the waiting call to
+ * the late side */
+static int add_cause(state *s, int pattern, const wlane *wl, int64_t ws, const wlane *ll,
+                     int64_t lt, int64_t w)
+{
+    return cause(s, pattern, wl, ws, ll, lt, w, 1);
 }
 
 /* a process's parts on one context in the order of their calls (MPI
@@ -1104,7 +1114,10 @@ static int rma_waits(state *s)
                 ep[nep++] = (epoch){(size_t)(l - s->l), ci, SIZE_MAX, o->window,
                                     call_named(s, c, "win_start")};
             } else if (o->kind == PAL_RMA_SYNC &&
-                       (call_named(s, c, "win_complete") || call_named(s, c, "win_wait"))) {
+                       (call_named(s, c, "win_complete") || call_named(s, c, "win_wait") ||
+                        call_named(s, c, "win_test"))) {
+                /* an MPI_Win_test synchronises only when it completes the
+                 * epoch (mpi.spec: role rma_sync when flag is 1) */
                 int acc = call_named(s, c, "win_complete");
                 for (size_t k = nep; k-- > first;)
                     if (ep[k].close == SIZE_MAX && ep[k].window == o->window &&
@@ -1205,17 +1218,31 @@ static int rma_waits(state *s)
                 goto out;
         }
     }
-    /* Early Wait: the target's MPI_Win_wait until the last complete began */
+    /* Early Wait: the target's MPI_Win_wait until the last complete began;
+     * an epoch completed by polling MPI_Win_test waits from its first test
+     * to the completing one, as one MPI_Win_wait would (the critical path
+     * and the replay wait in the completing test) */
     for (size_t q = 0; q < nx; q++) {
         size_t k = xs[q];
         if (xlast[k] == INT64_MIN)
             continue;
         wlane *tl = &s->l[ep[k].lane];
-        const call *c = &tl->c[ep[k].close];
-        int64_t w = min64(xlast[k], c->end) - c->start;
-        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w, c->start) ||
-                      add_cause(s, P_EARLY_WAIT, tl, c->start, &s->l[xlane[k]], xlast[k], w)))
+        call *c = &tl->c[ep[k].close];
+        int64_t from = c->start;
+        if (call_named(s, c, "win_test"))
+            for (size_t i = ep[k].open + 1; i < ep[k].close; i++)
+                if (call_named(s, &tl->c[i], "win_test")) {
+                    from = tl->c[i].start;
+                    break;
+                }
+        int64_t w = min64(xlast[k], c->end) - from;
+        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w, from) ||
+                      cause(s, P_EARLY_WAIT, tl, from, &s->l[xlane[k]], xlast[k], w,
+                            from == c->start)))
             goto out;
+        if (from != c->start)
+            set_jump_at(s, c, c->start, &s->l[xlane[k]], xlast[k],
+                        min64(xlast[k], c->end) - c->start);
     }
     rc = lock_waits(s, lk, nlk);
 out:

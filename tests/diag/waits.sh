@@ -6,7 +6,8 @@
 # and MPI_Alltoall, Late Broadcast on MPI_Bcast and MPI_Scatter, Early Reduce
 # on MPI_Reduce and MPI_Gather; the same patterns of nonblocking
 # collectives, in the calls that complete them; Wait at Fence, Late Post
-# and Early Wait of one-sided synchronisation, Lock Contention of passive
+# and Early Wait of one-sided synchronisation (MPI_Win_wait, and MPI_Win_test
+# polled until the epoch completes), Lock Contention of passive
 # target locks) the seconds pal-view finds per pattern and
 # call equal the waits the program injected, within 2 % plus an absolute
 # slack of SLACK_MS (1 ms) per wait, for what the MPI library itself takes
@@ -245,6 +246,9 @@ mode rma "wait_fence MPI_Win_fence 6" "late_post any 3" "early_wait MPI_Win_wait
 # MPI_Win_lock or MPI_Win_unlock, as the library blocks: any call); shared
 # ones, which the program also makes while rank 0 holds a shared lock and
 # sleeps, do not (the lock type of each MPI_Win_lock, role lock_type)
+# MPI_Win_test loops: the target polls until its exposure epoch completes;
+# Early Wait from its first test to the completing one, as MPI_Win_wait
+mode wintest "early_wait MPI_Win_test 3"
 mode lock "lock_contention any 3"
 # the replay waits in each lock for the holder's unlock: without rank 0's
 # delays the exclusive requests do not wait either
