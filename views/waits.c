@@ -76,21 +76,28 @@ typedef struct {
     okey first;          /* where first seen: paths are numbered in this order */
 } path;
 
-/* a communication call of one rank and thread (96 bytes: a run's calls
+/* a communication call of one rank and thread (64 bytes: a run's calls
  * are most of what the analysis keeps) */
 typedef struct {
     int64_t start, end;
     uint32_t path;
     unsigned flags;      /* PAL_EVF_*, CALL_RECEIVED */
-    int64_t ls, lr;      /* its Late Sender and Late Receiver wait (the longest) */
-    int64_t ls_late, lr_late;   /* ... and the late side's start */
     int64_t cw;          /* its longest wait of any pattern, and that wait's late side */
     int64_t ct;
     uint64_t rbytes;     /* its largest message received, or its collective's bytes */
-    uint32_t ls_lane, lr_lane;  /* the late sides' lanes */
     uint32_t clane;
     uint32_t grp;        /* a barrier or N x N instance's: its index in groups + 1 */
+    uint32_t late;       /* its Late Sender / Receiver waits: index in the state's + 1 */
 } call;
+
+/* a call's Late Sender and Late Receiver wait (the longest message of
+ * each), the late side's start and lane; apart from the calls, as few of
+ * them wait for a message */
+typedef struct {
+    int64_t ls, lr;
+    int64_t ls_late, lr_late;
+    uint32_t ls_lane, lr_lane;
+} lwait;
 #define CALL_RECEIVED 0x40000000u   /* it received a message */
 
 /* a member of a barrier or N x N instance: lane and call index */
@@ -114,6 +121,7 @@ typedef struct {
     seg *sg;
     size_t nsg, sgcap;
     size_t hint;         /* call_at's last answer */
+    size_t sghint;       /* seg_from's */
     int64_t t;           /* the last enter or leave */
     int have_t;
     int unsorted;        /* a call began before the one recorded before it */
@@ -223,11 +231,15 @@ typedef struct vw_waits {
     size_t net_n;
     int64_t origin;        /* the run's start (ns), as the manager's: times out are from it */
     int thread_waits;      /* a waiting call that is no MPI call was seen */
+    lwait *lt;             /* the calls' Late Sender and Receiver waits */
+    size_t nlt, ltcap;
     okey cur;              /* the record being read (vw_run's) */
     size_t *lmap;          /* while reading: the manager's lane index -> lane + 1 */
     size_t nlmap;
     uint32_t *npath;       /* ... its call-tree node -> path + 1 (path_at) */
     size_t nnpath;
+    const pal_recdesc *io_desc;   /* is_io's last record type, and its answer */
+    int io_how;
     uint64_t nkept;        /* parts and operations kept so far */
     int failed;            /* out of memory in finish: the tables are not made */
 } state;
@@ -450,6 +462,18 @@ static uint32_t path_at(state *s, uint32_t parent, const pal_event *e, const vw_
     return p;
 }
 
+/* whether rec has the role io: its type's answer kept for the next record
+ * of the same type (most have none) */
+static int is_io(state *s, const pal_record *rec)
+{
+    const pal_recdesc *d = pal_record_desc(rec);
+    if (d != s->io_desc) {
+        s->io_desc = d;
+        s->io_how = pal_recdesc_has_role(d, PAL_ROLE_IO);
+    }
+    return s->io_how == 1 || (s->io_how == 2 && pal_record_has_role(rec, PAL_ROLE_IO) == 1);
+}
+
 static int on_event(state *s, const pal_matcher *mt, const pal_event *e, const vw_at *at)
 {
     wlane *l;
@@ -471,8 +495,7 @@ static int on_event(state *s, const pal_matcher *mt, const pal_event *e, const v
         if ((l = lane_at(s, e, at)) == NULL || seg_close(l, e->time))
             return -1;
         /* time in I/O: a region whose record has the role io (doc/edl.md) */
-        int io = e->record && !(e->flags & PAL_EVF_UNMATCHED) &&
-                 pal_record_has_role(e->record, PAL_ROLE_IO) == 1;
+        int io = e->record && !(e->flags & PAL_EVF_UNMATCHED) && is_io(s, e->record);
         uint32_t p = NO_PATH;
         if ((e->flags & CALL_FLAGS) || io) {
             p = e->depth < l->depth ? FR_PATH(l->stack[e->depth]) : NO_PATH;
@@ -685,10 +708,26 @@ static int64_t sync_before(const wlane *l, int64_t t)
     return sync_walk(l, call_at((wlane *)l, t), t);
 }
 
-/* adds sign x the time l spent per call path in [a, b) to s->acc */
-static void tally(state *s, const wlane *l, int64_t a, int64_t b, double sign)
+/* the first segment of l that ends after a; the lookups come mostly in
+ * time order: gallop from the last answer */
+static size_t seg_from(wlane *l, int64_t a)
 {
-    size_t lo = 0, hi = l->nsg;   /* the first segment ending after a */
+    size_t n = l->nsg, h = l->sghint <= n ? l->sghint : 0, lo, hi, step = 1;
+    if (h < n && l->sg[h].t1 <= a) {   /* after h */
+        lo = hi = h + 1;
+        while (hi < n && l->sg[hi].t1 <= a) {
+            lo = hi + 1;
+            hi = lo + step < n ? lo + step : n;
+            step *= 2;
+        }
+    } else {   /* at or before h */
+        lo = hi = h;
+        while (lo > 0 && l->sg[lo - 1].t1 > a) {
+            hi = lo - 1;
+            lo = hi > step ? hi - step : 0;
+            step *= 2;
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (l->sg[mid].t1 <= a)
@@ -696,6 +735,14 @@ static void tally(state *s, const wlane *l, int64_t a, int64_t b, double sign)
         else
             hi = mid;
     }
+    l->sghint = lo;
+    return lo;
+}
+
+/* adds sign x the time l spent per call path in [a, b) to s->acc */
+static void tally(state *s, const wlane *l, int64_t a, int64_t b, double sign)
+{
+    size_t lo = seg_from((wlane *)l, a);
     for (size_t i = lo; i < l->nsg && l->sg[i].t0 < b; i++) {
         int64_t t0 = l->sg[i].t0 > a ? l->sg[i].t0 : a, t1 = l->sg[i].t1 < b ? l->sg[i].t1 : b;
         if (t1 <= t0)
@@ -1480,6 +1527,31 @@ static int critical_path(state *s)
     return 0;
 }
 
+/* c's Late Sender and Receiver waits, made when first needed; NULL
+ * without memory (valid until the next call) */
+static lwait *late_of(state *s, call *c)
+{
+    if (c->late)
+        return &s->lt[c->late - 1];
+    if (grow((void **)&s->lt, &s->ltcap, s->nlt + 1, sizeof *s->lt))
+        return NULL;
+    memset(&s->lt[s->nlt], 0, sizeof *s->lt);
+    c->late = (uint32_t)++s->nlt;
+    return &s->lt[s->nlt - 1];
+}
+
+/* keeps w when it is longer than *best (the first of equal ones), with
+ * its late side's lane and start */
+static void longest(int64_t *best, uint32_t *blane, int64_t *bat, int64_t w, uint32_t from,
+                    int64_t at)
+{
+    if (w > *best) {
+        *best = w;
+        *blane = from;
+        *bat = at;
+    }
+}
+
 static int analyse(state *s)
 {
     s->acc = calloc(s->np + 1, sizeof *s->acc);
@@ -1508,24 +1580,22 @@ static int analyse(state *s)
         }
         /* Late Sender: the receive waited for the send to start */
         if (r && (r->flags & PAL_EVF_IDLE) && r->start < m->st) {
-            int64_t w = min64(m->st, r->end) - r->start;
-            if (w > r->ls) {
-                r->ls = w;
-                r->ls_lane = (uint32_t)(sl - s->l);
-                r->ls_late = m->st;
-            }
+            lwait *x = late_of(s, r);
+            if (x == NULL)
+                return -1;
+            longest(&x->ls, &x->ls_lane, &x->ls_late, min64(m->st, r->end) - r->start,
+                    (uint32_t)(sl - s->l), m->st);
         }
         /* Late Receiver: a blocking send (its call starts the message) that
          * ends only after the blocking receive (which the message ends)
          * was entered */
         call *snd = r && m->rt <= r->end && r->start > m->st ? call_at(sl, m->st) : NULL;
         if (snd && snd->start == m->st && snd->end > r->start) {
-            int64_t w = r->start - m->st;
-            if (w > snd->lr) {
-                snd->lr = w;
-                snd->lr_lane = (uint32_t)(rl - s->l);
-                snd->lr_late = r->start;
-            }
+            lwait *x = late_of(s, snd);
+            if (x == NULL)
+                return -1;
+            longest(&x->lr, &x->lr_lane, &x->lr_late, r->start - m->st, (uint32_t)(rl - s->l),
+                    r->start);
         }
     }
     /* the network by least squares: y = L + G b */
@@ -1543,12 +1613,15 @@ static int analyse(state *s)
         wlane *l = &s->l[i];
         for (size_t k = 0; k < l->n; k++) {
             const call *c = &l->c[k];
-            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, c->ls, c->start) ||
-                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, c->lr, c->start) ||
-                (c->ls > 0 &&
-                 add_cause(s, P_LATE_SENDER, l, c->start, &s->l[c->ls_lane], c->ls_late, c->ls)) ||
-                (c->lr > 0 &&
-                 add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[c->lr_lane], c->lr_late, c->lr)))
+            if (c->late == 0)
+                continue;
+            const lwait *x = &s->lt[c->late - 1];
+            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, x->ls, c->start) ||
+                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, x->lr, c->start) ||
+                (x->ls > 0 &&
+                 add_cause(s, P_LATE_SENDER, l, c->start, &s->l[x->ls_lane], x->ls_late, x->ls)) ||
+                (x->lr > 0 &&
+                 add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[x->lr_lane], x->lr_late, x->lr)))
                 return -1;
         }
     }
@@ -1862,6 +1935,7 @@ static void state_free(state *s)
     free(s->lhash);
     free(s->lmap);
     free(s->npath);
+    free(s->lt);
     free(s->gm);
     free(s->gfirst);
     free(s->rma);
