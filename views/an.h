@@ -224,6 +224,7 @@ struct vw_run {
     struct cnode { long node; size_t c; vw_cstat s; } *cnode;
     size_t ncnode, cnodecap;
     vw_cstat *region_cs, *node_cs;
+    struct vw_waits *waits;   /* the wait states (views/waits.c); NULL: not asked for */
 };
 
 
@@ -298,6 +299,10 @@ typedef struct vw_analysis {
  * time bins), counters per region, messages and the matrix */
 extern const vw_analysis vw_an_collectives, vw_an_profile, vw_an_utilization, vw_an_counters,
     vw_an_messages;
+/* wait states, causes, critical path (views/waits.c; only when asked for:
+ * vw_waits_want), and each message the merge of shares pairs, given to it */
+extern const vw_analysis vw_an_waits;
+int vw_waits_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 
 /* ---------------- shares read by processes (views/filter.c, for views/mpi.c) ----------------
  * One process of several reads one share of the run (the share function

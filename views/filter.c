@@ -23,7 +23,7 @@
 /* in this order: each sees an event after the ones before it */
 static const vw_analysis *const analyses[] = {&vw_an_collectives, &vw_an_profile,
                                               &vw_an_utilization, &vw_an_counters,
-                                              &vw_an_messages};
+                                              &vw_an_messages, &vw_an_waits};
 #define NANALYSES (sizeof analyses / sizeof analyses[0])
 
 /* ---------------- a small uint64 -> long hash map ---------------- */

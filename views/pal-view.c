@@ -50,8 +50,8 @@ static void usage(FILE *out)
           "                [--export otf2 -o DIR] [--html FILE] [-o FILE] [--gzip] [--from T] [--to T]\n"
           "                [--through] [--suggest-filter] [-j N] TRACE...\n"
           "       mpirun -np P pal-view --mpi [options] TRACE...\n"
-          "       pal-view [-d DICT] --waits[=text|csv|json] TRACE...\n"
-          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...]\n"
+          "       pal-view [-d DICT] --waits[=text|csv|json] [-j N] TRACE...\n"
+          "       pal-view [-d DICT] --what-if ideal|net[:L=V,G=V]|scale:REGION=F[,...] [-j N]\n"
           "                [-o PRED.ECL] TRACE...  (-o: the predicted run as a trace)\n"
           "       pal-view [-d DICT] --predict NP [--waits=csv|json] [-o SYNTH.ECL] RUN RUN...\n"
           "-j N: read a run of several files in N threads (default 1), with the output\n"
@@ -414,9 +414,9 @@ int main(int argc, char **argv)
                                             (size_t)(argc - optind), dict, waits, &what_if,
                                             output, out_flags & ECC_OUT_THROUGH ? PAL_OUT_THROUGH : 0,
                                             stdout)
-                         : vw_waits_run((const char *const *)argv + optind,
-                                        (size_t)(argc - optind), dict, waits,
-                                        have_what_if ? &what_if : NULL, stdout);
+                         : vw_waits_run_jobs((const char *const *)argv + optind,
+                                             (size_t)(argc - optind), dict, waits,
+                                             have_what_if ? &what_if : NULL, jobs, stdout);
         if (fflush(stdout))
             wrc = -1;
         return wrc < 0 ? 1 : wrc ? 2 : 0;
@@ -527,6 +527,7 @@ int main(int argc, char **argv)
         sinkp = &all;
     }
     vw_run *run = NULL;
+    vw_waits_want(html != NULL);   /* the report's wait states, from the same pass */
     int partial = mpi ? vw_mpi_run_traces((const char *const *)argv + optind,
                                           (size_t)(argc - optind), dict, sinkp, jobs, &run)
                       : vw_run_traces_jobs((const char *const *)argv + optind,
@@ -580,8 +581,7 @@ int main(int argc, char **argv)
     }
     if (html) {
         quiet_text = 1;
-        /* the report's wait states read the run again (views/waits.c) */
-        vw_waits_source((const char *const *)argv + optind, (size_t)(argc - optind), dict);
+        vw_waits_source(run);
         snprintf(what, sizeof what, "writing %s", html);
         vw_progress_phase(prog, what);
         rc |= write_output(html, out_flags, html_fn, f);

@@ -1,8 +1,10 @@
-/* waits.c -- wait states (pal-view --waits): the trace is replayed through
- * the event layer (pal_events, one matcher), the communication calls of each
- * rank and thread are kept with their call paths, and at the end every
- * matched message and every complete collective instance is examined for
- * the patterns below (doc/views.md, "Wait states"). Times are ns inside,
+/* waits.c -- wait states (pal-view --waits): an analysis of pal-view's
+ * manager (views/an.h, vw_an_waits), fed the event layer's events (one
+ * matcher) in the one pass every analysis shares. The communication calls
+ * of each rank and thread are kept with their call paths (with -j, per
+ * share, then merged), and at the end every matched message and every
+ * complete collective instance is examined for the patterns below
+ * (doc/views.md, "Wait states"; doc/diagnosis.md). Times are ns inside,
  * seconds out.
  *
  *   Late Sender     a blocking receive (or a wait that completes a receive)
@@ -22,6 +24,7 @@
  *   Wait at Fence   MPI_Win_fence as a barrier over the window's group
  *   Late Post       an origin's MPI_Win_start/complete: target's post - own
  *   Early Wait      a target's MPI_Win_wait: last origin's complete - own
+ *                   (polling MPI_Win_test: from its first test)
  *   Lock Contention MPI_Win_lock or MPI_Win_unlock (as the library blocks)
  *                   of a passive target epoch: until another epoch that
  *                   held a conflicting lock of the target released it
@@ -36,13 +39,14 @@
  * ideal or a LogGP-style network measured from the trace). */
 #include <config.h>
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "views/an.h"
 #include "views/escape.h"
-#include "views/vw.h"
 #include "views/waits.h"
 
 enum { P_LATE_SENDER, P_LATE_RECEIVER, P_WAIT_BARRIER, P_WAIT_NXN, P_LATE_BCAST,
@@ -69,23 +73,31 @@ typedef struct {
     uint32_t parent;
     char *name;
     size_t len;
+    okey first;          /* where first seen: paths are numbered in this order */
 } path;
 
-/* a communication call of one rank and thread (96 bytes: a run's calls
+/* a communication call of one rank and thread (64 bytes: a run's calls
  * are most of what the analysis keeps) */
 typedef struct {
     int64_t start, end;
     uint32_t path;
     unsigned flags;      /* PAL_EVF_*, CALL_RECEIVED */
-    int64_t ls, lr;      /* its Late Sender and Late Receiver wait (the longest) */
-    int64_t ls_late, lr_late;   /* ... and the late side's start */
     int64_t cw;          /* its longest wait of any pattern, and that wait's late side */
     int64_t ct;
     uint64_t rbytes;     /* its largest message received, or its collective's bytes */
-    uint32_t ls_lane, lr_lane;  /* the late sides' lanes */
     uint32_t clane;
     uint32_t grp;        /* a barrier or N x N instance's: its index in groups + 1 */
+    uint32_t late;       /* its Late Sender / Receiver waits: index in the state's + 1 */
 } call;
+
+/* a call's Late Sender and Late Receiver wait (the longest message of
+ * each), the late side's start and lane; apart from the calls, as few of
+ * them wait for a message */
+typedef struct {
+    int64_t ls, lr;
+    int64_t ls_late, lr_late;
+    uint32_t ls_lane, lr_lane;
+} lwait;
 #define CALL_RECEIVED 0x40000000u   /* it received a message */
 
 /* a member of a barrier or N x N instance: lane and call index */
@@ -109,15 +121,18 @@ typedef struct {
     seg *sg;
     size_t nsg, sgcap;
     size_t hint;         /* call_at's last answer */
+    size_t sghint;       /* seg_from's */
     int64_t t;           /* the last enter or leave */
     int have_t;
     int unsorted;        /* a call began before the one recorded before it */
-} lane;
+    okey first;          /* where first seen: lanes are put in this order */
+} wlane;
 
 typedef struct {
     uint32_t sp, ss, rp, rs;
     int64_t st, rt;
     uint64_t bytes;
+    uint64_t su, ru;     /* each end's record's place in its thread */
 } msg;
 
 /* one member's part of a collective: it arrives at start (its call); it
@@ -132,6 +147,7 @@ typedef struct {
     int nb;
     int pattern;         /* a fence's (P_WAIT_FENCE); -1: the operation's */
     uint64_t bytes;
+    uint64_t k;          /* when it was kept: a lane's parts in their order */
 } part;
 
 /* a one-sided operation or synchronisation (the event layer's RMA event) */
@@ -140,6 +156,7 @@ typedef struct {
     int64_t t, window, peer;
     pal_rma_kind kind;
     int lock;            /* PAL_RMA_LOCK: 1 exclusive, 2 shared, 0 not known */
+    uint64_t k;          /* when it was kept: a lane's operations in their order */
 } rmaop;
 
 /* an epoch of general active target synchronisation: an access epoch
@@ -164,12 +181,12 @@ typedef struct {
     int64_t worst_at;
 } wait;
 
-typedef struct {
+typedef struct vw_waits {
     path *p;
     size_t np, pcap;
     uint32_t *phash;     /* path index + 1, 0 empty */
     size_t phcap;
-    lane *l;
+    wlane *l;
     size_t nl, lcap, last_lane;
     size_t *lhash;       /* lane index + 1, 0 empty */
     size_t lhcap;
@@ -192,17 +209,17 @@ typedef struct {
     } pcache[PATH_CACHE];
     rmaop *rma;
     size_t nrma, rmacap;
-    const pal_handle *lock_h;   /* the field with role lock_type; NULL: none */
     struct win {         /* windows: id -> the size of their group */
         int64_t id;
         uint32_t size;
+        okey first;
     } *win;
     size_t nwin, wincap;
     member *gm;          /* the members of each group, group after group */
     size_t ngm, gmcap;
     size_t *gfirst;      /* group g: members gm[gfirst[g] .. gfirst[g + 1]) */
     size_t ng, gcap;
-    double cp_len;       /* the critical path: seconds, per path + 1, per lane */
+    double cp_len;       /* the critical path: seconds, per path + 1, per wlane */
     double *cp_path, *cp_lane;
     int64_t cp_from, cp_to;
     struct imbalance {
@@ -212,9 +229,19 @@ typedef struct {
     size_t nimb;
     double net_L, net_G;   /* the network measured: ns, ns per byte; from net_n messages */
     size_t net_n;
-    int64_t origin;        /* the trace's start (ns): times out are from it */
-    int have_origin;
+    int64_t origin;        /* the run's start (ns), as the manager's: times out are from it */
     int thread_waits;      /* a waiting call that is no MPI call was seen */
+    lwait *lt;             /* the calls' Late Sender and Receiver waits */
+    size_t nlt, ltcap;
+    okey cur;              /* the record being read (vw_run's) */
+    size_t *lmap;          /* while reading: the manager's lane index -> lane + 1 */
+    size_t nlmap;
+    uint32_t *npath;       /* ... its call-tree node -> path + 1 (path_at) */
+    size_t nnpath;
+    const pal_recdesc *io_desc;   /* is_io's last record type, and its answer */
+    int io_how;
+    uint64_t nkept;        /* parts and operations kept so far */
+    int failed;            /* out of memory in finish: the tables are not made */
 } state;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -276,7 +303,7 @@ static uint32_t path_find(state *s, uint32_t parent, const char *name, size_t le
         return NO_PATH;
     memcpy(copy, name, len);
     copy[len] = 0;
-    s->p[s->np] = (path){parent, copy, len};
+    s->p[s->np] = (path){parent, copy, len, s->cur};
     s->phash[k] = (uint32_t)s->np + 1;
     return (uint32_t)s->np++;
 }
@@ -293,7 +320,7 @@ static size_t *lane_slot(const state *s, uint32_t process, uint32_t stream)
 {
     size_t k = lane_hash(process, stream) & (s->lhcap - 1);
     for (; s->lhash[k]; k = (k + 1) & (s->lhcap - 1)) {
-        const lane *l = &s->l[s->lhash[k] - 1];
+        const wlane *l = &s->l[s->lhash[k] - 1];
         if (l->process == process && l->stream == stream)
             break;
     }
@@ -301,7 +328,7 @@ static size_t *lane_slot(const state *s, uint32_t process, uint32_t stream)
 }
 
 /* the lane of (process, stream), made when new */
-static lane *lane_get(state *s, uint32_t process, uint32_t stream)
+static wlane *lane_get(state *s, uint32_t process, uint32_t stream)
 {
     size_t last = s->last_lane;
     if (last < s->nl && s->l[last].process == process && s->l[last].stream == stream)
@@ -325,11 +352,12 @@ static lane *lane_get(state *s, uint32_t process, uint32_t stream)
     memset(&s->l[s->nl], 0, sizeof *s->l);
     s->l[s->nl].process = process;
     s->l[s->nl].stream = stream;
+    s->l[s->nl].first = s->cur;
     *slot = s->nl + 1;
     return &s->l[s->last_lane = s->nl++];
 }
 
-static lane *lane_find(state *s, uint32_t process, uint32_t stream)
+static wlane *lane_find(state *s, uint32_t process, uint32_t stream)
 {
     if (s->lhcap == 0)
         return NULL;
@@ -355,7 +383,7 @@ static uint32_t path_get(state *s, uint32_t parent, const char *name, size_t len
     return p;
 }
 
-static int seg_close(lane *l, int64_t t)
+static int seg_close(wlane *l, int64_t t)
 {
     if (l->have_t && t > l->t) {
         uint32_t top = l->depth ? l->stack[l->depth - 1] : NO_PATH;
@@ -399,29 +427,77 @@ static int by_start(const void *a, const void *b);
 static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint32_t stream,
                     int64_t ns, int64_t at);
 
-static int on_event(state *s, pal_events *ev, const pal_event *e)
+/* the lane of an enter or leave: through the manager's lane index */
+static wlane *lane_at(state *s, const pal_event *e, const vw_at *at)
 {
-    lane *l;
+    if (at->lane < 0)
+        return lane_get(s, e->process, e->stream);
+    size_t i = (size_t)at->lane;
+    if (i < s->nlmap && s->lmap[i])
+        return &s->l[s->lmap[i] - 1];
+    wlane *l = lane_get(s, e->process, e->stream);
+    size_t *m = l ? vw_grow_index(s->lmap, &s->nlmap, i, sizeof *m, 16) : NULL;
+    if (m == NULL)
+        return NULL;
+    s->lmap = m;
+    m[i] = (size_t)(l - s->l) + 1;
+    return l;
+}
+
+/* the path of name under parent for the manager's call-tree node: the
+ * path last found for the node when its parent is the same (then so is
+ * the name: a node is a region under its parent) */
+static uint32_t path_at(state *s, uint32_t parent, const pal_event *e, const vw_at *at)
+{
+    long nd = at->fr ? at->fr->node : -1;
+    if (nd >= 0 && (size_t)nd < s->nnpath && s->npath[nd] &&
+        s->p[s->npath[nd] - 1].parent == parent)
+        return s->npath[nd] - 1;
+    uint32_t p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
+    if (p != NO_PATH && nd >= 0) {
+        uint32_t *m = vw_grow_index(s->npath, &s->nnpath, (size_t)nd, sizeof *m, 64);
+        if (m == NULL)
+            return NO_PATH;
+        s->npath = m;
+        m[nd] = p + 1;
+    }
+    return p;
+}
+
+/* whether rec has the role io: its type's answer kept for the next record
+ * of the same type (most have none) */
+static int is_io(state *s, const pal_record *rec)
+{
+    const pal_recdesc *d = pal_record_desc(rec);
+    if (d != s->io_desc) {
+        s->io_desc = d;
+        s->io_how = pal_recdesc_has_role(d, PAL_ROLE_IO);
+    }
+    return s->io_how == 1 || (s->io_how == 2 && pal_record_has_role(rec, PAL_ROLE_IO) == 1);
+}
+
+static int on_event(state *s, const pal_matcher *mt, const pal_event *e, const vw_at *at)
+{
+    wlane *l;
     switch (e->kind) {
     case PAL_EV_ENTER:
-        if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
+        if ((l = lane_at(s, e, at)) == NULL || seg_close(l, e->time))
             return -1;
         if (l->depth > e->depth)
             l->depth = e->depth;
         {
             uint32_t parent = l->depth ? FR_PATH(l->stack[l->depth - 1]) : NO_PATH;
-            uint32_t p = path_get(s, parent, e->name ? e->name : "?", e->name ? e->name_len : 1);
+            uint32_t p = path_at(s, parent, e, at);
             if (p == NO_PATH || grow((void **)&l->stack, &l->scap, l->depth + 1, sizeof *l->stack))
                 return -1;
             l->stack[l->depth++] = p | (e->flags & CALL_FLAGS ? FR_COMM : 0);
         }
         return 0;
     case PAL_EV_LEAVE: {
-        if ((l = lane_get(s, e->process, e->stream)) == NULL || seg_close(l, e->time))
+        if ((l = lane_at(s, e, at)) == NULL || seg_close(l, e->time))
             return -1;
         /* time in I/O: a region whose record has the role io (doc/edl.md) */
-        int io = e->record && !(e->flags & PAL_EVF_UNMATCHED) &&
-                 pal_record_has_role(e->record, PAL_ROLE_IO) == 1;
+        int io = e->record && !(e->flags & PAL_EVF_UNMATCHED) && is_io(s, e->record);
         uint32_t p = NO_PATH;
         if ((e->flags & CALL_FLAGS) || io) {
             p = e->depth < l->depth ? FR_PATH(l->stack[e->depth]) : NO_PATH;
@@ -456,15 +532,15 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
             return -1;
         s->m[s->nm++] = (msg){e->send.process, e->send.stream, e->recv.process, e->recv.stream,
                               (int64_t)e->send.time, (int64_t)e->recv.time,
-                              e->send.bytes > e->recv.bytes ? e->send.bytes : e->recv.bytes};
+                              e->send.bytes > e->recv.bytes ? e->send.bytes : e->recv.bytes,
+                              e->send.user, e->recv.user};
         return 0;
     case PAL_EV_COLLECTIVE: {
         if ((l = lane_get(s, e->process, e->stream)) == NULL)
             return -1;
         uint64_t ctx = (uint64_t)e->comm;
         uint32_t size = 0;
-        if (pal_matcher_context(pal_events_matcher(ev), e->process, e->comm, e->comm_flags, &ctx,
-                                &size) != PAL_OK)
+        if (pal_matcher_context(mt, e->process, e->comm, e->comm_flags, &ctx, &size) != PAL_OK)
             ctx = (uint64_t)e->comm, size = 0;
         if (grow((void **)&s->c, &s->ccap, s->nc + 1, sizeof *s->c))
             return -1;
@@ -477,7 +553,7 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         s->c[s->nc++] = (part){ctx, 0, e->process, e->stream, size, p,
                                e->start, e->time, e->root, e->start, e->time,
                                e->op == PAL_COLL_OP_NONE ? op_of_name(e) : e->op, nb, -1,
-                               e->bytes};
+                               e->bytes, s->nkept++};
         if (nb && (e->flags & PAL_EVF_UNMATCHED))
             s->c[s->nc - 1].ws = e->time;   /* its completion not seen: no wait */
         return 0;
@@ -486,21 +562,25 @@ static int on_event(state *s, pal_events *ev, const pal_event *e)
         if (e->rma == PAL_RMA_WIN_CREATE) {
             uint64_t ctx;
             uint32_t size = 0;
-            if (pal_matcher_context(pal_events_matcher(ev), e->process, e->comm, e->comm_flags,
-                                    &ctx, &size) != PAL_OK)
+            if (pal_matcher_context(mt, e->process, e->comm, e->comm_flags, &ctx, &size) != PAL_OK)
                 size = 0;
             if (grow((void **)&s->win, &s->wincap, s->nwin + 1, sizeof *s->win))
                 return -1;
-            s->win[s->nwin++] = (struct win){e->window, size};
+            s->win[s->nwin++] = (struct win){e->window, size, s->cur};
             return 0;
         }
         if (grow((void **)&s->rma, &s->rmacap, s->nrma + 1, sizeof *s->rma))
             return -1;
-        s->rma[s->nrma++] = (rmaop){e->process, e->stream, e->time, e->window, e->peer, e->rma, 0};
+        s->rma[s->nrma++] = (rmaop){e->process, e->stream, e->time, e->window, e->peer, e->rma, 0,
+                                    s->nkept++};
         if (e->rma == PAL_RMA_LOCK) {
-            /* a lock of all targets (no lock type: MPI_Win_lock_all) is shared */
+            /* a lock of all targets (no lock type: MPI_Win_lock_all) is
+             * shared; the lock type is the field with role lock_type */
             int64_t v = 0;
-            if (s->lock_h && e->record && pal_record_i64(e->record, s->lock_h, &v) == PAL_OK)
+            const pal_fielddesc *f =
+                e->record ? pal_recdesc_role_field(pal_record_desc(e->record), PAL_FROLE_LOCK_TYPE)
+                          : NULL;
+            if (f && pal_record_get_i64(e->record, pal_field_name(f), &v) == PAL_OK)
                 s->rma[s->nrma - 1].lock = v == 1 || v == 2 ? (int)v : 0;
             else if (e->peer < 0)
                 s->rma[s->nrma - 1].lock = 2;
@@ -519,7 +599,7 @@ static int by_start(const void *a, const void *b)
 
 /* the call of l that t falls in or, for a completion recorded right after
  * its call, the last one that started at or before t */
-static call *call_at(lane *l, int64_t t)
+static call *call_at(wlane *l, int64_t t)
 {
     if (l == NULL || l->n == 0 || l->c[0].start > t)
         return NULL;
@@ -616,7 +696,7 @@ static int add_wait(state *s, int pattern, uint32_t pth, uint32_t process, uint3
 
 /* the end of l's last call that ended at or before t (the last
  * synchronisation), else l's first time */
-static int64_t sync_walk(const lane *l, const call *c, int64_t t)
+static int64_t sync_walk(const wlane *l, const call *c, int64_t t)
 {
     while (c && c->end > t)
         c = c > l->c ? c - 1 : NULL;
@@ -625,15 +705,31 @@ static int64_t sync_walk(const lane *l, const call *c, int64_t t)
     return l->nsg ? l->sg[0].t0 : t;
 }
 
-static int64_t sync_before(const lane *l, int64_t t)
+static int64_t sync_before(const wlane *l, int64_t t)
 {
-    return sync_walk(l, call_at((lane *)l, t), t);
+    return sync_walk(l, call_at((wlane *)l, t), t);
 }
 
-/* adds sign x the time l spent per call path in [a, b) to s->acc */
-static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
+/* the first segment of l that ends after a; the lookups come mostly in
+ * time order: gallop from the last answer */
+static size_t seg_from(wlane *l, int64_t a)
 {
-    size_t lo = 0, hi = l->nsg;   /* the first segment ending after a */
+    size_t n = l->nsg, h = l->sghint <= n ? l->sghint : 0, lo, hi, step = 1;
+    if (h < n && l->sg[h].t1 <= a) {   /* after h */
+        lo = hi = h + 1;
+        while (hi < n && l->sg[hi].t1 <= a) {
+            lo = hi + 1;
+            hi = lo + step < n ? lo + step : n;
+            step *= 2;
+        }
+    } else {   /* at or before h */
+        lo = hi = h;
+        while (lo > 0 && l->sg[lo - 1].t1 > a) {
+            hi = lo - 1;
+            lo = hi > step ? hi - step : 0;
+            step *= 2;
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (l->sg[mid].t1 <= a)
@@ -641,6 +737,14 @@ static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
         else
             hi = mid;
     }
+    l->sghint = lo;
+    return lo;
+}
+
+/* adds sign x the time l spent per call path in [a, b) to s->acc */
+static void tally(state *s, const wlane *l, int64_t a, int64_t b, double sign)
+{
+    size_t lo = seg_from((wlane *)l, a);
     for (size_t i = lo; i < l->nsg && l->sg[i].t0 < b; i++) {
         int64_t t0 = l->sg[i].t0 > a ? l->sg[i].t0 : a, t1 = l->sg[i].t1 < b ? l->sg[i].t1 : b;
         if (t1 <= t0)
@@ -657,7 +761,7 @@ static void tally(state *s, const lane *l, int64_t a, int64_t b, double sign)
 /* The critical path goes from the waiting call (wl's call that starts at
  * ws: wc, or the one call_at finds) to the late side (ll at lt) after a
  * wait of w ns: its longest. */
-static void set_jump_at(state *s, call *wc, int64_t ws, const lane *ll, int64_t lt, int64_t w)
+static void set_jump_at(state *s, call *wc, int64_t ws, const wlane *ll, int64_t lt, int64_t w)
 {
     if (wc && wc->start == ws && w > wc->cw) {
         wc->cw = w;
@@ -666,9 +770,9 @@ static void set_jump_at(state *s, call *wc, int64_t ws, const lane *ll, int64_t 
     }
 }
 
-static void set_jump(state *s, const lane *wl, int64_t ws, const lane *ll, int64_t lt, int64_t w)
+static void set_jump(state *s, const wlane *wl, int64_t ws, const wlane *ll, int64_t lt, int64_t w)
 {
-    call *wc = call_at((lane *)wl, ws);
+    call *wc = call_at((wlane *)wl, ws);
     if (wc && wc->start == ws && w > wc->cw) {
         wc->cw = w;
         wc->clane = (uint32_t)(ll - s->l);
@@ -680,13 +784,14 @@ static void set_jump(state *s, const lane *wl, int64_t ws, const lane *ll, int64
  * the late lane's start at lt: the call paths in which the late lane spent
  * more time since its last synchronisation than the waiting lane did since
  * its own, each given its share of w (Scalasca's delay costs, direct only). */
-static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const lane *ll, int64_t lt,
-                     int64_t w)
+static int cause(state *s, int pattern, const wlane *wl, int64_t ws, const wlane *ll, int64_t lt,
+                 int64_t w, int jump)
 {
     if (w <= 0 || wl == NULL || ll == NULL)
         return 0;
-    call *wc = call_at((lane *)wl, ws);   /* once: the jump and the last synchronisation */
-    set_jump_at(s, wc, ws, ll, lt, w);
+    call *wc = call_at((wlane *)wl, ws);   /* once: the jump and the last synchronisation */
+    if (jump)
+        set_jump_at(s, wc, ws, ll, lt, w);
     s->ntouched = 0;
     tally(s, ll, sync_before(ll, lt), lt, 1);
     tally(s, wl, sync_walk(wl, wc, ws), ws, -1);
@@ -709,6 +814,14 @@ static int add_cause(state *s, int pattern, const lane *wl, int64_t ws, const la
     return rc;
 }
 
+/* ... and the critical path and the replay go from the waiting call to
+ * the late side */
+static int add_cause(state *s, int pattern, const wlane *wl, int64_t ws, const wlane *ll,
+                     int64_t lt, int64_t w)
+{
+    return cause(s, pattern, wl, ws, ll, lt, w, 1);
+}
+
 /* a process's parts on one context in the order of their calls (MPI
  * orders a communicator's collectives, blocking or not, by their start) */
 static int by_member(const void *a, const void *b)
@@ -718,7 +831,11 @@ static int by_member(const void *a, const void *b)
         return x->ctx < y->ctx ? -1 : 1;
     if (x->process != y->process)
         return x->process < y->process ? -1 : 1;
-    return (x->start > y->start) - (x->start < y->start);
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->stream != y->stream)   /* the same order whatever share read them */
+        return x->stream < y->stream ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
 }
 
 static int by_instance(const void *a, const void *b)
@@ -728,7 +845,11 @@ static int by_instance(const void *a, const void *b)
         return x->ctx < y->ctx ? -1 : 1;
     if (x->seq != y->seq)
         return x->seq < y->seq ? -1 : 1;
-    return (x->process > y->process) - (x->process < y->process);
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -762,7 +883,7 @@ static int collective_waits(state *s, const part *g, size_t n)
             if (g[i].start > g[late].start)
                 late = i;
         int64_t last = g[late].start;
-        const lane *ll = lane_find(s, g[late].process, g[late].stream);
+        const wlane *ll = lane_find(s, g[late].process, g[late].stream);
         /* the instance's members, for the replay (all wait for the last) */
         if (grow((void **)&s->gfirst, &s->gcap, s->ng + 2, sizeof *s->gfirst) ||
             grow((void **)&s->gm, &s->gmcap, s->ngm + n, sizeof *s->gm))
@@ -770,7 +891,7 @@ static int collective_waits(state *s, const part *g, size_t n)
         ll = lane_find(s, g[late].process, g[late].stream);
         size_t first = s->ngm;
         for (size_t i = 0; i < n; i++) {
-            lane *ml = lane_find(s, g[i].process, g[i].stream);
+            wlane *ml = lane_find(s, g[i].process, g[i].stream);
             call *mc = ml && !g[i].nb ? call_at(ml, g[i].start) : NULL;
             if (mc && mc->start == g[i].start && mc->grp == 0) {
                 s->gm[s->ngm++] = (member){(size_t)(ml - s->l), (size_t)(mc - ml->c)};
@@ -801,7 +922,7 @@ static int collective_waits(state *s, const part *g, size_t n)
             root = &g[i];
     if (root == NULL || n < 2)
         return 0;
-    const lane *rl = lane_find(s, root->process, root->stream);
+    const wlane *rl = lane_find(s, root->process, root->stream);
     if (pattern == P_LATE_BCAST) {
         for (size_t i = 0; i < n; i++) {
             if (&g[i] == root)
@@ -829,7 +950,7 @@ static int collective_waits(state *s, const part *g, size_t n)
         return -1;
     /* the root's result depends on every member: the critical path goes
      * to the last one */
-    const lane *late = lane_find(s, last->process, last->stream);
+    const wlane *late = lane_find(s, last->process, last->stream);
     if (late)
         set_jump(s, rl, root->ws, late, last->start, min64(last->start, root->we) - root->ws);
     return 0;
@@ -856,7 +977,9 @@ static int by_lane_time(const void *a, const void *b)
         return x->process < y->process ? -1 : 1;
     if (x->stream != y->stream)
         return x->stream < y->stream ? -1 : 1;
-    return (x->t > y->t) - (x->t < y->t);
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
 }
 
 /* the context of a window's fences: apart from every communicator's */
@@ -868,7 +991,7 @@ static const state *sort_ep_state;
 static int by_exposure(const void *a, const void *b)
 {
     const epoch *x = &sort_ep[*(const size_t *)a], *y = &sort_ep[*(const size_t *)b];
-    const lane *lx = &sort_ep_state->l[x->lane], *ly = &sort_ep_state->l[y->lane];
+    const wlane *lx = &sort_ep_state->l[x->lane], *ly = &sort_ep_state->l[y->lane];
     if (x->window != y->window)
         return x->window < y->window ? -1 : 1;
     if (lx->process != ly->process)
@@ -932,7 +1055,7 @@ static int lock_waits(state *s, lock_epoch *ep, size_t nep)
     for (size_t a = 0, lo = 0; a < n; a++) {
         if (ep[a].window != ep[lo].window)
             lo = a;   /* the window's first epoch */
-        lane *al = &s->l[ep[a].lane];
+        wlane *al = &s->l[ep[a].lane];
         for (int k = 0; k < 2; k++) {
             const call *c = &al->c[k ? ep[a].unlock : ep[a].lock];
             nh = 0;
@@ -942,7 +1065,7 @@ static int lock_waits(state *s, lock_epoch *ep, size_t nep)
                 if (ep[b].lane == ep[a].lane || (ep[a].type != 1 && ep[b].type != 1) ||
                     (ep[a].target != ep[b].target && ep[a].target >= 0 && ep[b].target >= 0))
                     continue;
-                const lane *bl = &s->l[ep[b].lane];
+                const wlane *bl = &s->l[ep[b].lane];
                 const call *bu = &bl->c[ep[b].unlock];
                 if (bl->c[ep[b].lock].end > al->c[ep[a].lock].end || bu->start >= c->end ||
                     bu->end <= c->start)
@@ -1000,7 +1123,7 @@ static int rma_waits(state *s)
     if (s->nrma > 1)
         qsort(s->rma, s->nrma, sizeof *s->rma, by_lane_time);
     for (size_t i = 0, j; i < s->nrma; i = j) {
-        lane *l = lane_find(s, s->rma[i].process, s->rma[i].stream);
+        wlane *l = lane_find(s, s->rma[i].process, s->rma[i].stream);
         size_t first = nep, lfirst = nlk;
         for (j = i; j < s->nrma && s->rma[j].process == s->rma[i].process &&
                     s->rma[j].stream == s->rma[i].stream;
@@ -1032,7 +1155,7 @@ static int rma_waits(state *s)
                     goto out;
                 s->c[s->nc++] = (part){WIN_CTX(o->window), 0, l->process, l->stream, size,
                                        c->path, c->start, c->end, -1, c->start, c->end,
-                                       PAL_COLL_OP_NONE, 0, P_WAIT_FENCE, 0};
+                                       PAL_COLL_OP_NONE, 0, P_WAIT_FENCE, 0, s->nkept++};
             } else if (o->kind == PAL_RMA_SYNC &&
                        (call_named(s, c, "win_start") || call_named(s, c, "win_post"))) {
                 if (grow((void **)&ep, &epcap, nep + 1, sizeof *ep))
@@ -1040,7 +1163,10 @@ static int rma_waits(state *s)
                 ep[nep++] = (epoch){(size_t)(l - s->l), ci, SIZE_MAX, o->window,
                                     call_named(s, c, "win_start")};
             } else if (o->kind == PAL_RMA_SYNC &&
-                       (call_named(s, c, "win_complete") || call_named(s, c, "win_wait"))) {
+                       (call_named(s, c, "win_complete") || call_named(s, c, "win_wait") ||
+                        call_named(s, c, "win_test"))) {
+                /* an MPI_Win_test synchronises only when it completes the
+                 * epoch (mpi.spec: role rma_sync when flag is 1) */
                 int acc = call_named(s, c, "win_complete");
                 for (size_t k = nep; k-- > first;)
                     if (ep[k].close == SIZE_MAX && ep[k].window == o->window &&
@@ -1083,13 +1209,13 @@ static int rma_waits(state *s)
         const epoch *a = &ep[tg[t].epoch];
         if (a->close == SIZE_MAX)
             continue;
-        const lane *ol = &s->l[a->lane];
+        const wlane *ol = &s->l[a->lane];
         int64_t done = ol->c[a->close].end;
         size_t lo = 0, hi = nx;   /* the first exposure past (window, target, done) */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             const epoch *x = &ep[xs[mid]];
-            const lane *xl = &s->l[x->lane];
+            const wlane *xl = &s->l[x->lane];
             int before = x->window != a->window ? x->window < a->window
                          : xl->process != (uint32_t)tg[t].target
                              ? xl->process < (uint32_t)tg[t].target
@@ -1102,7 +1228,7 @@ static int rma_waits(state *s)
         if (lo == 0)
             continue;
         const epoch *x = &ep[xs[lo - 1]];
-        const lane *xl = &s->l[x->lane];
+        const wlane *xl = &s->l[x->lane];
         if (x->window != a->window || xl->process != (uint32_t)tg[t].target)
             continue;
         tg[t].exposure = xs[lo - 1];
@@ -1115,7 +1241,7 @@ static int rma_waits(state *s)
     /* Late Post: per call of an access epoch, its longest wait for a post */
     for (size_t t = 0, u; t < ntg; t = u) {
         const epoch *a = &ep[tg[t].epoch];
-        lane *ol = &s->l[a->lane];
+        wlane *ol = &s->l[a->lane];
         int64_t best[2] = {0, 0}, late[2] = {0, 0};
         size_t blane[2] = {0, 0};
         for (u = t; u < ntg && tg[u].epoch == tg[t].epoch; u++) {
@@ -1141,17 +1267,31 @@ static int rma_waits(state *s)
                 goto out;
         }
     }
-    /* Early Wait: the target's MPI_Win_wait until the last complete began */
+    /* Early Wait: the target's MPI_Win_wait until the last complete began;
+     * an epoch completed by polling MPI_Win_test waits from its first test
+     * to the completing one, as one MPI_Win_wait would (the critical path
+     * and the replay wait in the completing test) */
     for (size_t q = 0; q < nx; q++) {
         size_t k = xs[q];
         if (xlast[k] == INT64_MIN)
             continue;
-        lane *tl = &s->l[ep[k].lane];
-        const call *c = &tl->c[ep[k].close];
-        int64_t w = min64(xlast[k], c->end) - c->start;
-        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w, c->start) ||
-                      add_cause(s, P_EARLY_WAIT, tl, c->start, &s->l[xlane[k]], xlast[k], w)))
+        wlane *tl = &s->l[ep[k].lane];
+        call *c = &tl->c[ep[k].close];
+        int64_t from = c->start;
+        if (call_named(s, c, "win_test"))
+            for (size_t i = ep[k].open + 1; i < ep[k].close; i++)
+                if (call_named(s, &tl->c[i], "win_test")) {
+                    from = tl->c[i].start;
+                    break;
+                }
+        int64_t w = min64(xlast[k], c->end) - from;
+        if (w > 0 && (add_wait(s, P_EARLY_WAIT, c->path, tl->process, tl->stream, w, from) ||
+                      cause(s, P_EARLY_WAIT, tl, from, &s->l[xlane[k]], xlast[k], w,
+                            from == c->start)))
             goto out;
+        if (from != c->start)
+            set_jump_at(s, c, c->start, &s->l[xlane[k]], xlast[k],
+                        min64(xlast[k], c->end) - c->start);
     }
     rc = lock_waits(s, lk, nlk);
 out:
@@ -1207,7 +1347,7 @@ static int thread_barriers(state *s)
     tbar *b = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < s->nl; i++) {
-        const lane *l = &s->l[i];
+        const wlane *l = &s->l[i];
         for (size_t k = 0; k < l->n; k++) {
             const call *c = &l->c[k];
             if (!(c->flags & PAL_EVF_IDLE) || (c->flags & PAL_EVF_COMMUNICATION) ||
@@ -1243,7 +1383,7 @@ static int thread_barriers(state *s)
             }
         }
         for (size_t q = i; q < j && j - i > 1 && rc == 0; q++) {
-            lane *l = &s->l[b[q].lane];
+            wlane *l = &s->l[b[q].lane];
             int64_t w = min64(last, b[q].end) - b[q].start;
             rc = add_wait(s, P_THREAD_BARRIER, l->c[b[q].call].path, l->process, l->stream, w,
                           b[q].start) ||
@@ -1285,7 +1425,7 @@ static int imbalance(state *s)
         return -1;
     }
     for (size_t i = 0; i < s->nl; i++) {
-        const lane *l = &s->l[i];
+        const wlane *l = &s->l[i];
         uint32_t *r = bsearch(&l->process, ranks, nr, sizeof *ranks, by_u32);
         size_t ri = (size_t)(r - ranks);
         for (size_t k = 0; k < l->nsg; k++) {
@@ -1313,7 +1453,7 @@ static int imbalance(state *s)
 }
 
 /* adds l's time outside MPI in [a, b) per path to the critical path */
-static void cp_segments(state *s, const lane *l, int64_t a, int64_t b)
+static void cp_segments(state *s, const wlane *l, int64_t a, int64_t b)
 {
     if (b <= a)
         return;
@@ -1339,10 +1479,10 @@ static int critical_path(state *s)
     s->cp_lane = calloc(s->nl + 1, sizeof *s->cp_lane);
     if (s->cp_path == NULL || s->cp_lane == NULL)
         return -1;
-    lane *l = NULL;
+    wlane *l = NULL;
     int64_t t = INT64_MIN;
     for (size_t i = 0; i < s->nl; i++) {
-        const lane *x = &s->l[i];
+        const wlane *x = &s->l[i];
         int64_t end = x->n ? x->c[x->n - 1].end : INT64_MIN;
         if (x->nsg && x->sg[x->nsg - 1].t1 > end)
             end = x->sg[x->nsg - 1].t1;
@@ -1389,6 +1529,31 @@ static int critical_path(state *s)
     return 0;
 }
 
+/* c's Late Sender and Receiver waits, made when first needed; NULL
+ * without memory (valid until the next call) */
+static lwait *late_of(state *s, call *c)
+{
+    if (c->late)
+        return &s->lt[c->late - 1];
+    if (grow((void **)&s->lt, &s->ltcap, s->nlt + 1, sizeof *s->lt))
+        return NULL;
+    memset(&s->lt[s->nlt], 0, sizeof *s->lt);
+    c->late = (uint32_t)++s->nlt;
+    return &s->lt[s->nlt - 1];
+}
+
+/* keeps w when it is longer than *best (the first of equal ones), with
+ * its late side's lane and start */
+static void longest(int64_t *best, uint32_t *blane, int64_t *bat, int64_t w, uint32_t from,
+                    int64_t at)
+{
+    if (w > *best) {
+        *best = w;
+        *blane = from;
+        *bat = at;
+    }
+}
+
 static int analyse(state *s)
 {
     s->acc = calloc(s->np + 1, sizeof *s->acc);
@@ -1402,7 +1567,7 @@ static int analyse(state *s)
     double fn = 0, fb = 0, fy = 0, fbb = 0, fby = 0;
     for (size_t i = 0; i < s->nm; i++) {
         const msg *m = &s->m[i];
-        lane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
+        wlane *rl = lane_find(s, m->rp, m->rs), *sl = lane_find(s, m->sp, m->ss);
         call *r = call_at(rl, m->rt);
         if (r) {
             r->flags |= CALL_RECEIVED;
@@ -1417,24 +1582,22 @@ static int analyse(state *s)
         }
         /* Late Sender: the receive waited for the send to start */
         if (r && (r->flags & PAL_EVF_IDLE) && r->start < m->st) {
-            int64_t w = min64(m->st, r->end) - r->start;
-            if (w > r->ls) {
-                r->ls = w;
-                r->ls_lane = (uint32_t)(sl - s->l);
-                r->ls_late = m->st;
-            }
+            lwait *x = late_of(s, r);
+            if (x == NULL)
+                return -1;
+            longest(&x->ls, &x->ls_lane, &x->ls_late, min64(m->st, r->end) - r->start,
+                    (uint32_t)(sl - s->l), m->st);
         }
         /* Late Receiver: a blocking send (its call starts the message) that
          * ends only after the blocking receive (which the message ends)
          * was entered */
         call *snd = r && m->rt <= r->end && r->start > m->st ? call_at(sl, m->st) : NULL;
         if (snd && snd->start == m->st && snd->end > r->start) {
-            int64_t w = r->start - m->st;
-            if (w > snd->lr) {
-                snd->lr = w;
-                snd->lr_lane = (uint32_t)(rl - s->l);
-                snd->lr_late = r->start;
-            }
+            lwait *x = late_of(s, snd);
+            if (x == NULL)
+                return -1;
+            longest(&x->lr, &x->lr_lane, &x->lr_late, r->start - m->st, (uint32_t)(rl - s->l),
+                    r->start);
         }
     }
     /* the network by least squares: y = L + G b */
@@ -1449,15 +1612,18 @@ static int analyse(state *s)
         }
     }
     for (size_t i = 0; i < s->nl; i++) {
-        lane *l = &s->l[i];
+        wlane *l = &s->l[i];
         for (size_t k = 0; k < l->n; k++) {
             const call *c = &l->c[k];
-            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, c->ls, c->start) ||
-                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, c->lr, c->start) ||
-                (c->ls > 0 &&
-                 add_cause(s, P_LATE_SENDER, l, c->start, &s->l[c->ls_lane], c->ls_late, c->ls)) ||
-                (c->lr > 0 &&
-                 add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[c->lr_lane], c->lr_late, c->lr)))
+            if (c->late == 0)
+                continue;
+            const lwait *x = &s->lt[c->late - 1];
+            if (add_wait(s, P_LATE_SENDER, c->path, l->process, l->stream, x->ls, c->start) ||
+                add_wait(s, P_LATE_RECEIVER, c->path, l->process, l->stream, x->lr, c->start) ||
+                (x->ls > 0 &&
+                 add_cause(s, P_LATE_SENDER, l, c->start, &s->l[x->ls_lane], x->ls_late, x->ls)) ||
+                (x->lr > 0 &&
+                 add_cause(s, P_LATE_RECEIVER, l, c->start, &s->l[x->lr_lane], x->lr_late, x->lr)))
                 return -1;
         }
     }
@@ -1769,6 +1935,9 @@ static void state_free(state *s)
     }
     free(s->whash);
     free(s->lhash);
+    free(s->lmap);
+    free(s->npath);
+    free(s->lt);
     free(s->gm);
     free(s->gfirst);
     free(s->rma);
@@ -1905,7 +2074,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                 factor[k] = m->scale[j].factor;
     }
     for (size_t i = 0; i < s->nl; i++) {
-        const lane *l = &s->l[i];
+        const wlane *l = &s->l[i];
         if ((ns[i] = malloc((l->n + 1) * sizeof **ns)) == NULL ||
             (arr[i] = calloc(l->n + 1, 1)) == NULL)
             goto out;
@@ -1919,7 +2088,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
     for (int progress = 1; progress;) {
         progress = 0;
         for (size_t i = 0; i < s->nl; i++) {
-            lane *l = &s->l[i];
+            wlane *l = &s->l[i];
             while (cur[i] <= l->n) {
                 int64_t upto = cur[i] < l->n ? l->c[cur[i]].start : INT64_MAX;
                 const call *c = cur[i] < l->n ? &l->c[cur[i]] : NULL;
@@ -1956,7 +2125,7 @@ static int replay(state *s, const vw_what_if *m, double *start, double *end)
                         break;
                     has_dep = 1;
                 } else if (c && c->cw > 0) {
-                    lane *ll = &s->l[c->clane];
+                    wlane *ll = &s->l[c->clane];
                     call *lc = call_at(ll, c->ct);
                     if (lc && lc->start == c->ct) {
                         size_t li = (size_t)(lc - ll->c);
@@ -2056,7 +2225,7 @@ static int write_what_if(state *s, const vw_what_if *m, int form, FILE *out)
     }
     double rec = 0;   /* the run as measured: its lanes' last end */
     for (size_t i = 0; i < s->nl; i++) {
-        const lane *l = &s->l[i];
+        const wlane *l = &s->l[i];
         double e = l->n ? (double)l->c[l->n - 1].end : 0;
         if (l->nsg && (double)l->sg[l->nsg - 1].t1 > e)
             e = (double)l->sg[l->nsg - 1].t1;
@@ -2117,118 +2286,361 @@ out:
     return rc;
 }
 
-/* Reads the run into s and analyses it: 0; 1 analysed, but the traces
- * are damaged or partial; -1 after a message. */
-static int load(const char *const *paths, size_t n, const char *dict_path, state *s)
+/* ---- the analysis (views/an.h): one pass shared with the others ---- */
+
+/* whether the runs read from now on keep what the wait states need */
+static int want;
+
+void vw_waits_want(int on) { want = on; }
+
+static int an_begin(vw_run *r)
 {
-    pal_reader *rd = NULL;
-    if (pal_reader_open_run(paths, n, dict_path, 0, &rd) != PAL_OK) {
-        fprintf(stderr, "pal-view: %s\n", pal_last_error());
+    r->waits = NULL;
+    if (!want)
+        return 0;   /* not asked for: its event operation returns at once */
+    return (r->waits = calloc(1, sizeof *r->waits)) ? 0 : -1;
+}
+
+static int an_event(vw_run *r, const pal_event *e, const vw_at *at)
+{
+    state *s = r->waits;
+    if (s == NULL)
+        return 0;
+    s->cur = r->cur;
+    return on_event(s, pal_events_matcher(r->ev), e, at);
+}
+
+int vw_waits_paired(vw_run *r, const pal_msg_end *snd, const pal_msg_end *rcv)
+{
+    state *s = r->waits;
+    if (s == NULL)
+        return 0;
+    if (grow((void **)&s->m, &s->mcap, s->nm + 1, sizeof *s->m))
         return -1;
-    }
-    pal_reader_set_diag(rd, vw_reader_diag, NULL);
-    if (pal_reader_role_handle(rd, PAL_FROLE_LOCK_TYPE, &s->lock_h) != PAL_OK)
-        s->lock_h = NULL;   /* no lock types: no Lock Contention but of lock_all */
-    pal_events *ev = NULL;
-    if (pal_events_create(rd, &ev) != PAL_OK) {
-        fprintf(stderr, "pal-view: --waits: out of memory\n");
-        pal_reader_close(rd);
+    s->m[s->nm++] = (msg){snd->process, snd->stream, rcv->process, rcv->stream,
+                          (int64_t)snd->time, (int64_t)rcv->time,
+                          snd->bytes > rcv->bytes ? snd->bytes : rcv->bytes, snd->user, rcv->user};
+    return 0;
+}
+
+static void okey_min(okey *a, const okey *b)
+{
+    if (vw_okey_cmp(b, a) < 0)
+        *a = *b;
+}
+
+/* Another share's state f into s: its call paths (found by name under
+ * their parent), its lanes with their calls and times outside MPI (a lane
+ * is read by one share: taken over), its messages, collective parts, RMA
+ * operations, windows and waits found while reading (time in I/O). */
+static int merge_state(state *s, state *f)
+{
+    uint32_t *pmap = malloc((f->np + 1) * sizeof *pmap);
+    int rc = -1;
+    if (pmap == NULL)
         return -1;
+    for (size_t i = 0; i < f->np; i++) {   /* a path's parent comes before it */
+        const path *q = &f->p[i];
+        s->cur = q->first;
+        pmap[i] = path_find(s, q->parent == NO_PATH ? NO_PATH : pmap[q->parent], q->name, q->len);
+        if (pmap[i] == NO_PATH)
+            goto out;
+        okey_min(&s->p[pmap[i]].first, &q->first);
     }
-    /* times in the outputs are from the trace's start, as the other views'
-     * (its header's start time, else its first event) */
-    pal_trace_info info;
-    memset(&info, 0, sizeof info);
-    pal_reader_info(rd, &info);
-    if (info.start_time > 0 && info.ticks_per_second > 0) {
-        s->origin = (int64_t)((double)info.start_time * 1e9 / info.ticks_per_second + 0.5);
-        s->have_origin = 1;
+#define PMAP(x) ((x) == NO_PATH ? NO_PATH : pmap[(x)])
+    for (size_t i = 0; i < f->nl; i++) {
+        wlane *fl = &f->l[i];
+        if (lane_find(s, fl->process, fl->stream))
+            goto out;   /* a thread read by two shares: cannot be */
+        s->cur = fl->first;
+        wlane *l = lane_get(s, fl->process, fl->stream);
+        if (l == NULL)
+            goto out;
+        for (size_t k = 0; k < fl->n; k++)
+            fl->c[k].path = PMAP(fl->c[k].path);
+        for (size_t k = 0; k < fl->nsg; k++)
+            fl->sg[k].path = PMAP(fl->sg[k].path);
+        l->c = fl->c, l->n = fl->n, l->cap = fl->cap;
+        l->sg = fl->sg, l->nsg = fl->nsg, l->sgcap = fl->sgcap;
+        l->t = fl->t, l->have_t = fl->have_t, l->unsorted = fl->unsorted;
+        fl->c = NULL, fl->sg = NULL, fl->n = fl->nsg = 0;
     }
-    const pal_event *e;
-    pal_status st;
-    int rc = 0;
-    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
-        if (!s->have_origin) {
-            s->origin = e->time;
-            s->have_origin = 1;
+    if (grow((void **)&s->m, &s->mcap, s->nm + f->nm, sizeof *s->m) ||
+        grow((void **)&s->c, &s->ccap, s->nc + f->nc, sizeof *s->c) ||
+        grow((void **)&s->rma, &s->rmacap, s->nrma + f->nrma, sizeof *s->rma) ||
+        grow((void **)&s->win, &s->wincap, s->nwin + f->nwin, sizeof *s->win))
+        goto out;
+    if (f->nm)
+        memcpy(s->m + s->nm, f->m, f->nm * sizeof *s->m);
+    s->nm += f->nm;
+    for (size_t i = 0; i < f->nc; i++) {
+        part *g = &s->c[s->nc++];
+        *g = f->c[i];
+        g->path = PMAP(g->path);
+        g->k += s->nkept;
+    }
+    for (size_t i = 0; i < f->nrma; i++) {
+        s->rma[s->nrma] = f->rma[i];
+        s->rma[s->nrma++].k += s->nkept;
+    }
+    s->nkept += f->nkept;
+    if (f->nwin)
+        memcpy(s->win + s->nwin, f->win, f->nwin * sizeof *s->win);
+    s->nwin += f->nwin;
+    for (size_t i = 0; i < f->nw; i++) {
+        const wait *x = &f->w[i];
+        if (wait_add(s, x->table, x->pattern, PMAP(x->path), x->process, x->stream, x->seconds))
+            goto out;
+        wait *y = &s->w[s->wlast];
+        y->n += x->n - 1;
+        if (x->worst > y->worst) {
+            y->worst = x->worst;
+            y->worst_at = x->worst_at;
         }
-        if ((rc = on_event(s, ev, e)) != 0)
+    }
+#undef PMAP
+    s->thread_waits |= f->thread_waits;
+    rc = 0;
+out:
+    free(pmap);
+    return rc;
+}
+
+static int an_merge(vw_run *r, const vw_run *from, const vw_maps *m)
+{
+    (void)m;
+    if (r->waits == NULL || from->waits == NULL)
+        return 0;
+    return merge_state(r->waits, from->waits);
+}
+
+/* a permutation by first-seen keys (ties: the old order): newpos[old] */
+static const char *perm_base;
+static size_t perm_size, perm_off;
+static int by_first(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = vw_okey_cmp((const okey *)(perm_base + x * perm_size + perm_off),
+                        (const okey *)(perm_base + y * perm_size + perm_off));
+    return c ? c : (x > y) - (x < y);
+}
+
+static size_t *first_order(const void *base, size_t n, size_t size, size_t off)
+{
+    size_t *o = malloc((n + 1) * sizeof *o);
+    if (o == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        o[i] = i;
+    perm_base = base;
+    perm_size = size;
+    perm_off = off;
+    if (n > 1)
+        qsort(o, n, sizeof *o, by_first);
+    return o;
+}
+
+/* a message's key: its later end's (when the one matcher paired it, in
+ * the reader's order), then its earlier end's */
+static void msg_keys(const msg *m, okey *late, okey *early)
+{
+    okey a = {m->st, m->sp, m->ss, m->su}, b = {m->rt, m->rp, m->rs, m->ru};
+    int c = vw_okey_cmp(&a, &b) > 0;
+    *late = c ? a : b;
+    *early = c ? b : a;
+}
+
+static int by_msg(const void *x, const void *y)
+{
+    okey la, ea, lb, eb;
+    msg_keys(x, &la, &ea);
+    msg_keys(y, &lb, &eb);
+    int c = vw_okey_cmp(&la, &lb);
+    return c ? c : vw_okey_cmp(&ea, &eb);
+}
+
+/* Puts what the shares read in the order one reader gives: call paths and
+ * lanes in the order first seen, messages in the order they matched,
+ * windows in the order created. Then the results do not depend on how the
+ * run was shared. */
+static int canon(state *s)
+{
+    size_t *o = first_order(s->p, s->np, sizeof *s->p, offsetof(path, first));
+    uint32_t *pos = malloc((s->np + 1) * sizeof *pos);
+    path *np = malloc((s->np + 1) * sizeof *np);
+    size_t *lo = o ? first_order(s->l, s->nl, sizeof *s->l, offsetof(wlane, first)) : NULL;
+    wlane *nl = malloc((s->nl + 1) * sizeof *nl);
+    int rc = -1;
+    if (!o || !pos || !np || !lo || !nl)
+        goto out;
+    for (size_t i = 0; i < s->np; i++)
+        pos[o[i]] = (uint32_t)i;
+#define PPOS(x) ((x) == NO_PATH ? NO_PATH : pos[(x)])
+    for (size_t i = 0; i < s->np; i++) {
+        np[i] = s->p[o[i]];
+        np[i].parent = PPOS(np[i].parent);
+    }
+    if (s->np)
+        memcpy(s->p, np, s->np * sizeof *np);
+    for (size_t i = 0; i < s->nl; i++) {
+        wlane *l = &s->l[i];
+        for (size_t k = 0; k < l->n; k++)
+            l->c[k].path = PPOS(l->c[k].path);
+        for (size_t k = 0; k < l->nsg; k++)
+            l->sg[k].path = PPOS(l->sg[k].path);
+        free(l->stack);   /* read: the stacks are done with */
+        l->stack = NULL;
+        l->depth = l->scap = 0;
+    }
+    for (size_t i = 0; i < s->nc; i++)
+        s->c[i].path = PPOS(s->c[i].path);
+    for (size_t i = 0; i < s->nw; i++)
+        s->w[i].path = PPOS(s->w[i].path);
+#undef PPOS
+    free(s->lmap);    /* read: the manager's indexes are done with */
+    free(s->npath);
+    s->lmap = NULL;
+    s->npath = NULL;
+    s->nlmap = s->nnpath = 0;
+    free(s->phash);   /* rebuilt when next needed */
+    s->phash = NULL;
+    s->phcap = 0;
+    memset(s->pcache, 0, sizeof s->pcache);
+    free(s->whash);
+    s->whash = NULL;
+    s->whcap = 0;
+    /* lanes */
+    for (size_t i = 0; i < s->nl; i++)
+        nl[i] = s->l[lo[i]];
+    if (s->nl)
+        memcpy(s->l, nl, s->nl * sizeof *nl);
+    memset(s->lhash, 0, s->lhcap * sizeof *s->lhash);
+    for (size_t i = 0; i < s->nl; i++)
+        *lane_slot(s, s->l[i].process, s->l[i].stream) = i + 1;
+    s->last_lane = 0;
+    /* messages: one reader gives them in this order already */
+    for (size_t i = 1; i < s->nm; i++)
+        if (by_msg(&s->m[i - 1], &s->m[i]) > 0) {
+            qsort(s->m, s->nm, sizeof *s->m, by_msg);
             break;
-    }
-    if (rc == 0 && st != PAL_END) {
-        fprintf(stderr, "pal-view: %s: %s\n", paths[0], pal_reader_error(rd));
-        rc = -1;
-    } else if (rc || (rc = analyse(s)) != 0) {
+        }
+    /* windows, by when created (few: insertion) */
+    for (size_t i = 1; i < s->nwin; i++)
+        for (size_t j = i; j > 0 && vw_okey_cmp(&s->win[j].first, &s->win[j - 1].first) < 0; j--) {
+            struct win t = s->win[j];
+            s->win[j] = s->win[j - 1];
+            s->win[j - 1] = t;
+        }
+    rc = 0;
+out:
+    free(o);
+    free(pos);
+    free(np);
+    free(lo);
+    free(nl);
+    return rc;
+}
+
+/* the tables, from the merged whole: the patterns, causes, imbalance and
+ * the critical path */
+static int an_finish(vw_run *r)
+{
+    state *s = r->waits;
+    if (s == NULL)
+        return 0;
+    /* times in the outputs are from the trace's start, as the other views'
+     * (its header's start time, else its first record) */
+    s->origin = r->have_base ? (int64_t)(r->base_ticks * 1e9 / r->tps + 0.5) : 0;
+    if (canon(s) || analyse(s)) {
         fprintf(stderr, "pal-view: --waits: out of memory\n");
-        rc = -1;
-    } else {
-        merge_waits(s);
-        if (s->nimb > 1)
-            qsort(s->imb, s->nimb, sizeof *s->imb, by_imbalance);
-        /* damage, or a partial trace: the tables are written, the status says it */
-        pal_reader_stats rs;
-        pal_reader_get_stats(rd, &rs);
-        if (rs.damaged || rs.truncated || rs.not_closed || rs.signaled || rs.chunks_missing ||
-            rs.ranks_missing)
-            rc = 1;
+        return -1;
     }
-    pal_events_destroy(ev);
-    pal_reader_close(rd);
+    merge_waits(s);
+    if (s->nimb > 1)
+        qsort(s->imb, s->nimb, sizeof *s->imb, by_imbalance);
+    return 0;
+}
+
+static void an_release(vw_run *r)
+{
+    if (r->waits == NULL)
+        return;
+    state_free(r->waits);
+    free(r->waits);
+    r->waits = NULL;
+}
+
+/* pal-view --mpi sends a share's partial result between processes: the
+ * wait states go only when not asked for (their calls are not packed yet;
+ * --waits and --what-if are refused under --mpi, and --html is read by
+ * process 0 alone) */
+static int an_pack(const vw_run *r, vw_pack *b)
+{
+    if (r->waits != NULL)
+        return -1;
+    vw_put_u64(b, 0);
+    return 0;
+}
+
+static int an_unpack(vw_run *r, vw_unpack *u)
+{
+    r->waits = NULL;
+    return vw_get_u64(u) == 0 && !u->bad ? 0 : -1;
+}
+
+const vw_analysis vw_an_waits = {"waits", an_begin, NULL, an_event, NULL, an_merge, NULL,
+                                 an_finish, an_release, an_pack, an_unpack};
+
+int vw_waits_write(const vw_run *r, int form, const vw_what_if *what_if, FILE *out)
+{
+    state *s = r->waits;
+    if (s == NULL) {
+        fprintf(stderr, "pal-view: --waits: the run was read without the wait states\n");
+        return -1;
+    }
+    if (what_if)
+        return write_what_if(s, what_if, form, out);
+    if (form == VW_WAITS_CSV)
+        write_csv(s, out);
+    else if (form == VW_WAITS_JSON)
+        write_json(s, out);
+    else
+        write_text(s, out);
+    return 0;
+}
+
+int vw_waits_run_jobs(const char *const *paths, size_t n, const char *dict_path, int form,
+                      const vw_what_if *what_if, unsigned jobs, FILE *out)
+{
+    vw_run *run = NULL;
+    vw_waits_want(1);
+    int rc = vw_run_traces_jobs(paths, n, dict_path, NULL, jobs, &run);
+    vw_waits_want(0);
+    if (rc >= 0 && vw_waits_write(run, form, what_if, out))
+        rc = -1;
+    vw_run_free(run);
     return rc;
 }
 
 int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
                  const vw_what_if *what_if, FILE *out)
 {
-    state s;
-    memset(&s, 0, sizeof s);
-    int rc = load(paths, n, dict_path, &s);
-    if (rc >= 0) {
-        int wr = 0;
-        if (what_if)
-            wr = write_what_if(&s, what_if, form, out);
-        else if (form == VW_WAITS_CSV)
-            write_csv(&s, out);
-        else if (form == VW_WAITS_JSON)
-            write_json(&s, out);
-        else
-            write_text(&s, out);
-        if (wr)
-            rc = -1;
-    }
-    state_free(&s);
-    return rc;
+    return vw_waits_run_jobs(paths, n, dict_path, form, what_if, 1, out);
 }
 
 /* ---- the HTML report's section ---- */
 
-static const char *const *html_paths;
-static size_t html_n;
-static const char *html_dict;
+static const vw_run *html_run;
 
-void vw_waits_source(const char *const *paths, size_t n, const char *dict_path)
-{
-    html_paths = paths;
-    html_n = n;
-    html_dict = dict_path;
-}
+void vw_waits_source(const vw_run *r) { html_run = r; }
 
 int vw_waits_html(FILE *out)
 {
-    if (html_paths == NULL || html_n == 0)
+    if (html_run == NULL || html_run->waits == NULL)
         return 0;
-    state s;
-    memset(&s, 0, sizeof s);
-    int rc = load(html_paths, html_n, html_dict, &s);
+    const state *s = html_run->waits;
     char buf[1024];
     fputs("<h2>Wait states</h2>\n", out);
-    if (rc < 0) {
-        fputs("<p class=\"hint\">the wait states could not be found (pal-view's message on "
-              "stderr)</p>\n",
-              out);
-        state_free(&s);
-        return -1;
-    }
     fputs("<p class=\"hint\">seconds each rank and thread waited, by pattern and call path "
           "(doc/views.md, &#8220;Wait states&#8221;; doc/diagnosis.md); click a row: the "
           "timeline shows its longest instance</p>\n<table class=\"sortable\" id=\"waits-table\">"
@@ -2236,12 +2648,12 @@ int vw_waits_html(FILE *out)
           "<th>seconds</th><th>instances</th><th>longest s</th><th>at s</th></tr></thead>"
           "<tbody>\n",
           out);
-    for (size_t i = 0; i < s.nw; i++) {
-        const wait *w = &s.w[i];
+    for (size_t i = 0; i < s->nw; i++) {
+        const wait *w = &s->w[i];
         if (w->table != 0)
             continue;
-        double at = (double)(w->worst_at - s.origin) * 1e-9;
-        path_label(&s, w->path, buf, sizeof buf);
+        double at = (double)(w->worst_at - s->origin) * 1e-9;
+        path_label(s, w->path, buf, sizeof buf);
         fprintf(out, "<tr data-at=\"%.9f\" data-len=\"%.9f\" data-rank=\"%u\"><td>", at, w->worst,
                 w->process);
         vw_xml_escape(out, pattern_title[w->pattern]);
@@ -2254,7 +2666,6 @@ int vw_waits_html(FILE *out)
                 w->seconds, w->seconds, (unsigned long long)w->n, (unsigned long long)w->n,
                 w->worst, w->worst, at, at);
     }
-    fprintf(out, "</tbody></table>\n<p>critical path: %.6f s</p>\n", s.cp_len);
-    state_free(&s);
+    fprintf(out, "</tbody></table>\n<p>critical path: %.6f s</p>\n", s->cp_len);
     return 0;
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "views/vw.h"
+
 /* The output's form */
 enum { VW_WAITS_TEXT, VW_WAITS_CSV, VW_WAITS_JSON };
 
@@ -42,23 +44,36 @@ typedef struct vw_what_if {
 /* Parses SPEC (items separated by commas); 0, or -1 after a message. */
 int vw_what_if_parse(const char *spec, vw_what_if *m);
 
+/* The wait states are an analysis of the one pass every analysis shares
+ * (views/an.h, vw_an_waits): vw_waits_want(1) before vw_run_traces_jobs
+ * makes the runs read from then on keep what they need (nothing is kept
+ * otherwise); with -j, each share keeps its lanes' calls, and the merge of
+ * shares joins them (messages paired across shares by the manager). */
+void vw_waits_want(int on);
+
+/* Writes the wait states of a run read with vw_waits_want(1) to out in the
+ * given form (with what_if: the replay's prediction instead). 0, or -1
+ * after a message (no wait states kept, no memory). */
+int vw_waits_write(const vw_run *r, int form, const vw_what_if *what_if, FILE *out);
+
 /* Reads the trace or the per-rank traces of one run (as pal-view reads
- * them), finds the wait states and writes them to out in the given form
- * (with what_if: the replay's prediction instead).
- * 0 on success; 1 when written but the traces are damaged or partial (the
- * reader's messages on stderr); -1 after a message on stderr (an
- * unreadable trace, no memory). */
+ * them, in jobs threads), finds the wait states and writes them to out
+ * (vw_waits_write). 0 on success; 1 when written but the traces are damaged
+ * or partial (the reader's messages on stderr); -1 after a message on
+ * stderr (an unreadable trace, no memory). vw_waits_run: one thread. */
+int vw_waits_run_jobs(const char *const *paths, size_t n, const char *dict_path, int form,
+                      const vw_what_if *what_if, unsigned jobs, FILE *out);
 int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int form,
                  const vw_what_if *what_if, FILE *out);
 
 /* The HTML report's wait-state section (views/html.c): vw_waits_source
- * names the run (the arrays stay the caller's until the report is
- * written); vw_waits_html reads it again and writes a sortable table, one
- * row per (pattern, rank, thread, call path) with its longest instance's
- * time (data-at, data-len: seconds from the trace's start) for
- * views/report.js to show on the timeline. 0 (nothing when no source was
- * named), or -1 after a message (the section then says so). */
-void vw_waits_source(const char *const *paths, size_t n, const char *dict_path);
+ * names the run (read with vw_waits_want(1); it stays the caller's until
+ * the report is written); vw_waits_html writes its sortable table, one row
+ * per (pattern, rank, thread, call path) with its longest instance's time
+ * (data-at, data-len: seconds from the trace's start) for views/report.js
+ * to show on the timeline. 0 (nothing when no run with wait states was
+ * named). */
+void vw_waits_source(const vw_run *r);
 int vw_waits_html(FILE *out);
 
 /* pal-view --predict NP RUN...: the runs (one trace or run directory each,

@@ -44,6 +44,9 @@
  *                  Lock Contention = n-1 (in MPI_Win_lock or
  *                  MPI_Win_unlock, as the MPI library blocks); then the
  *                  same with shared locks, which do not contend
+ *   wintest        the rma mode's second epoch, rank 0 polling MPI_Win_test
+ *                  until its exposure epoch completes instead of waiting in
+ *                  MPI_Win_wait: Early Wait = n-1 (first test to completing)
  *   chain          a dependency chain: rank 0 works 2D in region "crit" and
  *                  sends to rank 1, which meanwhile worked D/2 in region
  *                  "side", receives, works 2D in "crit", sends to rank 2,
@@ -268,6 +271,36 @@ int main(int argc, char **argv)
                 MPI_Win_complete(win);
             }
         }
+        MPI_Group_free(&g0);
+        MPI_Group_free(&others);
+        MPI_Group_free(&wg);
+        MPI_Win_free(&win);
+    } else if (strcmp(mode, "wintest") == 0) {
+        int buf = 0, zero = 0, flag = 0, tests = 0;
+        MPI_Win win;
+        MPI_Group wg, g0, others;
+        MPI_Win_create(&buf, sizeof buf, sizeof(int), MPI_INFO_NULL, w, &win);
+        MPI_Comm_group(w, &wg);
+        MPI_Group_incl(wg, 1, &zero, &g0);
+        MPI_Group_excl(wg, 1, &zero, &others);
+        MPI_Barrier(w);
+        if (rank == 0) {
+            MPI_Win_post(others, 0, win);
+            mark("early_wait", "MPI_Win_test", 0, "root");
+            while (!flag) {
+                MPI_Win_test(win, &flag);
+                tests++;
+            }
+        } else {
+            MPI_Win_start(g0, 0, win);
+            MPI_Put(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+            sleep_units(rank);
+            mark("early_wait", "MPI_Win_test", 0, "member");
+            MPI_Win_complete(win);
+        }
+        MPI_Barrier(w);
+        if (rank == 0 && tests < 2)
+            fprintf(stderr, "lateness: wintest: the epoch completed at the first test\n");
         MPI_Group_free(&g0);
         MPI_Group_free(&others);
         MPI_Group_free(&wg);

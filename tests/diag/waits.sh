@@ -6,7 +6,8 @@
 # and MPI_Alltoall, Late Broadcast on MPI_Bcast and MPI_Scatter, Early Reduce
 # on MPI_Reduce and MPI_Gather; the same patterns of nonblocking
 # collectives, in the calls that complete them; Wait at Fence, Late Post
-# and Early Wait of one-sided synchronisation, Lock Contention of passive
+# and Early Wait of one-sided synchronisation (MPI_Win_wait, and MPI_Win_test
+# polled until the epoch completes), Lock Contention of passive
 # target locks) the seconds pal-view finds per pattern and
 # call equal the waits the program injected, within 2 % plus an absolute
 # slack of SLACK_MS (1 ms) per wait, for what the MPI library itself takes
@@ -50,6 +51,24 @@ near() {
         d = g - e; if (d < 0) d = -d; exit !(d <= 0.02 * e + k * s / 1000) }'
 }
 
+# jobs_same NAME [OPTION]...: the per-rank traces read in 1, 2 and 4
+# threads (-j: each thread's share of the ranks analysed apart, the shares'
+# wait states merged, messages between shares paired by the merge) give
+# byte-identical wait states in every form, and the same what-if replay
+jobs_same() {
+    n=$1
+    shift
+    for f in text csv json; do
+        "$pv" -j 1 "$@" --waits=$f "$tmp"/trace.[0-9]*.ecl > "$tmp/j1.$f" ||
+            fail "$n: pal-view -j 1 $* --waits=$f"
+        for j in 2 4; do
+            "$pv" -j $j "$@" --waits=$f "$tmp"/trace.[0-9]*.ecl > "$tmp/j$j.$f" ||
+                fail "$n: pal-view -j $j $* --waits=$f"
+            cmp "$tmp/j1.$f" "$tmp/j$j.$f" || fail "$n: $* --waits=$f: -j $j differs from -j 1"
+        done
+    done
+}
+
 # mode MODE "PATTERN CALL NOMINAL_UNITS"... [-- ZERO_PATTERN...]
 mode() {
     m=$1
@@ -58,6 +77,8 @@ mode() {
     run 4 "$prog" "$m" "$D"
     cat "$tmp"/lateness.*.times | awk -f "$awkf" > "$tmp/expect" || fail "expect-waits.awk"
     "$pv" --waits=csv "$tmp/trace.ecl" > "$tmp/waits.csv" || fail "pal-view --waits=csv ($m)"
+    jobs_same "$m"
+    jobs_same "$m" --what-if net,scale:delay=0
     echo "== $m: expected (pattern call seconds waits)"
     cat "$tmp/expect"
     echo "== $m: pal-view --waits=csv"
@@ -225,6 +246,9 @@ mode rma "wait_fence MPI_Win_fence 6" "late_post any 3" "early_wait MPI_Win_wait
 # MPI_Win_lock or MPI_Win_unlock, as the library blocks: any call); shared
 # ones, which the program also makes while rank 0 holds a shared lock and
 # sleeps, do not (the lock type of each MPI_Win_lock, role lock_type)
+# MPI_Win_test loops: the target polls until its exposure epoch completes;
+# Early Wait from its first test to the completing one, as MPI_Win_wait
+mode wintest "early_wait MPI_Win_test 3"
 mode lock "lock_contention any 3"
 # the replay waits in each lock for the holder's unlock: without rank 0's
 # delays the exclusive requests do not wait either
@@ -238,6 +262,8 @@ rm -f "$tmp"/*.ecl "$tmp"/lateness.*.times
 run 4 "$prog" chain "$D"
 cat "$tmp"/lateness.*.times | awk -f "$awkf" > "$tmp/expect" || fail "expect-waits.awk"
 "$pv" --waits=csv "$tmp/trace.ecl" > "$tmp/waits.csv" || fail "pal-view --waits=csv (chain)"
+jobs_same chain
+jobs_same chain --what-if scale:crit=0.5
 grep '^critical' "$tmp/waits.csv"
 cat "$tmp/expect"
 e=$(awk '$1 == "slept" && $2 == "crit" { print $3 }' "$tmp/expect")
