@@ -112,52 +112,55 @@ static void makea(struct block *a, int n, int nz)
     memset(count, 0, ((size_t)a->nr + 1) * sizeof *count);
     memset(rowsum, 0, (size_t)a->nr * sizeof *rowsum);
     int r1 = a->r0 + a->nr, c1 = a->c0 + a->nc;
-#define IN_ROWS(x) ((x) >= a->r0 && (x) < r1)
-#define IN_COLS(x) ((x) >= a->c0 && (x) < c1)
-    /* pass 1: entries per row, and each row's sum of |v| over every column */
+    /* the block's entries (row, entry) in any order, and each row's sum of
+     * |v| over every column */
+    size_t total = 0, cap = 1024;
+    int *row = xmalloc(cap * sizeof *row);
+    struct entry *t = xmalloc(cap * sizeof *t);
     for (int g = 0; g < n; g++)
         for (int s = 0; s < nz; s++) {
             double v;
             int k = slot(n, nz, g, s, &v);
-            if (k == g)
-                continue;
-            if (IN_ROWS(g)) {
-                rowsum[g - a->r0] += fabs(v);
-                count[g - a->r0] += IN_COLS(k);
-            }
-            if (IN_ROWS(k)) {
-                rowsum[k - a->r0] += fabs(v);
-                count[k - a->r0] += IN_COLS(g);
+            int ends[2][2] = {{g, k}, {k, g}};
+            for (int i = 0; k != g && i < 2; i++) {
+                int r = ends[i][0], c = ends[i][1];
+                if (r < a->r0 || r >= r1)
+                    continue;
+                rowsum[r - a->r0] += fabs(v);
+                if (c < a->c0 || c >= c1)
+                    continue;
+                if (total == cap) {
+                    cap *= 2;
+                    row = realloc(row, cap * sizeof *row);
+                    t = realloc(t, cap * sizeof *t);
+                    if (!row || !t) {
+                        fprintf(stderr, "bench_cg: rank %d: out of memory\n", rank);
+                        MPI_Abort(MPI_COMM_WORLD, 1);
+                    }
+                }
+                row[total] = r - a->r0;
+                t[total++] = (struct entry){c, v};
+                count[r - a->r0]++;
             }
         }
     for (int r = 0; r < a->nr; r++)
-        count[r] += IN_COLS(a->r0 + r);
-    struct entry *e;
+        count[r] += a->r0 + r >= a->c0 && a->r0 + r < c1; /* the diagonal */
+    /* by row */
     a->start = xmalloc(((size_t)a->nr + 1) * sizeof *a->start);
     a->start[0] = 0;
     for (int r = 0; r < a->nr; r++)
         a->start[r + 1] = a->start[r] + count[r];
-    size_t total = (size_t)a->start[a->nr];
-    e = xmalloc(total * sizeof *e);
-    /* pass 2: the entries, in the order of pass 1 */
+    struct entry *e = xmalloc((size_t)a->start[a->nr] * sizeof *e);
     for (int r = 0; r < a->nr; r++)
         count[r] = a->start[r];
-    for (int g = 0; g < n; g++)
-        for (int s = 0; s < nz; s++) {
-            double v;
-            int k = slot(n, nz, g, s, &v);
-            if (k == g)
-                continue;
-            if (IN_ROWS(g) && IN_COLS(k))
-                e[count[g - a->r0]++] = (struct entry){k, v};
-            if (IN_ROWS(k) && IN_COLS(g))
-                e[count[k - a->r0]++] = (struct entry){g, v};
-        }
+    for (size_t i = 0; i < total; i++)
+        e[count[row[i]]++] = t[i];
     for (int r = 0; r < a->nr; r++)
-        if (IN_COLS(a->r0 + r))
+        if (a->r0 + r >= a->c0 && a->r0 + r < c1)
             e[count[r]++] = (struct entry){a->r0 + r, 1.25 * rowsum[r] + 1.0};
-#undef IN_ROWS
-#undef IN_COLS
+    total = (size_t)a->start[a->nr];
+    free(row);
+    free(t);
     /* each row by column, equal columns summed (a pair drawn twice) */
     a->col = xmalloc(total * sizeof *a->col);
     a->val = xmalloc(total * sizeof *a->val);
