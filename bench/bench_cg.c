@@ -27,13 +27,14 @@
  * sizes; about as many nonzeros per row as NPB's matrices); 15 outer
  * iterations unless -i.
  *
- * Verification, as NPB's: every solve's residual |x - A z| (x is a unit
- * vector, all components equal at the first solve) must be
- * below 1e-10 and zeta must not grow (1 / (x . A^-1 x) of a unit x
- * decreases under the inverse power method); zeta is printed to 15 digits
- * (the same for every P up to rounding). Exit status 0 when verified, 1 when
- * not, 2 on a usage error. The regions are recorded through the ECL API
- * (ECL_ENTER/ECL_LEAVE), the MPI calls by ECL's MPI layer. */
+ * Verification, as NPB's: every solve's residual |x - A z| must be below
+ * 1e-10 (x is a unit vector, all components equal at the first solve), and
+ * zeta must not grow (1 / (x . A^-1 x) of a unit x decreases under the
+ * inverse power method); zeta is printed to 15 digits (the same for every
+ * P up to rounding; BENCH_CG_VERBOSE set: per iteration too). Exit status
+ * 0 when verified, 1 when not, 2 on a usage error. The regions are
+ * recorded through the ECL API (ECL_ENTER/ECL_LEAVE), the MPI calls by
+ * ECL's MPI layer. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -371,6 +372,13 @@ int main(int argc, char **argv)
         printf("bench_cg: zeta %.15e, largest residual %.3e, %.3f s, %s\n", zeta, worst,
                t1 - t0, verified ? "verified" : "VERIFICATION FAILED");
     }
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        free(*all[i]);
+    free(v.w);
+    free(v.t);
+    free(a.start);
+    free(a.col);
+    free(a.val);
     MPI_Finalize();
     return verified ? 0 : 1;
 }
