@@ -73,6 +73,8 @@ sh "$(dirname "$0")/views.sh" || status=1
 BENCH_BIN=$bin sh "$(dirname "$0")/report.sh" || status=1
 # (n): the OTF2 round trip of a LULESH-size run (a script)
 BENCH_BIN=$bin sh "$(dirname "$0")/otf2-lulesh.sh" || status=1
+# (o): the what-if replay and the prediction on CG- and LULESH-shaped runs (a script)
+BENCH_BIN=$bin sh "$(dirname "$0")/replay.sh" || status=1
 echo
 echo "all benchmarks: $(( $(date +%s) - start )) s"
 exit $status
