@@ -263,6 +263,9 @@ int64_t vw_comm_shown(int64_t comm, unsigned flags);
 size_t vw_rank_index(const vw_run *r, uint32_t p);
 /* the lane of (process, stream) once lanes are sorted (finish) */
 size_t vw_lane_index(const vw_run *r, uint32_t process, uint32_t stream);
+/* a first-seen key through the bytes of pal-view --mpi (views/pack.h) */
+void vw_put_okey(vw_pack *b, const okey *k);
+okey vw_get_okey(vw_unpack *u);
 
 /* ---------------- analyses ---------------- */
 /* Where an event happens, as the manager resolved it. */

@@ -1185,7 +1185,7 @@ void vw_run_free(vw_run *r)
  * run_merge takes the unpacked run as a share read here. */
 #define PACK_MAGIC UINT64_C(0x31776976776c6170)   /* "palvwiw1", little-endian */
 
-static void put_okey(vw_pack *b, const okey *k)
+void vw_put_okey(vw_pack *b, const okey *k)
 {
     vw_put_i64(b, k->t);
     vw_put_u64(b, k->process);
@@ -1193,7 +1193,7 @@ static void put_okey(vw_pack *b, const okey *k)
     vw_put_u64(b, k->seq);
 }
 
-static okey get_okey(vw_unpack *u)
+okey vw_get_okey(vw_unpack *u)
 {
     okey k;
     k.t = vw_get_i64(u);
@@ -1241,18 +1241,18 @@ int vw_run_pack(const vw_run *r, vw_pack *b)
     for (size_t i = 0; i < r->nregions; i++) {
         vw_put_str(b, r->regions[i].name);
         vw_put_i64(b, r->regions[i].kind);
-        put_okey(b, &r->rinf[i].first);
+        vw_put_okey(b, &r->rinf[i].first);
     }
     vw_put_u64(b, r->ncnt);
     for (size_t i = 0; i < r->ncnt; i++) {
         vw_put_str(b, r->cnames[i]);
-        put_okey(b, &r->cfirst[i]);
+        vw_put_okey(b, &r->cfirst[i]);
     }
     vw_put_u64(b, r->nnodes);
     for (size_t i = 1; i < r->nnodes; i++) {   /* the root is every run's node 0 */
         vw_put_u64(b, (uint64_t)r->nodes[i].parent);
         vw_put_u64(b, (uint64_t)r->nodes[i].region);
-        put_okey(b, &r->ninf[i].first);
+        vw_put_okey(b, &r->ninf[i].first);
     }
     vw_put_u64(b, r->nlanes);
     for (size_t i = 0; i < r->nlanes; i++) {
@@ -1316,14 +1316,14 @@ int vw_run_unpack(const void *p, size_t n, vw_run **out)
     for (size_t i = 0; i < cnt && !u.bad; i++) {
         s = vw_get_bytes(&u, &len);
         int kind = (int)vw_get_i64(&u);
-        okey k = get_okey(&u);
+        okey k = vw_get_okey(&u);
         if (u.bad || vw_region_get(r, s, len, kind, &k) != (long)i)
             goto bad;
     }
     cnt = vw_get_count(&u, 5 * 8);
     for (size_t i = 0; i < cnt && !u.bad; i++) {
         s = vw_get_bytes(&u, &len);
-        okey k = get_okey(&u);
+        okey k = vw_get_okey(&u);
         if (u.bad || vw_counter_get(r, s, len, &k) != (long)i)
             goto bad;
     }
@@ -1333,7 +1333,7 @@ int vw_run_unpack(const void *p, size_t n, vw_run **out)
     for (size_t i = 1; i < cnt && !u.bad; i++) {
         long parent = (long)vw_get_index(&u, i);
         long region = (long)vw_get_index(&u, r->nregions);
-        okey k = get_okey(&u);
+        okey k = vw_get_okey(&u);
         if (u.bad || vw_node_at(r, parent, region, &k) != (long)i)
             goto bad;
     }

@@ -9,7 +9,8 @@
 # counters), a 16-rank ring (merged and per-rank), the 16-rank run damaged
 # (exit 2, each message once), and an OTF2 archive when OTF2 is built. The
 # per-rank runs are also merged from their parts sent through bytes in the
-# engine's tree order (vwmerge --packed) and compared field by field, and
+# engine's tree order (vwmerge --packed --waits: the wait states with
+# them, their outputs byte for byte) and compared field by field, and
 # read by 2 processes of 3 threads each (--mpi -j 3). The
 # Chrome export, read by process 0 alone, is the serial one; --mpi refuses
 # --waits, --predict and --export otf2 (exit 1), and a missing pal-view-mpi
@@ -106,7 +107,7 @@ split() {
         }
     done
     for p in 2 3 8; do
-        if "$vm" --packed $p "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
+        if "$vm" --packed --waits $p "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
             packed=$((packed + 1))
         else
             bad "$name: the facts merged from $p packed parts differ"
