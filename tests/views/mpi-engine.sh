@@ -13,8 +13,8 @@
 # them, their outputs byte for byte) and compared field by field, and
 # read by 2 processes of 3 threads each (--mpi -j 3). The
 # Chrome export, read by process 0 alone, is the serial one; --mpi refuses
-# --waits, --predict and --export otf2 (exit 1), and a missing pal-view-mpi
-# is named. Skips (77) without MPI.
+# --predict and --export otf2 (exit 1), and a missing pal-view-mpi is
+# named (--mpi --waits: tests/diag/waits-mpi.sh). Skips (77) without MPI.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -182,8 +182,8 @@ fi
 ASAN_OPTIONS="$mpi_asan" "$mpirun" --oversubscribe -np 2 "$pv" --mpi --export chrome "$tmp/halo"/trace.[0-9]*.ecl \
     >"$tmp/c.mpi" 2>&1 || bad "--mpi --export chrome: exit status $?"
 cmp -s "$tmp/c.serial" "$tmp/c.mpi" || bad "--mpi --export chrome differs from the serial export"
-# refused: the wait states, the prediction and the OTF2 export read in one process
-for opt in --waits "--predict 4" "--export otf2 -o $tmp/x.otf2"; do
+# refused: the prediction and the OTF2 export read in one process
+for opt in "--predict 4" "--export otf2 -o $tmp/x.otf2"; do
     case $opt in --export*) what="--export otf2" ;; *) what=${opt%% *} ;; esac
     # shellcheck disable=SC2086
     "$pv" --mpi $opt "$tmp/halo/trace.ecl" >"$tmp/r.out" 2>"$tmp/r.err"
