@@ -414,6 +414,11 @@ int main(int argc, char **argv)
         if (mpi && vw_mpi_begin(argc, args))
             return 1;
         vw_waits_want(1);
+        /* the tables and replays print nothing of the other analyses (every
+         * process runs the same ones) */
+        static const vw_analysis *const need[] = {&vw_an_waits};
+        if (!output)
+            vw_run_need(need, 1);
         if (!vw_mpi_root())
             return vw_mpi_end(vw_mpi_worker((const char *const *)argv + optind,
                                             (size_t)(argc - optind), dict, output != NULL, jobs)

@@ -13,8 +13,10 @@
 # per-rank run with one file cut short (exit 2, its message once). The
 # partial results also go through bytes in-process in the tree's order
 # (vwmerge --packed --waits: every output compared, the bytes packed again
-# the same, cut bytes refused). --what-if -o is read by process 0 alone:
-# the same predicted trace. Skips without MPI.
+# the same, cut bytes refused; --waits-only: with the analyses --waits runs
+# alone, as pal-view --waits does, the outputs of every analysis).
+# --what-if -o is read by process 0 alone: the same predicted trace. Skips
+# without MPI.
 . "$top_srcdir/tests/mpi/common.sh"
 
 pv=$top_builddir/views/pal-view
@@ -83,7 +85,9 @@ all_outputs() {
     same "$name" "$tags" --what-if scale:delay=0 --waits=csv "$@"
 }
 
-# the partial results through bytes, merged in the tree's order
+# the partial results through bytes, merged in the tree's order; with
+# --waits-only, only the analyses --waits runs (their outputs also those
+# of a run of every analysis)
 packed() {
     name=$1
     shift
@@ -93,6 +97,10 @@ packed() {
             fail "$name: vwmerge --packed --waits $p"
         }
     done
+    "$vm" --packed --waits-only 3 "$@" >"$tmp/vm1" 2>"$tmp/vm.err" || {
+        cat "$tmp/vm1" "$tmp/vm.err"
+        fail "$name: vwmerge --packed --waits-only 3"
+    }
     echo "ok: $name: through bytes in 2, 3, 4 parts: $(cat "$tmp/vm")"
 }
 

@@ -6,7 +6,7 @@
  * lanes' shares, nodes), the messages and matrix (counts, latency, the
  * sample), utilization (states, bins), counters per region, collective
  * instances, and the counts and damage.
- *   vwmerge [--packed] [--waits] JOBS [-d DICT] TRACE...
+ *   vwmerge [--packed] [--waits|--waits-only] JOBS [-d DICT] TRACE...
  * --packed: each share's partial result goes through bytes as pal-view
  * --mpi sends it (vw_run_pack, vw_run_unpack; packing the unpacked run
  * must give the same bytes) and the shares are merged in the engine's
@@ -16,7 +16,10 @@
  * --waits: the wait states are kept too (vw_waits_want), go through the
  * bytes with the rest, and their outputs -- the CSV table, the JSON and
  * the what-if replays under the measured network and the ideal one -- are
- * byte-identical to the unsplit run's.
+ * byte-identical to the unsplit run's. --waits-only: as --waits, with only
+ * the analyses --waits needs run (vw_run_need), in both reads (the facts
+ * of the others, empty, are not compared), and the outputs also
+ * byte-identical to those of a run of every analysis.
  * Prints "same: ..." (with the shares the split read used) and exits 0, or
  * names the first fields that differ and exits 1; 2 when the trace cannot
  * be read. */
@@ -286,11 +289,17 @@ int main(int argc, char **argv)
             use_pack = 1;
         else if (strcmp(argv[1], "--waits") == 0)
             use_waits = 1;
+        else if (strcmp(argv[1], "--waits-only") == 0)
+            use_waits = 2;
         else
             break;
-    vw_waits_want(use_waits);
+    vw_waits_want(use_waits != 0);
+    static const vw_analysis *const need[] = {&vw_an_waits};
+    if (use_waits == 2)
+        vw_run_need(need, 1);
     if (argc < 3) {
-        fprintf(stderr, "usage: vwmerge [--packed] [--waits] JOBS [-d DICT] TRACE...\n");
+        fprintf(stderr, "usage: vwmerge [--packed] [--waits|--waits-only] JOBS [-d DICT] "
+                        "TRACE...\n");
         return 2;
     }
     unsigned jobs = (unsigned)atoi(argv[1]);
@@ -313,15 +322,26 @@ int main(int argc, char **argv)
     }
     SAME("exit status", rc1, rc2, "%d %d", rc1, rc2);
     const vw_facts *a = vw_run_facts(one), *b = vw_run_facts(split);
-    compare(a, b);
+    if (use_waits != 2)   /* the facts of the analyses not run are empty */
+        compare(a, b);
     if (use_waits)
         waits_same(one, split);
+    if (use_waits == 2) {   /* ... and those of a run of every analysis */
+        vw_run *full = NULL;
+        vw_run_need(NULL, 0);
+        if (vw_run_traces_jobs(paths, n, dict, NULL, 1, &full) < 0)
+            diffs++;
+        else
+            waits_same(full, one);
+        vw_run_free(full);
+    }
     if (diffs == 0)
         printf("same: %llu records, %zu regions, %zu nodes, %zu lanes, %llu matched, %zu "
                "counters, %u shares%s\n",
                (unsigned long long)a->records, a->nregions, a->nnodes, a->nlanes,
                (unsigned long long)a->matched, a->ncounters, b->shares,
-               use_waits ? ", the wait states" : "");
+               use_waits == 2 ? ", the wait states (their analyses alone)"
+               : use_waits ? ", the wait states" : "");
     vw_run_free(one);
     vw_run_free(split);
     return diffs ? 1 : 0;
