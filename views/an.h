@@ -6,14 +6,15 @@
  * The manager reads the events (pal_events) and keeps what every analysis
  * shares: the lanes (threads), the regions, the call paths and the
  * counters by name, each numbered where first seen, and each thread's
- * stack of open frames. It calls every analysis's operations in the order
- * of vw_analyses: begin before the first event, record for a thread's
- * record (before its events), event for each event, end at the end of a
- * share, merge to take another share's partial result (with the maps of
- * its lanes, regions, call paths and counters into this one's), renumber
- * when the things first seen are put in that order, finish to make the
- * public facts (vw_facts), release to free; pack and unpack carry a
- * share's partial result between processes (pal-view --mpi, views/mpi.c).
+ * stack of open frames. It calls the operations of every analysis (of
+ * those the outputs need: vw_run_need) in the order of vw_analyses:
+ * begin before the first event, record for a thread's record (before its
+ * events), event for each event, end at the end of a share, merge to
+ * take another share's partial result (with the maps of its lanes,
+ * regions, call paths and counters into this one's), renumber when the
+ * things first seen are put in that order, finish to make the public
+ * facts (vw_facts), release to free; pack and unpack carry a share's
+ * partial result between processes (pal-view --mpi, views/mpi.c).
  *
  * The contract of pack and unpack: pack writes what the analysis keeps of
  * a share after end (or of shares merged: the same state) and unpack reads
@@ -225,6 +226,7 @@ struct vw_run {
     size_t ncnode, cnodecap;
     vw_cstat *region_cs, *node_cs;
     struct vw_waits *waits;   /* the wait states (views/waits.c); NULL: not asked for */
+    unsigned on;              /* the analyses run (bit a: the manager's a-th; vw_run_need) */
 };
 
 
@@ -263,6 +265,9 @@ int64_t vw_comm_shown(int64_t comm, unsigned flags);
 size_t vw_rank_index(const vw_run *r, uint32_t p);
 /* the lane of (process, stream) once lanes are sorted (finish) */
 size_t vw_lane_index(const vw_run *r, uint32_t process, uint32_t stream);
+/* a first-seen key through the bytes of pal-view --mpi (views/pack.h) */
+void vw_put_okey(vw_pack *b, const okey *k);
+okey vw_get_okey(vw_unpack *u);
 
 /* ---------------- analyses ---------------- */
 /* Where an event happens, as the manager resolved it. */
@@ -303,6 +308,15 @@ extern const vw_analysis vw_an_collectives, vw_an_profile, vw_an_utilization, vw
  * vw_waits_want), and each message the merge of shares pairs, given to it */
 extern const vw_analysis vw_an_waits;
 int vw_waits_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
+
+/* The runs made from now on run only the analyses of need[0 .. n - 1]
+ * (NULL: every analysis, as at start) and the one for messages, whose ends
+ * the manager numbers the ranks from and pairs between shares: an output
+ * that prints nothing of the others (pal-view --waits) does not pay for
+ * them. The others' operations are not called (release is: it frees
+ * nothing then), their facts stay empty, and their parts are not packed;
+ * runs merged or unpacked into one another must run the same analyses. */
+void vw_run_need(const vw_analysis *const *need, size_t n);
 
 /* ---------------- shares read by processes (views/filter.c, for views/mpi.c) ----------------
  * One process of several reads one share of the run (the share function

@@ -25,6 +25,25 @@ static const vw_analysis *const analyses[] = {&vw_an_collectives, &vw_an_profile
                                               &vw_an_utilization, &vw_an_counters,
                                               &vw_an_messages, &vw_an_waits};
 #define NANALYSES (sizeof analyses / sizeof analyses[0])
+/* the analyses a new run runs (vw_run_need), and whether r runs the a-th */
+#define ALL_ANALYSES ((1u << NANALYSES) - 1)
+static unsigned need_on = ALL_ANALYSES;
+#define ON(r, a) (((r)->on >> (a)) & 1u)
+
+void vw_run_need(const vw_analysis *const *need, size_t n)
+{
+    if (need == NULL) {
+        need_on = ALL_ANALYSES;
+        return;
+    }
+    need_on = 0;
+    for (size_t a = 0; a < NANALYSES; a++) {
+        int on = analyses[a] == &vw_an_messages;
+        for (size_t i = 0; i < n && !on; i++)
+            on = need[i] == analyses[a];
+        need_on |= (unsigned)on << a;
+    }
+}
 
 /* ---------------- a small uint64 -> long hash map ---------------- */
 uint64_t vw_mix(uint64_t k)
@@ -293,7 +312,7 @@ double vw_tsec(const vw_run *r, int64_t ns)
 static int each_event(vw_run *r, const pal_event *e, const vw_at *at)
 {
     for (size_t a = 0; a < NANALYSES; a++)
-        if (analyses[a]->event && analyses[a]->event(r, e, at))
+        if (ON(r, a) && analyses[a]->event && analyses[a]->event(r, e, at))
             return -1;
     return 0;
 }
@@ -389,7 +408,7 @@ static int on_record(vw_run *r, const pal_event *e)
     lane *l = &r->lanes[li];
     r->cur.seq = l->nrec++;
     for (size_t a = 0; a < NANALYSES; a++)
-        if (analyses[a]->record && analyses[a]->record(r, l, t))
+        if (ON(r, a) && analyses[a]->record && analyses[a]->record(r, l, t))
             return -1;
     const char *s;
     size_t len;
@@ -461,7 +480,7 @@ static int on_event(vw_run *r, const pal_event *e)
 static int share_end(vw_run *r)
 {
     for (size_t a = 0; a < NANALYSES; a++)
-        if (analyses[a]->end && analyses[a]->end(r))
+        if (ON(r, a) && analyses[a]->end && analyses[a]->end(r))
             return -1;
     return 0;
 }
@@ -505,7 +524,7 @@ static int run_merge(vw_run *r, const vw_run *from)
     }
     vw_maps m = {rmap, nmap, cmap, lmap};
     for (size_t a = 0; a < NANALYSES; a++)
-        if (analyses[a]->merge && analyses[a]->merge(r, from, &m))
+        if (ON(r, a) && analyses[a]->merge && analyses[a]->merge(r, from, &m))
             goto out;
     r->f.records += from->f.records;
     r->f.markers += from->f.markers;
@@ -691,7 +710,7 @@ static int finish(vw_run *r)
     }
     vw_maps m = {rpos, npos, cpos, lpos};
     for (size_t a = 0; a < NANALYSES; a++)
-        if (analyses[a]->renumber && analyses[a]->renumber(r, &m))
+        if (ON(r, a) && analyses[a]->renumber && analyses[a]->renumber(r, &m))
             goto out;
     /* ranks: processes of lanes and of message ends */
     size_t cap = r->nlanes + 2 * r->nc + 1, n = 0;
@@ -714,7 +733,7 @@ static int finish(vw_run *r)
     for (size_t i = 0; i < r->nlanes; i++)
         r->lanes[i].pub.rank_index = vw_rank_index(r, r->lanes[i].pub.process);
     for (size_t a = 0; a < NANALYSES; a++)
-        if (analyses[a]->finish && analyses[a]->finish(r))
+        if (ON(r, a) && analyses[a]->finish && analyses[a]->finish(r))
             goto out;
     r->f.duration = end;
     r->f.nlanes = r->nlanes;
@@ -800,8 +819,9 @@ static vw_run *run_new(const vw_sink *sink)
     r->tps = 1e9;
     okey root = {INT64_MIN, 0, 0, 0};
     int rc = vw_node_at(r, -1, -1, &root) != 0;   /* the call tree's root */
+    r->on = need_on;
     for (size_t a = 0; rc == 0 && a < NANALYSES; a++)
-        rc = analyses[a]->begin && analyses[a]->begin(r);
+        rc = ON(r, a) && analyses[a]->begin && analyses[a]->begin(r);
     if (rc) {
         vw_run_free(r);
         return NULL;
@@ -1185,7 +1205,7 @@ void vw_run_free(vw_run *r)
  * run_merge takes the unpacked run as a share read here. */
 #define PACK_MAGIC UINT64_C(0x31776976776c6170)   /* "palvwiw1", little-endian */
 
-static void put_okey(vw_pack *b, const okey *k)
+void vw_put_okey(vw_pack *b, const okey *k)
 {
     vw_put_i64(b, k->t);
     vw_put_u64(b, k->process);
@@ -1193,7 +1213,7 @@ static void put_okey(vw_pack *b, const okey *k)
     vw_put_u64(b, k->seq);
 }
 
-static okey get_okey(vw_unpack *u)
+okey vw_get_okey(vw_unpack *u)
 {
     okey k;
     k.t = vw_get_i64(u);
@@ -1217,6 +1237,7 @@ int vw_run_pack(const vw_run *r, vw_pack *b)
         return -1;
     vw_put_u64(b, PACK_MAGIC);
     vw_put_u64(b, NANALYSES);
+    vw_put_u64(b, r->on);
     vw_put_f64(b, r->base_ticks);
     vw_put_u64(b, (uint64_t)r->have_base);
     vw_put_f64(b, r->tps);
@@ -1241,18 +1262,18 @@ int vw_run_pack(const vw_run *r, vw_pack *b)
     for (size_t i = 0; i < r->nregions; i++) {
         vw_put_str(b, r->regions[i].name);
         vw_put_i64(b, r->regions[i].kind);
-        put_okey(b, &r->rinf[i].first);
+        vw_put_okey(b, &r->rinf[i].first);
     }
     vw_put_u64(b, r->ncnt);
     for (size_t i = 0; i < r->ncnt; i++) {
         vw_put_str(b, r->cnames[i]);
-        put_okey(b, &r->cfirst[i]);
+        vw_put_okey(b, &r->cfirst[i]);
     }
     vw_put_u64(b, r->nnodes);
     for (size_t i = 1; i < r->nnodes; i++) {   /* the root is every run's node 0 */
         vw_put_u64(b, (uint64_t)r->nodes[i].parent);
         vw_put_u64(b, (uint64_t)r->nodes[i].region);
-        put_okey(b, &r->ninf[i].first);
+        vw_put_okey(b, &r->ninf[i].first);
     }
     vw_put_u64(b, r->nlanes);
     for (size_t i = 0; i < r->nlanes; i++) {
@@ -1263,7 +1284,7 @@ int vw_run_pack(const vw_run *r, vw_pack *b)
     }
     for (size_t a = 0; a < NANALYSES; a++) {
         vw_put_str(b, analyses[a]->name);
-        if (analyses[a]->pack(r, b))
+        if (ON(r, a) && analyses[a]->pack(r, b))
             return -1;
     }
     return b->oom ? -1 : 0;
@@ -1278,6 +1299,8 @@ int vw_run_unpack(const void *p, size_t n, vw_run **out)
     if (vw_run_unpackable() || vw_get_u64(&u) != PACK_MAGIC || vw_get_u64(&u) != NANALYSES ||
         (r = run_new(NULL)) == NULL)
         return -1;
+    if (vw_get_u64(&u) != r->on)   /* the parts of other analyses than this process runs */
+        goto bad;
     r->base_ticks = vw_get_f64(&u);
     r->have_base = vw_get_u64(&u) != 0;
     r->tps = vw_get_f64(&u);
@@ -1316,14 +1339,14 @@ int vw_run_unpack(const void *p, size_t n, vw_run **out)
     for (size_t i = 0; i < cnt && !u.bad; i++) {
         s = vw_get_bytes(&u, &len);
         int kind = (int)vw_get_i64(&u);
-        okey k = get_okey(&u);
+        okey k = vw_get_okey(&u);
         if (u.bad || vw_region_get(r, s, len, kind, &k) != (long)i)
             goto bad;
     }
     cnt = vw_get_count(&u, 5 * 8);
     for (size_t i = 0; i < cnt && !u.bad; i++) {
         s = vw_get_bytes(&u, &len);
-        okey k = get_okey(&u);
+        okey k = vw_get_okey(&u);
         if (u.bad || vw_counter_get(r, s, len, &k) != (long)i)
             goto bad;
     }
@@ -1333,7 +1356,7 @@ int vw_run_unpack(const void *p, size_t n, vw_run **out)
     for (size_t i = 1; i < cnt && !u.bad; i++) {
         long parent = (long)vw_get_index(&u, i);
         long region = (long)vw_get_index(&u, r->nregions);
-        okey k = get_okey(&u);
+        okey k = vw_get_okey(&u);
         if (u.bad || vw_node_at(r, parent, region, &k) != (long)i)
             goto bad;
     }
@@ -1353,7 +1376,7 @@ int vw_run_unpack(const void *p, size_t n, vw_run **out)
     for (size_t a = 0; a < NANALYSES && !u.bad; a++) {
         s = vw_get_bytes(&u, &len);
         if (u.bad || len != strlen(analyses[a]->name) || memcmp(s, analyses[a]->name, len) ||
-            analyses[a]->unpack(r, &u))
+            (ON(r, a) && analyses[a]->unpack(r, &u)))
             goto bad;
     }
     if (u.bad || u.at != u.n)

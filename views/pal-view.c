@@ -57,8 +57,8 @@ static void usage(FILE *out)
           "-j N: read a run of several files in N threads (default 1), with the output\n"
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--mpi: under mpirun (srun, mpiexec), P processes each read a share of the\n"
-          "run and process 0 writes the outputs of one (no --waits, --what-if,\n"
-          "--predict or --export otf2).\n"
+          "run and process 0 writes the outputs of one, --waits and --what-if included\n"
+          "(not --predict or --export otf2; --what-if -o is read by process 0 alone).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -371,15 +371,14 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *no_pack = mpi ? vw_run_unpackable() : NULL;
-    if (mpi && (predict > 0 || waits >= 0 || (export && strcmp(export, "otf2") == 0) || no_pack)) {
+    if (mpi && (predict > 0 || (export && strcmp(export, "otf2") == 0) || no_pack)) {
         if (no_pack)
             fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
                             "between processes (no pack operation); leave out --mpi\n",
                     no_pack);
         else
             fprintf(stderr, "pal-view: --mpi: %s reads the run in one process; leave out --mpi\n",
-                    predict > 0 ? "--predict" : waits >= 0 ? (have_what_if ? "--what-if" : "--waits")
-                                                          : "--export otf2");
+                    predict > 0 ? "--predict" : "--export otf2");
         vw_config_free(&cfg);
         return 1;
     }
@@ -409,17 +408,39 @@ int main(int argc, char **argv)
                             "--gzip or -o (-o FILE goes with --what-if)\n");
             return 1;
         }
-        /* --what-if SPEC -o FILE: the predicted run written as a trace too */
-        int wrc = output ? vw_synth_what_if((const char *const *)argv + optind,
-                                            (size_t)(argc - optind), dict, waits, &what_if,
-                                            output, out_flags & ECC_OUT_THROUGH ? PAL_OUT_THROUGH : 0,
-                                            stdout)
-                         : vw_waits_run_jobs((const char *const *)argv + optind,
-                                             (size_t)(argc - optind), dict, waits,
-                                             have_what_if ? &what_if : NULL, jobs, stdout);
+        /* --mpi: every process keeps the wait states of its shares, and
+         * process 0 writes them from the merged run; --what-if -o retimes
+         * the records in their order, which process 0 reads alone */
+        if (mpi && vw_mpi_begin(argc, args))
+            return 1;
+        vw_waits_want(1);
+        /* the tables and replays print nothing of the other analyses (every
+         * process runs the same ones) */
+        static const vw_analysis *const need[] = {&vw_an_waits};
+        if (!output)
+            vw_run_need(need, 1);
+        if (!vw_mpi_root())
+            return vw_mpi_end(vw_mpi_worker((const char *const *)argv + optind,
+                                            (size_t)(argc - optind), dict, output != NULL, jobs)
+                                  ? 1
+                                  : 0);
+        int wrc;
+        if (output) {   /* --what-if SPEC -o FILE: the predicted run written as a trace too */
+            wrc = vw_synth_what_if((const char *const *)argv + optind, (size_t)(argc - optind),
+                                   dict, waits, &what_if, output,
+                                   out_flags & ECC_OUT_THROUGH ? PAL_OUT_THROUGH : 0, stdout);
+        } else {
+            vw_run *run = NULL;
+            wrc = vw_mpi_run_traces((const char *const *)argv + optind, (size_t)(argc - optind),
+                                    dict, NULL, jobs, &run);
+            if (wrc >= 0 && vw_waits_write(run, waits, have_what_if ? &what_if : NULL, stdout))
+                wrc = -1;
+            vw_run_free(run);
+        }
+        vw_waits_want(0);
         if (fflush(stdout))
             wrc = -1;
-        return wrc < 0 ? 1 : wrc ? 2 : 0;
+        return vw_mpi_end(wrc < 0 ? 1 : wrc ? 2 : 0);
     }
     if (export && strcmp(export, "otf2") == 0) {
         vw_config_free(&cfg);

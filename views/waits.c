@@ -2570,23 +2570,291 @@ static void an_release(vw_run *r)
     r->waits = NULL;
 }
 
-/* pal-view --mpi sends a share's partial result between processes: the
- * wait states go only when not asked for (their calls are not packed yet;
- * --waits and --what-if are refused under --mpi, and --html is read by
- * process 0 alone) */
+/* pal-view --mpi sends a share's partial result between processes: what
+ * merge_state takes of it, in the state's own order (call paths before the
+ * paths under them, lanes, messages, collective parts, one-sided
+ * operations, windows, the waits found while reading: time in I/O). A
+ * call is its start, end, path and flags: the rest of it is made by
+ * analyse, at the end. Unpacking makes the paths, lanes and waits again
+ * through path_find, lane_get and wait_add (their hashes with them), so
+ * that the unpacked state is one merge_state takes as a share read here. */
+#define U32 ((size_t)UINT32_MAX + 1)
+
+static void put_path(vw_pack *b, uint32_t p) { vw_put_u64(b, p == NO_PATH ? 0 : (uint64_t)p + 1); }
+
+/* a path put by put_path: NO_PATH, or an index below np */
+static uint32_t get_path(vw_unpack *u, size_t np)
+{
+    size_t i = vw_get_index(u, np + 1);
+    return i ? (uint32_t)(i - 1) : NO_PATH;
+}
+
+/* an integer from lo to hi; bad otherwise */
+static int64_t get_range(vw_unpack *u, int64_t lo, int64_t hi)
+{
+    int64_t v = vw_get_i64(u);
+    if (v < lo || v > hi) {
+        u->bad = 1;
+        return lo;
+    }
+    return v;
+}
+
 static int an_pack(const vw_run *r, vw_pack *b)
 {
-    if (r->waits != NULL)
-        return -1;
-    vw_put_u64(b, 0);
+    const state *s = r->waits;
+    vw_put_u64(b, s != NULL);
+    if (s == NULL)
+        return 0;   /* not asked for */
+    vw_put_u64(b, s->np);
+    for (size_t i = 0; i < s->np; i++) {
+        put_path(b, s->p[i].parent);
+        vw_put_bytes(b, s->p[i].name, s->p[i].len);
+        vw_put_okey(b, &s->p[i].first);
+    }
+    vw_put_u64(b, s->nl);
+    for (size_t i = 0; i < s->nl; i++) {
+        const wlane *l = &s->l[i];
+        vw_put_u64(b, l->process);
+        vw_put_u64(b, l->stream);
+        vw_put_okey(b, &l->first);
+        vw_put_i64(b, l->t);
+        vw_put_u64(b, (uint64_t)l->have_t);
+        vw_put_u64(b, (uint64_t)l->unsorted);
+        vw_put_u64(b, l->n);
+        for (size_t k = 0; k < l->n; k++) {
+            vw_put_i64(b, l->c[k].start);
+            vw_put_i64(b, l->c[k].end);
+            put_path(b, l->c[k].path);
+            vw_put_u64(b, l->c[k].flags);
+        }
+        vw_put_u64(b, l->nsg);
+        for (size_t k = 0; k < l->nsg; k++) {
+            vw_put_i64(b, l->sg[k].t0);
+            vw_put_i64(b, l->sg[k].t1);
+            put_path(b, l->sg[k].path);
+        }
+    }
+    vw_put_u64(b, s->nm);
+    for (size_t i = 0; i < s->nm; i++) {
+        const msg *m = &s->m[i];
+        vw_put_u64(b, m->sp);
+        vw_put_u64(b, m->ss);
+        vw_put_u64(b, m->rp);
+        vw_put_u64(b, m->rs);
+        vw_put_i64(b, m->st);
+        vw_put_i64(b, m->rt);
+        vw_put_u64(b, m->bytes);
+        vw_put_u64(b, m->su);
+        vw_put_u64(b, m->ru);
+    }
+    vw_put_u64(b, s->nc);
+    for (size_t i = 0; i < s->nc; i++) {
+        const part *g = &s->c[i];
+        vw_put_u64(b, g->ctx);
+        vw_put_u64(b, g->seq);
+        vw_put_u64(b, g->process);
+        vw_put_u64(b, g->stream);
+        vw_put_u64(b, g->size);
+        put_path(b, g->path);
+        vw_put_i64(b, g->start);
+        vw_put_i64(b, g->end);
+        vw_put_i64(b, g->root);
+        vw_put_i64(b, g->ws);
+        vw_put_i64(b, g->we);
+        vw_put_i64(b, g->op);
+        vw_put_i64(b, g->nb);
+        vw_put_i64(b, g->pattern);
+        vw_put_u64(b, g->bytes);
+        vw_put_u64(b, g->k);
+    }
+    vw_put_u64(b, s->nrma);
+    for (size_t i = 0; i < s->nrma; i++) {
+        const rmaop *o = &s->rma[i];
+        vw_put_u64(b, o->process);
+        vw_put_u64(b, o->stream);
+        vw_put_i64(b, o->t);
+        vw_put_i64(b, o->window);
+        vw_put_i64(b, o->peer);
+        vw_put_i64(b, o->kind);
+        vw_put_i64(b, o->lock);
+        vw_put_u64(b, o->k);
+    }
+    vw_put_u64(b, s->nwin);
+    for (size_t i = 0; i < s->nwin; i++) {
+        vw_put_i64(b, s->win[i].id);
+        vw_put_u64(b, s->win[i].size);
+        vw_put_okey(b, &s->win[i].first);
+    }
+    vw_put_u64(b, s->nw);
+    for (size_t i = 0; i < s->nw; i++) {
+        const wait *w = &s->w[i];
+        vw_put_u64(b, (uint64_t)w->table);
+        vw_put_u64(b, (uint64_t)w->pattern);
+        put_path(b, w->path);
+        vw_put_u64(b, w->process);
+        vw_put_u64(b, w->stream);
+        vw_put_f64(b, w->seconds);
+        vw_put_u64(b, w->n);
+        vw_put_f64(b, w->worst);
+        vw_put_i64(b, w->worst_at);
+    }
+    vw_put_u64(b, s->nkept);
+    vw_put_u64(b, (uint64_t)s->thread_waits);
     return 0;
+}
+
+/* the state of an_pack into s (new): -1 out of memory or bad bytes */
+static int unpack_state(state *s, vw_unpack *u)
+{
+    size_t n = vw_get_count(u, 6 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        uint32_t parent = get_path(u, i);   /* a path's parent comes before it */
+        size_t len;
+        const char *name = vw_get_bytes(u, &len);
+        okey first = vw_get_okey(u);
+        if (u->bad)
+            break;
+        if (path_find(s, parent, name, len) != i)
+            return -1;   /* out of memory, or a path twice */
+        s->p[i].first = first;
+    }
+    n = vw_get_count(u, 10 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        uint32_t process = (uint32_t)vw_get_index(u, U32);
+        uint32_t stream = (uint32_t)vw_get_index(u, U32);
+        s->cur = vw_get_okey(u);
+        if (u->bad)
+            break;
+        if (lane_find(s, process, stream))
+            return -1;   /* a lane twice */
+        wlane *l = lane_get(s, process, stream);
+        if (l == NULL)
+            return -1;
+        l->t = vw_get_i64(u);
+        l->have_t = vw_get_u64(u) != 0;
+        l->unsorted = vw_get_u64(u) != 0;
+        size_t nc = vw_get_count(u, 4 * 8);
+        if (grow((void **)&l->c, &l->cap, nc, sizeof *l->c))
+            return -1;
+        for (size_t k = 0; k < nc && !u->bad; k++) {
+            call *c = &l->c[l->n++];
+            memset(c, 0, sizeof *c);
+            c->start = vw_get_i64(u);
+            c->end = vw_get_i64(u);
+            c->path = get_path(u, s->np);
+            c->flags = (unsigned)vw_get_index(u, U32);
+        }
+        size_t ns = vw_get_count(u, 3 * 8);
+        if (grow((void **)&l->sg, &l->sgcap, ns, sizeof *l->sg))
+            return -1;
+        for (size_t k = 0; k < ns && !u->bad; k++) {
+            seg *g = &l->sg[l->nsg++];
+            g->t0 = vw_get_i64(u);
+            g->t1 = vw_get_i64(u);
+            g->path = get_path(u, s->np);
+        }
+    }
+    n = vw_get_count(u, 9 * 8);
+    if (grow((void **)&s->m, &s->mcap, n, sizeof *s->m))
+        return -1;
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        msg *m = &s->m[s->nm++];
+        m->sp = (uint32_t)vw_get_index(u, U32);
+        m->ss = (uint32_t)vw_get_index(u, U32);
+        m->rp = (uint32_t)vw_get_index(u, U32);
+        m->rs = (uint32_t)vw_get_index(u, U32);
+        m->st = vw_get_i64(u);
+        m->rt = vw_get_i64(u);
+        m->bytes = vw_get_u64(u);
+        m->su = vw_get_u64(u);
+        m->ru = vw_get_u64(u);
+    }
+    n = vw_get_count(u, 16 * 8);
+    if (grow((void **)&s->c, &s->ccap, n, sizeof *s->c))
+        return -1;
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        part *g = &s->c[s->nc++];
+        memset(g, 0, sizeof *g);
+        g->ctx = vw_get_u64(u);
+        g->seq = vw_get_u64(u);
+        g->process = (uint32_t)vw_get_index(u, U32);
+        g->stream = (uint32_t)vw_get_index(u, U32);
+        g->size = (uint32_t)vw_get_index(u, U32);
+        g->path = get_path(u, s->np);
+        g->start = vw_get_i64(u);
+        g->end = vw_get_i64(u);
+        g->root = vw_get_i64(u);
+        g->ws = vw_get_i64(u);
+        g->we = vw_get_i64(u);
+        g->op = (pal_coll_op)get_range(u, PAL_COLL_OP_NONE, PAL_COLL_OP_COUNT - 1);
+        g->nb = (int)get_range(u, 0, 1);
+        g->pattern = (int)get_range(u, -1, P_COUNT - 1);
+        g->bytes = vw_get_u64(u);
+        g->k = vw_get_u64(u);
+    }
+    n = vw_get_count(u, 8 * 8);
+    if (grow((void **)&s->rma, &s->rmacap, n, sizeof *s->rma))
+        return -1;
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        rmaop *o = &s->rma[s->nrma++];
+        memset(o, 0, sizeof *o);
+        o->process = (uint32_t)vw_get_index(u, U32);
+        o->stream = (uint32_t)vw_get_index(u, U32);
+        o->t = vw_get_i64(u);
+        o->window = vw_get_i64(u);
+        o->peer = vw_get_i64(u);
+        o->kind = (pal_rma_kind)get_range(u, PAL_RMA_KIND_NONE, PAL_RMA_KIND_COUNT - 1);
+        o->lock = (int)get_range(u, 0, 2);
+        o->k = vw_get_u64(u);
+    }
+    n = vw_get_count(u, 6 * 8);
+    if (grow((void **)&s->win, &s->wincap, n, sizeof *s->win))
+        return -1;
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        struct win *w = &s->win[s->nwin++];
+        w->id = vw_get_i64(u);
+        w->size = (uint32_t)vw_get_index(u, U32);
+        w->first = vw_get_okey(u);
+    }
+    n = vw_get_count(u, 9 * 8);
+    for (size_t i = 0; i < n && !u->bad; i++) {
+        int table = (int)get_range(u, 0, 1);
+        int pattern = (int)get_range(u, 0, P_COUNT - 1);
+        uint32_t pth = get_path(u, s->np);
+        uint32_t process = (uint32_t)vw_get_index(u, U32);
+        uint32_t stream = (uint32_t)vw_get_index(u, U32);
+        double seconds = vw_get_f64(u);
+        uint64_t nw = vw_get_u64(u);
+        double worst = vw_get_f64(u);
+        int64_t worst_at = vw_get_i64(u);
+        if (u->bad)
+            break;
+        if (wait_add(s, table, pattern, pth, process, stream, seconds) || s->nw != i + 1)
+            return -1;   /* out of memory, or a row twice */
+        wait *w = &s->w[i];
+        w->n = nw;
+        w->worst = worst;
+        w->worst_at = worst_at;
+    }
+    s->nkept = vw_get_u64(u);
+    s->thread_waits = (int)get_range(u, 0, 1);
+    return u->bad ? -1 : 0;
 }
 
 static int an_unpack(vw_run *r, vw_unpack *u)
 {
-    r->waits = NULL;
-    return vw_get_u64(u) == 0 && !u->bad ? 0 : -1;
+    an_release(r);   /* begin's empty state, when asked for */
+    uint64_t have = vw_get_u64(u);
+    if (u->bad || have > 1)
+        return -1;
+    if (have == 0)
+        return 0;
+    if ((r->waits = calloc(1, sizeof *r->waits)) == NULL)
+        return -1;
+    return unpack_state(r->waits, u);   /* a state left half made: freed with r */
 }
+#undef U32
 
 const vw_analysis vw_an_waits = {"waits", an_begin, NULL, an_event, NULL, an_merge, NULL,
                                  an_finish, an_release, an_pack, an_unpack};

@@ -9,11 +9,12 @@
 # counters), a 16-rank ring (merged and per-rank), the 16-rank run damaged
 # (exit 2, each message once), and an OTF2 archive when OTF2 is built. The
 # per-rank runs are also merged from their parts sent through bytes in the
-# engine's tree order (vwmerge --packed) and compared field by field, and
+# engine's tree order (vwmerge --packed --waits: the wait states with
+# them, their outputs byte for byte) and compared field by field, and
 # read by 2 processes of 3 threads each (--mpi -j 3). The
 # Chrome export, read by process 0 alone, is the serial one; --mpi refuses
-# --waits, --predict and --export otf2 (exit 1), and a missing pal-view-mpi
-# is named. Skips (77) without MPI.
+# --predict and --export otf2 (exit 1), and a missing pal-view-mpi is
+# named (--mpi --waits: tests/diag/waits-mpi.sh). Skips (77) without MPI.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -106,7 +107,7 @@ split() {
         }
     done
     for p in 2 3 8; do
-        if "$vm" --packed $p "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
+        if "$vm" --packed --waits $p "$@" >"$tmp/vm" 2>"$tmp/vm.err"; then
             packed=$((packed + 1))
         else
             bad "$name: the facts merged from $p packed parts differ"
@@ -181,8 +182,8 @@ fi
 ASAN_OPTIONS="$mpi_asan" "$mpirun" --oversubscribe -np 2 "$pv" --mpi --export chrome "$tmp/halo"/trace.[0-9]*.ecl \
     >"$tmp/c.mpi" 2>&1 || bad "--mpi --export chrome: exit status $?"
 cmp -s "$tmp/c.serial" "$tmp/c.mpi" || bad "--mpi --export chrome differs from the serial export"
-# refused: the wait states, the prediction and the OTF2 export read in one process
-for opt in --waits "--predict 4" "--export otf2 -o $tmp/x.otf2"; do
+# refused: the prediction and the OTF2 export read in one process
+for opt in "--predict 4" "--export otf2 -o $tmp/x.otf2"; do
     case $opt in --export*) what="--export otf2" ;; *) what=${opt%% *} ;; esac
     # shellcheck disable=SC2086
     "$pv" --mpi $opt "$tmp/halo/trace.ecl" >"$tmp/r.out" 2>"$tmp/r.err"

@@ -6,14 +6,20 @@
  * lanes' shares, nodes), the messages and matrix (counts, latency, the
  * sample), utilization (states, bins), counters per region, collective
  * instances, and the counts and damage.
- *   vwmerge JOBS [-d DICT] TRACE...
- *   vwmerge --packed JOBS [-d DICT] TRACE...
+ *   vwmerge [--packed] [--waits|--waits-only] JOBS [-d DICT] TRACE...
  * --packed: each share's partial result goes through bytes as pal-view
  * --mpi sends it (vw_run_pack, vw_run_unpack; packing the unpacked run
  * must give the same bytes) and the shares are merged in the engine's
  * order, a binomial tree (views/mpi.c), each merged pair packed again;
  * the first part's bytes cut at 64 places never unpack, and with a byte
  * flipped at 64 places unpack without a fault (the sanitizer builds).
+ * --waits: the wait states are kept too (vw_waits_want), go through the
+ * bytes with the rest, and their outputs -- the CSV table, the JSON and
+ * the what-if replays under the measured network and the ideal one -- are
+ * byte-identical to the unsplit run's. --waits-only: as --waits, with only
+ * the analyses --waits needs run (vw_run_need), in both reads (the facts
+ * of the others, empty, are not compared), and the outputs also
+ * byte-identical to those of a run of every analysis.
  * Prints "same: ..." (with the shares the split read used) and exits 0, or
  * names the first fields that differ and exits 1; 2 when the trace cannot
  * be read. */
@@ -24,6 +30,7 @@
 #include <string.h>
 
 #include "views/an.h"
+#include "views/waits.h"
 
 static int diffs;
 
@@ -243,15 +250,56 @@ static int packed(const char *const *paths, size_t n, const char *dict, unsigned
     return rc;
 }
 
+/* the wait states of a and b in every form, and their what-if replays
+ * (the measured network, the ideal one), byte for byte */
+static void waits_same(const vw_run *a, const vw_run *b)
+{
+    static const char *const spec[] = {NULL, "net", "ideal"};
+    static const char *const form_name[] = {"text", "CSV", "JSON"};
+    for (size_t k = 0; k < sizeof spec / sizeof spec[0]; k++)
+        for (int form = VW_WAITS_TEXT; form <= VW_WAITS_JSON; form++) {
+            vw_what_if m;
+            if (spec[k] && vw_what_if_parse(spec[k], &m)) {
+                diffs++;
+                return;
+            }
+            char *t[2] = {NULL, NULL};
+            size_t n[2] = {0, 0};
+            const vw_run *r[2] = {a, b};
+            for (int i = 0; i < 2; i++) {
+                FILE *f = open_memstream(&t[i], &n[i]);
+                if (f == NULL || vw_waits_write(r[i], form, spec[k] ? &m : NULL, f))
+                    diffs++;
+                if (f)
+                    fclose(f);
+            }
+            SAME("wait states", n[0] == n[1] && t[0] && t[1] && memcmp(t[0], t[1], n[0]) == 0, 1,
+                 "%s%s%s: %zu and %zu bytes", form_name[form], spec[k] ? ", what-if " : "",
+                 spec[k] ? spec[k] : "", n[0], n[1]);
+            free(t[0]);
+            free(t[1]);
+        }
+}
+
 int main(int argc, char **argv)
 {
-    int use_pack = argc > 1 && strcmp(argv[1], "--packed") == 0;
-    if (use_pack) {
-        argv++;
-        argc--;
-    }
+    int use_pack = 0, use_waits = 0;
+    for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argv++, argc--)
+        if (strcmp(argv[1], "--packed") == 0)
+            use_pack = 1;
+        else if (strcmp(argv[1], "--waits") == 0)
+            use_waits = 1;
+        else if (strcmp(argv[1], "--waits-only") == 0)
+            use_waits = 2;
+        else
+            break;
+    vw_waits_want(use_waits != 0);
+    static const vw_analysis *const need[] = {&vw_an_waits};
+    if (use_waits == 2)
+        vw_run_need(need, 1);
     if (argc < 3) {
-        fprintf(stderr, "usage: vwmerge [--packed] JOBS [-d DICT] TRACE...\n");
+        fprintf(stderr, "usage: vwmerge [--packed] [--waits|--waits-only] JOBS [-d DICT] "
+                        "TRACE...\n");
         return 2;
     }
     unsigned jobs = (unsigned)atoi(argv[1]);
@@ -274,12 +322,26 @@ int main(int argc, char **argv)
     }
     SAME("exit status", rc1, rc2, "%d %d", rc1, rc2);
     const vw_facts *a = vw_run_facts(one), *b = vw_run_facts(split);
-    compare(a, b);
+    if (use_waits != 2)   /* the facts of the analyses not run are empty */
+        compare(a, b);
+    if (use_waits)
+        waits_same(one, split);
+    if (use_waits == 2) {   /* ... and those of a run of every analysis */
+        vw_run *full = NULL;
+        vw_run_need(NULL, 0);
+        if (vw_run_traces_jobs(paths, n, dict, NULL, 1, &full) < 0)
+            diffs++;
+        else
+            waits_same(full, one);
+        vw_run_free(full);
+    }
     if (diffs == 0)
         printf("same: %llu records, %zu regions, %zu nodes, %zu lanes, %llu matched, %zu "
-               "counters, %u shares\n",
+               "counters, %u shares%s\n",
                (unsigned long long)a->records, a->nregions, a->nnodes, a->nlanes,
-               (unsigned long long)a->matched, a->ncounters, b->shares);
+               (unsigned long long)a->matched, a->ncounters, b->shares,
+               use_waits == 2 ? ", the wait states (their analyses alone)"
+               : use_waits ? ", the wait states" : "");
     vw_run_free(one);
     vw_run_free(split);
     return diffs ? 1 : 0;
