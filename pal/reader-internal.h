@@ -191,7 +191,10 @@ struct pal_reader {
         pal_dict *dict;              /* owned here; the files borrow it */
     } *dcache;
     size_t ndcache, capdcache;
-    pal_stream **heap;
+    struct pal_heapent {             /* the merge's heap (reader.c): a stream and */
+        uint64_t time;               /* the time of its next record, kept here */
+        pal_stream *s;
+    } *heap;
     size_t nheap;
     size_t batch_size;               /* records per stream batch */
     size_t window;                   /* most payload bytes a stream keeps */

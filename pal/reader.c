@@ -1427,22 +1427,27 @@ static inline int tie_before(const pal_stream *a, const pal_stream *b)
     return a->stream < b->stream;
 }
 
-static inline int stream_before(const pal_stream *a, const pal_stream *b)
+/* Heap entries: by the cached time of each stream's next record, ties by
+ * tie_before. The heap's top is the stream being read (r->cur) while it is:
+ * when its records reach the limit it is sifted down from the top in place
+ * (one pass) instead of being popped and pushed again. */
+typedef struct pal_heapent heapent;
+
+static inline int ent_before(const heapent *a, const heapent *b)
 {
-    uint64_t ta = a->bnext->time, tb = b->bnext->time;
-    return ta < tb || (ta == tb && tie_before(a, b));
+    return a->time < b->time || (a->time == b->time && tie_before(a->s, b->s));
 }
 
-static void heap_down(pal_stream **h, size_t n, size_t i)
+static void heap_down(heapent *h, size_t n, size_t i)
 {
-    pal_stream *x = h[i];
+    heapent x = h[i];
     for (;;) {
         size_t l = 2 * i + 1;
         if (l >= n)
             break;
-        if (l + 1 < n && stream_before(h[l + 1], h[l]))
+        if (l + 1 < n && ent_before(&h[l + 1], &h[l]))
             l++;
-        if (!stream_before(h[l], x))
+        if (!ent_before(&h[l], &x))
             break;
         h[i] = h[l];
         i = l;
@@ -1452,25 +1457,32 @@ static void heap_down(pal_stream **h, size_t n, size_t i)
 
 static void heap_push(pal_reader *r, pal_stream *s)
 {
+    heapent e = { s->bnext->time, s };
     size_t i = r->nheap++;
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!stream_before(s, r->heap[p]))
+        if (!ent_before(&e, &r->heap[p]))
             break;
         r->heap[i] = r->heap[p];
         i = p;
     }
-    r->heap[i] = s;
+    r->heap[i] = e;
 }
 
-static pal_stream *heap_pop(pal_reader *r)
+/* The top's next record changed (its time is new): sift it down. */
+static void heap_top_moved(pal_reader *r)
 {
-    pal_stream *top = r->heap[0];
+    r->heap[0].time = r->heap[0].s->bnext->time;
+    heap_down(r->heap, r->nheap, 0);
+}
+
+/* The top is done: it leaves the heap. */
+static void heap_drop_top(pal_reader *r)
+{
     if (--r->nheap > 0) {
         r->heap[0] = r->heap[r->nheap];
         heap_down(r->heap, r->nheap, 0);
     }
-    return top;
 }
 
 /* A definitions stream: stream 0 of an ECL trace, its process-wide
@@ -1652,6 +1664,7 @@ static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
     r->st.records += (uint64_t)(r->bnext - r->bmark);
     pal_stream *s = r->cur;
     if (s) {
+        /* s is the heap's top */
         s->bnext = (pal_record *)r->bnext;
         r->cur = NULL;
         if (s->bnext < s->bend) {
@@ -1663,15 +1676,17 @@ static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
                 r->st.records++;
                 return PAL_OK;
             }
-            heap_push(r, s);
+            heap_top_moved(r);
         } else {
             pal_status st = stream_fill(r, s);
-            if (st == PAL_OK)
-                heap_push(r, s);
-            else if (st != PAL_END)
-                return st;
-            else
+            if (st == PAL_OK) {
+                heap_top_moved(r);
+            } else {
+                heap_drop_top(r);
+                if (st != PAL_END)
+                    return st;
                 stream_release(s);
+            }
         }
     }
     if (r->nheap == 0) {
@@ -1679,12 +1694,15 @@ static PAL_NOINLINE pal_status next_slow(pal_reader *r, const pal_record **out)
         r->state = ST_ENDED;
         return PAL_END;
     }
-    s = heap_pop(r);
+    s = r->heap[0].s;
     r->cur = s;
-    if (r->nheap > 0) {
-        const pal_stream *o = r->heap[0];
-        r->limit = o->bnext->time;
-        r->limit_eq = tie_before(s, o);
+    if (r->nheap > 1) {
+        /* the next stream: the earlier of the top's two children */
+        const heapent *o = &r->heap[1];
+        if (r->nheap > 2 && ent_before(&r->heap[2], o))
+            o = &r->heap[2];
+        r->limit = o->time;
+        r->limit_eq = tie_before(s, o->s);
     } else {
         r->limit = UINT64_MAX;
         r->limit_eq = 1;
