@@ -162,14 +162,14 @@ void pal_run_read_clock(pal_reader *r, pal_src *src)
             ecc_event ev;
             memset(&ev, 0, sizeof ev);
             ev.offset = s->chunks[c];
-            if (ecc_read_at(fd, hb, sizeof hb, ev.offset) != 0 ||
+            if (pal_src_read_at(r, src, hb, sizeof hb, ev.offset) != 0 ||
                 ecc_chunk_decode(hb, &ev.chunk) != NULL ||
                 ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
                 ev.chunk.raw_length > ((uint32_t)1 << 24))
                 continue;            /* damage: reported when the stream is read */
             uint8_t *st = malloc(ev.chunk.stored_length + 1);
             uint8_t *raw = malloc(ev.chunk.raw_length + 1);
-            if (st && raw && ecc_read_payload(fd, &ev, st) == NULL &&
+            if (st && raw && pal_src_payload(r, src, &ev, st) == NULL &&
                 ecc_decompress(ev.chunk.compression, st, ev.chunk.stored_length, raw,
                                ev.chunk.raw_length) == NULL) {
                 const unsigned char *p = raw, *end = raw + ev.chunk.raw_length;
