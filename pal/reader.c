@@ -1620,6 +1620,15 @@ static pal_status start(pal_reader *r)
             stream_release(s);   /* never decoded, its buffers never made */
             continue;
         }
+        /* a run file's merged view: two more values per record (map_batch) */
+        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
+            PAL_OK) {
+            free(mine);
+            r->state = ST_FAILED;
+            r->failed = PAL_ENOMEM;
+            pal_set_last_error("cannot read '%s': out of memory", r->path);
+            return PAL_ENOMEM;
+        }
         st = stream_fill(r, s);
         if (st == PAL_OK)
             heap_push(r, s);
@@ -2703,14 +2712,10 @@ pal_status pal_reader_finish_open(pal_reader *r)
     size_t per = r->nstreams ? PAL_WINDOW_BUDGET / r->nstreams : PAL_WINDOW_FILE;
     r->window = per > PAL_WINDOW_FILE ? PAL_WINDOW_FILE : per < PAL_WINDOW_MIN ? PAL_WINDOW_MIN
                                                                                : per;
+    /* each stream's batch is made at the first read, for the streams of
+     * the reader's share only (start): a share of a 4,096-file run does not
+     * hold batches for the 3,584 files it does not read */
     r->batch_size = r->nstreams > 16 ? PAL_RUN_BATCH : PAL_BATCH;
-    for (size_t i = 0; i < r->nstreams; i++) {
-        pal_stream *s = r->streams[i];
-        /* a run file's merged view: two more values per record (map_batch) */
-        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
-            PAL_OK)
-            return PAL_ENOMEM;
-    }
     return PAL_OK;
 }
 
