@@ -375,6 +375,9 @@ void ecc_scan_init(ecc_scan *s, int fd, uint64_t size, uint64_t start);
  * windows of cap bytes read in one pread each, not a pread per chunk
  * header, and payloads that lie in the window there (ecc_scan_bytes). */
 void ecc_scan_buffer(ecc_scan *s, uint8_t *buf, size_t cap);
+/* After ecc_scan_buffer: buf already holds file bytes [off, off + n) (the
+ * caller read them): the scan reads them from there, not again. */
+void ecc_scan_filled(ecc_scan *s, uint64_t off, size_t n);
 /* File bytes [off, off + n) if the scan's window holds them, else NULL. */
 const uint8_t *ecc_scan_bytes(const ecc_scan *s, uint64_t off, uint64_t n);
 /* The next event; s->pos moves past it. */

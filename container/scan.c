@@ -43,6 +43,12 @@ void ecc_scan_buffer(ecc_scan *s, uint8_t *buf, size_t cap)
     s->boff = 0;
 }
 
+void ecc_scan_filled(ecc_scan *s, uint64_t off, size_t n)
+{
+    s->boff = off;
+    s->blen = n <= s->cap ? n : s->cap;
+}
+
 const uint8_t *ecc_scan_bytes(const ecc_scan *s, uint64_t off, uint64_t n)
 {
     if (s->buf && off >= s->boff && n <= s->blen && off - s->boff <= s->blen - n)

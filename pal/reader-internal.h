@@ -185,6 +185,8 @@ struct pal_reader {
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
+    const pal_src *head_src;         /* scanbuf holds head_len bytes of this file from its */
+    size_t head_len;                 /* base: the open's first read (open_head), until its scan */
     struct pal_dcache {              /* a run: its files' dictionaries decoded so far */
         uint8_t *raw;                /* the key: pal_src.dkey */
         size_t len;
@@ -262,6 +264,11 @@ pal_status pal_src_open_member(pal_reader *r, pal_src *s, const char *path, uint
                                uint64_t length);
 /* Opens path as source s: an ECL trace, or with dict_path a foreign one. */
 pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const char *dict_path);
+/* ecc_read_at and ecc_read_payload of s, from the bytes its open read
+ * (pal_reader.head_src) when they hold them: no read again. */
+int pal_src_read_at(const pal_reader *r, const pal_src *s, void *b, size_t n, uint64_t off);
+const char *pal_src_payload(const pal_reader *r, const pal_src *s, const ecc_event *ev,
+                            uint8_t *buf);
 pal_status pal_reader_alloc(const char *name, pal_reader **out);
 /* After the sources are open: sorts streams, sizes windows and batches. */
 pal_status pal_reader_finish_open(pal_reader *r);

@@ -1632,6 +1632,15 @@ static pal_status start(pal_reader *r)
             stream_release(s);   /* never decoded, its buffers never made */
             continue;
         }
+        /* a run file's merged view: two more values per record (map_batch) */
+        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
+            PAL_OK) {
+            free(mine);
+            r->state = ST_FAILED;
+            r->failed = PAL_ENOMEM;
+            pal_set_last_error("cannot read '%s': out of memory", r->path);
+            return PAL_ENOMEM;
+        }
         st = stream_fill(r, s);
         if (st == PAL_OK)
             heap_push(r, s);
@@ -2024,12 +2033,79 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The open's one read of a file's start into r->scanbuf: the whole of a
+ * small trace (up to PAL_HEAD_WHOLE bytes from its base: a run's per-rank
+ * file, its index and footer too), else its first PAL_HEAD bytes (the
+ * header; what else the index names is read around its chunk headers
+ * only). The magic and the header come from there, and the scan starts in
+ * it: one pread per small file, not one per part. 0; -1 when there is no
+ * memory for the window (each part is then read on its own); -2 on a read
+ * error. */
+#define PAL_HEAD_WHOLE ((uint64_t)64 << 10)
+#define PAL_HEAD ((size_t)8 << 10)
+static int open_head(pal_reader *r, pal_src *s)
+{
+    r->head_src = NULL;
+    if (!r->scanbuf && !(r->scanbuf = malloc(PAL_SCAN_WINDOW)))
+        return -1;
+    uint64_t left = s->size - s->base;
+    size_t n = left <= PAL_HEAD_WHOLE ? (size_t)left : PAL_HEAD;
+    if (n > 0 && ecc_read_at(s->fd, r->scanbuf, n, s->base) != 0)
+        return -2;
+    r->head_src = s;
+    r->head_len = n;
+    return 0;
+}
+
+/* File bytes [off, off + n) of s from the open's first read, else NULL. */
+static const uint8_t *head_bytes(const pal_reader *r, const pal_src *s, uint64_t off,
+                                 uint64_t n)
+{
+    if (r->head_src != s || off < s->base || n > r->head_len ||
+        off - s->base > r->head_len - n)
+        return NULL;
+    return r->scanbuf + (off - s->base);
+}
+
+/* ecc_read_at, from the open's first read when it holds the bytes. */
+static int head_read(const pal_reader *r, const pal_src *s, void *b, size_t n, uint64_t off)
+{
+    const uint8_t *p = head_bytes(r, s, off, n);
+    if (!p)
+        return ecc_read_at(s->fd, b, n, off);
+    memcpy(b, p, n);
+    return 0;
+}
+
+/* The whole of s (from its base) is in the open's first read. */
+static int head_whole(const pal_reader *r, const pal_src *s)
+{
+    return r->head_src == s && r->head_len == s->size - s->base;
+}
+
+int pal_src_read_at(const pal_reader *r, const pal_src *s, void *b, size_t n, uint64_t off)
+{
+    return head_read(r, s, b, n, off);
+}
+
+const char *pal_src_payload(const pal_reader *r, const pal_src *s, const ecc_event *ev,
+                            uint8_t *buf)
+{
+    const uint8_t *p = head_bytes(r, s, ev->offset + ECC_CHUNK_HEADER, ev->chunk.stored_length);
+    if (!p)
+        return ecc_read_payload(s->fd, ev, buf);
+    memcpy(buf, p, ev->chunk.stored_length);
+    if (ecc_crc32(0, buf, ev->chunk.stored_length) != ev->chunk.payload_crc)
+        return "chunk payload CRC mismatch";
+    return NULL;
+}
+
 /* The offsets of the chunks src's own index lists (kind 3, named by the
  * footer its writer wrote at close; a run file's member keeps its own),
  * sorted, *n of them: where the chunk headers are. NULL when the file has
  * no intact index (not closed, damaged: the scan reads all of it and says
  * what is wrong), or no memory. */
-static uint64_t *index_offsets(pal_src *src, size_t *n)
+static uint64_t *index_offsets(const pal_reader *r, pal_src *src, const ecc_scan *sc, size_t *n)
 {
     *n = 0;
     uint8_t b[ECC_CHUNK_HEADER];
@@ -2037,19 +2113,19 @@ static uint64_t *index_offsets(pal_src *src, size_t *n)
     ecc_event ev;
     memset(&ev, 0, sizeof ev);
     if (src->size - src->data_start < ECC_CHUNK_HEADER + ECC_FOOTER ||
-        ecc_read_at(src->fd, b, ECC_FOOTER, src->size - ECC_FOOTER) != 0 ||
+        head_read(r, src, b, ECC_FOOTER, src->size - ECC_FOOTER) != 0 ||
         !ecc_footer_decode(b, &io) || io > src->size - src->base - ECC_FOOTER)
         return NULL;
     ev.offset = src->base + io;
     if (ev.offset < src->data_start || src->size - ECC_FOOTER - ev.offset < ECC_CHUNK_HEADER ||
-        ecc_read_at(src->fd, b, ECC_CHUNK_HEADER, ev.offset) != 0 ||
+        head_read(r, src, b, ECC_CHUNK_HEADER, ev.offset) != 0 ||
         ecc_chunk_decode(b, &ev.chunk) != NULL || ev.chunk.kind != ECC_KIND_INDEX ||
         ecc_chunk_check(&ev.chunk, src->hdr.version_major) != NULL ||
         ev.offset + ECC_CHUNK_HEADER + ev.chunk.stored_length != src->size - ECC_FOOTER ||
         ev.chunk.raw_length != (uint64_t)ev.chunk.record_count * ECC_INDEX_ENTRY)
         return NULL;
     uint8_t *p;
-    if (load_small(src->fd, NULL, &ev, &p) != NULL)
+    if (load_small(src->fd, sc, &ev, &p) != NULL)
         return NULL;
     uint64_t *o = malloc((ev.chunk.record_count ? ev.chunk.record_count : 1) * sizeof *o);
     for (uint32_t i = 0; o && i < ev.chunk.record_count; i++) {
@@ -2100,15 +2176,24 @@ static pal_status scan_file(pal_reader *r, pal_src *src)
      * copies checks every payload: it reads all. */
     if (!r->scanbuf)
         r->scanbuf = malloc(PAL_SCAN_WINDOW);
-    if (r->scanbuf)
+    if (r->scanbuf) {
         ecc_scan_buffer(&sc, r->scanbuf, PAL_SCAN_WINDOW);
+        if (r->head_src == src)              /* the open's first read: not again */
+            ecc_scan_filled(&sc, src->base, r->head_len);
+    }
     size_t nplan = 0, pi = 0;
-    uint64_t *plan = r->scanbuf && !(r->flags & PAL_OPEN_COPY_) ? index_offsets(src, &nplan)
-                                                                 : NULL;
+    uint64_t *plan = r->scanbuf && !(r->flags & PAL_OPEN_COPY_)
+                         ? index_offsets(r, src, &sc, &nplan) : NULL;
+    /* a file the open read whole is read whole still after its scan (the
+     * scan read nothing more into scanbuf): its clock measurements come
+     * from there (pal_run_read_clock); else the scan reads its windows */
+    const pal_src *whole = head_whole(r, src) ? src : NULL;
+    r->head_src = NULL;
     if (plan)
         r->st.files_indexed++;
     pal_status st = scan_chunks(r, src, &sc, plan, nplan, &pi);
     free(plan);
+    r->head_src = whole;
     return st;
 }
 
@@ -2378,7 +2463,7 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     size_t n = len < ECC_HEADER_FIXED ? (size_t)len : ECC_HEADER_FIXED;
     uint8_t fixed[ECC_HEADER_FIXED];
     const char *why = NULL;
-    if (ecc_read_at(src->fd, fixed, n, src->base) != 0)
+    if (head_read(r, src, fixed, n, src->base) != 0)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     why = ecc_file_header_decode_fixed(fixed, n, &src->hdr, &at);
     if (!why) {
@@ -2387,7 +2472,7 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
             at = len;
         } else if (!(hb = malloc(src->hdr.header_length))) {
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
-        } else if (ecc_read_at(src->fd, hb, src->hdr.header_length, src->base) != 0) {
+        } else if (head_read(r, src, hb, src->hdr.header_length, src->base) != 0) {
             OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
         } else if ((why = ecc_file_header_check_crc(hb, &src->hdr)) != NULL) {
             at = 16;
@@ -2456,7 +2541,8 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     if (src->dict && (st = dict_ready(src)) != PAL_OK)
         goto fail;
 #ifdef POSIX_FADV_SEQUENTIAL
-    (void)posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* a hint: more read-ahead */
+    if (!head_whole(r, src))   /* a hint: more read-ahead (none left to read: no hint) */
+        (void)posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     if ((st = scan_file(r, src)) != PAL_OK) {
         if (st == PAL_ENOMEM)
@@ -2574,6 +2660,10 @@ pal_status pal_src_open_member(pal_reader *r, pal_src *s, const char *path, uint
     }
     s->base = base;
     s->size = base + length;
+    if (open_head(r, s) == -2) {
+        pal_set_last_error("cannot open trace '%s': read error", path);
+        return PAL_EIO;
+    }
     st = pal_src_open_ecl(r, s, &given);
     s->own_dict = s->dict != NULL && !s->dict_borrowed;
     return st;
@@ -2628,6 +2718,7 @@ pal_status pal_reader_finish_open(pal_reader *r)
 {
     free(r->scanbuf);           /* the scans are done */
     r->scanbuf = NULL;
+    r->head_src = NULL;
     if (r->nstreams > 1)        /* (a trace may have no records at all) */
         qsort(r->streams, r->nstreams, sizeof *r->streams, stream_order);
     r->heap = calloc(r->nstreams ? r->nstreams : 1, sizeof *r->heap);
@@ -2639,14 +2730,10 @@ pal_status pal_reader_finish_open(pal_reader *r)
     size_t per = r->nstreams ? PAL_WINDOW_BUDGET / r->nstreams : PAL_WINDOW_FILE;
     r->window = per > PAL_WINDOW_FILE ? PAL_WINDOW_FILE : per < PAL_WINDOW_MIN ? PAL_WINDOW_MIN
                                                                                : per;
+    /* each stream's batch is made at the first read, for the streams of
+     * the reader's share only (start): a share of a 4,096-file run does not
+     * hold batches for the 3,584 files it does not read */
     r->batch_size = r->nstreams > 16 ? PAL_RUN_BATCH : PAL_BATCH;
-    for (size_t i = 0; i < r->nstreams; i++) {
-        pal_stream *s = r->streams[i];
-        /* a run file's merged view: two more values per record (map_batch) */
-        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
-            PAL_OK)
-            return PAL_ENOMEM;
-    }
     return PAL_OK;
 }
 
@@ -2663,7 +2750,9 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
         goto fail;
     uint8_t magic[10];
     size_t nmagic = s->size >= 10 ? 10 : 8;
-    int have_magic = s->size >= 8 && ecc_read_at(s->fd, magic, nmagic, 0) == 0;
+    if (s->size >= 8 && open_head(r, s) == -2)
+        OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
+    int have_magic = s->size >= 8 && head_read(r, s, magic, nmagic, 0) == 0;
     if (s->size >= 8 && !have_magic)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     if (have_magic && r->run && ecc_run_is(magic, nmagic)) {

@@ -26,18 +26,30 @@ static void cover(lane *l, double t, double w)
 {
     while (t >= l->width * NBINS || l->width < w) {
         halve(l->bins, VW_NSTATES);
-        halve(l->setup, 1);
+        if (l->setup)
+            halve(l->setup, 1);
         l->width *= 2;
     }
 }
 
+/* the lane's bins of start and end, made at its first (a lane without
+ * any, most of a run's 4,096 ranks' threads, costs none: 8 KiB each) */
+static int setup_bins(lane *l)
+{
+    if (!l->setup)
+        l->setup = calloc(NBINS, sizeof *l->setup);
+    return l->setup ? 0 : -1;
+}
+
 /* state VW_NSTATES: the process's start or end, kept apart from the states */
-static void add_interval(lane *l, int state, double a, double b)
+static int add_interval(lane *l, int state, double a, double b)
 {
     if (a < 0)
         a = 0;
     if (!(b > a))
-        return;
+        return 0;
+    if (state == VW_NSTATES && setup_bins(l) != 0)
+        return -1;
     cover(l, b, 0);
     size_t i = (size_t)(a / l->width);
     while (a < b && i < NBINS) {
@@ -50,6 +62,7 @@ static void add_interval(lane *l, int state, double a, double b)
         a = end;
         i++;
     }
+    return 0;
 }
 
 
@@ -86,7 +99,7 @@ static int event(vw_run *r, const pal_event *e, const vw_at *at)
         /* overhead is the tool's own time only (records of role overhead):
          * communication that does not wait (MPI_Isend, MPI_Iprobe) is busy */
         if (at->fr->flags & PAL_EVF_SETUP)
-            add_interval(&r->lanes[at->lane], VW_NSTATES, at->fr->start, at->t);
+            return add_interval(&r->lanes[at->lane], VW_NSTATES, at->fr->start, at->t);
         else if (at->fr->flags & PAL_EVF_IDLE)
             add_interval(&r->lanes[at->lane], VW_IDLE, at->fr->start, at->t);
         return 0;
@@ -116,7 +129,14 @@ static int merge(vw_run *r, const vw_run *from, const vw_maps *m)
         l->pub.first = fl->pub.first;
         l->width = fl->width;
         memcpy(l->bins, fl->bins, NBINS * VW_NSTATES * sizeof *l->bins);
-        memcpy(l->setup, fl->setup, NBINS * sizeof *l->setup);
+        if (fl->setup) {
+            if (setup_bins(l) != 0)
+                return -1;
+            memcpy(l->setup, fl->setup, NBINS * sizeof *l->setup);
+        } else {
+            free(l->setup);
+            l->setup = NULL;
+        }
         l->last = fl->last;
         l->started = fl->started;
     }
@@ -145,7 +165,9 @@ static int finish(vw_run *r)
         l->pub.last = l->last;
         for (size_t b = 0; b < NBINS; b++) {
             double *x = &l->bins[b * VW_NSTATES];
-            double u = x[VW_BUSY] - x[VW_OVERHEAD] - x[VW_IDLE] - l->setup[b];
+            double u = x[VW_BUSY] - x[VW_OVERHEAD] - x[VW_IDLE];
+            if (l->setup)       /* (none: 0, which subtracts to the same) */
+                u -= l->setup[b];
             x[VW_BUSY] = u > 0 ? u : 0;
             for (int s = 0; s < VW_NSTATES; s++) {
                 l->pub.state[s] += x[s];
@@ -186,7 +208,9 @@ static int pack(const vw_run *r, vw_pack *b)
         vw_put_f64(b, l->last);
         vw_put_u64(b, (uint64_t)l->started);
         vw_put_f64s(b, l->bins, NBINS * VW_NSTATES);
-        vw_put_f64s(b, l->setup, NBINS);
+        vw_put_u64(b, l->setup != NULL);
+        if (l->setup)
+            vw_put_f64s(b, l->setup, NBINS);
     }
     return 0;
 }
@@ -200,7 +224,11 @@ static int unpack(vw_run *r, vw_unpack *u)
         l->last = vw_get_f64(u);
         l->started = vw_get_u64(u) != 0;
         vw_get_f64s(u, l->bins, NBINS * VW_NSTATES);
-        vw_get_f64s(u, l->setup, NBINS);
+        if (vw_get_u64(u) != 0) {
+            if (setup_bins(l) != 0)
+                return -1;
+            vw_get_f64s(u, l->setup, NBINS);
+        }
     }
     return u->bad ? -1 : 0;
 }

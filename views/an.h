@@ -107,7 +107,8 @@ typedef struct lane {
     size_t depth, cap;
     double width;       /* of its bins, seconds */
     double *bins;
-    double *setup;      /* NBINS seconds of the process's start and end */
+    double *setup;      /* NBINS seconds of the process's start and end; NULL until it
+                         * has any (most lanes: threads that do not set up MPI) */
     vw_stat *rstat;
     size_t nrstat;
     uint32_t *active;   /* open instances per region */

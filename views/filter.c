@@ -184,8 +184,7 @@ long vw_lane_get(vw_run *r, uint32_t process, uint32_t stream)
     l->pub.name = "";
     l->width = 1e-6;
     l->bins = calloc(NBINS * VW_NSTATES, sizeof *l->bins);
-    l->setup = calloc(NBINS, sizeof *l->setup);
-    if (l->bins == NULL || l->setup == NULL || vw_hput(&r->lane_of, key, (long)r->nlanes))
+    if (l->bins == NULL || vw_hput(&r->lane_of, key, (long)r->nlanes))
         return -1;
     return (long)r->nlanes++;
 }
