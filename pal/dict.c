@@ -1136,3 +1136,23 @@ pal_status pal_bindinfo_entry(const pal_bindinfo *b, size_t i, const char **key1
         *rec = e.record < d->nrecs ? d->recs[e.record] : NULL;
     return PAL_OK;
 }
+
+edl_dict *pal_binary_dict_new(const char *name, const char *version, const edl_dict *like,
+                              const char *t, const char *p, const char *h)
+{
+    edl_dict *d = NULL;
+    uint16_t probe = 1;
+    char bo = *(const uint8_t *)&probe == 0 ? 'B' : 'L';
+    edl_ref pref = edl_dict_designation_ref(like, EDL_FROLE_PROCESS);
+    edl_ref tref = edl_dict_designation_ref(like, EDL_FROLE_THREAD);
+    if (edl_dict_create(name, version, EDL_REPR_BINARY, &d) != EDL_OK ||
+        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
+        edl_dict_set_roles(d, t, "ns", p, h) != EDL_OK ||
+        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
+        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK) {
+        edl_dict_destroy(d);
+        return NULL;
+    }
+    return d;
+}

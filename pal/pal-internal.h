@@ -325,6 +325,13 @@ pal_status pal_dict_sync(pal_dict *d, char *err, size_t errlen);
 /* Slow path of the key lookup: vals holds the decoded key prefix. */
 const pal_recdesc *pal_dict_lookup(const pal_dict *d, const pal_value *vals, const uint32_t *lens);
 uint8_t pal_type_class(pal_type t);
+/* A new binary dictionary of ECL framing in this machine's byte order, its
+ * key a ULEB type number first, its time (ns), process and thread fields
+ * named t, p and h, and what designates a process and a thread taken from
+ * like (doc/edl.md, "Roles"): the start of every dictionary libpal writes
+ * (the merged run's, the trace writer's). NULL when out of memory. */
+edl_dict *pal_binary_dict_new(const char *name, const char *version, const edl_dict *like,
+                              const char *t, const char *p, const char *h);
 
 /* ---- ascii.c ---- */
 typedef struct pal_ascii pal_ascii;

@@ -853,22 +853,11 @@ static void PAL_PRINTF(3, 4) say(void (*note)(void *, const char *), void *ctx,
 edl_dict *pal_run_merged_dict(const pal_dict *run, void (*note)(void *ctx, const char *line),
                               void *ctx)
 {
-    edl_dict *d = NULL;
     const edl_dict *rd = run->ed;
-    char bo = 'L';
-    uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 0)
-        bo = 'B';
-    if (edl_dict_create("ecl_merged", "1.0", EDL_REPR_BINARY, &d) != EDL_OK ||
-        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
-        edl_dict_set_roles(d, edl_dict_time_field(rd), "ns", "process", "thread") != EDL_OK ||
-        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
-        goto fail;
     /* what records mean (doc/edl.md, "Roles"), as the run says */
-    edl_ref pref = edl_dict_designation_ref(rd, EDL_FROLE_PROCESS);
-    edl_ref tref = edl_dict_designation_ref(rd, EDL_FROLE_THREAD);
-    if (edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
-        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK)
+    edl_dict *d = pal_binary_dict_new("ecl_merged", "1.0", rd, edl_dict_time_field(rd),
+                                      "process", "thread");
+    if (d == NULL)
         goto fail;
     for (size_t i = 0; i < edl_dict_record_count(rd); i++) {
         const edl_record *s = edl_dict_record(rd, i);

@@ -513,27 +513,14 @@ static int tw_kept(const pal_dict *like, const pal_recdesc *s, size_t f)
  * gets, for each field of like's record i, its output field or -1. */
 static edl_dict *tw_dict(const pal_dict *like, int32_t **map, char *err, size_t errlen)
 {
-    edl_dict *d = NULL;
-    char bo = 'L';
-    uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 0)
-        bo = 'B';
     const edl_dict *le = like->ed;
     const char *tn = edl_dict_time_field(le), *pn = edl_dict_process_field(le),
                *hn = edl_dict_thread_field(le);
     tn = tn && *tn ? tn : "time";
     pn = pn && *pn ? pn : "process";
     hn = hn && *hn ? hn : "thread";
-    if (edl_dict_create(pal_dict_name(like), pal_dict_version(like), EDL_REPR_BINARY, &d) !=
-            EDL_OK ||
-        edl_dict_set_binary(d, bo, EDL_FRAMING_ECL) != EDL_OK ||
-        edl_dict_set_roles(d, tn, "ns", pn, hn) != EDL_OK ||
-        edl_dict_set_key(d, 1, 0, EDL_NO_KEY) != EDL_OK)
-        goto oom;
-    edl_ref pref = edl_dict_designation_ref(le, EDL_FROLE_PROCESS);
-    edl_ref tref = edl_dict_designation_ref(le, EDL_FROLE_THREAD);
-    if (edl_dict_set_designation_ref(d, EDL_FROLE_PROCESS, &pref) != EDL_OK ||
-        edl_dict_set_designation_ref(d, EDL_FROLE_THREAD, &tref) != EDL_OK)
+    edl_dict *d = pal_binary_dict_new(pal_dict_name(like), pal_dict_version(like), le, tn, pn, hn);
+    if (d == NULL)
         goto oom;
     for (size_t i = 0; i < like->nrecs; i++) {
         const pal_recdesc *s = like->recs[i];
