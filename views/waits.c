@@ -1020,7 +1020,9 @@ static int by_lock_start(const void *a, const void *b)
 }
 
 struct holder {
-    int64_t end, late;   /* its unlock's end and start */
+    int64_t end, late;   /* its release (its unlock's end, or earlier: below) and unlock's start */
+    int64_t got;         /* its lock call's end: when it held the lock */
+    int excl;
     size_t lane;
 };
 
@@ -1038,7 +1040,9 @@ static int by_release(const void *a, const void *b)
  * on (its unlock began before the call ended): min(last such unlock's end,
  * call's end) - call's start. Its direct causes: each holder, for the time
  * from the release before its own to its own (what it did before its
- * unlock). ep: the epochs rma_waits found (unlock SIZE_MAX: not closed),
+ * unlock); a holder released the lock no later than a conflicting epoch
+ * (the waiter's or another holder's) took it (its lock call's end) while the
+ * holder's unlock went on, whenever that unlock returned. ep: the epochs rma_waits found (unlock SIZE_MAX: not closed),
  * reordered here. */
 static int lock_waits(state *s, lock_epoch *ep, size_t nep)
 {
@@ -1072,7 +1076,22 @@ static int lock_waits(state *s, lock_epoch *ep, size_t nep)
                     continue;   /* not held before, or not released during the call */
                 if (grow((void **)&h, &hcap, nh + 1, sizeof *h))
                     goto out;
-                h[nh++] = (struct holder){bu->end, bu->start, ep[b].lane};
+                h[nh++] = (struct holder){bu->end, bu->start, bl->c[ep[b].lock].end,
+                                          ep[b].type == 1, ep[b].lane};
+            }
+            /* a holder released the lock, inside its unlock, before a
+             * conflicting epoch took it while that unlock went on (the
+             * waiter itself or another holder), though the unlock may return
+             * later: a loaded machine holds the process back after the
+             * release */
+            int64_t got = al->c[ep[a].lock].end;
+            for (size_t q = 0; q < nh; q++) {
+                if (got >= h[q].late && got < h[q].end)
+                    h[q].end = got;
+                for (size_t r = 0; r < nh; r++)
+                    if (r != q && (h[q].excl || h[r].excl) && h[r].got >= h[q].late &&
+                        h[r].got < h[q].end)
+                        h[q].end = h[r].got;
             }
             if (nh > 1)
                 qsort(h, nh, sizeof *h, by_release);

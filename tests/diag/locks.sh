@@ -54,6 +54,31 @@ cmp "$tmp/want" "$tmp/got" || fail "the waits are not rank 1's 2 x 91 us in MPI_
 awk -F, '$1 == "cause" && $2 == "lock_contention" { s += $6; if ($3 != 0) bad = 1 }
     END { exit bad || s < 0.000262999 || s > 0.000263001 }' "$tmp/waits.csv" ||
     fail "the causes of Lock Contention are not rank 0's 263 us"
+# Window 4, a loaded machine: rank 0's unlock (1101 .. 1130) released the
+# lock before it returned, as ranks 1 and 2 took it in turn (their lock
+# calls end at 1102 and 1105). Rank 1 waits 92 for rank 0; rank 2 waits 84,
+# 82 for rank 0 (until rank 1 took the lock) and 2 for rank 1 (until its
+# release); rank 1's unlock does not wait.
+sort -n -s -k1,1 > "$tmp/late.trace" <<'END'
+1002 0 0 lock 1 4 0 1
+1102 1 0 lock 92 4 0 1
+1105 2 0 lock 85 4 0 1
+1130 0 0 unlock 29 4 0
+1104 1 0 unlock 1 4 0
+1107 2 0 unlock 1 4 0
+END
+"$pv" -d "$top_srcdir/tests/diag/locks.edl" --waits=csv "$tmp/late.trace" > "$tmp/late.csv" ||
+    fail "pal-view --waits=csv (window 4)"
+cat "$tmp/late.csv"
+grep '^wait,' "$tmp/late.csv" | sort > "$tmp/got"
+cat > "$tmp/want" <<'END'
+wait,lock_contention,1,0,MPI_Win_lock,0.000092000,1,,
+wait,lock_contention,2,0,MPI_Win_lock,0.000084000,1,,
+END
+cmp "$tmp/want" "$tmp/got" || fail "window 4: the waits are not rank 1's 92 us and rank 2's 84 us in MPI_Win_lock"
+awk -F, '$1 == "cause" && $2 == "lock_contention" { s[$3] += $6 }
+    END { exit !(s[0] > 0.000173999 && s[0] < 0.000174001 && s[1] > 0.000001999 && s[1] < 0.000002001) }' \
+    "$tmp/late.csv" || fail "window 4: the causes are not rank 0's 174 us and rank 1's 2 us"
 # the text table's total
 "$pv" -d "$top_srcdir/tests/diag/locks.edl" --waits "$tmp/run.trace" > "$tmp/waits.txt" ||
     fail "pal-view --waits"
