@@ -58,7 +58,7 @@ static void usage(FILE *out)
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--mpi: under mpirun (srun, mpiexec), P processes each read a share of the\n"
           "run and process 0 writes the outputs of one, --waits and --what-if included\n"
-          "(not --predict or --export otf2; --what-if -o is read by process 0 alone).\n"
+          "(not --export otf2; --what-if -o and --predict are read by process 0 alone).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -371,14 +371,14 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *no_pack = mpi ? vw_run_unpackable() : NULL;
-    if (mpi && (predict > 0 || (export && strcmp(export, "otf2") == 0) || no_pack)) {
+    if (mpi && ((export && strcmp(export, "otf2") == 0) || no_pack)) {
         if (no_pack)
             fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
                             "between processes (no pack operation); leave out --mpi\n",
                     no_pack);
         else
-            fprintf(stderr, "pal-view: --mpi: %s reads the run in one process; leave out --mpi\n",
-                    predict > 0 ? "--predict" : "--export otf2");
+            fprintf(stderr, "pal-view: --mpi: --export otf2 reads the run in one process; "
+                            "leave out --mpi\n");
         vw_config_free(&cfg);
         return 1;
     }
@@ -389,7 +389,12 @@ int main(int argc, char **argv)
             return 1;
         }
         /* --waits=csv|json: the prediction in that form; -o FILE: a run of
-         * NP ranks synthesized too (views/synth.c) */
+         * NP ranks synthesized too (views/synth.c). --mpi: process 0 reads
+         * the small runs alone and writes it; the others wait for its status */
+        if (mpi && vw_mpi_begin(argc, args))
+            return 1;
+        if (!vw_mpi_root())
+            return vw_mpi_end(0);
         int form = waits >= 0 ? waits : VW_WAITS_TEXT;
         int prc = output ? vw_synth_predict(predict, (const char *const *)argv + optind,
                                             (size_t)(argc - optind), dict, form, output,
@@ -399,7 +404,7 @@ int main(int argc, char **argv)
                                           (size_t)(argc - optind), dict, form, stdout);
         if (fflush(stdout))
             prc = -1;
-        return prc ? 1 : 0;
+        return vw_mpi_end(prc ? 1 : 0);
     }
     if (waits >= 0) {
         vw_config_free(&cfg);

@@ -15,7 +15,8 @@
 # (vwmerge --packed --waits: every output compared, the bytes packed again
 # the same, cut bytes refused; --waits-only: with the analyses --waits runs
 # alone, as pal-view --waits does, the outputs of every analysis).
-# --what-if -o is read by process 0 alone: the same predicted trace. Skips
+# --what-if -o and --predict (-o) are read by process 0 alone: the same
+# predicted traces. Skips
 # without MPI.
 . "$top_srcdir/tests/mpi/common.sh"
 
@@ -158,11 +159,29 @@ cmp "$tmp/pred.s.out" "$tmp/pred.m.out" || fail "--mpi --what-if -o: the predict
 "$top_builddir/pal/pal-dump" "$tmp/pred.s.ecl" >"$tmp/pred.s.dump" || fail "pal-dump of the prediction"
 "$top_builddir/pal/pal-dump" "$tmp/pred.m.ecl" >"$tmp/pred.m.dump" || fail "pal-dump of the --mpi prediction"
 cmp "$tmp/pred.s.dump" "$tmp/pred.m.dump" || fail "--mpi --what-if -o: the predicted trace differs"
-# --predict still reads in one process
-"$pv" --mpi --predict 8 "$tmp/chain/trace.ecl" >"$tmp/r.out" 2>"$tmp/r.err" &&
-    fail "--mpi --predict accepted"
-grep -q '^pal-view: --mpi: --predict reads the run in one process; leave out --mpi$' "$tmp/r.err" ||
-    fail "--mpi --predict: said '$(cat "$tmp/r.err")'"
+# --predict: process 0 reads the small runs (scaling.awk's, as predict.sh
+# writes them) alone: the same prediction and exit status, and with -o the
+# same synthesized run
+edl="$top_srcdir/tests/diag/scaling.edl"
+for P in 2 4 8; do
+    awk -v P=$P -f "$top_srcdir/tests/diag/scaling.awk" | sort -n -s -k1,1 >"$tmp/run$P.trace" ||
+        fail "scaling.awk"
+done
+runs="$tmp/run2.trace $tmp/run4.trace $tmp/run8.trace"
+# shellcheck disable=SC2086
+"$pv" -d "$edl" --predict 32 --waits=csv -o "$tmp/syn.s.ecl" $runs >"$tmp/r.s.out" 2>"$tmp/r.s.err"
+st_s=$?
+# shellcheck disable=SC2086
+ASAN_OPTIONS="$mpi_asan" "$MPIRUN" --oversubscribe -np 2 "$pv" --mpi -d "$edl" --predict 32 --waits=csv \
+    -o "$tmp/syn.m.ecl" $runs >"$tmp/r.m.out" 2>"$tmp/r.m.err"
+st_m=$?
+[ "$st_s" = 0 ] || fail "--predict: exit status $st_s: $(cat "$tmp/r.s.err")"
+[ "$st_m" = 0 ] || fail "--mpi --predict: exit status $st_m: $(cat "$tmp/r.m.err")"
+[ -s "$tmp/r.s.out" ] || fail "--predict wrote nothing"
+cmp "$tmp/r.s.out" "$tmp/r.m.out" || fail "--mpi --predict: the prediction differs"
+"$top_builddir/pal/pal-dump" "$tmp/syn.s.ecl" >"$tmp/syn.s.dump" || fail "pal-dump of the synthesized run"
+"$top_builddir/pal/pal-dump" "$tmp/syn.m.ecl" >"$tmp/syn.m.dump" || fail "pal-dump of the --mpi synthesized run"
+cmp "$tmp/syn.s.dump" "$tmp/syn.m.dump" || fail "--mpi --predict -o: the synthesized run differs"
 
 echo "compared $compared outputs"
 [ "$compared" -ge 90 ] || fail "only $compared outputs compared"

@@ -182,8 +182,8 @@ fi
 ASAN_OPTIONS="$mpi_asan" "$mpirun" --oversubscribe -np 2 "$pv" --mpi --export chrome "$tmp/halo"/trace.[0-9]*.ecl \
     >"$tmp/c.mpi" 2>&1 || bad "--mpi --export chrome: exit status $?"
 cmp -s "$tmp/c.serial" "$tmp/c.mpi" || bad "--mpi --export chrome differs from the serial export"
-# refused: the prediction and the OTF2 export read in one process
-for opt in "--predict 4" "--export otf2 -o $tmp/x.otf2"; do
+# refused: the OTF2 export reads in one process
+for opt in "--export otf2 -o $tmp/x.otf2"; do
     case $opt in --export*) what="--export otf2" ;; *) what=${opt%% *} ;; esac
     # shellcheck disable=SC2086
     "$pv" --mpi $opt "$tmp/halo/trace.ecl" >"$tmp/r.out" 2>"$tmp/r.err"
