@@ -1,9 +1,9 @@
 /* ecl_cuda.h -- ECL timestamps from inside CUDA kernels (doc/gpu.md,
  * "In-kernel regions"). Include it in the .cu file of the kernels (nvcc).
  *
- *   __global__ void k(...)
+ *   __global__ void k(..., ecl_gpu_log log)
  *   {
- *       ECL_GPU_BEGIN();                 // the block's stamps (thread 0's registers)
+ *       ECL_GPU_BEGIN(log);              // the block's stamps (thread 0's registers)
  *       ECL_GPU_ENTER(1);
  *       ... work ...
  *       ECL_GPU_LEAVE(1);
@@ -12,7 +12,7 @@
  *
  *   ecl_cuda_stamps st;
  *   ecl_cuda_stamps_open(&st, blocks, 0);       // device buffer for `blocks` blocks
- *   k<<<blocks, threads>>>(...);
+ *   k<<<blocks, threads>>>(..., st.log);        // the buffer, as a kernel argument
  *   ecl_cuda_stamps_record(&st, 0);             // waits for the kernel, copies, records
  *   ecl_cuda_stamps_close(&st);
  *
@@ -20,10 +20,15 @@
  * given names with ecl_cuda_stamps_name. Thread 0 of each block stamps
  * (globaltimer, in ns, and the SM it runs on) into registers, up to
  * ECL_GPU_MAX_STAMPS regions; ECL_GPU_END writes them to global memory
- * once, so a stamp costs a special-register read.
+ * once, so a stamp costs a special-register read. A null log (an
+ * ecl_gpu_log of zeros) stamps nothing. The buffer travels as a kernel
+ * argument, not through a __device__ variable: each launch may have its
+ * own, and the kernel reads nothing from memory to stamp (doc/gpu.md says
+ * what each alternative cost).
  * ecl_cuda_stamps_record then converts the stamps to ECL's clock (a pair of
  * clocks measured by ecl_cuda_stamps_open) and records them as regions on
- * locations "GPU d SM s lane l" (doc/gpu.md).
+ * locations "GPU d SM s lane l" (doc/gpu.md); regions it cannot record
+ * (left open, blocks beyond the buffer) are counted and said on stderr.
  *
  * Keep the compiler from removing the work you time: what a region computes
  * must reach memory (or ECL_GPU_KEEP(value)); a result never stored is dead
@@ -47,11 +52,25 @@ extern "C" {
 /* One region of one block, as the device writes it (32 bytes). */
 typedef struct ecl_gpu_stamp {
     unsigned long long enter, leave;  /* globaltimer, ns; 0: unused */
-    unsigned int region;              /* ECL region id; 0: unused */
-    unsigned int smid;                /* SM the block ran on */
+    unsigned int region;              /* ECL_GPU_ENTER's id; 0: unused */
+    unsigned int smid;                /* SM the block ran on; with ECL_GPU_BEYOND: see
+                                         ecl_gpu_log */
     unsigned int block;               /* linear block index */
-    unsigned int pad;
+    unsigned int closed;              /* 1: closed by ECL_GPU_LEAVE; 0: left open */
 } ecl_gpu_stamp;
+
+#define ECL_GPU_BEYOND 0x80000000u
+
+/* A kernel's stamp buffer, passed by value as a kernel argument: room for
+ * `blocks` blocks of ECL_GPU_MAX_STAMPS regions each, then one block's more
+ * that the blocks beyond them write over one another: their entries carry
+ * ECL_GPU_BEYOND in smid and, as block, how many blocks of the grid were
+ * beyond the buffer (the host counts and says them). A log of zeros stamps
+ * nothing. */
+typedef struct ecl_gpu_log {
+    ecl_gpu_stamp *stamps;
+    unsigned int blocks;
+} ecl_gpu_log;
 
 /* libecl: the ECL clock now (ticks); a clock pair of device (globaltimer
  * ns read between the two ECL clock readings); the stamps of a kernel
@@ -85,54 +104,73 @@ __device__ __forceinline__ unsigned int ecl_gpu_smid(void)
     return s;
 }
 
-/* The kernel's stamp buffer in global memory (one per translation unit,
- * set by ecl_cuda_stamps_open). */
-static __device__ ecl_gpu_stamp *ecl_gpu_log_;
-
 /* Keeps v alive: the compiler must compute it, though nothing reads it. */
 #define ECL_GPU_KEEP(v) asm volatile("" ::"r"((unsigned int)(v)))
 
 #define ECL_GPU_IS_STAMPER_ (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
 #define ECL_GPU_BLOCK_ (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
-
-/* One record, as two 16-byte stores (o is 32-byte aligned). */
+/* One record, as two 16-byte global stores (o is 32-byte aligned). */
 __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long long enter,
                                              unsigned long long leave, unsigned int region,
-                                             unsigned int smid, unsigned int block)
+                                             unsigned int smid, unsigned int block,
+                                             unsigned int closed)
 {
-    ((ulonglong2 *)o)[0] = make_ulonglong2(enter, leave);
-    ((uint4 *)o)[1] = make_uint4(region, smid, block, 0);
+    size_t g = __cvta_generic_to_global(o);
+    asm volatile("st.global.v2.u64 [%0], {%1, %2};" ::"l"(g), "l"(enter), "l"(leave)
+                 : "memory");
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g + 16), "r"(region),
+                 "r"(smid), "r"(block), "r"(closed)
+                 : "memory");
 }
 
 /* Thread 0 of the block stamps into registers (the arrays are indexed by
- * counts the compiler folds to constants, so nothing goes to memory).
- * BEGIN reads the buffer pointer and the SM id at the block's start, where
- * their latency hides behind the block's own loads; END stores each region
- * as 2 x 16 bytes. Measured against the alternatives (a shared-memory
- * buffer, the last warp stamping LEAVE, a store at each LEAVE): doc/gpu.md,
- * "In-kernel regions". */
-#define ECL_GPU_BEGIN()                                                                    \
+ * counts the compiler folds to constants, so nothing goes to memory). What
+ * costs is what the stamping thread does after the block's work, and what
+ * makes its warp wait before the work: BEGIN computes, without a branch,
+ * everything the record needs but the LEAVE time (the record's address,
+ * SM, block, region ids), so that END is a timer read and two stores.
+ * ecl_gpu_z_ is 0 (SM ids are below 2^31) but the compiler cannot know it:
+ * adding it to those values keeps the compiler from recomputing them from
+ * the kernel's arguments at the block's end, which costs a constant-bank
+ * load there. A block beyond the buffer writes into its last block's room
+ * (see ecl_gpu_log). Measured against the alternatives (a shared-memory
+ * buffer, the buffer in a __device__ or __constant__ variable, the last
+ * warp stamping LEAVE, a store at each LEAVE, a check of LEAVE's id, BEGIN's
+ * work done by every thread, 16-byte records): doc/gpu.md, "In-kernel
+ * regions". */
+#define ECL_GPU_BEGIN(log)                                                                 \
     unsigned long long ecl_gpu_enter_[ECL_GPU_MAX_STAMPS], ecl_gpu_leave_[ECL_GPU_MAX_STAMPS]; \
-    unsigned int ecl_gpu_region_[ECL_GPU_MAX_STAMPS];                                      \
+    unsigned int ecl_gpu_region_[ECL_GPU_MAX_STAMPS], ecl_gpu_closed_[ECL_GPU_MAX_STAMPS]; \
     unsigned int ecl_gpu_n_ = 0;                                                           \
     unsigned int ecl_gpu_open_[ECL_GPU_MAX_STAMPS];                                        \
     unsigned int ecl_gpu_depth_ = 0;                                                       \
     ecl_gpu_stamp *ecl_gpu_out_ = 0;                                                       \
-    unsigned int ecl_gpu_sm_ = 0;                                                          \
+    unsigned int ecl_gpu_sm_ = 0, ecl_gpu_z_ = 0, ecl_gpu_b_ = 0;                          \
     if (ECL_GPU_IS_STAMPER_) {                                                             \
-        ecl_gpu_out_ = ecl_gpu_log_;                                                       \
-        ecl_gpu_sm_ = ecl_gpu_smid();                                                      \
+        const ecl_gpu_log ecl_gpu_l_ = (log);                                              \
+        unsigned int s_ = ecl_gpu_smid();                                                  \
+        ecl_gpu_z_ = s_ >> 31;                                                             \
+        unsigned int b_ = ECL_GPU_BLOCK_ + ecl_gpu_z_;                                     \
+        int over_ = b_ >= ecl_gpu_l_.blocks;                                               \
+        ecl_gpu_out_ = ecl_gpu_l_.stamps + ecl_gpu_z_                                      \
+                       + (size_t)(over_ ? ecl_gpu_l_.blocks : b_) * ECL_GPU_MAX_STAMPS;    \
+        ecl_gpu_b_ = over_ ? gridDim.x * gridDim.y * gridDim.z - ecl_gpu_l_.blocks : b_;   \
+        ecl_gpu_sm_ = over_ ? s_ | ECL_GPU_BEYOND : s_;                                    \
     }                                                                                      \
     do {                                                                                   \
     } while (0)
 
-/* Regions nest: LEAVE closes the innermost ENTER (its id is the check). */
+/* Regions nest: LEAVE closes the innermost ENTER. Its id says which; it is
+ * not checked on the device (that costs a constant-bank load at the block's
+ * end: doc/gpu.md). */
 #define ECL_GPU_ENTER(id)                                                                  \
     do {                                                                                   \
         if (ecl_gpu_n_ < ECL_GPU_MAX_STAMPS) {                                             \
             if (ECL_GPU_IS_STAMPER_) {                                                     \
+                ecl_gpu_region_[ecl_gpu_n_] = (unsigned int)(id) + ecl_gpu_z_;             \
+                ecl_gpu_closed_[ecl_gpu_n_] = 0;                                           \
+                ecl_gpu_leave_[ecl_gpu_n_] = 0;                                            \
                 ecl_gpu_enter_[ecl_gpu_n_] = ecl_gpu_globaltimer();                        \
-                ecl_gpu_region_[ecl_gpu_n_] = (id);                                        \
             }                                                                              \
             ecl_gpu_open_[ecl_gpu_depth_++] = ecl_gpu_n_++;                                \
         }                                                                                  \
@@ -140,12 +178,12 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
 
 #define ECL_GPU_LEAVE(id)                                                                  \
     do {                                                                                   \
+        (void)sizeof(id);                                                                  \
         if (ecl_gpu_depth_ > 0) {                                                          \
             unsigned int k_ = ecl_gpu_open_[--ecl_gpu_depth_];                             \
             if (ECL_GPU_IS_STAMPER_) {                                                     \
                 ecl_gpu_leave_[k_] = ecl_gpu_globaltimer();                                \
-                if (ecl_gpu_region_[k_] != (unsigned int)(id))                             \
-                    ecl_gpu_region_[k_] = 0;                                               \
+                ecl_gpu_closed_[k_] = 1;                                                   \
             }                                                                              \
         }                                                                                  \
     } while (0)
@@ -153,15 +191,14 @@ __device__ __forceinline__ void ecl_gpu_put_(ecl_gpu_stamp *o, unsigned long lon
 /* The regions of the block, once, with the SM and block: at its end. Only
  * the entries used are written (the host clears the buffer between
  * kernels), so a block with one region writes 32 bytes; a region still
- * open is written without its id (dropped by the host). */
+ * open is written with closed 0 (counted and dropped by the host). */
 #define ECL_GPU_END()                                                                      \
     do {                                                                                   \
         if (ECL_GPU_IS_STAMPER_ && ecl_gpu_out_ != 0) {                                    \
-            unsigned int b_ = ECL_GPU_BLOCK_;                                              \
-            ecl_gpu_stamp *o_ = ecl_gpu_out_ + (size_t)b_ * ECL_GPU_MAX_STAMPS;            \
             for (unsigned int i_ = 0; i_ < ecl_gpu_n_; i_++)                               \
-                ecl_gpu_put_(o_ + i_, ecl_gpu_enter_[i_], ecl_gpu_leave_[i_],              \
-                             ecl_gpu_depth_ != 0 ? 0 : ecl_gpu_region_[i_], ecl_gpu_sm_, b_); \
+                ecl_gpu_put_(ecl_gpu_out_ + i_, ecl_gpu_enter_[i_], ecl_gpu_leave_[i_],    \
+                             ecl_gpu_region_[i_], ecl_gpu_sm_, ecl_gpu_b_,                 \
+                             ecl_gpu_closed_[i_]);                                         \
         }                                                                                  \
     } while (0)
 
@@ -172,7 +209,8 @@ static __global__ void ecl_gpu_read_timer_(unsigned long long *out)
 
 /* Host side. */
 typedef struct ecl_cuda_stamps {
-    ecl_gpu_stamp *dev;               /* blocks * ECL_GPU_MAX_STAMPS entries */
+    ecl_gpu_log log;                  /* the kernel's argument: log.stamps holds
+                                         (blocks + 1) * ECL_GPU_MAX_STAMPS entries */
     ecl_gpu_stamp *host;
     size_t blocks;
     int device;
@@ -216,8 +254,9 @@ static inline cudaError_t ecl_cuda_stamps_calibrate(int tries)
     return e;
 }
 
-/* Allocates the buffer of a kernel of `blocks` blocks on stream, points the
- * kernels of this file at it and measures the clock pair (once per device). */
+/* Allocates the buffer of a kernel of `blocks` blocks on stream (st->log,
+ * the kernel's argument; blocks beyond them are counted, not written over
+ * memory) and measures the clock pair (once per device). */
 static inline cudaError_t ecl_cuda_stamps_open(ecl_cuda_stamps *st, size_t blocks,
                                                cudaStream_t stream)
 {
@@ -225,20 +264,23 @@ static inline cudaError_t ecl_cuda_stamps_open(ecl_cuda_stamps *st, size_t block
     st->blocks = blocks;
     st->stream = stream;
     st->device = 0;
-    st->dev = 0;
+    st->log.stamps = 0;
+    st->log.blocks = 0;
     st->host = 0;
+    if (blocks == 0 || blocks >= ECL_GPU_BEYOND)
+        return cudaErrorInvalidValue;
     cudaGetDevice(&st->device);
-    size_t bytes = blocks * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp);
+    size_t bytes = (blocks + 1) * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp);
     st->host = (ecl_gpu_stamp *)malloc(bytes);
     if (st->host == 0)
         return cudaErrorMemoryAllocation;
     ecl_gpu_tool_enter();
-    cudaError_t e = cudaMalloc((void **)&st->dev, bytes);
+    cudaError_t e = cudaMalloc((void **)&st->log.stamps, bytes);
     if (e == cudaSuccess)
-        e = cudaMemset(st->dev, 0, bytes);
-    if (e == cudaSuccess)
-        e = cudaMemcpyToSymbol(ecl_gpu_log_, &st->dev, sizeof st->dev);
+        e = cudaMemset(st->log.stamps, 0, bytes);
     ecl_gpu_tool_leave();
+    if (e == cudaSuccess)
+        st->log.blocks = (unsigned int)blocks;
     if (e == cudaSuccess && st->device >= 0 && st->device < 64 && !calibrated[st->device]) {
         e = ecl_cuda_stamps_calibrate(9);
         calibrated[st->device] = e == cudaSuccess;
@@ -251,17 +293,20 @@ static inline cudaError_t ecl_cuda_stamps_open(ecl_cuda_stamps *st, size_t block
  * NULL): how many regions were recorded. */
 static inline cudaError_t ecl_cuda_stamps_record(ecl_cuda_stamps *st, size_t *recorded)
 {
-    size_t bytes = st->blocks * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp);
-    ecl_gpu_tool_enter();
-    cudaError_t e = cudaStreamSynchronize(st->stream);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(st->host, st->dev, bytes, cudaMemcpyDeviceToHost);
-    size_t n = 0;
-    if (e == cudaSuccess) {
-        n = ecl_gpu_stamps_record(st->device, st->host, st->blocks * ECL_GPU_MAX_STAMPS);
-        e = cudaMemset(st->dev, 0, bytes);
+    size_t n = 0, entries = (st->blocks + 1) * ECL_GPU_MAX_STAMPS;
+    size_t bytes = entries * sizeof(ecl_gpu_stamp);
+    cudaError_t e = cudaErrorInvalidValue;
+    if (st->log.stamps != 0) {
+        ecl_gpu_tool_enter();
+        e = cudaStreamSynchronize(st->stream);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(st->host, st->log.stamps, bytes, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess) {
+            n = ecl_gpu_stamps_record(st->device, st->host, entries);
+            e = cudaMemset(st->log.stamps, 0, bytes);
+        }
+        ecl_gpu_tool_leave();
     }
-    ecl_gpu_tool_leave();
     if (recorded != 0)
         *recorded = n;
     return e;
@@ -269,13 +314,12 @@ static inline cudaError_t ecl_cuda_stamps_record(ecl_cuda_stamps *st, size_t *re
 
 static inline void ecl_cuda_stamps_close(ecl_cuda_stamps *st)
 {
-    ecl_gpu_stamp *none = 0;
     ecl_gpu_tool_enter();
-    cudaMemcpyToSymbol(ecl_gpu_log_, &none, sizeof none);
-    cudaFree(st->dev);
+    cudaFree(st->log.stamps);
     ecl_gpu_tool_leave();
     free(st->host);
-    st->dev = 0;
+    st->log.stamps = 0;
+    st->log.blocks = 0;
     st->host = 0;
 }
 

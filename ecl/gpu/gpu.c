@@ -341,6 +341,37 @@ static int span_by_start(const void *a, const void *b)
 
 #define LANES 64
 
+/* Counts the in-kernel regions a call could not record, and the blocks
+ * beyond its buffer, and says so once per kind and process (the totals
+ * come again at finalize). */
+static void stamps_dropped(int device, uint64_t open, uint64_t backwards, uint64_t beyond)
+{
+    static int said[3];
+    const uint64_t k[3] = { open, backwards, beyond };
+    pthread_mutex_lock(&ecl_gpu_lock);
+    ecl_gpu_st.stamps_open += open;
+    ecl_gpu_st.stamps_backwards += backwards;
+    ecl_gpu_st.stamps_beyond += beyond;
+    for (int i = 0; i < 3; i++)
+        if (k[i] != 0 && !said[i]) {
+            said[i] = 1;
+            if (i == 0)
+                fprintf(stderr, "ecl: %llu in-kernel region(s) of device %d not recorded: left "
+                        "open at ECL_GPU_END (an ECL_GPU_ENTER without its ECL_GPU_LEAVE)\n",
+                        (unsigned long long)k[i], device);
+            else if (i == 1)
+                fprintf(stderr, "ecl: %llu in-kernel region(s) of device %d not recorded: their "
+                        "leave time is before their enter time\n", (unsigned long long)k[i],
+                        device);
+            else
+                fprintf(stderr, "ecl: %llu block(s) of a kernel on device %d ran beyond the "
+                        "blocks its stamp buffer holds: their regions were not recorded (give "
+                        "ecl_cuda_stamps_open the grid's block count)\n",
+                        (unsigned long long)k[i], device);
+        }
+    pthread_mutex_unlock(&ecl_gpu_lock);
+}
+
 ECL_API size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n)
 {
     const stamp *s = stamps;
@@ -354,9 +385,22 @@ ECL_API size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n)
     size_t m = 0, nsp = 0, written = 0;
     if (r == NULL || sp == NULL)
         goto out;
-    for (size_t i = 0; i < n; i++)
-        if (s[i].region != 0 && s[i].leave >= s[i].enter && s[i].enter != 0)
+    uint64_t open = 0, backwards = 0, beyond = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].region == 0 && s[i].enter == 0)
+            continue;                             /* an entry no block used */
+        if (s[i].smid & ECL_GPU_STAMP_BEYOND) {
+            if (s[i].block > beyond)              /* blocks beyond wrote over one another */
+                beyond = s[i].block;
+        } else if (s[i].closed == 0 || s[i].leave == 0) {
+            open++;
+        } else if (s[i].leave < s[i].enter || s[i].enter == 0) {
+            backwards++;
+        } else {
             r[m++] = (stamp_ref){ &s[i], 0 };
+        }
+    }
+    stamps_dropped(device, open, backwards, beyond);
     qsort(r, m, sizeof *r, by_block);
     /* blocks: their span on their SM */
     for (size_t i = 0; i < m; i++) {
@@ -431,7 +475,7 @@ out:
 
 static int gpu_mode = -1;            /* 0 off, 1 on, 2 auto */
 static int env_set;                  /* this process set CUDA_INJECTION64_PATH */
-static int gpu_stats;
+int ecl_gpu_stats_on;
 static double metrics_hz = 100;
 static int cupti_state;           /* 0 not tried, 1 running, -1 failed: said once */
 
@@ -453,7 +497,7 @@ static void read_env(void)
         return;
     gpu_mode = env_mode();
     const char *st = getenv("ECL_GPU_STATS");
-    gpu_stats = st != NULL && strcmp(st, "1") == 0;
+    ecl_gpu_stats_on = st != NULL && strcmp(st, "1") == 0;
     const char *hz = getenv("ECL_GPU_METRICS_HZ");
     if (hz != NULL && *hz != '\0') {
         char *end;
@@ -547,7 +591,13 @@ void ecl_gpu_fini(void)
         cupti_state = -1;
     }
 #endif
-    if (gpu_stats)
+    ecl_gpu_stats t = ecl_gpu_st;
+    if (t.stamps_open + t.stamps_backwards + t.stamps_beyond != 0)
+        fprintf(stderr, "ecl: in-kernel regions not recorded in all: %llu left open, %llu "
+                "backwards; %llu block(s) beyond their stamp buffer\n",
+                (unsigned long long)t.stamps_open, (unsigned long long)t.stamps_backwards,
+                (unsigned long long)t.stamps_beyond);
+    if (ecl_gpu_stats_on)
         ecl_gpu_print_stats();
 }
 
@@ -560,13 +610,18 @@ void ecl_gpu_print_stats(void)
                                    : 0;
     fprintf(stderr,
             "ecl: gpu stats: records=%llu kernels=%llu copies=%llu memsets=%llu syncs=%llu "
-            "api_calls=%llu stamps=%llu copy_bytes=%llu dropped=%llu map_ns_per_record=%.1f "
+            "api_calls=%llu stamps=%llu stamps_open=%llu stamps_backwards=%llu "
+            "blocks_beyond=%llu copy_bytes=%llu dropped=%llu "
+            "map_ns_per_record=%.1f "
             "nvml_samples=%llu nvml_cpu_percent=%.4f nvml_first_sample_us=%.1f nvml_records=%llu "
             "tool=%llu\n",
             (unsigned long long)s.records, (unsigned long long)s.kernels,
             (unsigned long long)s.copies, (unsigned long long)s.memsets,
             (unsigned long long)s.syncs, (unsigned long long)s.apis,
-            (unsigned long long)s.stamps, (unsigned long long)s.copy_bytes,
+            (unsigned long long)s.stamps, (unsigned long long)s.stamps_open,
+            (unsigned long long)s.stamps_backwards,
+            (unsigned long long)s.stamps_beyond,
+            (unsigned long long)s.copy_bytes,
             (unsigned long long)s.dropped, per, (unsigned long long)s.samples, cpu,
             (double)s.sampler_first_ns / 1e3, (unsigned long long)s.samples_recorded,
             (unsigned long long)s.tool);

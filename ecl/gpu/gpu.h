@@ -87,8 +87,13 @@ int InitializeInjection(void);
 /* One in-kernel region of one block, as ecl_cuda.h's ecl_gpu_stamp. */
 typedef struct ecl_gpu_stamp_t {
     uint64_t enter, leave;         /* globaltimer ns */
-    uint32_t region, smid, block, pad;
+    uint32_t region;
+    uint32_t smid;                 /* with ECL_GPU_STAMP_BEYOND: written by a block beyond
+                                      the buffer, block is how many were beyond */
+    uint32_t block;
+    uint32_t closed;               /* 0: left open at ECL_GPU_END */
 } ecl_gpu_stamp_t;
+#define ECL_GPU_STAMP_BEYOND 0x80000000u
 
 /* The region id of a name (ECL's name table). */
 uint32_t ecl_auto_region(const char *name);
@@ -98,6 +103,9 @@ typedef struct ecl_gpu_stats {
     uint64_t records;              /* activity records mapped */
     uint64_t map_ticks;            /* ticks spent mapping them (ECL's own cost) */
     uint64_t kernels, copies, memsets, syncs, apis, stamps;
+    /* in-kernel regions not recorded: left open at ECL_GPU_END, leave before
+     * enter; blocks beyond the buffer */
+    uint64_t stamps_open, stamps_backwards, stamps_beyond;
     uint64_t copy_bytes;
     uint64_t dropped;              /* records CUPTI dropped */
     uint64_t tool;                 /* records of ECL's own CUDA work, left out */
@@ -108,6 +116,9 @@ typedef struct ecl_gpu_stats {
     uint64_t sampler_wall_ns;      /* its life time */
 } ecl_gpu_stats;
 extern ecl_gpu_stats ecl_gpu_st;
+/* ECL_GPU_STATS=1: also time ECL's mapping of each activity record apart
+ * from CUPTI's iteration over its buffer (two clock reads per record). */
+extern int ecl_gpu_stats_on;
 /* Inside ecl_gpu_tool_enter/_leave: the CUDA calls are ECL's own. */
 extern __thread int ecl_gpu_in_tool;
 void ecl_gpu_print_stats(void);

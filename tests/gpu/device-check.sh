@@ -15,8 +15,9 @@
 #      among them the stamped saxpy and the stamped 1024^2 matrix multiply,
 #      tests/gpu/stamped_mm, whose result the program checks);
 #   3. measures (min / median of interleaved runs):
-#      - ECL's cost per activity record on top of CUPTI's (its buffer
-#        callback's time per record, ECL_GPU_STATS) and the launch cost of
+#      - ECL's cost per activity record on top of CUPTI's (its mapping of
+#        each record in the buffer callback, timed per record with
+#        ECL_GPU_STATS; CUPTI's own iteration left out) and the launch cost of
 #        an empty kernel untraced, under CUPTI+ECL;
 #      - the stored bytes per kernel (a trace of 20000 empty kernels minus
 #        one of 10000, per kernel: its gpu_kernel and gpu_api records), and
@@ -128,7 +129,7 @@ for i in 1 2 3 4 5 6 7; do
     sed -n 's/.*launch_us=//p' "$M/empty.out" >>"$M/launch_traced"
     sed -n 's/.*map_ns_per_record=\([0-9.]*\).*/\1/p' "$M/empty.err" >>"$M/map_ns"
 done
-say "figure: ECL time per activity record in CUPTI's buffer callback (ns): $(med <"$M/map_ns")"
+say "figure: ECL time per activity record (its mapping in CUPTI's buffer callback, timed per record, CUPTI's iteration left out; ns): $(med <"$M/map_ns")"
 say "figure: empty-kernel launch, untraced (us): $(med <"$M/launch_plain")"
 say "figure: empty-kernel launch, CUPTI+ECL (us): $(med <"$M/launch_traced")"
 mapmed=$(med <"$M/map_ns" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')

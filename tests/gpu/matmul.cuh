@@ -30,9 +30,10 @@ __global__ void mm_plain(int n, const float *a, const float *b, float *c)
 }
 
 #ifdef ECL_CUDA_H
-__global__ void mm_stamped(int n, const float *a, const float *b, float *c, unsigned region)
+__global__ void mm_stamped(int n, const float *a, const float *b, float *c, unsigned region,
+                           ecl_gpu_log log)
 {
-    ECL_GPU_BEGIN();
+    ECL_GPU_BEGIN(log);
     ECL_GPU_ENTER(region);
     mm_body(n, a, b, c);
     ECL_GPU_LEAVE(region);

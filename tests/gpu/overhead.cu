@@ -31,7 +31,7 @@ __global__ void saxpy_store(int n, float a, const float *x, float *y, ecl_gpu_st
     if (i < n)
         y[i] = a * x[i] + y[i];
     if (threadIdx.x == 0)
-        ecl_gpu_put_(log + blockIdx.x * ECL_GPU_MAX_STAMPS, 1, 2, 3, 4, blockIdx.x);
+        ecl_gpu_put_(log + blockIdx.x * ECL_GPU_MAX_STAMPS, 1, 2, 3, 4, blockIdx.x, 3);
 }
 
 typedef struct result {
@@ -88,9 +88,9 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&dlog, (size_t)sblocks * ECL_GPU_MAX_STAMPS * sizeof(ecl_gpu_stamp)));
     /* warm-up: each kernel once */
     saxpy<<<sblocks, 256>>>(n, 2.0f, x, y);
-    saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs);
+    saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs, st.log);
     mm_plain<<<mgrid, mblock>>>(mn, a, b, c);
-    mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm);
+    mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm, st.log);
     saxpy_timer<<<sblocks, 256>>>(n, 2.0f, x, y);
     saxpy_store<<<sblocks, 256>>>(n, 2.0f, x, y, dlog);
     CK(cudaDeviceSynchronize());
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < batch; i++)
                 switch (v) {
                 case 0: saxpy<<<sblocks, 256>>>(n, 2.0f, x, y); break;
-                case 1: saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs); break;
+                case 1: saxpy_stamped<<<sblocks, 256>>>(n, 2.0f, x, y, rs, st.log); break;
                 case 2: saxpy_timer<<<sblocks, 256>>>(n, 2.0f, x, y); break;
                 default: saxpy_store<<<sblocks, 256>>>(n, 2.0f, x, y, dlog); break;
                 }
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
             CK(cudaEventRecord(e0));
             for (int i = 0; i < mbatch; i++)
                 if (stamped)
-                    mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm);
+                    mm_stamped<<<mgrid, mblock>>>(mn, a, b, c, rm, st.log);
                 else
                     mm_plain<<<mgrid, mblock>>>(mn, a, b, c);
             CK(cudaEventRecord(e1));

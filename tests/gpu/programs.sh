@@ -153,12 +153,28 @@ if run stamped "$G/stamped" 1048576 3; then
     want stamped "window_violations=0"
 fi
 
+# 5b. a buffer for 1000 of the 4096 blocks: the other blocks' regions are
+# counted and said, never written over memory
+if run stamped_small "$G/stamped" 1048576 2 1000; then
+    want stamped_small "stamps=2000"
+    if grep -q "ecl: 3096 block(s) of a kernel on device 0 ran beyond the blocks its stamp buffer holds" \
+            "$TMP/stamped_small.log" &&
+       grep -q "ecl: in-kernel regions not recorded in all: 0 left open, 0 backwards; 6192 block(s) beyond their stamp buffer" \
+            "$TMP/stamped_small.log"; then
+        echo "ok: stamped_small: the 3096 blocks per launch beyond the buffer said"
+    else
+        echo "FAIL: stamped_small: no message of the regions beyond the buffer:"
+        sed 's/^/    /' "$TMP/stamped_small.log"
+        fail=1
+    fi
+fi
+
 # 6. in-kernel regions of a compute-bound kernel: a 1024^2 matrix multiply,
 # 4096 blocks x 3 launches (after 2 fill kernels), its result checked by the
 # program; ECL's own calibration kernel and stamp copies are left out
 if run stamped_mm "$G/stamped_mm" 1024 3; then
     want stamped_mm "kernels=5"
-    want stamped_mm "kernel mm_stamped(int, float const*, float const*, float*, unsigned int)=3"
+    want stamped_mm "kernel mm_stamped(int, float const*, float const*, float*, unsigned int, ecl_gpu_log)=3"
     want stamped_mm "kernel fill(int, float*, float)=2"
     want stamped_mm "memsets=3"
     want stamped_mm "copy memcpy DtoH=1 bytes=4194304"

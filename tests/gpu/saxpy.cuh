@@ -11,9 +11,10 @@ __global__ void saxpy(int n, float a, const float *x, float *y)
 }
 
 #ifdef ECL_CUDA_H
-__global__ void saxpy_stamped(int n, float a, const float *x, float *y, unsigned region)
+__global__ void saxpy_stamped(int n, float a, const float *x, float *y, unsigned region,
+                              ecl_gpu_log log)
 {
-    ECL_GPU_BEGIN();
+    ECL_GPU_BEGIN(log);
     ECL_GPU_ENTER(region);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     size_t total = 0;
     for (int j = 0; j < k; j++) {
         CK(cudaMemset(c, 0, bytes));
-        mm_stamped<<<grid, block>>>(n, a, b, c, region);
+        mm_stamped<<<grid, block>>>(n, a, b, c, region, st.log);
         CK(cudaGetLastError());
         size_t got = 0;
         CK(ecl_cuda_stamps_record(&st, &got));
