@@ -129,6 +129,19 @@ static edl_dict *dict(int swap_user)
     return d;
 }
 
+/* The last chunk ended: the trace of rank in DIR/trace.RANK.ecl, t and d
+ * destroyed. */
+static void write_file(tb *t, edl_dict *d, const char *dir, int rank)
+{
+    tb_finish_index(t);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.%d.ecl", dir, rank);
+    if (tb_write(t, path) != 0)
+        die("cannot write a trace");
+    tb_destroy(t);
+    edl_dict_destroy(d);
+}
+
 /* True time (ns) -> rank 1's ticks. */
 static double k1 = 2.0 * (1 + 1e-4), off1 = 2000;
 
@@ -184,13 +197,7 @@ static void write_rank(const char *dir, int rank, int sync)
         tb_record(t, "marker", m);
     }
     tb_chunk_end(t, NULL);
-    tb_finish_index(t);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/trace.%d.ecl", dir, rank);
-    if (tb_write(t, path) != 0)
-        die("cannot write a trace");
-    tb_destroy(t);
-    edl_dict_destroy(d);
+    write_file(t, d, dir, rank);
 }
 
 /* The "freed" run: both clocks exact (1 tick = 1 ns, measured at 1 ms and
@@ -248,13 +255,7 @@ static void write_freed(const char *dir, int rank)
         }
     }
     tb_chunk_end(t, NULL);
-    tb_finish_index(t);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/trace.%d.ecl", dir, rank);
-    if (tb_write(t, path) != 0)
-        die("cannot write a trace");
-    tb_destroy(t);
-    edl_dict_destroy(d);
+    write_file(t, d, dir, rank);
 }
 
 static double get_time(const pal_record *r)
