@@ -25,6 +25,9 @@ fail() {
 }
 
 "$mk" freed "$tmp" || fail "mktraces freed"
+# the event layer's own account: 3 untimed receives, 3 messages, and
+# settled the sends of 30 and 40 us taken (the wildcard takes the oldest)
+"$mk" events "$tmp" || fail "the events of the freed run"
 for form in "--format=2" "--check"; do
     "$merge" $form -o "$tmp/m.ecl" "$tmp/trace.0.ecl" "$tmp/trace.1.ecl" > "$tmp/out" 2>&1
     st=$?

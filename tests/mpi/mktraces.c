@@ -16,7 +16,11 @@
  *                          of them, frees three receives (one from rank 0
  *                          with tag 7, one from any source with any tag, one
  *                          that nothing was sent to) and a send (tests/mpi/
- *                          merge-freed.sh says what becomes of each) */
+ *                          merge-freed.sh says what becomes of each)
+ *   mktraces events DIR    checks the event layer's events of the "freed"
+ *                          run in DIR: its untimed receives (UNTIMED_RECV)
+ *                          and, with PAL_EVENTS_SETTLE, the sends they took
+ *                          (MESSAGE flagged PAL_EVF_UNTIMED) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +262,68 @@ static void write_freed(const char *dir, int rank)
     write_file(t, d, dir, rank);
 }
 
+/* The events of the freed run, settled or not: 0 when as expected. */
+static int freed_events(const char *dir, int settle)
+{
+    char p0[4096], p1[4096];
+    snprintf(p0, sizeof p0, "%s/trace.0.ecl", dir);
+    snprintf(p1, sizeof p1, "%s/trace.1.ecl", dir);
+    const char *paths[] = { p0, p1 };
+    pal_reader *rd;
+    pal_events *ev;
+    if (pal_reader_open_run(paths, 2, NULL, 0, &rd) != PAL_OK || pal_events_create(rd, &ev) != PAL_OK)
+        die(pal_last_error());
+    if (pal_events_set_options(ev, settle ? PAL_EVENTS_SETTLE : 0) != PAL_OK)
+        die("events options");
+    /* the untimed receives: peer, tag, time (us after 0.5 s, as written) */
+    static const int64_t untimed[][3] = { { 0, 7, 26 }, { -2, -1, 27 }, { 0, 99, 28 } };
+    /* the sends they took (begin, us after 0.5 s, less 100 ns), by the receive's time */
+    static const double took[][2] = { { 29.9, 26 }, { 39.9, 27 } };
+    size_t nu = 0, nm = 0, nt = 0;
+    int bad = 0;
+    const pal_event *e;
+    pal_status st;
+    /* times from the first untimed receive's, which is at 26 us: the run's
+     * origin is its reader's */
+    double base = NAN;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        if (e->kind == PAL_EV_UNTIMED_RECV && isnan(base))
+            base = (double)e->time / 1e3 - 26;
+        double us = (double)e->time / 1e3 - base;
+        if (e->kind == PAL_EV_UNTIMED_RECV) {
+            if (nu >= 3 || e->process != 1 || e->peer != untimed[nu][0] ||
+                e->tag != untimed[nu][1] || e->comm != 0 || fabs(us - (double)untimed[nu][2]) > 0.01)
+                bad = 1, fprintf(stderr, "mktraces: untimed receive %zu: rank %u peer %lld tag %lld "
+                                 "at %.3f us\n", nu, (unsigned)e->process, (long long)e->peer,
+                                 (long long)e->tag, us);
+            nu++;
+        } else if (e->kind == PAL_EV_MESSAGE && (e->flags & PAL_EVF_UNTIMED)) {
+            double s = e->send.time / 1e3 - base, r = e->recv.time / 1e3 - base;
+            if (nt >= 2 || e->record != NULL || e->process != 1 || e->send.process != 0 ||
+                fabs(s - took[nt][0]) > 0.01 || fabs(r - took[nt][1]) > 0.01 || e->bytes != 64)
+                bad = 1, fprintf(stderr, "mktraces: settled message %zu: send at %.3f us, "
+                                 "receive at %.3f us, %llu bytes\n", nt, s, r,
+                                 (unsigned long long)e->bytes);
+            nt++;
+        } else if (e->kind == PAL_EV_MESSAGE) {
+            nm++;
+        }
+    }
+    uint64_t ws, wr;
+    pal_matcher_waiting(pal_events_matcher(ev), &ws, &wr);
+    if (st != PAL_END || nu != 3 || nm != 3 || nt != (settle ? 2u : 0u) ||
+        ws != (settle ? 1u : 3u) || wr != 0) {
+        fprintf(stderr, "mktraces: events%s: %zu untimed receives (want 3), %zu messages (3), "
+                "%zu settled (%d), %llu sends and %llu receives waiting (%d, 0)\n",
+                settle ? " settled" : "", nu, nm, nt, settle ? 2 : 0, (unsigned long long)ws,
+                (unsigned long long)wr, settle ? 1 : 3);
+        bad = 1;
+    }
+    pal_events_destroy(ev);
+    pal_reader_close(rd);
+    return bad;
+}
+
 static double get_time(const pal_record *r)
 {
     return (double)pal_record_time(r);
@@ -330,8 +396,14 @@ int main(int argc, char **argv)
         write_freed(argv[2], 1);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "events") == 0) {
+        int bad = freed_events(argv[2], 0) | freed_events(argv[2], 1);
+        if (!bad)
+            printf("mktraces: the freed run's events are as expected\n");
+        return bad;
+    }
     if (argc == 3 && strcmp(argv[1], "verify") == 0)
         return verify(argv[2]);
-    fprintf(stderr, "usage: mktraces drift|nosync|freed DIR | mktraces verify MERGED\n");
+    fprintf(stderr, "usage: mktraces drift|nosync|freed|events DIR | mktraces verify MERGED\n");
     return 2;
 }
