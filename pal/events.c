@@ -1472,14 +1472,20 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_CALL:
     case PAL_ROLE_PROCESS_BEGIN:
     case PAL_ROLE_PROCESS_END: {
+        /* PAL_EVENTS_MESSAGES: its messages alone, no region */
+        int region = !(e->options & PAL_EVENTS_MESSAGES);
+        if (!region && !k->send && !k->recv)
+            break;
         int64_t ns = 0;
         pal_record_duration_ns(rec, &ns);
         int64_t start = t - ns;
-        const char *name = region_of(e, k, rec);
-        frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
-        if (fr == NULL)
-            return -1;
-        frame_args(e, k, rec, fr);
+        if (region) {
+            const char *name = region_of(e, k, rec);
+            frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
+            if (fr == NULL)
+                return -1;
+            frame_args(e, k, rec, fr);
+        }
         int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
         if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_SEND, start, &rc);
@@ -1487,7 +1493,7 @@ static int feed(pal_events *e, const pal_record *rec)
             record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
         else if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
             return -1;
-        if (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0))
+        if (region && (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0)))
             return -1;
         break;
     }
@@ -1657,7 +1663,9 @@ void pal_events_destroy(pal_events *e)
 
 pal_status pal_events_set_options(pal_events *e, unsigned options)
 {
-    if (e == NULL || (options & ~(PAL_EVENTS_EVERY_RECORD | PAL_EVENTS_SETTLE)) || e->started)
+    if (e == NULL ||
+        (options & ~(PAL_EVENTS_EVERY_RECORD | PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES)) ||
+        e->started)
         return PAL_EINVAL;
     e->options = options;
     return PAL_OK;

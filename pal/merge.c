@@ -2,10 +2,10 @@
  * run read as one time-ordered, clock-corrected stream (run.c) written back
  * through the trace writer (writer.c), each record with its process and
  * thread (doc/trace-format.md, "Merged traces"). On the way, sends are
- * paired with receives (per sender, receiver, communicator and tag, in
- * order): a receive that completes before its send began means the clocks
- * could not be corrected well enough. Problems go to the diagnostics
- * callback; nothing is printed from here. */
+ * paired with receives by the event layer's one matcher (pal_events, read
+ * instead of the records): a receive that completes before its send began
+ * means the clocks could not be corrected well enough. Problems go to the
+ * diagnostics callback; nothing is printed from here. */
 #include <config.h>
 
 #include <errno.h>
@@ -603,7 +603,7 @@ static pal_events *check_events(pal_reader *r, unsigned options)
     pal_events *e = NULL;
     pal_status st = pal_events_create(r, &e);
     if (st == PAL_OK)
-        st = pal_events_set_options(e, options | PAL_EVENTS_SETTLE);
+        st = pal_events_set_options(e, options | PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES);
     if (st != PAL_OK) {
         pal_events_destroy(e);
         pal_set_last_error("cannot check the messages: %s", pal_status_string(st));

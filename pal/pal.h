@@ -793,6 +793,10 @@ typedef enum pal_event_kind {
 #define PAL_EVENTS_SETTLE 2u      /* at the end, each untimed receive takes a send left over
                                    * (pal_matcher_settle), a MESSAGE flagged PAL_EVF_UNTIMED:
                                    * for a reader of a whole run, not of a share */
+#define PAL_EVENTS_MESSAGES 4u    /* a call (or a process's start or end with a duration)
+                                   * gives its SEND, RECV, UNTIMED_RECV and MESSAGE events
+                                   * alone, no region: for a consumer of messages only (the
+                                   * merge's check); enter and leave keep their frames */
 #define PAL_EVF_BORROWED 16384u   /* DEFINITION: one of another share's definitions stream
                                    * (pal_reader_set_share), read for the names this
                                    * share's threads use; never PAL_EVF_RECORD: the share
@@ -848,7 +852,7 @@ typedef struct pal_events pal_events;
  * PAL_ENOMEM. */
 PAL_API pal_status pal_events_create(pal_reader *r, pal_events **out);
 PAL_API void pal_events_destroy(pal_events *e);
-/* PAL_EVENTS_EVERY_RECORD, PAL_EVENTS_SETTLE (or 0), before the first pal_events_next:
+/* PAL_EVENTS_EVERY_RECORD, _SETTLE, _MESSAGES (or 0), before the first pal_events_next:
  * PAL_OK; PAL_EINVAL for an unknown option or events already read. */
 PAL_API pal_status pal_events_set_options(pal_events *e, unsigned options);
 /* The next event; PAL_END after the last (frames still open and collective

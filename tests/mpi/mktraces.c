@@ -20,7 +20,8 @@
  *   mktraces events DIR    checks the event layer's events of the "freed"
  *                          run in DIR: its untimed receives (UNTIMED_RECV)
  *                          and, with PAL_EVENTS_SETTLE, the sends they took
- *                          (MESSAGE flagged PAL_EVF_UNTIMED) */
+ *                          (MESSAGE flagged PAL_EVF_UNTIMED), also with
+ *                          PAL_EVENTS_MESSAGES (the same, without regions) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,9 +263,11 @@ static void write_freed(const char *dir, int rank)
     write_file(t, d, dir, rank);
 }
 
-/* The events of the freed run, settled or not: 0 when as expected. */
-static int freed_events(const char *dir, int settle)
+/* The events of the freed run (options: 0, PAL_EVENTS_SETTLE, and with
+ * PAL_EVENTS_MESSAGES, whose calls give no region): 0 when as expected. */
+static int freed_events(const char *dir, unsigned options)
 {
+    int settle = (options & PAL_EVENTS_SETTLE) != 0;
     char p0[4096], p1[4096];
     snprintf(p0, sizeof p0, "%s/trace.0.ecl", dir);
     snprintf(p1, sizeof p1, "%s/trace.1.ecl", dir);
@@ -273,13 +276,13 @@ static int freed_events(const char *dir, int settle)
     pal_events *ev;
     if (pal_reader_open_run(paths, 2, NULL, 0, &rd) != PAL_OK || pal_events_create(rd, &ev) != PAL_OK)
         die(pal_last_error());
-    if (pal_events_set_options(ev, settle ? PAL_EVENTS_SETTLE : 0) != PAL_OK)
+    if (pal_events_set_options(ev, options) != PAL_OK)
         die("events options");
     /* the untimed receives: peer, tag, time (us after 0.5 s, as written) */
     static const int64_t untimed[][3] = { { 0, 7, 26 }, { -2, -1, 27 }, { 0, 99, 28 } };
     /* the sends they took (begin, us after 0.5 s, less 100 ns), by the receive's time */
     static const double took[][2] = { { 29.9, 26 }, { 39.9, 27 } };
-    size_t nu = 0, nm = 0, nt = 0;
+    size_t nu = 0, nm = 0, nt = 0, nregion = 0;
     int bad = 0;
     const pal_event *e;
     pal_status st;
@@ -307,16 +310,19 @@ static int freed_events(const char *dir, int settle)
             nt++;
         } else if (e->kind == PAL_EV_MESSAGE) {
             nm++;
+        } else if (e->kind == PAL_EV_ENTER || e->kind == PAL_EV_LEAVE) {
+            nregion++;
         }
     }
     uint64_t ws, wr;
     pal_matcher_waiting(pal_events_matcher(ev), &ws, &wr);
+    size_t calls = options & PAL_EVENTS_MESSAGES ? 0 : 2 * 9;   /* the sends and receives */
     if (st != PAL_END || nu != 3 || nm != 3 || nt != (settle ? 2u : 0u) ||
-        ws != (settle ? 1u : 3u) || wr != 0) {
-        fprintf(stderr, "mktraces: events%s: %zu untimed receives (want 3), %zu messages (3), "
-                "%zu settled (%d), %llu sends and %llu receives waiting (%d, 0)\n",
-                settle ? " settled" : "", nu, nm, nt, settle ? 2 : 0, (unsigned long long)ws,
-                (unsigned long long)wr, settle ? 1 : 3);
+        ws != (settle ? 1u : 3u) || wr != 0 || nregion != calls) {
+        fprintf(stderr, "mktraces: events (options %u): %zu untimed receives (want 3), %zu "
+                "messages (3), %zu settled (%d), %llu sends and %llu receives waiting (%d, 0), "
+                "%zu enters and leaves (%zu)\n", options, nu, nm, nt, settle ? 2 : 0,
+                (unsigned long long)ws, (unsigned long long)wr, settle ? 1 : 3, nregion, calls);
         bad = 1;
     }
     pal_events_destroy(ev);
@@ -397,7 +403,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "events") == 0) {
-        int bad = freed_events(argv[2], 0) | freed_events(argv[2], 1);
+        int bad = freed_events(argv[2], 0) | freed_events(argv[2], PAL_EVENTS_SETTLE) |
+                  freed_events(argv[2], PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES);
         if (!bad)
             printf("mktraces: the freed run's events are as expected\n");
         return bad;
