@@ -163,12 +163,22 @@ typedef struct mqueue {
     size_t head, n, cap;
 } mqueue;
 
+typedef struct untimed_end {    /* a receive that completed unseen */
+    uint32_t src, dst;
+    int any_src, any_tag;
+    int64_t tag;
+    uint64_t context;
+    pal_msg_end end;
+} untimed_end;
+
 struct pal_matcher {
     commdef *comms;
     size_t ccap, ncomms;
     mqueue *qs;
     size_t qcap, nqs;
     uint64_t waiting[2];
+    untimed_end *un;               /* kept apart until pal_matcher_settle */
+    size_t nun, uncap;
 };
 
 #define GLOBAL_PROCESS UINT32_MAX
@@ -189,6 +199,7 @@ void pal_matcher_destroy(pal_matcher *m)
         free(m->qs[i].q);
     free(m->qs);
     free(m->comms);
+    free(m->un);
     free(m);
 }
 
@@ -409,6 +420,77 @@ pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
     return PAL_END;
 }
 
+pal_status pal_matcher_post_untimed(pal_matcher *m, int64_t peer, int64_t tag,
+                                    int64_t comm_id, unsigned flags, const pal_msg_end *end)
+{
+    if (m == NULL || end == NULL || peer > UINT32_MAX ||
+        (peer < 0 && peer != PAL_MATCH_ANY_SOURCE))
+        return PAL_EINVAL;
+    untimed_end u = {peer < 0 ? 0 : (uint32_t)peer, end->process, peer < 0, tag < 0, tag, 0, *end};
+    pal_status st = pal_matcher_context(m, end->process, comm_id, flags, &u.context, NULL);
+    if (st != PAL_OK && st != PAL_EUNDEF)
+        return st;
+    if (grow(&m->un, &m->uncap, m->nun + 1, sizeof *m->un, 16))
+        return PAL_ENOMEM;
+    m->un[m->nun++] = u;
+    return PAL_OK;
+}
+
+/* whether send queue a's first end comes before b's: the earlier time, then
+ * the lower source and tag (an order the hash table does not give) */
+static int sends_before(const mqueue *a, const mqueue *b)
+{
+    double ta = a->q[a->head].time, tb = b->q[b->head].time;
+    if (ta != tb)
+        return ta < tb;
+    return a->k.src != b->k.src ? a->k.src < b->k.src : a->k.tag < b->k.tag;
+}
+
+uint64_t pal_matcher_settle(pal_matcher *m, pal_matcher_pair_fn fn, void *ctx)
+{
+    if (m == NULL || m->nun == 0)
+        return 0;
+    /* the keys with sends waiting, once (few at the end of a run) */
+    mqueue **sq = NULL;
+    size_t nsq = 0, sqcap = 0;
+    for (size_t i = 0; i < m->qcap; i++) {
+        mqueue *q = &m->qs[i];
+        if (!q->used || q->side != PAL_MATCH_SEND || q->n == q->head)
+            continue;
+        if (grow(&sq, &sqcap, nsq + 1, sizeof *sq, 64))
+            break;   /* no memory: the keys found so far */
+        sq[nsq++] = q;
+    }
+    uint64_t taken = 0;
+    for (size_t j = 0; j < m->nun; j++) {
+        const untimed_end *u = &m->un[j];
+        mqueue *best = NULL;
+        for (size_t i = 0; i < nsq; i++) {
+            mqueue *q = sq[i];
+            if (q->n == q->head || q->k.dst != u->dst || q->k.context != u->context ||
+                (!u->any_src && q->k.src != u->src) || (!u->any_tag && q->k.tag != u->tag))
+                continue;
+            if (best == NULL || sends_before(q, best))
+                best = q;
+        }
+        if (best == NULL)
+            continue;
+        pal_msg_end send = best->q[best->head++];
+        m->waiting[PAL_MATCH_SEND]--;
+        taken++;
+        if (fn) {
+            pal_msg_key key = {best->k.src, best->k.dst, best->k.tag, best->k.context};
+            fn(ctx, &key, &send, &u->end);
+        }
+    }
+    for (size_t i = 0; i < nsq; i++)
+        if (sq[i]->head == sq[i]->n)
+            sq[i]->head = sq[i]->n = 0;
+    free(sq);
+    m->nun = 0;
+    return taken;
+}
+
 void pal_matcher_foreach_waiting(const pal_matcher *m, pal_matcher_end_fn fn, void *ctx)
 {
     if (m == NULL || fn == NULL)
@@ -556,7 +638,7 @@ struct pal_events {
     size_t idcap, nid;
     pal_event *out;             /* the events of the current record */
     size_t nout, outcap, next;
-    int ended, started;
+    int ended, started, settle_failed;
     unsigned options;           /* PAL_EVENTS_* */
     char idbuf[96];
 };
@@ -897,6 +979,45 @@ static void record_message(pal_events *e, const rkind *k, const pal_record *rec,
     if (message(e, rec, l, side, peer_of(e, rec, side), tag_of(e, k, rec, side), c,
                 k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0, t, bytes_of(e, rec, side)))
         *rc = -1;
+}
+
+/* A receive that completed unseen (role untimed): its event, and the
+ * matcher keeps it for pal_matcher_settle. */
+static int untimed_recv(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
+                        int64_t t)
+{
+    pal_event *v = emit(e, PAL_EV_UNTIMED_RECV, rec, l, t);
+    if (v == NULL)
+        return -1;
+    v->peer = peer_of(e, rec, PAL_MATCH_RECV);
+    v->tag = tag_of(e, k, rec, PAL_MATCH_RECV);
+    v->comm = geti(rec, e->h[H_COMM], 0);
+    v->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
+    v->bytes = bytes_of(e, rec, PAL_MATCH_RECV);
+    pal_msg_end end = {l->process, l->stream, (double)t, v->bytes, l->nrec - 1};
+    return pal_matcher_post_untimed(e->m, v->peer, v->tag, v->comm, v->comm_flags, &end) ==
+                   PAL_ENOMEM ? -1 : 0;
+}
+
+/* PAL_EVENTS_SETTLE: an untimed receive and the send it took, a MESSAGE at
+ * the receive's record's time. */
+static void settled(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
+                    const pal_msg_end *recv)
+{
+    pal_events *e = ctx;
+    pal_event *v = emit(e, PAL_EV_MESSAGE, NULL, NULL, (int64_t)recv->time);
+    if (v == NULL) {
+        e->settle_failed = 1;
+        return;
+    }
+    v->process = recv->process;
+    v->stream = recv->stream;
+    v->flags = PAL_EVF_UNTIMED;
+    v->send = *send;
+    v->recv = *recv;
+    v->peer = send->process;
+    v->tag = key->tag;
+    v->bytes = send->bytes;
 }
 
 /* ---------------- collective instances ---------------- */
@@ -1278,7 +1399,10 @@ static int feed(pal_events *e, const pal_record *rec)
         frame_args(e, k, rec, fr);
         if (on(rec, k->send, PAL_ROLE_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+        if (on(rec, k->recv, PAL_ROLE_RECV) && on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+            if (untimed_recv(e, k, rec, l, t))
+                return -1;
+        } else if (on(rec, k->recv, PAL_ROLE_RECV)) {
             /* received when the frame closes; the leave may say from whom */
             l->stk[l->depth - 1].recv = 1;
             l->stk[l->depth - 1].peer = peer_of(e, rec, PAL_MATCH_RECV);
@@ -1332,8 +1456,12 @@ static int feed(pal_events *e, const pal_record *rec)
         }
         if (on(rec, k->send, PAL_ROLE_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !fr->recv && !on(rec, k->untimed, PAL_ROLE_UNTIMED))
-            record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
+        if (on(rec, k->recv, PAL_ROLE_RECV) && !fr->recv) {
+            if (!on(rec, k->untimed, PAL_ROLE_UNTIMED))
+                record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
+            else if (untimed_recv(e, k, rec, l, t))
+                return -1;
+        }
         if (rma_events(e, k, rec, l, t))
             return -1;
         while (l->depth >= dp)   /* frames above the match left without a leave */
@@ -1344,20 +1472,28 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_CALL:
     case PAL_ROLE_PROCESS_BEGIN:
     case PAL_ROLE_PROCESS_END: {
+        /* PAL_EVENTS_MESSAGES: its messages alone, no region */
+        int region = !(e->options & PAL_EVENTS_MESSAGES);
+        if (!region && !k->send && !k->recv)
+            break;
         int64_t ns = 0;
         pal_record_duration_ns(rec, &ns);
         int64_t start = t - ns;
-        const char *name = region_of(e, k, rec);
-        frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
-        if (fr == NULL)
-            return -1;
-        frame_args(e, k, rec, fr);
+        if (region) {
+            const char *name = region_of(e, k, rec);
+            frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
+            if (fr == NULL)
+                return -1;
+            frame_args(e, k, rec, fr);
+        }
         int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
         if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_SEND, start, &rc);
         if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
-        if (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0))
+        else if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
+            return -1;
+        if (region && (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0)))
             return -1;
         break;
     }
@@ -1375,14 +1511,17 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_REQUEST_START:
     case PAL_ROLE_MESSAGE:
         /* a message sent or received at this instant; one whose completion
-         * was not seen (untimed) is left out */
+         * was not seen (untimed) is no end: a receive is kept apart */
         if (k->prim == PAL_ROLE_REQUEST_COMPLETE && e->nnb) {
             int64_t q = geti(rec, e->h[H_REQUEST], 0);
             if (q > 0 && nb_completed(e, rec, l, (uint64_t)q, t))
                 return -1;
         }
-        if (on(rec, k->untimed, PAL_ROLE_UNTIMED))
+        if (on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+            if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
+                return -1;
             break;
+        }
         if (on(rec, k->send, PAL_ROLE_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
         if (on(rec, k->recv, PAL_ROLE_RECV))
@@ -1467,6 +1606,12 @@ static int finish(pal_events *e)
                 return -1;
         q->head = q->n = 0;
     }
+    /* untimed receives take the sends left over, once every end is in */
+    if (e->options & PAL_EVENTS_SETTLE) {
+        pal_matcher_settle(e->m, settled, e);
+        if (e->settle_failed)
+            return -1;
+    }
     return 0;
 }
 
@@ -1518,7 +1663,9 @@ void pal_events_destroy(pal_events *e)
 
 pal_status pal_events_set_options(pal_events *e, unsigned options)
 {
-    if (e == NULL || (options & ~PAL_EVENTS_EVERY_RECORD) || e->started)
+    if (e == NULL ||
+        (options & ~(PAL_EVENTS_EVERY_RECORD | PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES)) ||
+        e->started)
         return PAL_EINVAL;
     e->options = options;
     return PAL_OK;

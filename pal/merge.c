@@ -2,10 +2,10 @@
  * run read as one time-ordered, clock-corrected stream (run.c) written back
  * through the trace writer (writer.c), each record with its process and
  * thread (doc/trace-format.md, "Merged traces"). On the way, sends are
- * paired with receives (per sender, receiver, communicator and tag, in
- * order): a receive that completes before its send began means the clocks
- * could not be corrected well enough. Problems go to the diagnostics
- * callback; nothing is printed from here. */
+ * paired with receives by the event layer's one matcher (pal_events, read
+ * instead of the records): a receive that completes before its send began
+ * means the clocks could not be corrected well enough. Problems go to the
+ * diagnostics callback; nothing is printed from here. */
 #include <config.h>
 
 #include <errno.h>
@@ -27,310 +27,6 @@
 #define PAL_HAVE_COPY_FILE_RANGE 1   /* glibc 2.27 */
 #endif
 #define PAL_COPY_BUFFER ((size_t)1 << 20)  /* a copy that cannot be made in the kernel */
-
-/* ---------------------------------------------------------------- the message check */
-
-/* What the check reads of a record type (run dictionary index), from its
- * roles: whether it sends, receives, or completed unseen (0 no, 1 every
- * record, 2 the record's field says: ROLE IS recv WHEN kind IS "1"), and
- * the fields with the roles it needs (-1 none). A call sends at its start
- * and receives at its end; any other record at its time. */
-typedef struct mrole {
-    int send, recv, untimed, call;
-    int f_dest, f_src, f_tag, f_rtag, f_comm, f_sbytes, f_rbytes, f_dur;
-} mrole;
-
-typedef struct mq {                  /* a FIFO of (time, bytes) */
-    uint64_t *v, *bytes;
-    size_t head, n, cap;
-} mq;
-
-typedef struct mclass {
-    int64_t src, dst, comm, tag;
-    int used;
-    mq sends, recvs;
-} mclass;
-
-typedef struct checker {
-    mclass *t;
-    size_t cap, n;
-    uint64_t matched, violations, bytes_differ;
-    double worst;
-    int64_t worst_src, worst_dst, worst_tag;
-    uint64_t worst_time;
-    int oom;
-    /* receives freed with MPI_Request_free while active (mpi_complete flag
-     * 16): each takes one send left over at the end, whose receive
-     * completed unseen; 4 values each: src (-2 any), dst, comm, tag (-1 any) */
-    int64_t *unk;
-    size_t nunk, capunk;
-} checker;
-
-static size_t class_hash(int64_t a, int64_t b, int64_t c, int64_t d)
-{
-    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull ^ (uint64_t)b * 0xC2B2AE3D27D4EB4Full ^
-                 (uint64_t)c * 0x165667B19E3779F9ull ^ (uint64_t)d * 0x27D4EB2F165667C5ull;
-    return (size_t)(h ^ (h >> 29));
-}
-
-static mclass *class_get(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag)
-{
-    if (2 * (k->n + 1) > k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 1024;
-        mclass *nt = calloc(cap, sizeof *nt);
-        if (!nt) {
-            k->oom = 1;
-            return NULL;
-        }
-        for (size_t i = 0; i < k->cap; i++) {
-            if (!k->t[i].used)
-                continue;
-            size_t j = class_hash(k->t[i].src, k->t[i].dst, k->t[i].comm, k->t[i].tag) & (cap - 1);
-            while (nt[j].used)
-                j = (j + 1) & (cap - 1);
-            nt[j] = k->t[i];
-        }
-        free(k->t);
-        k->t = nt;
-        k->cap = cap;
-    }
-    size_t j = class_hash(src, dst, comm, tag) & (k->cap - 1);
-    while (k->t[j].used) {
-        mclass *m = &k->t[j];
-        if (m->src == src && m->dst == dst && m->comm == comm && m->tag == tag)
-            return m;
-        j = (j + 1) & (k->cap - 1);
-    }
-    mclass *m = &k->t[j];
-    m->used = 1;
-    m->src = src;
-    m->dst = dst;
-    m->comm = comm;
-    m->tag = tag;
-    k->n++;
-    return m;
-}
-
-static void mq_push(checker *k, mq *q, uint64_t v, uint64_t bytes)
-{
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 8;
-        uint64_t *nv = malloc(cap * sizeof *nv), *nb = malloc(cap * sizeof *nb);
-        if (!nv || !nb) {
-            free(nv);
-            free(nb);
-            k->oom = 1;
-            return;
-        }
-        for (size_t i = 0; i < q->n; i++) {
-            nv[i] = q->v[(q->head + i) % q->cap];
-            nb[i] = q->bytes[(q->head + i) % q->cap];
-        }
-        free(q->v);
-        free(q->bytes);
-        q->v = nv;
-        q->bytes = nb;
-        q->head = 0;
-        q->cap = cap;
-    }
-    q->v[(q->head + q->n) % q->cap] = v;
-    q->bytes[(q->head + q->n) % q->cap] = bytes;
-    q->n++;
-}
-
-static uint64_t mq_pop(mq *q, uint64_t *bytes)
-{
-    uint64_t v = q->v[q->head];
-    *bytes = q->bytes[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->n--;
-    return v;
-}
-
-static void pair(checker *k, const mclass *m, uint64_t send_begin, uint64_t recv_end,
-                 uint64_t sbytes, uint64_t rbytes)
-{
-    k->matched++;
-    if (sbytes != rbytes)
-        k->bytes_differ++;
-    if (recv_end < send_begin) {
-        double by = (double)(send_begin - recv_end);
-        k->violations++;
-        if (by > k->worst) {
-            k->worst = by;
-            k->worst_src = m->src;
-            k->worst_dst = m->dst;
-            k->worst_tag = m->tag;
-            k->worst_time = recv_end;
-        }
-    }
-}
-
-static void check_send(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag,
-                       uint64_t begin, uint64_t bytes)
-{
-    if (dst < 0)
-        return;
-    mclass *m = class_get(k, src, dst, comm, tag);
-    if (!m)
-        return;
-    if (m->recvs.n > 0) {
-        uint64_t rb, r = mq_pop(&m->recvs, &rb);
-        pair(k, m, begin, r, bytes, rb);
-    } else {
-        mq_push(k, &m->sends, begin, bytes);
-    }
-}
-
-static void check_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag,
-                       uint64_t end, uint64_t bytes)
-{
-    if (src < 0)
-        return;
-    mclass *m = class_get(k, src, dst, comm, tag);
-    if (!m)
-        return;
-    if (m->sends.n > 0) {
-        uint64_t sb, s = mq_pop(&m->sends, &sb);
-        pair(k, m, s, end, sb, bytes);
-    } else {
-        mq_push(k, &m->recvs, end, bytes);
-    }
-}
-
-static void unknown_recv(checker *k, int64_t src, int64_t dst, int64_t comm, int64_t tag)
-{
-    if (k->nunk == k->capunk) {
-        size_t cap = k->capunk ? 2 * k->capunk : 16;
-        int64_t *n = realloc(k->unk, cap * 4 * sizeof *n);
-        if (!n) {
-            k->oom = 1;
-            return;
-        }
-        k->unk = n;
-        k->capunk = cap;
-    }
-    int64_t *u = k->unk + 4 * k->nunk++;
-    u[0] = src;
-    u[1] = dst;
-    u[2] = comm;
-    u[3] = tag;
-}
-
-/* Pairs the sends left over with the receives of unknown completion that
- * could have taken them; returns how many. */
-static uint64_t pair_unknown(checker *k)
-{
-    uint64_t n = 0;
-    for (size_t j = 0; j < k->nunk; j++) {
-        const int64_t *u = k->unk + 4 * j;
-        for (size_t i = 0; i < k->cap; i++) {
-            mclass *m = &k->t[i];
-            if (m->used && m->sends.n > 0 && m->dst == u[1] && m->comm == u[2] &&
-                (u[0] == -2 || m->src == u[0]) && (u[3] == -1 || m->tag == u[3])) {
-                uint64_t b;
-                mq_pop(&m->sends, &b);
-                n++;
-                break;
-            }
-        }
-    }
-    free(k->unk);
-    k->unk = NULL;
-    k->nunk = 0;
-    return n;
-}
-
-static uint64_t fval(const pal_record *rec, int f)
-{
-    if (f < 0)
-        return 0;
-    const pal_fielddesc *fd = &rec->desc->fields[f];
-    pal_value v = rec->vals[f];
-    return fd->tclass == PAL_TC_SIGNED ? (uint64_t)v.i : v.u;
-}
-
-static int has(const pal_record *rec, int how, pal_record_role role)
-{
-    return how == 1 || (how == 2 && pal_record_has_role(rec, role));
-}
-
-/* The check's view of one record (time and durations in ns). */
-static void check_record(checker *k, const mrole *mr, const pal_record *rec)
-{
-    int64_t me = rec->process;
-    uint64_t time = rec->time;
-    uint64_t dur = mr->call ? fval(rec, mr->f_dur) : 0;
-    uint64_t begin = time > dur ? time - dur : 0;
-    int64_t comm = (int64_t)fval(rec, mr->f_comm);
-    int untimed = has(rec, mr->untimed, PAL_ROLE_UNTIMED);
-    if (has(rec, mr->send, PAL_ROLE_SEND) && !untimed)
-        check_send(k, me, (int64_t)fval(rec, mr->f_dest), comm, (int64_t)fval(rec, mr->f_tag),
-                   begin, fval(rec, mr->f_sbytes));
-    if (has(rec, mr->recv, PAL_ROLE_RECV)) {
-        int64_t src = (int64_t)fval(rec, mr->f_src), tag = (int64_t)fval(rec, mr->f_rtag);
-        if (untimed)   /* completed unseen: takes a send left over at the end */
-            unknown_recv(k, src, me, comm, tag);
-        else
-            check_recv(k, src, me, comm, tag, time, fval(rec, mr->f_rbytes));
-    }
-}
-
-static void checker_free(checker *k, uint64_t *us, uint64_t *ur, uint64_t *unknown)
-{
-    *unknown = pair_unknown(k);
-    *us = *ur = 0;
-    for (size_t i = 0; i < k->cap; i++) {
-        if (!k->t[i].used)
-            continue;
-        *us += k->t[i].sends.n;
-        *ur += k->t[i].recvs.n;
-        free(k->t[i].sends.v);
-        free(k->t[i].sends.bytes);
-        free(k->t[i].recvs.v);
-        free(k->t[i].recvs.bytes);
-    }
-    free(k->t);
-}
-
-/* The first field of rd with one of the roles, -1 if none. */
-static int role_field(const pal_recdesc *rd, pal_field_role a, pal_field_role b)
-{
-    return rd->role_fi[a] >= 0 ? rd->role_fi[a] : b ? rd->role_fi[b] : -1;
-}
-
-/* The message roles of the run's record types: records that send (with a
- * dest or peer), receive (with a source or peer) -- nothing here knows a
- * record name (doc/edl.md, "Roles"). */
-static mrole *message_roles(const pal_dict *d)
-{
-    mrole *mr = calloc(d->nrecs ? d->nrecs : 1, sizeof *mr);
-    if (!mr)
-        return NULL;
-    for (size_t i = 0; i < d->nrecs; i++) {
-        const pal_recdesc *rd = d->recs[i];
-        mrole *m = &mr[i];
-        m->send = pal_recdesc_has_role(rd, PAL_ROLE_SEND);
-        m->recv = pal_recdesc_has_role(rd, PAL_ROLE_RECV);
-        m->untimed = pal_recdesc_has_role(rd, PAL_ROLE_UNTIMED);
-        m->call = pal_recdesc_has_role(rd, PAL_ROLE_CALL) == 1;
-        m->f_dest = role_field(rd, PAL_FROLE_DEST, PAL_FROLE_PEER);
-        m->f_src = role_field(rd, PAL_FROLE_SOURCE, PAL_FROLE_PEER);
-        m->f_tag = role_field(rd, PAL_FROLE_TAG, PAL_FROLE_NONE);
-        /* a record that sends and receives tells the received tag apart */
-        m->f_rtag = m->send == 1 && rd->role_fi[PAL_FROLE_RECV_TAG] >= 0
-                        ? rd->role_fi[PAL_FROLE_RECV_TAG] : m->f_tag;
-        m->f_comm = role_field(rd, PAL_FROLE_COMMUNICATOR, PAL_FROLE_NONE);
-        m->f_sbytes = role_field(rd, PAL_FROLE_BYTES_SENT, PAL_FROLE_BYTES);
-        m->f_rbytes = role_field(rd, PAL_FROLE_BYTES_RECEIVED, PAL_FROLE_BYTES);
-        m->f_dur = role_field(rd, PAL_FROLE_DURATION, PAL_FROLE_NONE);
-        if (m->f_dest < 0 || (m->call && m->f_dur < 0))
-            m->send = 0;
-        if (m->f_src < 0)
-            m->recv = 0;
-    }
-    return mr;
-}
 
 /* ---------------------------------------------------------------- messages */
 
@@ -882,71 +578,139 @@ static int zcopy_member(zcopy *zc, zmember *zm, uint32_t i, int fd, uint8_t *win
     }
 }
 
-/* ---------------------------------------------------------------- the check (format 3) */
+/* ---------------------------------------------------------------- the message check */
 
 static void no_diag(void *ctx, const char *message)
 {
     (void)ctx, (void)message;
 }
 
-/* --check on the run file: the run read as its readers will (the inputs as
- * one clock-corrected stream: what the run file holds, record for record)
- * and its messages matched by the event layer's one matcher. Counts into
- * the result; what it finds is said as the format-2 merge says it. The
- * reader's own notes (damage, missing ranks) were said by the merge. */
-static pal_status check_run(mctx *c, const char *const *inputs, size_t n)
+/* The check of both forms reads the run's events: its messages are paired
+ * by the event layer's one matcher (doc/pal.md, "Messages: the matcher"),
+ * a receive that completed unseen (role untimed) taking a send left over at
+ * the end (PAL_EVENTS_SETTLE). What it found so far: */
+typedef struct mcheck {
+    uint64_t bytes_differ;
+    double worst;                /* the largest violation (ns) and its message */
+    pal_msg_end ws, wr;
+    int64_t wtag;
+} mcheck;
+
+/* The events of the run, for the check (every record too, for format 2's
+ * merge, which writes them as they come); NULL and pal_last_error. */
+static pal_events *check_events(pal_reader *r, unsigned options)
+{
+    pal_events *e = NULL;
+    pal_status st = pal_events_create(r, &e);
+    if (st == PAL_OK)
+        st = pal_events_set_options(e, options | PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES);
+    if (st != PAL_OK) {
+        pal_events_destroy(e);
+        pal_set_last_error("cannot check the messages: %s", pal_status_string(st));
+        return NULL;
+    }
+    return e;
+}
+
+static void check_event(mctx *c, mcheck *k, const pal_event *v)
+{
+    pal_merge_result *res = c->res;
+    if (v->kind != PAL_EV_MESSAGE)
+        return;
+    if (v->flags & PAL_EVF_UNTIMED) {   /* no time to check */
+        res->completion_unknown++;
+        return;
+    }
+    res->messages++;
+    k->bytes_differ += v->send.bytes != v->recv.bytes;
+    if (v->recv.time < v->send.time) {
+        res->violations++;
+        if (v->send.time - v->recv.time > k->worst) {
+            k->worst = v->send.time - v->recv.time;
+            k->ws = v->send;
+            k->wr = v->recv;
+            k->wtag = v->tag;
+        }
+    }
+}
+
+/* After the last event: the ends left unmatched, and what was found said. */
+static void check_said(mctx *c, const mcheck *k, const pal_events *e)
 {
     const pal_merge_options *o = c->o;
     pal_merge_result *res = c->res;
+    pal_matcher_waiting(pal_events_matcher(e), &res->unmatched_sends, &res->unmatched_recvs);
+    res->max_violation_ns = k->worst;
+    if (res->violations > 0)
+        say(c, "the clocks could not be fully corrected: %" PRIu64 " of %" PRIu64
+            " receives complete before their send begins, by up to %.3f us (rank %u -> "
+            "rank %u, tag %lld, at %.6f s)", res->violations, res->messages, k->worst / 1e3,
+            k->ws.process, k->wr.process, (long long)k->wtag, secs(k->wr.time));
+    if (k->bytes_differ > 0)
+        say(c, "%" PRIu64 " sends were paired with receives of another size", k->bytes_differ);
+    if (res->completion_unknown && o->diag &&
+        (o->verbose || res->problems || res->unmatched_sends || res->unmatched_recvs)) {
+        char line[256];
+        snprintf(line, sizeof line, "%" PRIu64 " sends went to receives freed with "
+                 "MPI_Request_free: their completion is unknown", res->completion_unknown);
+        o->diag(o->diag_ctx, line);
+    }
+    if (res->unmatched_sends || res->unmatched_recvs)
+        say(c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
+            "send in the merged trace%s", res->unmatched_sends, res->unmatched_recvs,
+            res->incomplete || res->missing ? " (ranks are missing or incomplete)" : "");
+}
+
+/* --check on the run file: the run read as its readers will (the inputs as
+ * one clock-corrected stream: what the run file holds, record for record)
+ * and its messages checked as format 2's merge checks them while writing.
+ * The reader's own notes (damage, missing ranks) were said by the merge. */
+static pal_status check_run(mctx *c, const char *const *inputs, size_t n)
+{
+    const pal_merge_options *o = c->o;
     pal_reader *r = NULL;
-    pal_events *e = NULL;
     pal_status st = pal_reader_open_run(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN, &r);
     if (st != PAL_OK)
         return st;
     pal_reader_set_diag(r, no_diag, NULL);
-    if ((st = pal_events_create(r, &e)) != PAL_OK) {
+    pal_events *e = check_events(r, 0);
+    if (e == NULL) {
         pal_reader_close(r);
-        return st;
+        return PAL_ENOMEM;
     }
-    uint64_t bytes_differ = 0;
+    mcheck k = { 0 };
     const pal_event *v;
-    double worst = 0;
-    pal_msg_end ws = { 0 }, wr = { 0 };
-    while ((st = pal_events_next(e, &v)) == PAL_OK) {
-        if (v->kind != PAL_EV_MESSAGE)
-            continue;
-        res->messages++;
-        bytes_differ += v->send.bytes != v->recv.bytes;
-        if (v->recv.time < v->send.time) {
-            res->violations++;
-            if (v->send.time - v->recv.time > worst) {
-                worst = v->send.time - v->recv.time;
-                ws = v->send;
-                wr = v->recv;
-            }
-        }
-    }
+    while ((st = pal_events_next(e, &v)) == PAL_OK)
+        check_event(c, &k, v);
     if (st == PAL_END) {
-        pal_matcher_waiting(pal_events_matcher(e), &res->unmatched_sends, &res->unmatched_recvs);
-        res->max_violation_ns = worst;
+        check_said(c, &k, e);
         st = PAL_OK;
-        if (res->violations > 0)
-            say(c, "the clocks could not be fully corrected: %" PRIu64 " of %" PRIu64
-                " receives complete before their send begins, by up to %.3f us (rank %u -> "
-                "rank %u, at %.6f s)", res->violations, res->messages, worst / 1e3,
-                ws.process, wr.process, secs(wr.time));
-        if (bytes_differ > 0)
-            say(c, "%" PRIu64 " sends were paired with receives of another size", bytes_differ);
-        if (res->unmatched_sends || res->unmatched_recvs)
-            say(c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
-                "send in the merged trace%s", res->unmatched_sends, res->unmatched_recvs,
-                res->incomplete || res->missing ? " (ranks are missing or incomplete)" : "");
     } else {
         pal_set_last_error("cannot check the messages of the merged trace: %s",
                            pal_reader_error(r));
     }
     pal_events_destroy(e);
     pal_reader_close(r);
+    return st;
+}
+
+/* Format 2's next record: with the check, through the events of the run
+ * (PAL_EVENTS_EVERY_RECORD: a record's first event carries it), each event
+ * checked on the way. */
+static pal_status next_record(mctx *c, pal_reader *r, pal_events *e, mcheck *k,
+                              const pal_record **rec)
+{
+    if (e == NULL)
+        return pal_reader_next(r, rec);
+    const pal_event *v;
+    pal_status st;
+    while ((st = pal_events_next(e, &v)) == PAL_OK) {
+        check_event(c, k, v);
+        if ((v->flags & PAL_EVF_RECORD) && v->record) {
+            *rec = v->record;
+            return PAL_OK;
+        }
+    }
     return st;
 }
 
@@ -1247,9 +1011,8 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     mctx c = { o, &res };
     pal_reader *r = NULL;
     pal_writer *w = NULL;
-    mrole *roles = NULL;
-    checker chk;
-    memset(&chk, 0, sizeof chk);
+    pal_events *ev = NULL;
+    mcheck chk = { 0 };
     pal_value *ov = NULL;
     uint32_t *ol = NULL;
     uint8_t *raw_ok = NULL;
@@ -1291,9 +1054,13 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
     size_t maxf = wd->max_fields ? wd->max_fields : 1;
     ov = calloc(maxf, sizeof *ov);
     ol = calloc(maxf, sizeof *ol);
-    roles = o->check != 0 ? message_roles(rd) : NULL;
-    if (!ov || !ol || (o->check != 0 && !roles)) {
+    if (!ov || !ol) {
         pal_set_last_error("cannot merge: out of memory");
+        st = PAL_ENOMEM;
+        goto out;
+    }
+    /* the check reads the records as events while they are written */
+    if (o->check != 0 && (ev = check_events(r, PAL_EVENTS_EVERY_RECORD)) == NULL) {
         st = PAL_ENOMEM;
         goto out;
     }
@@ -1311,15 +1078,13 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                  x->fields[1].encoding == EDL_ENC_TDELTA && x->time_fi == 1;
         for (size_t f = 2; ok && f < x->nfields; f++)
             ok = !x->fields[f].from_ticks;
-        /* bit 0: copied as bytes; bit 1: the message check reads it */
-        raw_ok[k] = (uint8_t)(ok | (roles && (roles[k].send || roles[k].recv) ? 2 : 0));
+        raw_ok[k] = (uint8_t)ok;   /* copied as bytes */
     }
     const pal_record *rec;
-    while ((st = pal_reader_next(r, &rec)) == PAL_OK) {
+    while ((st = next_record(&c, r, ev, &chk, &rec)) == PAL_OK) {
         const pal_recdesc *in = rec->desc;
         const pal_recdesc *to = wd->recs[in->index];
-        unsigned how = raw_ok[in->index];
-        if ((how & 1) && rec->raw) {
+        if (raw_ok[in->index] && rec->raw) {
             /* skip the record's own key and time delta (two LEBs of a record
              * that decoded: each ends at its first byte below 0x80) */
             const uint8_t *q = rec->raw, *e = rec->raw + rec->rawlen;
@@ -1334,8 +1099,6 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
                 if ((st = pal_writer_put_raw(w, to, rec->time, pre, 2, q, (size_t)(e - q))) !=
                     PAL_OK)
                     break;
-                if (how & 2)
-                    check_record(&chk, &roles[in->index], rec);
                 continue;
             }
         }
@@ -1351,8 +1114,6 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         memcpy(ol + 4, rec->lens + 2, (nf - 2) * sizeof *ol);
         if ((st = pal_writer_put(w, to, ov, ol)) != PAL_OK)
             break;
-        if (roles && (roles[in->index].send || roles[in->index].recv))
-            check_record(&chk, &roles[in->index], rec);
     }
     if (st != PAL_END) {
         if (st == PAL_EIO && !r->err[0])
@@ -1370,41 +1131,13 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         goto out;
     }
     read_stats(&c, r);
-    if (roles) {
-        res.messages = chk.matched;
-        res.violations = chk.violations;
-        res.max_violation_ns = chk.worst;
-        if (chk.violations > 0)
-            say(&c, "the clocks could not be fully corrected: %" PRIu64 " of %" PRIu64
-                " receives complete before their send begins, by up to %.3f us (rank %lld -> "
-                "rank %lld, tag %lld, at %.6f s)", chk.violations, chk.matched, chk.worst / 1e3,
-                (long long)chk.worst_src, (long long)chk.worst_dst, (long long)chk.worst_tag,
-                secs((double)chk.worst_time));
-        if (chk.bytes_differ > 0)
-            say(&c, "%" PRIu64 " sends were paired with receives of another size",
-                chk.bytes_differ);
-        if (chk.oom)
-            say(&c, "out of memory while pairing messages: the check is incomplete");
-    }
+    if (ev)
+        check_said(&c, &chk, ev);
     st = PAL_OK;
 out:
-    if (roles) {
-        checker_free(&chk, &res.unmatched_sends, &res.unmatched_recvs, &res.completion_unknown);
-        if (st == PAL_OK && res.completion_unknown && o->diag &&
-            (o->verbose || res.problems || res.unmatched_sends || res.unmatched_recvs)) {
-            char line[256];
-            snprintf(line, sizeof line, "%" PRIu64 " sends went to receives freed with "
-                     "MPI_Request_free: their completion is unknown", res.completion_unknown);
-            o->diag(o->diag_ctx, line);
-        }
-        if (st == PAL_OK && (res.unmatched_sends || res.unmatched_recvs))
-            say(&c, "%" PRIu64 " sends without a receive and %" PRIu64 " receives without a "
-                "send in the merged trace%s", res.unmatched_sends, res.unmatched_recvs,
-                res.incomplete || res.missing ? " (ranks are missing or incomplete)" : "");
-    }
+    pal_events_destroy(ev);
     pal_writer_abort(w);
     free(raw_ok);
-    free(roles);
     free(ov);
     free(ol);
     pal_reader_close(r);

@@ -700,6 +700,25 @@ PAL_API pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t proc
 PAL_API pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
                                     int64_t comm_id, unsigned flags, const pal_msg_end *end,
                                     pal_msg_end *partner);
+/* A receive that completed unseen (role untimed: ECL's receive freed with
+ * MPI_Request_free while active): it took a send, which and when is not
+ * known. It is kept apart (not waiting, not in pal_matcher_foreach_waiting)
+ * until pal_matcher_settle. peer PAL_MATCH_ANY_SOURCE: from any source; a
+ * negative tag: any tag. PAL_OK; PAL_EINVAL for another negative peer (no
+ * message: a cancelled receive, MPI_PROC_NULL); PAL_ENOMEM. */
+#define PAL_MATCH_ANY_SOURCE (-2)       /* MPI_ANY_SOURCE as ECL's peer fields record it */
+PAL_API pal_status pal_matcher_post_untimed(pal_matcher *m, int64_t peer, int64_t tag,
+                                            int64_t comm_id, unsigned flags,
+                                            const pal_msg_end *end);
+/* At the end of a whole run: each untimed receive, in the order posted,
+ * takes the oldest send still waiting that it could have received (its
+ * receiver and communicator context, its source and tag unless any; the
+ * earliest time, then the lowest source and tag), which then waits no
+ * more; fn(ctx, key, send, recv) for each pair (fn may be NULL). The untimed
+ * receives are dropped. Returns the number of sends taken. */
+typedef void (*pal_matcher_pair_fn)(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
+                                    const pal_msg_end *recv);
+PAL_API uint64_t pal_matcher_settle(pal_matcher *m, pal_matcher_pair_fn fn, void *ctx);
 /* Ends still waiting for their partner. */
 PAL_API void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs);
 /* Calls fn for every end still waiting, with its key and side, in the
@@ -739,7 +758,8 @@ PAL_API pal_status pal_members_parse(const char *s, size_t len, uint32_t *out, s
     X(PROCESS_BEGIN, "process_begin") /* an instant; with a duration: a region */ \
     X(PROCESS_END, "process_end")                                               \
     X(PAUSE, "pause")                                                           \
-    X(RESUME, "resume")
+    X(RESUME, "resume")                                                         \
+    X(UNTIMED_RECV, "untimed_recv")   /* a receive that completed unseen */
 
 typedef enum pal_event_kind {
 #define PAL_X_(id, name) PAL_EV_##id,
@@ -767,6 +787,16 @@ typedef enum pal_event_kind {
                                    * its call (start) to its request's completion (time) */
 #define PAL_EVF_DEVICE 512u       /* the region is time on a device (role device: a GPU
                                    * kernel, copy or memset) */
+#define PAL_EVF_UNTIMED 1024u     /* MESSAGE: its receive completed unseen (an UNTIMED_RECV
+                                   * paired at the end by PAL_EVENTS_SETTLE): recv.time is
+                                   * its record's, not the message's */
+#define PAL_EVENTS_SETTLE 2u      /* at the end, each untimed receive takes a send left over
+                                   * (pal_matcher_settle), a MESSAGE flagged PAL_EVF_UNTIMED:
+                                   * for a reader of a whole run, not of a share */
+#define PAL_EVENTS_MESSAGES 4u    /* a call (or a process's start or end with a duration)
+                                   * gives its SEND, RECV, UNTIMED_RECV and MESSAGE events
+                                   * alone, no region: for a consumer of messages only (the
+                                   * merge's check); enter and leave keep their frames */
 #define PAL_EVF_BORROWED 16384u   /* DEFINITION: one of another share's definitions stream
                                    * (pal_reader_set_share), read for the names this
                                    * share's threads use; never PAL_EVF_RECORD: the share
@@ -822,7 +852,7 @@ typedef struct pal_events pal_events;
  * PAL_ENOMEM. */
 PAL_API pal_status pal_events_create(pal_reader *r, pal_events **out);
 PAL_API void pal_events_destroy(pal_events *e);
-/* PAL_EVENTS_EVERY_RECORD (or 0), before the first pal_events_next:
+/* PAL_EVENTS_EVERY_RECORD, _SETTLE, _MESSAGES (or 0), before the first pal_events_next:
  * PAL_OK; PAL_EINVAL for an unknown option or events already read. */
 PAL_API pal_status pal_events_set_options(pal_events *e, unsigned options);
 /* The next event; PAL_END after the last (frames still open and collective

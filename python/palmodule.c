@@ -1772,6 +1772,7 @@ static PyObject *event_dict(EventIterObject *it, const pal_event *e)
         break;
     case PAL_EV_SEND:
     case PAL_EV_RECV:
+    case PAL_EV_UNTIMED_RECV:
         rc |= set_new(d, "peer", PyLong_FromLongLong(e->peer)) |
               set_new(d, "tag", PyLong_FromLongLong(e->tag)) |
               set_new(d, "comm", PyLong_FromLongLong(e->comm)) |

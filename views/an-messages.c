@@ -218,7 +218,7 @@ static int pair_ends(vw_run *r, const wend *fw, size_t fn)
                 const wend *snd = a->side == PAL_MATCH_SEND ? a : b;
                 const wend *rcv = a->side == PAL_MATCH_SEND ? b : a;
                 matched(r, &snd->end, &rcv->end, snd->end.bytes);
-                if (vw_waits_paired(r, &snd->end, &rcv->end))
+                if (vw_run_paired(r, &snd->end, &rcv->end))
                     goto done;
             }
             rs[k] += np;

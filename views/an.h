@@ -305,19 +305,27 @@ typedef struct vw_analysis {
  * time bins), counters per region, messages and the matrix */
 extern const vw_analysis vw_an_collectives, vw_an_profile, vw_an_utilization, vw_an_counters,
     vw_an_messages;
-/* wait states, causes, critical path (views/waits.c; only when asked for:
- * vw_waits_want), and each message the merge of shares pairs, given to it */
+/* wait states, causes, critical path (views/waits.c; only when an output
+ * asks for them: vw_run_need), and each message the merge of shares pairs,
+ * given to it by the manager (vw_run_paired) */
 extern const vw_analysis vw_an_waits;
 int vw_waits_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 
-/* The runs made from now on run only the analyses of need[0 .. n - 1]
- * (NULL: every analysis, as at start) and the one for messages, whose ends
- * the manager numbers the ranks from and pairs between shares: an output
- * that prints nothing of the others (pal-view --waits) does not pay for
- * them. The others' operations are not called (release is: it frees
+/* The runs made from now on run the analyses of need[0 .. n - 1], the one
+ * for messages, whose ends the manager numbers the ranks from and pairs
+ * between shares, and with defaults every analysis that runs by default:
+ * all but the wait states, which keep every call (pal-view --html, --waits
+ * with -o add them; --waits alone needs them only, and does not pay for the
+ * others). vw_run_need(NULL, 0, 1) is the default, as at start. The
+ * analyses not run have their operations not called (release is: it frees
  * nothing then), their facts stay empty, and their parts are not packed;
- * runs merged or unpacked into one another must run the same analyses. */
-void vw_run_need(const vw_analysis *const *need, size_t n);
+ * runs merged or unpacked into one another must run the same analyses.
+ * Process-wide: set it before the runs are read. */
+void vw_run_need(const vw_analysis *const *need, size_t n, int defaults);
+/* A message the merge of shares paired (an analysis's merge, an-messages.c)
+ * handed to the analyses r runs that take such pairs (the wait states'
+ * messages across shares); 0, or -1 out of memory. */
+int vw_run_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 
 /* ---------------- shares read by processes (views/filter.c, for views/mpi.c) ----------------
  * One process of several reads one share of the run (the share function

@@ -25,24 +25,46 @@ static const vw_analysis *const analyses[] = {&vw_an_collectives, &vw_an_profile
                                               &vw_an_utilization, &vw_an_counters,
                                               &vw_an_messages, &vw_an_waits};
 #define NANALYSES (sizeof analyses / sizeof analyses[0])
-/* the analyses a new run runs (vw_run_need), and whether r runs the a-th */
-#define ALL_ANALYSES ((1u << NANALYSES) - 1)
-static unsigned need_on = ALL_ANALYSES;
 #define ON(r, a) (((r)->on >> (a)) & 1u)
+/* the analyses a new run runs (vw_run_need; bit a: the a-th); until set,
+ * those that run by default */
+static unsigned need_on;
+static int need_set;
 
-void vw_run_need(const vw_analysis *const *need, size_t n)
+/* Whether the a-th analysis runs by default: all but the wait states, which
+ * keep every call and run only when an output asks for them. */
+static int by_default(size_t a)
 {
-    if (need == NULL) {
-        need_on = ALL_ANALYSES;
-        return;
-    }
+    return analyses[a] != &vw_an_waits;
+}
+
+void vw_run_need(const vw_analysis *const *need, size_t n, int defaults)
+{
     need_on = 0;
     for (size_t a = 0; a < NANALYSES; a++) {
-        int on = analyses[a] == &vw_an_messages;
+        int on = analyses[a] == &vw_an_messages || (defaults && by_default(a));
         for (size_t i = 0; i < n && !on; i++)
             on = need[i] == analyses[a];
         need_on |= (unsigned)on << a;
     }
+    need_set = 1;
+}
+
+/* Each message the merge of shares pairs (an-messages.c), to the analyses
+ * that take them (the wait states: their messages across shares), where r
+ * runs them. */
+static const struct {
+    const vw_analysis *an;
+    int (*paired)(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
+} pair_takers[] = {{&vw_an_waits, vw_waits_paired}};
+
+int vw_run_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv)
+{
+    for (size_t a = 0; a < NANALYSES; a++)
+        for (size_t i = 0; ON(r, a) && i < sizeof pair_takers / sizeof pair_takers[0]; i++)
+            if (pair_takers[i].an == analyses[a] && pair_takers[i].paired(r, send, recv))
+                return -1;
+    return 0;
 }
 
 /* ---------------- a small uint64 -> long hash map ---------------- */
@@ -818,6 +840,8 @@ static vw_run *run_new(const vw_sink *sink)
     r->tps = 1e9;
     okey root = {INT64_MIN, 0, 0, 0};
     int rc = vw_node_at(r, -1, -1, &root) != 0;   /* the call tree's root */
+    if (!need_set)
+        vw_run_need(NULL, 0, 1);
     r->on = need_on;
     for (size_t a = 0; rc == 0 && a < NANALYSES; a++)
         rc = ON(r, a) && analyses[a]->begin && analyses[a]->begin(r);

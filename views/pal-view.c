@@ -418,12 +418,10 @@ int main(int argc, char **argv)
          * the records in their order, which process 0 reads alone */
         if (mpi && vw_mpi_begin(argc, args))
             return 1;
-        vw_waits_want(1);
         /* the tables and replays print nothing of the other analyses (every
-         * process runs the same ones) */
+         * process runs the same ones); -o reads the run with them */
         static const vw_analysis *const need[] = {&vw_an_waits};
-        if (!output)
-            vw_run_need(need, 1);
+        vw_run_need(need, 1, output != NULL);
         if (!vw_mpi_root())
             return vw_mpi_end(vw_mpi_worker((const char *const *)argv + optind,
                                             (size_t)(argc - optind), dict, output != NULL, jobs)
@@ -442,7 +440,6 @@ int main(int argc, char **argv)
                 wrc = -1;
             vw_run_free(run);
         }
-        vw_waits_want(0);
         if (fflush(stdout))
             wrc = -1;
         return vw_mpi_end(wrc < 0 ? 1 : wrc ? 2 : 0);
@@ -553,7 +550,8 @@ int main(int argc, char **argv)
         sinkp = &all;
     }
     vw_run *run = NULL;
-    vw_waits_want(html != NULL);   /* the report's wait states, from the same pass */
+    static const vw_analysis *const report[] = {&vw_an_waits};
+    vw_run_need(report, html != NULL, 1);   /* the report's wait states, from the same pass */
     int partial = mpi ? vw_mpi_run_traces((const char *const *)argv + optind,
                                           (size_t)(argc - optind), dict, sinkp, jobs, &run)
                       : vw_run_traces_jobs((const char *const *)argv + optind,

@@ -2307,16 +2307,9 @@ out:
 
 /* ---- the analysis (views/an.h): one pass shared with the others ---- */
 
-/* whether the runs read from now on keep what the wait states need */
-static int want;
-
-void vw_waits_want(int on) { want = on; }
-
+/* called for the runs that run the wait states (vw_run_need) */
 static int an_begin(vw_run *r)
 {
-    r->waits = NULL;
-    if (!want)
-        return 0;   /* not asked for: its event operation returns at once */
     return (r->waits = calloc(1, sizeof *r->waits)) ? 0 : -1;
 }
 
@@ -2900,9 +2893,10 @@ int vw_waits_run_jobs(const char *const *paths, size_t n, const char *dict_path,
                       const vw_what_if *what_if, unsigned jobs, FILE *out)
 {
     vw_run *run = NULL;
-    vw_waits_want(1);
+    static const vw_analysis *const need[] = {&vw_an_waits};
+    vw_run_need(need, 1, 0);
     int rc = vw_run_traces_jobs(paths, n, dict_path, NULL, jobs, &run);
-    vw_waits_want(0);
+    vw_run_need(NULL, 0, 1);
     if (rc >= 0 && vw_waits_write(run, form, what_if, out))
         rc = -1;
     vw_run_free(run);

@@ -45,19 +45,20 @@ typedef struct vw_what_if {
 int vw_what_if_parse(const char *spec, vw_what_if *m);
 
 /* The wait states are an analysis of the one pass every analysis shares
- * (views/an.h, vw_an_waits): vw_waits_want(1) before vw_run_traces_jobs
- * makes the runs read from then on keep what they need (nothing is kept
- * otherwise); with -j, each share keeps its lanes' calls, and the merge of
- * shares joins them (messages paired across shares by the manager). */
-void vw_waits_want(int on);
+ * (views/an.h, vw_an_waits), run only when asked for: vw_an_waits in the
+ * list of vw_run_need before vw_run_traces_jobs makes the runs read from
+ * then on keep what they need (nothing is kept otherwise); with -j, each
+ * share keeps its lanes' calls, and the merge of shares joins them
+ * (messages paired across shares by the manager, vw_run_paired). */
 
-/* Writes the wait states of a run read with vw_waits_want(1) to out in the
+/* Writes the wait states of a run that ran vw_an_waits to out in the
  * given form (with what_if: the replay's prediction instead). 0, or -1
  * after a message (no wait states kept, no memory). */
 int vw_waits_write(const vw_run *r, int form, const vw_what_if *what_if, FILE *out);
 
 /* Reads the trace or the per-rank traces of one run (as pal-view reads
- * them, in jobs threads), finds the wait states and writes them to out
+ * them, in jobs threads, running the wait states alone: vw_run_need is the
+ * default again after), finds the wait states and writes them to out
  * (vw_waits_write). 0 on success; 1 when written but the traces are damaged
  * or partial (the reader's messages on stderr); -1 after a message on
  * stderr (an unreadable trace, no memory). vw_waits_run: one thread. */
@@ -67,7 +68,7 @@ int vw_waits_run(const char *const *paths, size_t n, const char *dict_path, int 
                  const vw_what_if *what_if, FILE *out);
 
 /* The HTML report's wait-state section (views/html.c): vw_waits_source
- * names the run (read with vw_waits_want(1); it stays the caller's until
+ * names the run (one that ran vw_an_waits; it stays the caller's until
  * the report is written); vw_waits_html writes its sortable table, one row
  * per (pattern, rank, thread, call path) with its longest instance's time
  * (data-at, data-len: seconds from the trace's start) for views/report.js

@@ -3,7 +3,8 @@
  * exercised so that dropping or changing any part pairs some message
  * wrongly; wildcard receives resolved late, tags reused across
  * communicators whose ids differ between processes, Sendrecv to self,
- * intercommunicators, receives freed while active, ids without definitions
+ * intercommunicators, receives freed while active (posted in place, or
+ * untimed and settled at the end), ids without definitions
  * and global ids (a foreign format's, whose ids are not member groups).
  * Each end carries a distinct byte count: a pairing is checked by the
  * partner's bytes. Plus the member-list parser and the vocabulary tables. */
@@ -211,6 +212,73 @@ static void freed(void)
     pal_matcher_destroy(m);
 }
 
+/* Untimed receives (freed while active, posted apart) take the sends left
+ * over at the end: their own source and tag, or any; the oldest first; on
+ * their receiver and communicator only; none for a source that is no rank. */
+static uint64_t taken_bytes[8];
+static size_t ntaken;
+
+static void took(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
+                 const pal_msg_end *recv)
+{
+    (void)ctx;
+    if (ntaken < 8 && key->dst == recv->process && key->src == send->process)
+        taken_bytes[ntaken] = send->bytes * 1000 + recv->bytes;
+    ntaken++;
+}
+
+static uint64_t untimed_post(pal_matcher *m, uint32_t me, int64_t peer, int64_t tag,
+                             int64_t comm, uint64_t bytes)
+{
+    pal_msg_end e = {me, 0, 1e9, bytes, bytes};
+    return (uint64_t)pal_matcher_post_untimed(m, peer, tag, comm, 0, &e);
+}
+
+static void untimed(void)
+{
+    pal_matcher *m = fresh();
+    /* communicator 6 of processes 1 and 2 is {1, 2} */
+    CHECK(pal_matcher_define_text(m, 1, 6, 2, "1 2", 3, "", 0) == PAL_OK, "define 6");
+    CHECK(pal_matcher_define_text(m, 2, 6, 2, "1 2", 3, "", 0) == PAL_OK, "define 6");
+    CHECK(post(m, S, 0, 1, 7, 0, 0, 201) == 0, "0->1 tag 7");
+    CHECK(post(m, S, 3, 1, 9, 0, 0, 202) == 0, "3->1 tag 9");
+    CHECK(post(m, S, 2, 1, 9, 6, 0, 203) == 0, "2->1 tag 9 on 6");
+    CHECK(post(m, S, 2, 1, 9, 0, 0, 204) == 0, "2->1 tag 9 on world");
+    CHECK(post(m, S, 0, 1, 7, 0, 0, 205) == 0, "0->1 tag 7 again");
+    CHECK(post(m, S, 0, 3, 5, 0, 0, 206) == 0, "0->3 tag 5");
+    /* apart: not waiting, not handed out, nothing taken yet */
+    CHECK(untimed_post(m, 1, PAL_MATCH_ANY_SOURCE, 9, 6, 11) == PAL_OK, "any source, tag 9, on 6");
+    CHECK(untimed_post(m, 1, 0, -1, 0, 12) == PAL_OK, "from 0, any tag");
+    CHECK(untimed_post(m, 1, PAL_MATCH_ANY_SOURCE, -1, 0, 13) == PAL_OK, "any, any");
+    CHECK(untimed_post(m, 1, 3, 7, 0, 14) == PAL_OK, "from 3, tag 7: nothing sent");
+    CHECK(untimed_post(m, 3, 0, 5, 0, 15) == PAL_OK, "0->3 tag 5");
+    CHECK(untimed_post(m, 3, 0, 5, 0, 16) == PAL_OK, "0->3 tag 5 again: one send only");
+    CHECK(untimed_post(m, 1, -1, 7, 0, 17) == PAL_EINVAL, "-1 (no message) is refused");
+    CHECK(untimed_post(m, 1, -3, 7, 0, 18) == PAL_EINVAL, "-3 (no rank) is refused");
+    uint64_t ws, wr;
+    pal_matcher_waiting(m, &ws, &wr);
+    CHECK(ws == 6 && wr == 0, "6 sends wait, the untimed receives are apart (%llu, %llu)",
+          (unsigned long long)ws, (unsigned long long)wr);
+    ntaken = 0;
+    CHECK(pal_matcher_settle(m, took, NULL) == 4, "4 sends taken");
+    CHECK(ntaken == 4, "4 pairs handed out (%zu)", ntaken);
+    CHECK(taken_bytes[0] == 203011, "any source on 6 takes 2's send on 6 (%llu)",
+          (unsigned long long)taken_bytes[0]);
+    CHECK(taken_bytes[1] == 201012, "from 0 takes the first of 0's (%llu)",
+          (unsigned long long)taken_bytes[1]);
+    CHECK(taken_bytes[2] == 202013, "any, any takes the oldest left (%llu)",
+          (unsigned long long)taken_bytes[2]);
+    CHECK(taken_bytes[3] == 206015, "0->3 takes 0's send to 3 (%llu)",
+          (unsigned long long)taken_bytes[3]);
+    pal_matcher_waiting(m, &ws, &wr);
+    CHECK(ws == 2 && wr == 0, "2 sends left (%llu, %llu)", (unsigned long long)ws,
+          (unsigned long long)wr);
+    CHECK(pal_matcher_settle(m, took, NULL) == 0, "settled once");
+    CHECK(post(m, R, 1, 2, 9, 0, 0, 301) == 204, "the world's send from 2 is still there");
+    CHECK(post(m, R, 1, 0, 7, 0, 0, 302) == 205, "and 0's second");
+    pal_matcher_destroy(m);
+}
+
 /* Ids without a definition are compared as is (ECL's agreed ids, PICL's
  * absent 0); global ids (an OTF2 archive's: defined once, used by every
  * process under the same id, which is not the member group) resolve
@@ -312,6 +380,7 @@ int main(void)
     self();
     intercomm();
     freed();
+    untimed();
     foreign();
     keys();
     members();

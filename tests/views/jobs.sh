@@ -23,13 +23,13 @@ set -u
 : "${top_builddir:=.}"
 pv="$top_builddir/views/pal-view"
 vm="$top_builddir/tests/views/vwmerge"
-edlc="$top_builddir/edl/edlc"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/jobs.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 n=0
 split=0
 bad() { echo "FAIL: $*"; fail=1; }
+. "$top_srcdir/tests/views/inputs.sh"
 
 # the outputs -j reads in threads, for -j J
 outputs() {
@@ -91,17 +91,8 @@ merged() {
 "$pv" -j 0 "$top_srcdir/tests/views/otf2-req.trace" >/dev/null 2>"$tmp/e0" && bad "-j 0 accepted"
 grep -q "pal-view: -j: expected a number of threads" "$tmp/e0" || bad "-j 0: $(cat "$tmp/e0")"
 
-sh "$top_srcdir/examples/toymp/toymp-ring" 4 3 >"$tmp/ring.log" || exit 99
-same toymp -d "$top_srcdir/edl/formats/toymp.edl" "$tmp/ring.log"
-"$edlc" -o "$tmp/picl.dict" "$top_srcdir/edl/formats/picl.edl" || exit 99
-same "picl excerpt" -d "$tmp/picl.dict" "$top_srcdir/tests/edl/samples/mpicl_test.excerpt.ttf"
-for f in "$top_srcdir"/../shared/data/picl/*.ttf; do
-    [ -f "$f" ] && same "picl $(basename "$f")" -d "$tmp/picl.dict" "$f"
-done
-same "otf2-req" -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/views/otf2-req.trace"
-ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" >/dev/null 2>&1 || exit 99
-trace=$(ls "$tmp"/vw.*.ecl 2>/dev/null | head -1)
-[ -n "$trace" ] || { echo "vwprog wrote no trace"; exit 99; }
+one_stream_inputs same
+vwprog_trace
 merged vwprog "$trace"
 shares vwprog 2 3   # its main thread and 2 workers
 # one file of 16 threads (and the main one), its definitions in stream 0
@@ -112,24 +103,11 @@ merged "threads, 16 threads in one file" "$tmp"/th16/th.*.ecl
 shares "threads, 16 threads in one file" 2 8
 
 if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring" ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1
-    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-    for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
-        case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
-    done
+    mpi_env
     bin=$(cd "$top_builddir" && pwd)/examples/mpi
-    run() {   # name, ranks, program, args
-        ex=$1 np=$2
-        shift 2
-        mkdir "$tmp/$ex"
-        (cd "$tmp/$ex" && ECL_DIR="$tmp/$ex" ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-            timeout 300 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np "$np" "$@") \
-            >"$tmp/$ex.out" 2>&1 || { cat "$tmp/$ex.out"; echo "mpirun $ex failed"; exit 99; }
-    }
     for ex in ring collectives split intercomm halo; do
         [ -x "$bin/$ex" ] || continue
-        run "$ex" 4 "$bin/$ex"
+        run_mpi "$ex" 4 "$bin/$ex"
         merged "$ex (run file)" "$tmp/$ex/trace.ecl"
         shares "$ex (run file)" 2 4   # by member
         merged "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
@@ -138,7 +116,7 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
     # thread: -j 2 by member, -j 8 by thread (its sends and receives in
     # different shares)
     if [ -x "$bin/threads" ]; then
-        run mt 2 "$bin/threads"
+        run_mpi mt 2 "$bin/threads"
         merged "threads (run file of 2 ranks)" "$tmp/mt/trace.ecl"
         shares "threads (run file of 2 ranks)" 2 8
         grep -q ', 200 matched, ' "$tmp/vm.8" || bad "threads (run file): $(cat "$tmp/vm.8")"
@@ -147,17 +125,17 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
     if [ -x "$bin/halo" ]; then
         ECL_COUNTERS=task-clock,page-faults,context-switches
         export ECL_COUNTERS
-        run cnt 4 "$bin/halo" 20
+        run_mpi cnt 4 "$bin/halo" 20
         unset ECL_COUNTERS
         merged "halo with counters (per-rank files)" "$tmp/cnt"/trace.[0-9]*.ecl
         grep -q ', [1-9][0-9]* counters,' "$tmp/vm" ||
             echo "note: no counter recorded (no perf_event here): their merge is not compared"
     fi
-    run ring16 16 "$bin/ring" 5
+    run_mpi ring16 16 "$bin/ring" 5
     # halo on 16 ranks in 8 shares: every share leaves ends waiting for
     # several others, merged one after the other
     if [ -x "$bin/halo" ]; then
-        run halo16 16 "$bin/halo" 50
+        run_mpi halo16 16 "$bin/halo" 50
         merged "halo, 16 ranks (per-rank files)" "$tmp/halo16"/trace.[0-9]*.ecl
     fi
     merged "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
@@ -172,24 +150,12 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/examples/mpi/ring
     # damage: every share's reader sees the run's files at open (a file cut
     # inside a chunk, a rank without a file): said once, counted once; a
     # damaged chunk in one share's file is that share's
-    mkdir "$tmp/dmg"
-    cp "$tmp/ring16"/trace.[0-9]*.ecl "$tmp/dmg/"
-    sz=$(wc -c <"$tmp/dmg/trace.5.ecl")
-    printf '\377\377\377\377' | dd of="$tmp/dmg/trace.5.ecl" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null
-    head -c $((sz / 2)) "$tmp/ring16/trace.6.ecl" >"$tmp/dmg/trace.6.ecl"
-    rm "$tmp/dmg/trace.9.ecl"
+    damaged_run "$tmp/ring16" "$tmp/dmg"
     merged "ring, 16 ranks, damaged (per-rank files)" "$tmp/dmg"
     grep -q '^exit 2$' "$tmp/o.1.err" || bad "the damaged run: exit status $(tail -1 "$tmp/o.1.err")"
     [ "$(grep -c 'no trace among the inputs' "$tmp/o.8.err")" = 1 ] ||
         bad "the damaged run: the missing rank said $(grep -c 'no trace among' "$tmp/o.8.err") times with -j 8"
-    # an OTF2 archive: a foreign format whose communicator ids are global
-    if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
-        if "$pv" --export otf2 -o "$tmp/coll.otf2" "$tmp/collectives/trace.ecl" >/dev/null 2>&1; then
-            same "collectives (OTF2 archive)" "$tmp/coll.otf2/traces.otf2"
-        else
-            bad "pal-view --export otf2"
-        fi
-    fi
+    otf2_archive same
     [ "$split" -ge 18 ] || bad "only $split merges of split runs compared"
 else
     echo "note: ECL was configured without MPI: no run of several files is split"

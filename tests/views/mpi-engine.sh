@@ -21,20 +21,13 @@ set -u
 top_builddir=$(cd "$top_builddir" && pwd)
 pv="$top_builddir/views/pal-view"
 vm="$top_builddir/tests/views/vwmerge"
-edlc="$top_builddir/edl/edlc"
 if [ "${ECL_TEST_HAVE_MPI:-no}" != yes ] || [ ! -x "$top_builddir/views/pal-view-mpi" ] ||
     [ ! -x "$top_builddir/examples/mpi/ring" ]; then
     echo "SKIP: ECL was configured without MPI (no views/pal-view-mpi)"
     exit 77
 fi
 PAL_VIEW_MPI="$top_builddir/views/pal-view-mpi"
-OMPI_ALLOW_RUN_AS_ROOT=1
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PAL_VIEW_MPI OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
-done
-mpirun=${ECL_TEST_MPIRUN:-mpirun}
+export PAL_VIEW_MPI
 # under the sanitizers, the MPI library's own allocations kept at exit are
 # not pal-view's leaks: processes under mpirun do not check for leaks
 mpi_asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
@@ -44,6 +37,8 @@ fail=0
 n=0
 packed=0
 bad() { echo "FAIL: $*"; fail=1; }
+. "$top_srcdir/tests/views/inputs.sh"
+mpi_env
 
 # the outputs of pal-view (-j 1), or under mpirun with P processes (--mpi)
 outputs() {
@@ -117,65 +112,37 @@ split() {
     echo "ok: $name: merged from 2, 3, 8 packed parts: $(cat "$tmp/vm")"
 }
 
-sh "$top_srcdir/examples/toymp/toymp-ring" 4 3 >"$tmp/ring.log" || exit 99
-same toymp -d "$top_srcdir/edl/formats/toymp.edl" "$tmp/ring.log"
-"$edlc" -o "$tmp/picl.dict" "$top_srcdir/edl/formats/picl.edl" || exit 99
-same "picl excerpt" -d "$tmp/picl.dict" "$top_srcdir/tests/edl/samples/mpicl_test.excerpt.ttf"
-for f in "$top_srcdir"/../shared/data/picl/*.ttf; do
-    [ -f "$f" ] && same "picl $(basename "$f")" -d "$tmp/picl.dict" "$f"
-done
-same "otf2-req" -d "$top_srcdir/tests/views/otf2-req.edl" "$top_srcdir/tests/views/otf2-req.trace"
-ECL_DIR="$tmp" ECL_PREFIX=vw "$top_builddir/tests/views/vwprog" >/dev/null 2>&1 || exit 99
-trace=$(ls "$tmp"/vw.*.ecl 2>/dev/null | head -1)
-[ -n "$trace" ] || { echo "vwprog wrote no trace"; exit 99; }
+one_stream_inputs same
+vwprog_trace
 same vwprog "$trace"
 
 bin=$top_builddir/examples/mpi
-run() {   # name, ranks, program, args
-    ex=$1 np=$2
-    shift 2
-    mkdir "$tmp/$ex"
-    (cd "$tmp/$ex" && ECL_DIR="$tmp/$ex" ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0" \
-        timeout 300 "$mpirun" --oversubscribe -np "$np" "$@") \
-        >"$tmp/$ex.out" 2>&1 || { cat "$tmp/$ex.out"; echo "mpirun $ex failed"; exit 99; }
-}
 for ex in ring collectives split intercomm halo; do
     [ -x "$bin/$ex" ] || continue
-    run "$ex" 4 "$bin/$ex"
+    run_mpi "$ex" 4 "$bin/$ex"
     same "$ex (merged)" "$tmp/$ex/trace.ecl"
     split "$ex (per-rank files)" "$tmp/$ex"/trace.[0-9]*.ecl
 done
 if [ -x "$bin/halo" ]; then
     ECL_COUNTERS=task-clock,page-faults,context-switches
     export ECL_COUNTERS
-    run cnt 4 "$bin/halo" 20
+    run_mpi cnt 4 "$bin/halo" 20
     unset ECL_COUNTERS
     split "halo with counters (per-rank files)" "$tmp/cnt"/trace.[0-9]*.ecl
     grep -q ', [1-9][0-9]* counters$' "$tmp/vm" ||
         echo "note: no counter recorded (no perf_event here): their parts are not compared"
 fi
-run ring16 16 "$bin/ring" 5
+run_mpi ring16 16 "$bin/ring" 5
 same "ring, 16 ranks (merged)" "$tmp/ring16/trace.ecl"
 split "ring, 16 ranks (per-rank files)" "$tmp/ring16"/trace.[0-9]*.ecl
 # damage: a flipped chunk, a file cut short, a rank missing: each message
 # once (the parts carry them to process 0), exit status 2
-mkdir "$tmp/dmg"
-cp "$tmp/ring16"/trace.[0-9]*.ecl "$tmp/dmg/"
-sz=$(wc -c <"$tmp/dmg/trace.5.ecl")
-printf '\377\377\377\377' | dd of="$tmp/dmg/trace.5.ecl" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null
-head -c $((sz / 2)) "$tmp/ring16/trace.6.ecl" >"$tmp/dmg/trace.6.ecl"
-rm "$tmp/dmg/trace.9.ecl"
+damaged_run "$tmp/ring16" "$tmp/dmg"
 split "ring, 16 ranks, damaged (per-rank files)" "$tmp/dmg"
 grep -q '^exit 2$' "$tmp/o.4.err" || bad "the damaged run: --mpi exit status $(tail -1 "$tmp/o.4.err")"
 [ "$(grep -c 'no trace among the inputs' "$tmp/o.4.err")" = 1 ] ||
     bad "the damaged run: the missing rank said $(grep -c 'no trace among' "$tmp/o.4.err") times with 4 processes"
-if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
-    if "$pv" --export otf2 -o "$tmp/coll.otf2" "$tmp/collectives/trace.ecl" >/dev/null 2>&1; then
-        same "collectives (OTF2 archive)" "$tmp/coll.otf2/traces.otf2"
-    else
-        bad "pal-view --export otf2"
-    fi
-fi
+otf2_archive same
 
 # the Chrome export follows the records in time order: process 0 reads alone
 "$pv" --export chrome "$tmp/halo"/trace.[0-9]*.ecl >"$tmp/c.serial" 2>&1 || bad "chrome export"

@@ -13,7 +13,7 @@
  * order, a binomial tree (views/mpi.c), each merged pair packed again;
  * the first part's bytes cut at 64 places never unpack, and with a byte
  * flipped at 64 places unpack without a fault (the sanitizer builds).
- * --waits: the wait states are kept too (vw_waits_want), go through the
+ * --waits: the wait states are kept too (vw_run_need), go through the
  * bytes with the rest, and their outputs -- the CSV table, the JSON and
  * the what-if replays under the measured network and the ideal one -- are
  * byte-identical to the unsplit run's. --waits-only: as --waits, with only
@@ -293,10 +293,8 @@ int main(int argc, char **argv)
             use_waits = 2;
         else
             break;
-    vw_waits_want(use_waits != 0);
     static const vw_analysis *const need[] = {&vw_an_waits};
-    if (use_waits == 2)
-        vw_run_need(need, 1);
+    vw_run_need(need, use_waits != 0, use_waits != 2);
     if (argc < 3) {
         fprintf(stderr, "usage: vwmerge [--packed] [--waits|--waits-only] JOBS [-d DICT] "
                         "TRACE...\n");
@@ -328,7 +326,7 @@ int main(int argc, char **argv)
         waits_same(one, split);
     if (use_waits == 2) {   /* ... and those of a run of every analysis */
         vw_run *full = NULL;
-        vw_run_need(NULL, 0);
+        vw_run_need(need, 1, 1);
         if (vw_run_traces_jobs(paths, n, dict, NULL, 1, &full) < 0)
             diffs++;
         else
