@@ -205,7 +205,7 @@ int main(int argc, char **argv)
     int waits = -1, have_what_if = 0;
     double predict = 0;
     unsigned jobs = 1;
-    int mpi = 0;
+    int mpi = 0, plugins = 0;
     vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
            O_SUGGEST, O_TO, O_WAITS, O_WHAT_IF, O_PREDICT, O_MPI };
@@ -245,6 +245,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "pal-view: plugin: %s\n", err);
                 return 1;
             }
+            plugins = 1;
             break;
         case O_LIST: list = 1; break;
         case O_VIEW:
@@ -554,6 +555,9 @@ int main(int argc, char **argv)
     }
     vw_run *run = NULL;
     vw_waits_want(html != NULL);   /* the report's wait states, from the same pass */
+    /* each lane's time bins: drawn by the pictures and the report, and
+     * perhaps by a plugin's view; the text views and the CSV need none */
+    vw_lane_bins_want(html || svgdir || plugins);
     int partial = mpi ? vw_mpi_run_traces((const char *const *)argv + optind,
                                           (size_t)(argc - optind), dict, sinkp, jobs, &run)
                       : vw_run_traces_jobs((const char *const *)argv + optind,

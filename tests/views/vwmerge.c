@@ -217,9 +217,17 @@ static int packed(const char *const *paths, size_t n, const char *dict, unsigned
 {
     vw_base base;
     *out = NULL;
-    if (vw_run_base(paths, n, dict, &base))
+    if (vw_run_base(paths, n, dict, 0, &base))
         return -1;
     unsigned ns = vw_share_count(&base, jobs);
+    /* the run's start, without a start time: the earliest first record of
+     * the shares, as the processes of pal-view --mpi find it */
+    uint64_t t, min = UINT64_MAX;
+    for (unsigned k = 0; k < ns; k++)
+        if (vw_share_first(paths, n, dict, k, ns, &t) == 0 && t < min)
+            min = t;
+    if (min != UINT64_MAX)
+        vw_base_first(&base, min);
     vw_run **part = calloc(jobs, sizeof *part);
     int rc = part ? 0 : -1;
     for (unsigned k = 0; rc == 0 && k < jobs; k++) {   /* processes past ns read nothing */
