@@ -58,7 +58,7 @@ static void usage(FILE *out)
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--mpi: under mpirun (srun, mpiexec), P processes each read a share of the\n"
           "run and process 0 writes the outputs of one, --waits and --what-if included\n"
-          "(not --export otf2; --what-if -o and --predict are read by process 0 alone).\n"
+          "(--export otf2, --what-if -o and --predict are read by process 0 alone).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -372,14 +372,10 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *no_pack = mpi ? vw_run_unpackable() : NULL;
-    if (mpi && ((export && strcmp(export, "otf2") == 0) || no_pack)) {
-        if (no_pack)
-            fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
-                            "between processes (no pack operation); leave out --mpi\n",
-                    no_pack);
-        else
-            fprintf(stderr, "pal-view: --mpi: --export otf2 reads the run in one process; "
-                            "leave out --mpi\n");
+    if (no_pack) {
+        fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
+                        "between processes (no pack operation); leave out --mpi\n",
+                no_pack);
         vw_config_free(&cfg);
         return 1;
     }
@@ -459,8 +455,16 @@ int main(int argc, char **argv)
             return 1;
         }
 #ifdef HAVE_OTF2
-        return vw_otf2_export((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                              output, out_flags, 0);
+        /* --mpi: process 0 reads the run alone and writes the archive, as
+         * for the other outputs in time order (its definitions are numbered
+         * in the order one reader meets them); the others wait for its
+         * status */
+        if (mpi && vw_mpi_begin(argc, args))
+            return 1;
+        if (!vw_mpi_root())
+            return vw_mpi_end(0);
+        return vw_mpi_end(vw_otf2_export((const char *const *)argv + optind,
+                                         (size_t)(argc - optind), dict, output, out_flags, 0));
 #else
         fprintf(stderr, "pal-view: --export otf2: this pal-view was built without OTF2 "
                 "(configure found no libotf2; Debian: libotf2-trace-dev)\n");
