@@ -218,6 +218,49 @@ static int copy_bins(lane *l, const lane *fl)
     return 0;
 }
 
+/* the lane's bins at width w, busy made alive - overhead - idle per bin,
+ * and summed into its states, in bin order (the bins outside the span add
+ * 0); its span's bins left for util */
+static void states(lane *l, double w)
+{
+    cover(l, 0, w);
+    for (size_t k = 0; k < l->nb; k++) {
+        double *x = &l->bins[k * VW_NSTATES];
+        double u = x[VW_BUSY] - x[VW_OVERHEAD] - x[VW_IDLE];
+        if (l->setup)       /* (none: 0, which subtracts to the same) */
+            u -= l->setup[k];
+        x[VW_BUSY] = u > 0 ? u : 0;
+        for (int s = 0; s < VW_NSTATES; s++)
+            l->pub.state[s] += x[s];
+    }
+}
+
+double vw_lanes_width(const vw_run *r)
+{
+    double width = 1e-6;
+    for (size_t i = 0; i < r->nlanes; i++)
+        if (r->lanes[i].width > width)
+            width = r->lanes[i].width;
+    return width;
+}
+
+void vw_lanes_settle(vw_run *r, double width)
+{
+    if (want_full)
+        return;
+    for (size_t i = 0; i < r->nlanes; i++) {
+        lane *l = &r->lanes[i];
+        if (l->settled)
+            continue;
+        states(l, width);
+        free(l->bins);
+        free(l->setup);
+        l->bins = l->setup = NULL;
+        l->lo = l->nb = l->bcap = 0;
+        l->settled = 1;
+    }
+}
+
 static int merge(vw_run *r, const vw_run *from, const vw_maps *m)
 {
     for (size_t i = 0; i < from->nlanes; i++) {
@@ -227,6 +270,8 @@ static int merge(vw_run *r, const vw_run *from, const vw_maps *m)
         l->width = fl->width;
         if (copy_bins(l, fl))
             return -1;
+        l->settled = fl->settled;
+        memcpy(l->pub.state, fl->pub.state, sizeof l->pub.state);
         l->last = fl->last;
         l->started = fl->started;
     }
@@ -244,26 +289,15 @@ static int begin(vw_run *r)
  * the time each rank waited; each lane's NBINS bins in the facts if wanted */
 static int finish(vw_run *r)
 {
-    double width = 1e-6;
-    for (size_t i = 0; i < r->nlanes; i++)
-        if (r->lanes[i].width > width)
-            width = r->lanes[i].width;
-    r->width = width;
+    double width = r->width = vw_lanes_width(r);
     for (size_t i = 0; i < r->nlanes; i++) {
         lane *l = &r->lanes[i];
-        cover(l, 0, width);
         l->pub.last = l->last;
-        for (size_t k = 0; k < l->nb; k++) {   /* (the bins outside the span add 0) */
-            double *x = &l->bins[k * VW_NSTATES];
-            double u = x[VW_BUSY] - x[VW_OVERHEAD] - x[VW_IDLE];
-            if (l->setup)       /* (none: 0, which subtracts to the same) */
-                u -= l->setup[k];
-            x[VW_BUSY] = u > 0 ? u : 0;
-            for (int s = 0; s < VW_NSTATES; s++) {
-                l->pub.state[s] += x[s];
-                r->util[(l->lo + k) * VW_NSTATES + s] += x[s];
-            }
-        }
+        if (!l->settled)
+            states(l, width);
+        for (size_t k = 0; k < l->nb; k++)   /* (the bins outside the span add 0) */
+            for (int s = 0; s < VW_NSTATES; s++)
+                r->util[(l->lo + k) * VW_NSTATES + s] += l->bins[k * VW_NSTATES + s];
         l->pub.bins = NULL;
         if (want_full) {
             if ((l->full = calloc(NBINS * VW_NSTATES, sizeof *l->full)) == NULL)
@@ -281,7 +315,7 @@ static int finish(vw_run *r)
         r->rwait[r->lanes[i].pub.rank_index] += r->lanes[i].pub.state[VW_IDLE];
     r->f.nbins = NBINS;
     r->f.bin_width = r->width;
-    r->f.util = r->util;
+    r->f.util = want_full ? r->util : NULL;
     r->f.rank_wait = r->rwait;
     return 0;
 }
@@ -306,6 +340,10 @@ static int pack(const vw_run *r, vw_pack *b)
         vw_put_f64(b, l->width);
         vw_put_f64(b, l->last);
         vw_put_u64(b, (uint64_t)l->started);
+        vw_put_u64(b, (uint64_t)l->settled);
+        if (l->settled)
+            for (int s = 0; s < VW_NSTATES; s++)
+                vw_put_f64(b, l->pub.state[s]);
         vw_put_u64(b, l->lo);
         vw_put_u64(b, l->nb);
         vw_put_f64s(b, l->bins, (size_t)l->nb * VW_NSTATES);
@@ -324,8 +362,12 @@ static int unpack(vw_run *r, vw_unpack *u)
         l->width = vw_get_f64(u);
         l->last = vw_get_f64(u);
         l->started = vw_get_u64(u) != 0;
+        l->settled = (int)vw_get_index(u, 2);
+        for (int s = 0; l->settled && s < VW_NSTATES; s++)
+            l->pub.state[s] = vw_get_f64(u);
         size_t lo = vw_get_index(u, NBINS), nb = vw_get_index(u, NBINS + 1 - lo);
-        if (u->bad || (nb == 0 && lo != 0))   /* (a lane without bins holds them from 0) */
+        if (u->bad || (nb == 0 && lo != 0) || (l->settled && nb))   /* (a lane without bins
+                                                                     * holds them from 0) */
             return -1;
         if (nb && (touch(l, lo) || touch(l, lo + nb - 1)))
             return -1;

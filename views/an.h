@@ -115,6 +115,8 @@ typedef struct lane {
                          * has any (most lanes: threads that do not set up MPI) */
     uint32_t lo, nb, bcap;
     double *full;       /* all NBINS bins, the public ones (vw_lane_bins_want) */
+    int settled;        /* its states summed at the run's width, its bins dropped
+                         * (vw_lanes_settle) */
     vw_stat *rstat;
     size_t nrstat;
     uint32_t *active;   /* open instances per region */
@@ -329,8 +331,20 @@ void vw_run_need(const vw_analysis *const *need, size_t n);
  * bins in the facts (vw_lane.bins): 1 at start. The outputs that draw
  * lanes over time (--svg, --html) and views from plugins need them; a
  * profile, the text views and the CSV do not, and a run of 4,096 ranks
- * saves 96 MiB without them (vw_lane.bins is then NULL). */
+ * saves 96 MiB without them (vw_lane.bins and vw_facts.util are then
+ * NULL). */
 void vw_lane_bins_want(int on);
+/* The widest lane's bin width (at least 1 us): the run's, once every lane
+ * is in. */
+double vw_lanes_width(const vw_run *r);
+/* When no output needs the bins (vw_lane_bins_want(0)): each lane of r
+ * brought to the run's bin width (all processes' vw_lanes_width, reduced
+ * to their maximum), its busy, overhead and idle summed as the end
+ * would, and its bins dropped, so that parts and the run they merge into
+ * carry the lanes' states and no bins (pal-view --mpi: a run of 4,096
+ * ranks busy from start to end would hold 96 MiB of bins in process 0).
+ * The facts' util is NULL then. */
+void vw_lanes_settle(vw_run *r, double width);
 
 /* ---------------- shares read by processes (views/filter.c, for views/mpi.c) ----------------
  * One process of several reads one share of the run (the share function

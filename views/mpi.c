@@ -249,6 +249,13 @@ static int read_and_reduce(const char *const *paths, size_t n, const char *dict_
         fprintf(stderr, "pal-view: --mpi: out of memory (process %d)\n", rank);
     else
         failed = vw_shares_read(r, &b, paths, n, dict_path, first, count, ns) != 0;
+    /* the run's bin width, that of its widest lane: with it, each process
+     * sums its own lanes' states and drops their bins, unless an output
+     * needs them (vw_lanes_settle) */
+    double w = r && !failed ? vw_lanes_width(r) : 0, width;
+    MPI_Allreduce(&w, &width, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (r && !failed)
+        vw_lanes_settle(r, width);
     return reduce(r, failed);
 }
 

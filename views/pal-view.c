@@ -497,6 +497,10 @@ int main(int argc, char **argv)
         vw_config_free(&cfg);
         return 1;
     }
+    /* each lane's time bins: drawn by the pictures and the report, and
+     * perhaps by a plugin's view; the text views and the CSV need none
+     * (every process of --mpi says the same) */
+    vw_lane_bins_want(html || svgdir || plugins);
     /* --mpi: process 0 goes on and writes the outputs; the others read
      * their shares and send them (or, for the outputs in time order that
      * one process reads, nothing) */
@@ -559,9 +563,6 @@ int main(int argc, char **argv)
     }
     vw_run *run = NULL;
     vw_waits_want(html != NULL);   /* the report's wait states, from the same pass */
-    /* each lane's time bins: drawn by the pictures and the report, and
-     * perhaps by a plugin's view; the text views and the CSV need none */
-    vw_lane_bins_want(html || svgdir || plugins);
     int partial = mpi ? vw_mpi_run_traces((const char *const *)argv + optind,
                                           (size_t)(argc - optind), dict, sinkp, jobs, &run)
                       : vw_run_traces_jobs((const char *const *)argv + optind,

@@ -7,7 +7,11 @@
 # the bins it touched (views/an-utilization.c); all 1,024 of them per
 # thread, as before, were 96 MiB here (117 MiB in all). The bound is not
 # checked under the sanitizers (their shadow memory), nor without
-# /usr/bin/time (skip, 77).
+# /usr/bin/time (skip, 77). And a trace of 2,048 threads busy from start to
+# end (tests/views/vwthreads) read by 4 processes: process 0 holds the
+# others' threads' states, not their time bins (vw_lanes_settle): at most
+# 12 MiB more than process 1, which only reads (27 MiB more before), and
+# the profile of -j 1.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -70,6 +74,45 @@ if [ "${ECL_TEST_HAVE_MPI:-no}" = yes ] && [ -x "$top_builddir/views/pal-view-mp
             bad "pal-view --mpi: process $r: no peak resident set"
         fi
     done
+
+    # 2,048 threads of one process busy from their start to the end (one
+    # ECL file, shared by thread): with 4 processes, process 0 holds the
+    # states of the others' threads, not their bins (about 12 KiB each
+    # here: 27 MiB more than process 1, which only reads, before)
+    nt=2048
+    [ "$sanitized" = yes ] && nt=256
+    mkdir "$tmp/thr"
+    for v in $(env | sed -n 's/^\(ECL_[A-Za-z0-9_]*\)=.*/\1/p'); do
+        case $v in ECL_TEST_*) ;; *) unset "$v" ;; esac
+    done
+    ECL_DIR="$tmp/thr" ECL_PREFIX=thr ECL_BUFFER_SIZE=4K ECL_BUFFER_COUNT=1 \
+        "$top_builddir/tests/views/vwthreads" $nt >"$tmp/thr.out" 2>&1 ||
+        { cat "$tmp/thr.out"; echo "vwthreads failed"; exit 99; }
+    trace=$(ls "$tmp"/thr/thr.*.ecl 2>/dev/null | head -1)
+    [ -n "$trace" ] || { echo "vwthreads wrote no trace"; exit 99; }
+    export trace
+    "$pv" -j 1 "$trace" >"$tmp/out.thr" 2>"$tmp/err.thr" || { cat "$tmp/err.thr"; bad "pal-view -j 1 on $nt threads failed"; }
+    grep -q "^  records [0-9]*, ranks 1, threads $((nt + 1)), " "$tmp/out.thr" ||
+        bad "pal-view -j 1 on $nt threads: $(sed -n 2p "$tmp/out.thr")"
+    env ASAN_OPTIONS="$mpi_asan" timeout 300 "${ECL_TEST_MPIRUN:-mpirun}" --oversubscribe -np 4 \
+        sh -c 'r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}
+               exec /usr/bin/time -o "$tmp/thr.rss.$r" -f %M "$pv" --mpi "$trace" >"$tmp/out.thr.$r"' \
+        2>"$tmp/err.mpi" || { cat "$tmp/err.mpi"; bad "pal-view --mpi on $nt threads failed"; }
+    cmp -s "$tmp/out.thr" "$tmp/out.thr.0" || {
+        bad "pal-view --mpi on $nt threads: the profile differs from -j 1"
+        diff "$tmp/out.thr" "$tmp/out.thr.0" | head -10
+    }
+    k0=$(tail -1 "$tmp/thr.rss.0" 2>/dev/null)
+    k1=$(tail -1 "$tmp/thr.rss.1" 2>/dev/null)
+    if [ -z "$k0" ] || [ -z "$k1" ]; then
+        bad "pal-view --mpi on $nt threads: no peak resident set"
+    elif [ "$sanitized" = yes ]; then
+        echo "ok: $nt threads, --mpi with 4 processes: process 0 $k0 KiB, process 1 $k1 KiB (not checked: sanitizers)"
+    elif [ $((k0 - k1)) -le 12288 ] && [ "$k0" -le "$limit" ]; then
+        echo "ok: $nt threads, --mpi with 4 processes: process 0 $k0 KiB, process 1 (which only reads) $k1 KiB"
+    else
+        bad "$nt threads, --mpi with 4 processes: process 0 $k0 KiB, process 1 $k1 KiB: more than 12 MiB more, or above $limit"
+    fi
 else
     echo "note: ECL was configured without MPI: pal-view --mpi not measured"
 fi
