@@ -4,7 +4,9 @@
  * and end in none, over NBINS time bins. A lane's bins widen on their own
  * as its time grows (doubling), so a lane comes out the same whichever
  * share read it; at the end every lane is brought to the widest, and busy
- * = alive - overhead - idle - start and end, per bin. */
+ * = alive - overhead - idle - start and end, per bin. Under pal-view --mpi
+ * with no output that draws bins, each process does that end for its own
+ * lanes at the run's width and drops their bins (vw_lanes_settle). */
 #include <config.h>
 
 #include <stdlib.h>
