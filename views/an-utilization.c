@@ -308,6 +308,10 @@ static int finish(vw_run *r)
                 memcpy(l->full + (size_t)l->lo * VW_NSTATES, l->bins,
                        (size_t)l->nb * VW_NSTATES * sizeof *l->bins);
             l->pub.bins = l->full;
+            free(l->bins);   /* (the span, now in full: not held twice) */
+            free(l->setup);
+            l->bins = l->setup = NULL;
+            l->lo = l->nb = l->bcap = 0;
         }
     }
     r->rwait = calloc(r->f.nranks ? r->f.nranks : 1, sizeof *r->rwait);
