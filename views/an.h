@@ -105,10 +105,18 @@ typedef struct lane {
     vw_lane pub;
     frame *stack;
     size_t depth, cap;
+    /* Its time bins (views/an-utilization.c): of the NBINS, only the span
+     * of those it touched is held, bins lo to lo + nb - 1 (VW_NSTATES values
+     * each); every other bin is 0. A rank of a large run is often busy in a
+     * few bins of the run's 1,024: 4,096 of them in full would be 96 MiB. */
     double width;       /* of its bins, seconds */
-    double *bins;
-    double *setup;      /* NBINS seconds of the process's start and end; NULL until it
+    double *bins;       /* nb * VW_NSTATES held (bcap bins of room) */
+    double *setup;      /* nb seconds of the process's start and end; NULL until it
                          * has any (most lanes: threads that do not set up MPI) */
+    uint32_t lo, nb, bcap;
+    double *full;       /* all NBINS bins, the public ones (vw_lane_bins_want) */
+    int settled;        /* its states summed at the run's width, its bins dropped
+                         * (vw_lanes_settle) */
     vw_stat *rstat;
     size_t nrstat;
     uint32_t *active;   /* open instances per region */
@@ -327,6 +335,25 @@ void vw_run_need(const vw_analysis *const *need, size_t n, int defaults);
  * messages across shares); 0, or -1 out of memory. */
 int vw_run_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 
+/* Whether the runs finished from now on give each lane all its NBINS time
+ * bins in the facts (vw_lane.bins): 1 at start. The outputs that draw
+ * lanes over time (--svg, --html) and views from plugins need them; a
+ * profile, the text views and the CSV do not, and a run of 4,096 ranks
+ * saves 96 MiB without them (vw_lane.bins and vw_facts.util are then
+ * NULL). */
+void vw_lane_bins_want(int on);
+/* The widest lane's bin width (at least 1 us): the run's, once every lane
+ * is in. */
+double vw_lanes_width(const vw_run *r);
+/* When no output needs the bins (vw_lane_bins_want(0)): each lane of r
+ * brought to the run's bin width (all processes' vw_lanes_width, reduced
+ * to their maximum), its busy, overhead and idle summed as the end
+ * would, and its bins dropped, so that parts and the run they merge into
+ * carry the lanes' states and no bins (pal-view --mpi: a run of 4,096
+ * ranks busy from start to end would hold 96 MiB of bins in process 0).
+ * The facts' util is NULL then. */
+void vw_lanes_settle(vw_run *r, double width);
+
 /* ---------------- shares read by processes (views/filter.c, for views/mpi.c) ----------------
  * One process of several reads one share of the run (the share function
  * of -j: pal_reader_set_share), packs its partial result, and the partial
@@ -338,8 +365,23 @@ typedef struct vw_base {
     unsigned files;     /* the run's files */
     unsigned streams;   /* and their threads */
 } vw_base;
-/* Opens the run once: its start and files. 0, or -1 (said on stderr). */
-int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b);
+/* Opens the run once: its start and files. 0, or -1 (said on stderr).
+ * A run without a start time in its header (every run of several files)
+ * starts at its first record: read when first is 1, which starts every
+ * stream of the run at once (their first chunks: 22 KiB each, 90 MiB for
+ * 4,096 ranks); with first 0, b->have is 0 and the start is the earliest
+ * of the shares' first records (vw_share_first, vw_base_first), which is
+ * the same record. */
+int vw_run_base(const char *const *paths, size_t n, const char *dict_path, int first,
+                vw_base *b);
+/* The time (ticks) of the first record of share k of nshares, which starts
+ * only that share's streams: 0, 1 (the share has no record), -1 (it cannot
+ * be opened: its reading will say why). */
+int vw_share_first(const char *const *paths, size_t n, const char *dict_path, unsigned k,
+                   unsigned nshares, uint64_t *ticks);
+/* b starts at ticks (the earliest first record of its shares) if it had
+ * no start. */
+void vw_base_first(vw_base *b, uint64_t ticks);
 /* The shares a run of b->files files (b->streams threads) is read in by up
  * to want readers: by file, else by thread, as -j splits. */
 unsigned vw_share_count(const vw_base *b, unsigned want);

@@ -204,9 +204,8 @@ long vw_lane_get(vw_run *r, uint32_t process, uint32_t stream)
     l->pub.process = process;
     l->pub.stream = stream;
     l->pub.name = "";
-    l->width = 1e-6;
-    l->bins = calloc(NBINS * VW_NSTATES, sizeof *l->bins);
-    if (l->bins == NULL || vw_hput(&r->lane_of, key, (long)r->nlanes))
+    l->width = 1e-6;   /* its bins are made as it touches them (views/an-utilization.c) */
+    if (vw_hput(&r->lane_of, key, (long)r->nlanes))
         return -1;
     return (long)r->nlanes++;
 }
@@ -920,10 +919,11 @@ static int read_share(vw_run *r, pal_reader *rd, const char *const *paths, size_
 }
 
 /* the run's files and threads, and the time the run starts as one reader of it says:
- * its start time, else its first record's (each share needs the same);
- * *out: the reader, not read yet (share 0's), or NULL */
+ * its start time, else its first record's (each share needs the same; not
+ * read when !first: r->have_base is 0 then); *out: the reader, not read yet
+ * (share 0's), or NULL */
 static int run_base(vw_run *r, const char *const *paths, size_t n, const char *dict_path,
-                    unsigned *files, unsigned *streams, pal_reader **out)
+                    int first, unsigned *files, unsigned *streams, pal_reader **out)
 {
     pal_reader *rd = NULL;
     *out = NULL;
@@ -946,7 +946,7 @@ static int run_base(vw_run *r, const char *const *paths, size_t n, const char *d
         return 0;
     }
     pal_reader_set_diag(rd, no_diag, NULL);   /* the shares say it */
-    if (pal_reader_next(rd, &rec) == PAL_OK) {
+    if (first && pal_reader_next(rd, &rec) == PAL_OK) {
         r->base_ticks = (double)pal_record_time(rec);
         r->have_base = 1;
     }
@@ -1102,7 +1102,7 @@ int vw_run_traces_jobs(const char *const *paths, size_t n, const char *dict_path
     early = started;
     unsigned files = 0, streams = 0;
     pal_reader *rd0 = NULL;   /* share 0's, when it could be opened without reading */
-    if (run_base(r, paths, n, dict_path, &files, &streams, &rd0)) {
+    if (run_base(r, paths, n, dict_path, 1, &files, &streams, &rd0)) {
         early_go(&g, job, th, early, 0);
         free(job);
         free(th);
@@ -1411,7 +1411,8 @@ bad:
     return -1;
 }
 
-int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_base *b)
+int vw_run_base(const char *const *paths, size_t n, const char *dict_path, int first,
+                vw_base *b)
 {
     vw_run *r = calloc(1, sizeof *r);
     pal_reader *rd = NULL;
@@ -1420,12 +1421,41 @@ int vw_run_base(const char *const *paths, size_t n, const char *dict_path, vw_ba
         fprintf(stderr, "pal-view: out of memory\n");
         return -1;
     }
-    int rc = run_base(r, paths, n, dict_path, &b->files, &b->streams, &rd);
+    int rc = run_base(r, paths, n, dict_path, first, &b->files, &b->streams, &rd);
     pal_reader_close(rd);
     b->ticks = r->base_ticks;
     b->have = r->have_base;
     free(r);
     return rc;
+}
+
+int vw_share_first(const char *const *paths, size_t n, const char *dict_path, unsigned k,
+                   unsigned nshares, uint64_t *ticks)
+{
+    pal_reader *rd = NULL;
+    const pal_record *rec;
+    if (pal_reader_open_run(paths, n, dict_path, 0, &rd) != PAL_OK)
+        return -1;   /* (the share's reading says why) */
+    pal_reader_set_diag(rd, no_diag, NULL);
+    int rc = 1;
+    if (nshares <= 1 || pal_reader_set_share(rd, k, nshares) == PAL_OK) {
+        if (pal_reader_next(rd, &rec) == PAL_OK) {
+            *ticks = pal_record_time(rec);
+            rc = 0;
+        }
+    } else {
+        rc = -1;
+    }
+    pal_reader_close(rd);
+    return rc;
+}
+
+void vw_base_first(vw_base *b, uint64_t ticks)
+{
+    if (!b->have) {
+        b->ticks = (double)ticks;   /* as on_record takes a first record's */
+        b->have = 1;
+    }
 }
 
 unsigned vw_share_count(const vw_base *b, unsigned want)

@@ -58,7 +58,7 @@ static void usage(FILE *out)
           "of -j 1 (the Chrome export, --html, --svg and a window read with one).\n"
           "--mpi: under mpirun (srun, mpiexec), P processes each read a share of the\n"
           "run and process 0 writes the outputs of one, --waits and --what-if included\n"
-          "(not --export otf2; --what-if -o and --predict are read by process 0 alone).\n"
+          "(--export otf2, --what-if -o and --predict are read by process 0 alone).\n"
           "--suggest-filter: an ECL_FILTER file that leaves out the functions that\n"
           "flood the trace, with the records it saves (the view suggest-filter).\n"
           "-o FILE: the export's output (gzip when FILE ends in .gz or with --gzip);\n"
@@ -205,7 +205,7 @@ int main(int argc, char **argv)
     int waits = -1, have_what_if = 0;
     double predict = 0;
     unsigned jobs = 1;
-    int mpi = 0;
+    int mpi = 0, plugins = 0;
     vw_what_if what_if;
     enum { O_PLUGIN = 256, O_LIST, O_VIEW, O_SVG, O_EXPORT, O_HTML, O_THROUGH, O_GZIP, O_FROM,
            O_SUGGEST, O_TO, O_WAITS, O_WHAT_IF, O_PREDICT, O_MPI };
@@ -245,6 +245,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "pal-view: plugin: %s\n", err);
                 return 1;
             }
+            plugins = 1;
             break;
         case O_LIST: list = 1; break;
         case O_VIEW:
@@ -371,14 +372,10 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *no_pack = mpi ? vw_run_unpackable() : NULL;
-    if (mpi && ((export && strcmp(export, "otf2") == 0) || no_pack)) {
-        if (no_pack)
-            fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
-                            "between processes (no pack operation); leave out --mpi\n",
-                    no_pack);
-        else
-            fprintf(stderr, "pal-view: --mpi: --export otf2 reads the run in one process; "
-                            "leave out --mpi\n");
+    if (no_pack) {
+        fprintf(stderr, "pal-view: --mpi: the analysis '%s' cannot send its partial results "
+                        "between processes (no pack operation); leave out --mpi\n",
+                no_pack);
         vw_config_free(&cfg);
         return 1;
     }
@@ -455,8 +452,16 @@ int main(int argc, char **argv)
             return 1;
         }
 #ifdef HAVE_OTF2
-        return vw_otf2_export((const char *const *)argv + optind, (size_t)(argc - optind), dict,
-                              output, out_flags, 0);
+        /* --mpi: process 0 reads the run alone and writes the archive, as
+         * for the other outputs in time order (its definitions are numbered
+         * in the order one reader meets them); the others wait for its
+         * status */
+        if (mpi && vw_mpi_begin(argc, args))
+            return 1;
+        if (!vw_mpi_root())
+            return vw_mpi_end(0);
+        return vw_mpi_end(vw_otf2_export((const char *const *)argv + optind,
+                                         (size_t)(argc - optind), dict, output, out_flags, 0));
 #else
         fprintf(stderr, "pal-view: --export otf2: this pal-view was built without OTF2 "
                 "(configure found no libotf2; Debian: libotf2-trace-dev)\n");
@@ -489,6 +494,10 @@ int main(int argc, char **argv)
         vw_config_free(&cfg);
         return 1;
     }
+    /* each lane's time bins: drawn by the pictures and the report, and
+     * perhaps by a plugin's view; the text views and the CSV need none
+     * (every process of --mpi says the same) */
+    vw_lane_bins_want(html || svgdir || plugins);
     /* --mpi: process 0 goes on and writes the outputs; the others read
      * their shares and send them (or, for the outputs in time order that
      * one process reads, nothing) */

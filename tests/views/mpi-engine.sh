@@ -10,11 +10,15 @@
 # (exit 2, each message once), and an OTF2 archive when OTF2 is built. The
 # per-rank runs are also merged from their parts sent through bytes in the
 # engine's tree order (vwmerge --packed --waits: the wait states with
-# them, their outputs byte for byte) and compared field by field, and
+# them, their outputs byte for byte; --settled: their lanes' states
+# summed and bins dropped before packing, as --mpi does for the text
+# outputs) and compared field by field, and
 # read by 2 processes of 3 threads each (--mpi -j 3). The
-# Chrome export, read by process 0 alone, is the serial one; --mpi refuses
-# --predict and --export otf2 (exit 1), and a missing pal-view-mpi is
-# named (--mpi --waits: tests/diag/waits-mpi.sh). Skips (77) without MPI.
+# Chrome export, read by process 0 alone, is the serial one; so is the
+# OTF2 export (when OTF2 is built: the archive of -j 1, byte for byte but
+# the anchor's random trace identifier, otf2-print the same; an error
+# said once, status 1), and a missing pal-view-mpi is named (--mpi
+# --waits: tests/diag/waits-mpi.sh). Skips (77) without MPI.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -109,6 +113,14 @@ split() {
             cat "$tmp/vm" "$tmp/vm.err"
         fi
     done
+    # as --mpi reads for the text outputs: each part's lanes summed at the
+    # run's bin width, their bins dropped, the states the same
+    if "$vm" --packed --settled 3 "$@" >"$tmp/vm.s" 2>"$tmp/vm.err"; then
+        packed=$((packed + 1))
+    else
+        bad "$name: the facts merged from 3 packed parts with settled lanes differ"
+        cat "$tmp/vm.s" "$tmp/vm.err"
+    fi
     echo "ok: $name: merged from 2, 3, 8 packed parts: $(cat "$tmp/vm")"
 }
 
@@ -149,17 +161,66 @@ otf2_archive same
 ASAN_OPTIONS="$mpi_asan" "$mpirun" --oversubscribe -np 2 "$pv" --mpi --export chrome "$tmp/halo"/trace.[0-9]*.ecl \
     >"$tmp/c.mpi" 2>&1 || bad "--mpi --export chrome: exit status $?"
 cmp -s "$tmp/c.serial" "$tmp/c.mpi" || bad "--mpi --export chrome differs from the serial export"
-# refused: the OTF2 export reads in one process
-for opt in "--export otf2 -o $tmp/x.otf2"; do
-    case $opt in --export*) what="--export otf2" ;; *) what=${opt%% *} ;; esac
-    # shellcheck disable=SC2086
-    "$pv" --mpi $opt "$tmp/halo/trace.ecl" >"$tmp/r.out" 2>"$tmp/r.err"
+# the OTF2 export, read and written by process 0 alone: the archive of
+# -j 1, every file byte for byte but the anchor's trace identifier (OTF2
+# draws one per archive), the anchor the same to otf2-print -A without it
+otf2_same() {
+    name=$1
+    shift
+    rm -rf "$tmp/x.serial"
+    "$pv" --export otf2 -o "$tmp/x.serial" "$@" >"$tmp/x.out" 2>"$tmp/x.err" ||
+        { bad "$name: pal-view --export otf2: $(cat "$tmp/x.err")"; return; }
+    for p in 1 2 4; do
+        rm -rf "$tmp/x.$p"
+        env ASAN_OPTIONS="$mpi_asan" timeout 300 "$mpirun" --oversubscribe -np $p "$pv" --mpi \
+            --export otf2 -o "$tmp/x.$p" "$@" >"$tmp/x.out" 2>"$tmp/x.err"
+        st=$?
+        [ "$st" = 0 ] || { bad "$name: --mpi --export otf2 with $p processes: exit $st"; cat "$tmp/x.err"; continue; }
+        [ -s "$tmp/x.out" ] || [ -s "$tmp/x.err" ] && bad "$name: --mpi --export otf2 said $(cat "$tmp/x.out" "$tmp/x.err")"
+        (cd "$tmp/x.serial" && find . -type f | sort) >"$tmp/x.files.serial"
+        (cd "$tmp/x.$p" && find . -type f | sort) >"$tmp/x.files.$p"
+        cmp -s "$tmp/x.files.serial" "$tmp/x.files.$p" ||
+            bad "$name: --mpi --export otf2 with $p processes: other files ($(tr '\n' ' ' <"$tmp/x.files.$p"))"
+        while read -r f; do
+            [ "$f" = ./traces.otf2 ] && continue
+            cmp -s "$tmp/x.serial/$f" "$tmp/x.$p/$f" ||
+                bad "$name: --mpi --export otf2 with $p processes: $f differs from -j 1's"
+        done <"$tmp/x.files.serial"
+        if [ -n "$otf2_print" ]; then
+            for o in -A -G ""; do
+                # shellcheck disable=SC2086
+                "$otf2_print" $o "$tmp/x.serial/traces.otf2" 2>&1 | grep -v '^Trace identifier' >"$tmp/x.p.serial"
+                # shellcheck disable=SC2086
+                "$otf2_print" $o "$tmp/x.$p/traces.otf2" 2>&1 | grep -v '^Trace identifier' >"$tmp/x.p.$p"
+                cmp -s "$tmp/x.p.serial" "$tmp/x.p.$p" || {
+                    bad "$name: --mpi --export otf2 with $p processes: otf2-print ${o:-(events)} differs"
+                    diff "$tmp/x.p.serial" "$tmp/x.p.$p" | head -5
+                }
+            done
+        elif [ "$(wc -c <"$tmp/x.serial/traces.otf2")" != "$(wc -c <"$tmp/x.$p/traces.otf2")" ]; then
+            bad "$name: --mpi --export otf2 with $p processes: the anchor's size differs"
+        fi
+    done
+    otf2_n=$((otf2_n + 1))
+    echo "ok: $name: --export otf2 with --mpi with 1, 2, 4 processes the archive of -j 1 ($(wc -l <"$tmp/x.files.serial") files${otf2_print:+, otf2-print the same})"
+}
+otf2_n=0
+if [ "${ECL_TEST_HAVE_OTF2:-no}" = yes ]; then
+    otf2_print=${ECL_TEST_OTF2_PRINT:-}
+    [ -x "$otf2_print" ] || otf2_print=$(command -v otf2-print || true)
+    otf2_same "halo (per-rank files)" "$tmp/halo"/trace.[0-9]*.ecl
+    otf2_same "ring, 16 ranks (merged)" "$tmp/ring16/trace.ecl"
+    # an error of the export is process 0's, said once, every process's status
+    env ASAN_OPTIONS="$mpi_asan" timeout 300 "$mpirun" --oversubscribe -np 2 "$pv" --mpi \
+        --export otf2 -o "$tmp/x.serial" "$tmp/halo"/trace.[0-9]*.ecl >"$tmp/r.out" 2>"$tmp/r.err"
     st=$?
-    [ "$st" = 1 ] || bad "--mpi $opt: exit status $st, not 1"
-    [ "$(cat "$tmp/r.err")" = "pal-view: --mpi: $what reads the run in one process; leave out --mpi" ] ||
-        bad "--mpi $opt: said '$(cat "$tmp/r.err")'"
-    [ -s "$tmp/r.out" ] && bad "--mpi $opt wrote an output"
-done
+    [ "$st" = 1 ] || bad "--mpi --export otf2 into an archive: exit status $st, not 1"
+    [ "$(grep -c "^pal-view: otf2: '$tmp/x.serial/traces.otf2' exists: an archive is already in" "$tmp/r.err")" = 1 ] ||
+        bad "--mpi --export otf2 into an archive: said '$(cat "$tmp/r.err")'"
+    [ "$otf2_n" = 2 ] || bad "only $otf2_n OTF2 archives compared under --mpi"
+else
+    echo "SKIP (part): --mpi --export otf2: ECL was configured without OTF2 (libotf2)"
+fi
 PAL_VIEW_MPI="$tmp/none" "$pv" --mpi "$tmp/halo/trace.ecl" >/dev/null 2>"$tmp/r.err"
 st=$?
 [ "$st" = 1 ] || bad "a missing pal-view-mpi: exit status $st"
@@ -167,5 +228,5 @@ grep -q "^pal-view: --mpi: cannot run $tmp/none: No such file or directory$" "$t
     bad "a missing pal-view-mpi: said '$(cat "$tmp/r.err")'"
 
 [ "$n" -ge 16 ] || bad "only $n traces compared"
-[ "$packed" -ge 24 ] || bad "only $packed packed merges compared"
+[ "$packed" -ge 32 ] || bad "only $packed packed merges compared"
 exit $fail

@@ -13,6 +13,12 @@
  * order, a binomial tree (views/mpi.c), each merged pair packed again;
  * the first part's bytes cut at 64 places never unpack, and with a byte
  * flipped at 64 places unpack without a fault (the sanitizer builds).
+ * --settled (with --packed): as pal-view --mpi reads when no output draws
+ * the time bins, each part's lanes are brought to the run's bin width (the
+ * widest of every part's) and summed into their states, their bins dropped
+ * (vw_lanes_settle), before they go through bytes; the split run's facts
+ * then have no lane bins and no util, and every lane's states equal the
+ * unsplit run's exactly.
  * --waits: the wait states are kept too (vw_run_need), go through the
  * bytes with the rest, and their outputs -- the CSV table, the JSON and
  * the what-if replays under the measured network and the ideal one -- are
@@ -33,6 +39,7 @@
 #include "views/waits.h"
 
 static int diffs;
+static int settled;   /* --settled: the split run's lanes have states and no bins */
 
 #define SAME(what, a, b, ...)                                                                  \
     do {                                                                                       \
@@ -106,7 +113,9 @@ static void compare(const vw_facts *a, const vw_facts *b)
         for (int s = 0; s < VW_NSTATES; s++)
             SAME("utilization: lane state", x->state[s], y->state[s], "%zu %d: %.17g %.17g", i, s,
                  x->state[s], y->state[s]);
-        for (size_t k = 0; k < a->nbins * VW_NSTATES && a->nbins == b->nbins; k++)
+        if (settled)   /* none wanted */
+            SAME("utilization: no lane bins", y->bins == NULL, 1, "%zu", i);
+        for (size_t k = 0; !settled && k < a->nbins * VW_NSTATES && a->nbins == b->nbins; k++)
             SAME("utilization: lane bins", x->bins[k], y->bins[k], "%zu bin %zu", i, k);
         for (size_t g = 0; regions_same && g < a->nregions; g++)
             stat_same("profile: lane's region", g, &x->rstat[g], &y->rstat[g]);
@@ -114,7 +123,9 @@ static void compare(const vw_facts *a, const vw_facts *b)
     /* utilization over time */
     SAME("bins", a->nbins, b->nbins, "%s", "");
     SAME("bin width", a->bin_width, b->bin_width, "%.17g %.17g", a->bin_width, b->bin_width);
-    for (size_t k = 0; k < a->nbins * VW_NSTATES && a->nbins == b->nbins; k++)
+    if (settled)
+        SAME("utilization: none", b->util == NULL, 1, "%s", "");
+    for (size_t k = 0; !settled && k < a->nbins * VW_NSTATES && a->nbins == b->nbins; k++)
         SAME("utilization", a->util[k], b->util[k], "bin %zu", k);
     /* call tree */
     SAME("call tree nodes", a->nnodes, b->nnodes, "%zu %zu", a->nnodes, b->nnodes);
@@ -217,18 +228,36 @@ static int packed(const char *const *paths, size_t n, const char *dict, unsigned
 {
     vw_base base;
     *out = NULL;
-    if (vw_run_base(paths, n, dict, &base))
+    if (vw_run_base(paths, n, dict, 0, &base))
         return -1;
     unsigned ns = vw_share_count(&base, jobs);
-    vw_run **part = calloc(jobs, sizeof *part);
-    int rc = part ? 0 : -1;
+    /* the run's start, without a start time: the earliest first record of
+     * the shares, as the processes of pal-view --mpi find it */
+    uint64_t t, min = UINT64_MAX;
+    for (unsigned k = 0; k < ns; k++)
+        if (vw_share_first(paths, n, dict, k, ns, &t) == 0 && t < min)
+            min = t;
+    if (min != UINT64_MAX)
+        vw_base_first(&base, min);
+    vw_run **part = calloc(jobs, sizeof *part), **read = calloc(jobs, sizeof *read);
+    int rc = part && read ? 0 : -1;
+    double width = 0;
     for (unsigned k = 0; rc == 0 && k < jobs; k++) {   /* processes past ns read nothing */
-        vw_run *s = vw_share_new(&base, ns);
-        if (s == NULL || (k < ns && vw_share_read(s, paths, n, dict, k, ns)) ||
-            roundtrip(s, &part[k]))
+        read[k] = vw_share_new(&base, ns);
+        if (read[k] == NULL || (k < ns && vw_share_read(read[k], paths, n, dict, k, ns)))
             rc = -1;
-        vw_run_free(s);
+        else if (vw_lanes_width(read[k]) > width)
+            width = vw_lanes_width(read[k]);
     }
+    for (unsigned k = 0; rc == 0 && k < jobs; k++) {
+        if (settled)   /* at the run's width, as the processes agree on it */
+            vw_lanes_settle(read[k], width);
+        if (roundtrip(read[k], &part[k]))
+            rc = -1;
+    }
+    for (unsigned k = 0; read && k < jobs; k++)
+        vw_run_free(read[k]);
+    free(read);
     for (unsigned step = 1; rc == 0 && step < jobs; step *= 2)
         for (unsigned k = 0; rc == 0 && k + step < jobs; k += 2 * step) {
             vw_run *m = NULL;
@@ -291,13 +320,15 @@ int main(int argc, char **argv)
             use_waits = 1;
         else if (strcmp(argv[1], "--waits-only") == 0)
             use_waits = 2;
+        else if (strcmp(argv[1], "--settled") == 0)
+            settled = 1;
         else
             break;
     static const vw_analysis *const need[] = {&vw_an_waits};
     vw_run_need(need, use_waits != 0, use_waits != 2);
     if (argc < 3) {
-        fprintf(stderr, "usage: vwmerge [--packed] [--waits|--waits-only] JOBS [-d DICT] "
-                        "TRACE...\n");
+        fprintf(stderr, "usage: vwmerge [--packed [--settled]] [--waits|--waits-only] JOBS "
+                        "[-d DICT] TRACE...\n");
         return 2;
     }
     unsigned jobs = (unsigned)atoi(argv[1]);
@@ -311,6 +342,8 @@ int main(int argc, char **argv)
     size_t n = (size_t)(argc - i);
     vw_run *one = NULL, *split = NULL;
     int rc1 = vw_run_traces_jobs(paths, n, dict, NULL, 1, &one);
+    settled = settled && use_pack;
+    vw_lane_bins_want(!settled);   /* the split run's (the unsplit one has them) */
     int rc2 = use_pack && jobs > 0 ? packed(paths, n, dict, jobs, &split)
                                    : vw_run_traces_jobs(paths, n, dict, NULL, jobs, &split);
     if (rc1 < 0 || rc2 < 0) {
