@@ -47,7 +47,7 @@ struct pal_src {
      * file at path, every offset below is one in that file; else base 0 */
     uint64_t base;
     uint32_t member;                 /* its index entry */
-    int run_file;                    /* a run file given among a run's files: refused */
+    int run_file;                    /* a merged trace given among a run's files: refused */
     uint64_t size;
     uint64_t dev, ino;               /* the file opened first (a reopen checks them) */
     pal_src *lru_prev, *lru_next;    /* in r's list of open files, most recent first */
@@ -303,5 +303,7 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
 /* 1 if the file at path is a merged trace (version 3, or a version-2 or
  * version-1 merge), from its first bytes. */
 int pal_run_is_merged(const char *path);
+/* The same from the first n bytes of a file (its fixed header). */
+int pal_run_is_merged_header(const uint8_t *b, size_t n);
 
 #endif /* PAL_READER_INTERNAL_H */

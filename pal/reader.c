@@ -2755,7 +2755,12 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
     int have_magic = s->size >= 8 && head_read(r, s, magic, nmagic, 0) == 0;
     if (s->size >= 8 && !have_magic)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
-    if (have_magic && r->run && ecc_run_is(magic, nmagic)) {
+    /* a run's files: a merged trace is refused from its header, before a
+     * scan (pal_run_open leaves out one found in a directory) */
+    uint8_t fixed[ECC_HEADER_FIXED];
+    size_t nfixed = s->size < sizeof fixed ? (size_t)s->size : sizeof fixed;
+    if (have_magic && r->run && head_read(r, s, fixed, nfixed, 0) == 0 &&
+        pal_run_is_merged_header(fixed, nfixed)) {
         s->run_file = 1;
         OPEN_FAIL(PAL_EFORMAT, "cannot read '%s' as a run: it is a merged trace already; give "
                   "the per-rank traces of the run, or read the merged trace alone", path);
