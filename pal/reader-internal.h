@@ -184,6 +184,12 @@ struct pal_reader {
     pal_src *lru_head, *lru_tail;    /* open files, most recently used first */
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
+    /* a run, while its files open: the directory at_len bytes of their
+     * paths name (before a '/'), open as at_fd; a file there is opened
+     * relative to it, its path not walked again. at_len 0: none */
+    int at_fd;
+    size_t at_len;
+    const char *at_dir;
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
     const pal_src *head_src;         /* scanbuf holds head_len bytes of this file from its */
     size_t head_len;                 /* base: the open's first read (open_head), until its scan */

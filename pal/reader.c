@@ -2625,7 +2625,10 @@ static pal_status src_open_fd(pal_reader *r, pal_src *s, const char *path)
         pal_set_last_error("cannot open trace '%s': out of memory", path);
         return PAL_ENOMEM;
     }
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->at_len > 0 && strncmp(path, r->at_dir, r->at_len) == 0 && path[r->at_len] == '/')
+        s->fd = openat(r->at_fd, path + r->at_len + 1, O_RDONLY | O_CLOEXEC);
+    else
+        s->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0) {
         pal_set_last_error("cannot open trace '%s': %s", path, strerror(errno));
         return PAL_EIO;
@@ -2888,6 +2891,8 @@ void pal_reader_close(pal_reader *r)
     }
     free(r->streams);
     free(r->stab);
+    if (r->at_len > 0)
+        close(r->at_fd);
     free(r->scanbuf);
     for (size_t i = 0; i < r->ndcache; i++) {
         free(r->dcache[i].raw);

@@ -146,6 +146,36 @@ int pal_run_is_merged(const char *path)
     return pal_run_is_merged_header(b, n);
 }
 
+/* The directory of the file path, where path is the first of several
+ * files there (next the path of the one after it, or NULL): open as r's
+ * at_fd, its files are opened relative to it (the directory's path walked
+ * once, not once per file). The one before is closed. */
+static void at_dir(pal_reader *r, const char *path, const char *next)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (r->at_len > 0 && n == r->at_len && strncmp(path, r->at_dir, n) == 0)
+        return;                      /* the same directory */
+    if (r->at_len > 0)
+        close(r->at_fd);
+    r->at_len = 0;
+    const char *ns = next ? strrchr(next, '/') : NULL;
+    if (n == 0 || !ns || (size_t)(ns - next) != n || strncmp(path, next, n) != 0)
+        return;                      /* alone in its directory: opened by its path */
+    char *d = strndup(path, n);
+#ifdef O_PATH
+    int fd = d ? open(d, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+#else
+    int fd = d ? open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+#endif
+    free(d);
+    if (fd < 0)
+        return;
+    r->at_fd = fd;
+    r->at_len = n;
+    r->at_dir = path;
+}
+
 /* Enough file descriptors for n files and some more. */
 static void raise_fd_limit(size_t n)
 {
@@ -705,6 +735,7 @@ again:
         s->fd = -1;
         if (progress)
             progress(progress_ctx, i, l.n);
+        at_dir(r, l.v[i], i + 1 < l.n ? l.v[i + 1] : NULL);
         if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
             struct stat sb;
             if (s->run_file && l.dir[i] >= 0) {
@@ -762,6 +793,9 @@ again:
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
     }
+    if (r->at_len > 0)
+        close(r->at_fd);
+    r->at_len = 0;                   /* (r->at_dir was the list's) */
     if (progress)
         progress(progress_ctx, l.n, l.n);
     /* a directory of merged traces only: no per-rank trace to read */

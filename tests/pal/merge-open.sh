@@ -2,8 +2,9 @@
 # merge-open.sh -- the per-file cost of opening a run: a small per-rank trace
 # (up to 64 KiB, the whole of it) is read with one open and one pread, its
 # magic, header, index, chunk headers and clock measurements all from those
-# bytes, no stat of its path (a list of files is not stat'ed) and no
-# read-ahead hint (nothing is left to read); ecl-merge then copies it once
+# bytes, no stat of its path (a list of files is not stat'ed), opened
+# relative to its directory (whose path is walked once for all its files),
+# and no read-ahead hint (nothing is left to read); ecl-merge then copies it once
 # (copy_file_range, or read and write). The same when the run is given as
 # its directory, with a merged trace beside the per-rank ones: that one is
 # opened once, its header read and nothing more, and left out. Counted with
@@ -26,6 +27,11 @@ fail() {
 calls() {
     grep -c "$2([0-9]*<$1>" "$tmp/st"
 }
+# named TRACE_FILE SYSCALL: how many times SYSCALL named it, by its path or
+# relative to its directory's descriptor
+named() {
+    grep -E -c "$2\((AT_FDCWD(<[^>]*>)?, )?\"$1\"|$2\([0-9]+<$(dirname "$1")>, \"$(basename "$1")\"" "$tmp/st"
+}
 # one TOOL...: run under strace, then each rank's file opened once, read once
 one() {
     # (LeakSanitizer cannot run under ptrace: leaks are other tests' job)
@@ -33,18 +39,21 @@ one() {
         { cat "$tmp/out"; fail "$1 failed"; }
     for r in 0 1; do
         f=$tmp/trace.$r.ecl
-        opens=$(grep -c "open.*\"$f\"" "$tmp/st")
+        opens=$(named "$f" openat)
         [ "$opens" -eq 1 ] || fail "$(basename "$1"): $f opened $opens times, expected 1"
+        # (files of one directory: opened relative to it, its path walked once)
+        grep -E -q "openat\([0-9]+<$(dirname "$f")>, \"$(basename "$f")\"" "$tmp/st" ||
+            fail "$(basename "$1"): $f opened by its path, not relative to its directory"
         n=$(( $(calls "$f" pread64) + $(calls "$f" read) ))
         [ "$n" -eq 1 ] || {
             grep "<$f>" "$tmp/st" | cut -c1-160
             fail "$(basename "$1"): $f read with $n calls, expected 1"
         }
         [ "$(calls "$f" fadvise64)" -eq 0 ] || fail "$(basename "$1"): read-ahead hint on $f"
-        stats=$(grep -c "stat.*\"$f\"" "$tmp/st")
+        stats=$(( $(named "$f" stat) + $(named "$f" lstat) + $(named "$f" newfstatat) + $(named "$f" statx) ))
         [ "$stats" -eq 0 ] || fail "$(basename "$1"): $f stat'ed $stats times by its path"
     done
-    echo "$(basename "$1"): each file opened once, read with one pread, not stat'ed"
+    echo "$(basename "$1"): each file opened once (relative to its directory), read with one pread, not stat'ed"
 }
 one "$merge" -q -o "$tmp/m.ecl" "$tmp/trace.0.ecl" "$tmp/trace.1.ecl"
 "$paldump" --raw-time "$tmp/m.ecl" > "$tmp/d3" || fail "the run file does not read"
@@ -53,7 +62,7 @@ one "$merge" -q -o "$tmp/m.ecl" "$tmp/trace.0.ecl" "$tmp/trace.1.ecl"
 # read with one pread of its start
 one "$merge" -q -o "$tmp/d.ecl.out" "$tmp"
 cmp -s "$tmp/m.ecl" "$tmp/d.ecl.out" || fail "the directory merges otherwise than its files"
-opens=$(grep -c "open.*\"$tmp/m.ecl\"" "$tmp/st")
+opens=$(named "$tmp/m.ecl" openat)
 reads=$(calls "$tmp/m.ecl" pread64)
 [ "$opens" -eq 1 ] && [ "$reads" -eq 1 ] ||
     fail "the merged trace beside the per-rank ones: opened $opens times, read $reads times, expected 1 and 1"
