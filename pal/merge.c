@@ -1067,6 +1067,7 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     size_t nm = r->nsrcs;
     if (!(mem = calloc(nm, sizeof *mem)))
         goto oom;
+    pal_prefault(mem, nm * sizeof *mem);   /* (written in full, as the index below) */
     uint64_t ilen = (uint64_t)nm * ECC_RUN_MEMBER, total = 0;
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
@@ -1103,6 +1104,7 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     }
     if (!(index = calloc(ilen ? ilen : 1, 1)))
         goto oom;
+    pal_prefault(index, ilen);
     if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
                      sizeof err) != 0)
         goto io;

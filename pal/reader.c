@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -1795,6 +1796,61 @@ static int stab_room(pal_reader *r)
     return 0;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23       /* Linux 5.14; older kernels say EINVAL */
+#endif
+
+void pal_prefault(void *p, size_t n)
+{
+#ifdef __linux__
+    static uintptr_t pg;
+    if (!pg) {
+        long v = sysconf(_SC_PAGESIZE);
+        pg = v > 0 ? (uintptr_t)v : 4096;
+    }
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), e = ((uintptr_t)p + n) & ~(pg - 1);
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* The streams' structures: in blocks of 16, 32, ... 4,096, freed with the
+ * reader; a block's pages made present 64 KiB ahead of its use
+ * (pal_prefault): 8,192 streams of a 4,096-file run are 6.4 MB. */
+struct pal_sblock {
+    struct pal_sblock *next;
+    size_t used, cap;
+    uintptr_t ready;                 /* pages below it are present */
+    pal_stream v[];
+};
+
+#define PAL_PREFAULT_STEP ((uintptr_t)64 << 10)
+
+static pal_stream *stream_new(pal_reader *r)
+{
+    struct pal_sblock *b = r->sblocks;
+    if (!b || b->used == b->cap) {
+        size_t cap = b ? (b->cap < 4096 ? 2 * b->cap : 4096) : 16;
+        if (!(b = calloc(1, sizeof *b + cap * sizeof *b->v)))
+            return NULL;
+        b->cap = cap;
+        b->ready = (uintptr_t)b->v;
+        b->next = r->sblocks;
+        r->sblocks = b;
+    }
+    pal_stream *s = &b->v[b->used++];
+    uintptr_t end = (uintptr_t)(s + 1), last = (uintptr_t)(b->v + b->cap);
+    if (end > b->ready && b->ready < last) {
+        size_t n = last - b->ready < PAL_PREFAULT_STEP ? last - b->ready : PAL_PREFAULT_STEP;
+        pal_prefault((void *)b->ready, n);
+        b->ready += n;
+    }
+    return s;
+}
+
 /* The stream (src, process, stream), made when it is new: a hash look-up,
  * whatever the number of files and streams. NULL: no memory. */
 static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, uint32_t stream)
@@ -1809,13 +1865,15 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     }
     if (stab_room(r) != 0)
         return NULL;
-    if (r->nstreams % 64 == 0) {
-        pal_stream **ns = realloc(r->streams, (r->nstreams + 64) * sizeof *ns);
+    if (r->nstreams == r->capstreams) {
+        size_t cap = r->capstreams ? 2 * r->capstreams : 64;
+        pal_stream **ns = realloc(r->streams, cap * sizeof *ns);
         if (!ns)
             return NULL;
         r->streams = ns;
+        r->capstreams = cap;
     }
-    pal_stream *s = calloc(1, sizeof *s);
+    pal_stream *s = stream_new(r);
     if (!s)
         return NULL;
     s->src = src;
@@ -2681,8 +2739,8 @@ void pal_src_discard(pal_reader *r, pal_src *s)
             r->streams[w++] = x;
             continue;
         }
-        free(x->chunks);
-        free(x);
+        free(x->chunks);             /* (its structure stays in its block) */
+        x->chunks = NULL;
     }
     r->nstreams = w;
     if (r->stab_cap) {
@@ -2887,7 +2945,11 @@ void pal_reader_close(pal_reader *r)
         free(s->batch);
         free(s->bvals);
         free(s->blens);
-        free(s);
+    }
+    while (r->sblocks) {
+        struct pal_sblock *b = r->sblocks;
+        r->sblocks = b->next;
+        free(b);
     }
     free(r->streams);
     free(r->stab);

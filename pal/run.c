@@ -721,6 +721,7 @@ again:
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
     }
+    pal_prefault(r->srcs, l.n * sizeof *r->srcs);   /* every one is written */
     /* per input directory, its traces that are not merged ones (yet) */
     if (!(left = calloc(n, sizeof *left))) {
         st = PAL_ENOMEM;
