@@ -6,6 +6,7 @@
 #include "container/container.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <zlib.h>
 
 /* ---------------- LEB128 ---------------- */
@@ -114,9 +115,12 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t crc_fold(const uint8_t 
  * so that reading it is async-signal-safe. */
 static int clmul_ok;
 /* The 0-15 bytes after the folded blocks (8 of the 56 under a chunk
- * header's CRC), byte by byte: a zlib call each cost 4 % of a merge of
- * 4,096 small files. Reflected polynomial 0xEDB88320, as zlib's. */
-static uint32_t crc_byte[256];
+ * header's CRC), and CRCs of under 16 bytes: 8 bytes at a time through 8
+ * tables (slicing-by-8: eight independent look-ups where a byte at a time
+ * chains eight; the chain was 13 % of a 4,096-file merge's user time),
+ * then byte by byte; a zlib call each cost 4 %. Reflected polynomial
+ * 0xEDB88320, as zlib's; x86-64 is little-endian. */
+static uint32_t crc_tab[8][256];
 
 __attribute__((constructor)) static void crc_init(void)
 {
@@ -126,8 +130,27 @@ __attribute__((constructor)) static void crc_init(void)
         uint32_t c = i;
         for (int k = 0; k < 8; k++)
             c = c & 1 ? (c >> 1) ^ 0xEDB88320u : c >> 1;
-        crc_byte[i] = c;
+        crc_tab[0][i] = c;
     }
+    for (int t = 1; t < 8; t++)
+        for (uint32_t i = 0; i < 256; i++)
+            crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xFF];
+}
+
+/* The CRC register c (inverted form) over n bytes at p, without CLMUL. */
+static uint32_t crc_tail(uint32_t c, const uint8_t *p, size_t n)
+{
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        v ^= c;
+        c = crc_tab[7][v & 0xFF] ^ crc_tab[6][(v >> 8) & 0xFF] ^ crc_tab[5][(v >> 16) & 0xFF] ^
+            crc_tab[4][(v >> 24) & 0xFF] ^ crc_tab[3][(v >> 32) & 0xFF] ^
+            crc_tab[2][(v >> 40) & 0xFF] ^ crc_tab[1][(v >> 48) & 0xFF] ^ crc_tab[0][v >> 56];
+    }
+    for (; n > 0; n--)
+        c = crc_tab[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return c;
 }
 #endif
 
@@ -135,13 +158,15 @@ uint32_t ecc_crc32(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
 #ifdef ECC_HAVE_CLMUL
-    if (n >= 16 && clmul_ok) {
-        size_t m = n & ~(size_t)15;
-        uint32_t c = crc_fold(p, m, ~crc);
-        p += m;
-        for (n -= m; n > 0; n--)
-            c = crc_byte[(c ^ *p++) & 0xFF] ^ (c >> 8);
-        return ~c;
+    if (clmul_ok) {
+        uint32_t c = ~crc;
+        if (n >= 16) {
+            size_t m = n & ~(size_t)15;
+            c = crc_fold(p, m, c);
+            p += m;
+            n -= m;
+        }
+        return ~crc_tail(c, p, n);
     }
 #endif
     while (n) {
