@@ -55,6 +55,7 @@ struct pal_src {
     int gone;                        /* could not be opened again: its streams end */
     pal_stream *streams;             /* its streams (through pal_stream.src_next) */
     pal_stream **streams_end;        /* where the next one is linked (NULL: &streams) */
+    size_t nstreams;                 /* in that list */
     int framing;
     ecc_file_header hdr;             /* ECL */
     uint64_t data_start;             /* first chunk */

@@ -1855,7 +1855,14 @@ static pal_stream *stream_new(pal_reader *r)
  * whatever the number of files and streams. NULL: no memory. */
 static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, uint32_t stream)
 {
-    if (r->stab_cap) {
+    if (src->nstreams <= 8) {
+        /* a per-rank file's few streams: its own list, whose structures
+         * its scan has just used (the hash's probes each read another
+         * stream's, seldom in cache among 8,192) */
+        for (pal_stream *s = src->streams; s; s = s->src_next)
+            if (s->process == process && s->stream == stream)
+                return s;
+    } else if (r->stab_cap) {
         for (size_t i = stream_hash(r, src, process, stream); r->stab[i];
              i = (i + 1) & (r->stab_cap - 1)) {
             pal_stream *s = r->stab[i];
@@ -1887,6 +1894,7 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     pal_stream **tail = src->streams_end ? src->streams_end : &src->streams;
     *tail = s;
     src->streams_end = &s->src_next;
+    src->nstreams++;
     return s;
 }
 
