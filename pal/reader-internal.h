@@ -12,9 +12,10 @@
  * its current chunk's payload and one batch of decoded records, so memory is
  * bounded by the number of streams, never by the trace's length.
  *
- * Many files (a run of thousands of ranks): streams are found by a hash of
- * (file, process, thread); a file's descriptor is opened when one of its
- * chunks is read and kept in a least-recently-used list of at most
+ * Many files (a run of thousands of ranks): streams are found in their
+ * file's list (a file of a few), or by a hash of (file, process, thread);
+ * a file's descriptor is opened when one of its chunks is read and kept
+ * in a least-recently-used list of at most
  * r->max_open descriptors (pal_src_fd), so any number of files reads within
  * the process's descriptor limit; a stream's buffers are allocated when it
  * first reads a chunk, sized by a budget shared by all streams, and freed
@@ -181,8 +182,9 @@ struct pal_reader {
     pal_stream **streams;
     size_t nstreams, capstreams;
     struct pal_sblock *sblocks;      /* where the streams' structures are (reader.c) */
-    pal_stream **stab;               /* hash of the streams by (file, process, thread) */
-    size_t stab_cap;                 /* a power of two, over twice nstreams */
+    pal_stream **stab;               /* hash of the streams by (file, process, thread) of */
+    size_t stab_cap, nstab;          /* files of many (reader.c); cap: a power of two, over
+                                      * twice nstab */
     pal_src *lru_head, *lru_tail;    /* open files, most recently used first */
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */

@@ -1770,6 +1770,15 @@ static size_t stream_hash(const pal_reader *r, const pal_src *src, uint32_t proc
     return (size_t)(h >> 32) & (r->stab_cap - 1);
 }
 
+/* A file of more streams than this has them in the hash; one of fewer (a
+ * per-rank trace) finds them in its own list. */
+#define PAL_SRC_LIST 8
+
+static int in_stab(const pal_stream *s)
+{
+    return s->src->nstreams > PAL_SRC_LIST;
+}
+
 /* Puts s in the hash of streams (there is room). */
 static void stab_put(pal_reader *r, pal_stream *s)
 {
@@ -1777,22 +1786,27 @@ static void stab_put(pal_reader *r, pal_stream *s)
     while (r->stab[i])
         i = (i + 1) & (r->stab_cap - 1);
     r->stab[i] = s;
+    r->nstab++;
 }
 
-/* Room for one more stream in the hash (kept under half full). */
-static int stab_room(pal_reader *r)
+/* Room for n more streams in the hash (kept under half full). */
+static int stab_room(pal_reader *r, size_t n)
 {
-    if (2 * (r->nstreams + 1) <= r->stab_cap)
+    if (2 * (r->nstab + n) <= r->stab_cap)
         return 0;
     size_t cap = r->stab_cap ? 2 * r->stab_cap : 64;
+    while (cap < 2 * (r->nstab + n))
+        cap *= 2;
     pal_stream **nt = calloc(cap, sizeof *nt);
     if (!nt)
         return -1;
     free(r->stab);
     r->stab = nt;
     r->stab_cap = cap;
+    r->nstab = 0;
     for (size_t i = 0; i < r->nstreams; i++)
-        stab_put(r, r->streams[i]);
+        if (in_stab(r->streams[i]))
+            stab_put(r, r->streams[i]);
     return 0;
 }
 
@@ -1855,7 +1869,7 @@ static pal_stream *stream_new(pal_reader *r)
  * whatever the number of files and streams. NULL: no memory. */
 static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, uint32_t stream)
 {
-    if (src->nstreams <= 8) {
+    if (src->nstreams <= PAL_SRC_LIST) {
         /* a per-rank file's few streams: its own list, whose structures
          * its scan has just used (the hash's probes each read another
          * stream's, seldom in cache among 8,192) */
@@ -1870,7 +1884,10 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
                 return s;
         }
     }
-    if (stab_room(r) != 0)
+    /* the hash: this one, or all the file's when it passes PAL_SRC_LIST */
+    size_t put = src->nstreams > PAL_SRC_LIST ? 1 : src->nstreams == PAL_SRC_LIST ? PAL_SRC_LIST + 1
+                                                                                   : 0;
+    if (put && stab_room(r, put) != 0)
         return NULL;
     if (r->nstreams == r->capstreams) {
         size_t cap = r->capstreams ? 2 * r->capstreams : 64;
@@ -1889,12 +1906,13 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     s->key = (uint64_t)process << 32 | stream;
     s->first_time = UINT64_MAX;
     r->streams[r->nstreams++] = s;
-    stab_put(r, s);
     /* the file's list keeps the order streams were found in */
     pal_stream **tail = src->streams_end ? src->streams_end : &src->streams;
     *tail = s;
     src->streams_end = &s->src_next;
     src->nstreams++;
+    for (pal_stream *x = put > 1 ? src->streams : put ? s : NULL; x; x = x->src_next)
+        stab_put(r, x);
     return s;
 }
 
@@ -2753,8 +2771,10 @@ void pal_src_discard(pal_reader *r, pal_src *s)
     r->nstreams = w;
     if (r->stab_cap) {
         memset(r->stab, 0, r->stab_cap * sizeof *r->stab);
+        r->nstab = 0;
         for (size_t i = 0; i < r->nstreams; i++)
-            stab_put(r, r->streams[i]);
+            if (in_stab(r->streams[i]))
+                stab_put(r, r->streams[i]);
     }
     if (s->fd >= 0) {
         if (s->in_lru) {
