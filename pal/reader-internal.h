@@ -108,9 +108,11 @@ struct pal_stream {
     pal_stream *src_next;            /* the next stream of the same file */
     uint32_t process, stream;
     uint64_t key;                    /* process << 32 | stream, for ties */
-    /* its records chunks (offsets, file order), copies included */
+    /* its records chunks (offsets, file order), copies included: in chunk0
+     * while they fit (a per-rank file's stream has a few), else allocated */
     uint64_t *chunks;
     size_t nchunks, capchunks, next;
+    uint64_t chunk0[4];
     uint64_t listed;                 /* chunks that are not copies */
     uint64_t records;                /* in them, from their headers */
     uint64_t first_time, last_time;  /* of those holding records (ticks); first > last: none */

@@ -1564,6 +1564,14 @@ pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n)
     return PAL_OK;
 }
 
+/* A stream's chunk offsets given back (they may be in its own chunk0). */
+static void chunks_free(pal_stream *s)
+{
+    if (s->chunks != s->chunk0)
+        free(s->chunks);
+    s->chunks = NULL;
+}
+
 /* A stream that has ended gives its buffers back (a run's streams end at
  * different times: the memory goes with them). */
 static void stream_release(pal_stream *s)
@@ -1581,8 +1589,7 @@ static void stream_release(pal_stream *s)
     s->bvals = NULL;
     s->blens = NULL;
     s->wcap = s->zcap = 0;
-    free(s->chunks);
-    s->chunks = NULL;
+    chunks_free(s);
     s->nchunks = s->capchunks = s->next = 0;
 }
 
@@ -1920,7 +1927,16 @@ static int add_chunk(pal_stream *s, uint64_t off)
 {
     if (s->nchunks == s->capchunks) {
         size_t cap = s->capchunks ? 2 * s->capchunks : 8;
-        uint64_t *nc = realloc(s->chunks, cap * sizeof *nc);
+        uint64_t *nc;
+        if (!s->chunks) {            /* the first ones: no allocation */
+            nc = s->chunk0;
+            cap = sizeof s->chunk0 / sizeof *s->chunk0;
+        } else if (s->chunks == s->chunk0) {
+            if ((nc = malloc(cap * sizeof *nc)) != NULL)
+                memcpy(nc, s->chunk0, sizeof s->chunk0);
+        } else {
+            nc = realloc(s->chunks, cap * sizeof *nc);
+        }
         if (!nc)
             return -1;
         s->chunks = nc;
@@ -2765,8 +2781,7 @@ void pal_src_discard(pal_reader *r, pal_src *s)
             r->streams[w++] = x;
             continue;
         }
-        free(x->chunks);             /* (its structure stays in its block) */
-        x->chunks = NULL;
+        chunks_free(x);              /* (its structure stays in its block) */
     }
     r->nstreams = w;
     if (r->stab_cap) {
@@ -2966,7 +2981,7 @@ void pal_reader_close(pal_reader *r)
     }
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
-        free(s->chunks);
+        chunks_free(s);
         free(s->win);
         free(s->zin);
         ecc_inflater_destroy(s->inf);
