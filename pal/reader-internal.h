@@ -143,7 +143,7 @@ struct pal_stream {
     int chave_time;
     int bad;
     uint32_t bad_done;
-    char bad_why[320];
+    char *bad_why;                   /* why (allocated when it is, reader.c) */
     /* the batch of decoded records */
     pal_record *batch;
     pal_value *bvals;
