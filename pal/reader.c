@@ -360,6 +360,21 @@ static const char *payload_from_scan(int fd, const ecc_scan *sc, const ecc_event
     return NULL;
 }
 
+/* Whether a chunk's stored payload is intact (its CRC): where the scan's
+ * window holds it, checked there (no copy); else read. NULL or why. */
+static const char *payload_check(int fd, const ecc_scan *sc, const ecc_event *ev)
+{
+    const uint8_t *p = sc ? ecc_scan_bytes(sc, ev->offset + ECC_CHUNK_HEADER,
+                                           ev->chunk.stored_length) : NULL;
+    if (p)
+        return ecc_crc32(0, p, ev->chunk.stored_length) != ev->chunk.payload_crc
+                   ? "chunk payload CRC mismatch" : NULL;
+    uint8_t *b = malloc(ev->chunk.stored_length ? ev->chunk.stored_length : 1);
+    const char *why = b ? ecc_read_payload(fd, ev, b) : "out of memory";
+    free(b);
+    return why;
+}
+
 /* Reads, checks and decompresses a (small) chunk's payload into a malloc'd
  * buffer (*out, raw_length bytes); with sc, from the scan's window when it
  * holds the payload. NULL or why. */
@@ -527,10 +542,7 @@ static int read_header_ahead(int fd, uint8_t *hb, uint8_t *buf, size_t cap, uint
  * are small: definitions.) */
 static int copy_intact(int fd, const ecc_scan *sc, const ecc_event *ev)
 {
-    uint8_t *p = malloc(ev->chunk.stored_length ? ev->chunk.stored_length : 1);
-    const char *why = p ? payload_from_scan(fd, sc, ev, p) : "out of memory";
-    free(p);
-    return why == NULL;
+    return payload_check(fd, sc, ev) == NULL;
 }
 
 /* Makes the next records chunk of s current: checks what its header says,
@@ -2442,13 +2454,21 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
                 if (!np)
                     return PAL_ENOMEM;
                 src->dpend = np;
-                if (!(p = malloc(c->stored_length ? c->stored_length : 1)))
-                    return PAL_ENOMEM;
-                w = payload_from_scan(src->fd, &sc, &ev, p);
+                /* (from the scan's window when it holds them: no copy) */
+                const uint8_t *b = ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
+                                                  c->stored_length);
+                if (b) {
+                    w = payload_check(src->fd, &sc, &ev);
+                } else {
+                    if (!(p = malloc(c->stored_length ? c->stored_length : 1)))
+                        return PAL_ENOMEM;
+                    w = payload_from_scan(src->fd, &sc, &ev, p);
+                    b = p;
+                }
                 kh[0] = c->compression;
                 ecc_put32(kh + 1, c->stored_length);
                 ecc_put32(kh + 5, c->raw_length);
-                if (!w && (key_add(src, kh, 9) != 0 || key_add(src, p, c->stored_length) != 0)) {
+                if (!w && (key_add(src, kh, 9) != 0 || key_add(src, b, c->stored_length) != 0)) {
                     free(p);
                     return PAL_ENOMEM;
                 }
@@ -2472,9 +2492,11 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
         }
         case ECC_KIND_INDEX:
         case ECC_KIND_HEADER_COPY: {
-            /* nothing depends on them, but their damage is said */
-            uint8_t *p;
-            const char *w = load_small(src->fd, &sc, &ev, &p);
+            /* nothing depends on them, but their damage is said (stored
+             * raw: checked in place) */
+            uint8_t *p = NULL;
+            const char *w = c->compression ? load_small(src->fd, &sc, &ev, &p)
+                                           : payload_check(src->fd, &sc, &ev);
             free(p);
             if (w) {
                 report(r, src, ev.offset, "%s chunk damaged: %s; skipped",
