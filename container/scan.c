@@ -123,8 +123,14 @@ void ecc_scan_init(ecc_scan *s, int fd, uint64_t size, uint64_t start)
 
 void ecc_scan_next(ecc_scan *s, ecc_event *ev)
 {
-    memset(ev, 0, sizeof *ev);
+    /* (field by field: a memset of the whole was a rep stos, whose start
+     * cost was half of this function's time in a scan of small files) */
+    ev->type = 0;
     ev->offset = s->pos;
+    ev->length = 0;
+    memset(&ev->chunk, 0, sizeof ev->chunk);
+    ev->index_offset = 0;
+    ev->reason = NULL;
     if (s->done) {
         ev->type = ECC_EV_END;
         return;
