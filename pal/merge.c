@@ -1089,7 +1089,12 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         const pal_src *f = &r->srcs[i];
         ecc_run_member *m = &mem[i];
         const char *base = strrchr(f->path, '/');
-        snprintf(m->name, sizeof m->name, "%s", base ? base + 1 : f->path);
+        base = base ? base + 1 : f->path;
+        size_t bl = strlen(base);    /* (cut to the field, as snprintf would) */
+        if (bl >= sizeof m->name)
+            bl = sizeof m->name - 1;
+        memcpy(m->name, base, bl);
+        m->name[bl] = '\0';
         m->offset = pos;             /* (recompressed: set as written) */
         m->length = f->size;
         m->rank = f->hdr.rank;

@@ -152,10 +152,11 @@ int pal_run_is_merged(const char *path)
  * once, not once per file). The one before is closed. */
 static void at_dir(pal_reader *r, const char *path, const char *next)
 {
+    if (r->at_len > 0 && strncmp(path, r->at_dir, r->at_len) == 0 && path[r->at_len] == '/' &&
+        !strchr(path + r->at_len + 1, '/'))
+        return;                      /* the same directory */
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 0;
-    if (r->at_len > 0 && n == r->at_len && strncmp(path, r->at_dir, n) == 0)
-        return;                      /* the same directory */
     if (r->at_len > 0)
         close(r->at_fd);
     r->at_len = 0;
