@@ -663,7 +663,7 @@ static void zmember_end(zcopy *zc, zmember *zm, uint32_t i)
         ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
                               x->last_time };
         uint8_t *q = p;
-        p = ecc_run_stream_encode(p, &rs, x->chunks);
+        p = ecc_run_stream_encode(p, &rs, NULL);
         for (size_t k = 0; k < x->nchunks; k++)
             ecc_put64(q + ECC_RUN_STREAM + 8 * k, zmap_find(zc, x->chunks[k]) + m->offset);
     }
@@ -1085,6 +1085,9 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     }
     uint64_t first = align_up(ECC_RUN_HEADER + ilen, method == ECC_COMP_NONE ? ECC_RUN_ALIGN : 8);
     uint64_t pos = first, end = first;
+    if (!(index = calloc(ilen ? ilen : 1, 1)))
+        goto oom;
+    pal_prefault(index, ilen);
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
         ecc_run_member *m = &mem[i];
@@ -1106,10 +1109,21 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         end = pos + f->size;
         pos = align_up(end, ECC_RUN_ALIGN);
         total += f->size;
+        if (method != ECC_COMP_NONE)
+            continue;                /* (recompress writes the stream tables) */
+        /* its stream table: the chunks at their offsets in the run file */
+        uint8_t *t = index + m->streams_offset, *p = t + 8;
+        ecc_run_streams_begin(t, m->nstreams);
+        for (const pal_stream *x = f->streams; x; x = x->src_next) {
+            ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
+                                  x->last_time };
+            uint8_t *q = p + ECC_RUN_STREAM;
+            p = ecc_run_stream_encode(p, &rs, NULL);
+            for (size_t k = 0; k < x->nchunks; k++)
+                ecc_put64(q + 8 * k, x->chunks[k] + m->offset);
+        }
+        ecc_run_streams_seal(t, m->streams_length);
     }
-    if (!(index = calloc(ilen ? ilen : 1, 1)))
-        goto oom;
-    pal_prefault(index, ilen);
     if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
                      sizeof err) != 0)
         goto io;
@@ -1122,20 +1136,6 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
             goto io;
         }
     } else {
-        for (size_t i = 0; i < nm; i++) {
-            const pal_src *f = &r->srcs[i];
-            uint8_t *t = index + mem[i].streams_offset, *p = t + 8;
-            ecc_run_streams_begin(t, mem[i].nstreams);
-            for (const pal_stream *x = f->streams; x; x = x->src_next) {
-                ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
-                                      x->last_time };
-                uint8_t *q = p;
-                p = ecc_run_stream_encode(p, &rs, x->chunks);
-                for (size_t k = 0; k < x->nchunks; k++)       /* offsets in the run file */
-                    ecc_put64(q + ECC_RUN_STREAM + 8 * k, x->chunks[k] + mem[i].offset);
-            }
-            ecc_run_streams_seal(t, mem[i].streams_length);
-        }
         uint64_t done = 0;
         /* the members whose descriptors the scan left open first, then the
          * others: in input order, a run of more files than the reader keeps
