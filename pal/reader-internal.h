@@ -44,6 +44,8 @@ typedef struct pal_otf2 pal_otf2;
 struct pal_src {
     char *path;
     int fd;                          /* -1 while closed: pal_src_fd opens it */
+    struct pal_ascii *ascii;         /* line framing's state */
+    pal_otf2 *otf2;                  /* an OTF2 archive (pal/otf2.c) */
     /* a member of a run file (version 3): its bytes are [base, size) of the
      * file at path, every offset below is one in that file; else base 0 */
     uint64_t base;
@@ -91,11 +93,9 @@ struct pal_src {
     int header_recovered;            /* the header was damaged; its copy was used */
     uint64_t index_off;
     int truncated;
-    /* raw and line framings: decoding state (one stream) */
+    /* raw and line framings: decoding state (one stream; ascii above) */
     uint64_t pos;
     uint64_t tsum;
-    struct pal_ascii *ascii;
-    pal_otf2 *otf2;                  /* an OTF2 archive (pal/otf2.c) */
     /* clock measurements (MPI layer): phase 0 at init, 1 at finalize */
     int have_sync[2];
     uint64_t sync_local[2], sync_ref[2], sync_rtt[2];
@@ -113,6 +113,17 @@ struct pal_stream {
     uint64_t *chunks;
     size_t nchunks, capchunks, next;
     uint64_t chunk0[4];
+    /* what else it owns, side by side (closing a run walks 8,192 streams):
+     * the window of its raw payload, its compressed stored bytes, its own
+     * inflater, its batch of decoded records (rows, values, lengths) and
+     * why its current chunk is damaged (allocated when it is, reader.c) */
+    uint8_t *win;
+    uint8_t *zin;
+    ecc_inflater *inf;               /* for a payload inflated as it is read */
+    pal_record *batch;
+    pal_value *bvals;
+    uint32_t *blens;
+    char *bad_why;
     uint64_t listed;                 /* chunks that are not copies */
     uint64_t records;                /* in them, from their headers */
     uint64_t first_time, last_time;  /* of those holding records (ticks); first > last: none */
@@ -123,18 +134,16 @@ struct pal_stream {
     /* the current chunk */
     ecc_chunk ch;
     uint64_t coff, cwhole;
-    /* its raw payload: the window holds [cp, cend); raw_left bytes have not
-     * come into it yet (read from the file, or inflated from zin) */
-    uint8_t *win;
+    /* its raw payload: the window (win) holds [cp, cend); raw_left bytes
+     * have not come into it yet (read from the file, or inflated from zin) */
     size_t wcap;
     uint64_t raw_left;
     uint64_t file_next;              /* uncompressed: file offset of the next bytes */
-    uint8_t *zin;                    /* compressed: stored bytes */
-    size_t zcap;
+    size_t zcap;                     /* compressed: stored bytes (zin) */
     const uint8_t *zp, *zend;
     uint64_t stored_left, stored_next;
-    ecc_inflater *inf;               /* its own, for a payload inflated as it is read */
-    ecc_inflater *cinf;              /* the one inflating the current chunk */
+    ecc_inflater *cinf;              /* the one inflating the current chunk (inf, or the
+                                      * reader's) */
     const unsigned char *cp, *cend, *csafe;
     uint64_t cbase;                  /* payload offset of win[0] */
     uint32_t ccount, cleft;
@@ -143,11 +152,7 @@ struct pal_stream {
     int chave_time;
     int bad;
     uint32_t bad_done;
-    char *bad_why;                   /* why (allocated when it is, reader.c) */
-    /* the batch of decoded records */
-    pal_record *batch;
-    pal_value *bvals;
-    uint32_t *blens;
+    /* the batch of decoded records (batch, bvals, blens) */
     size_t nbatch, nvals;
     pal_record *bnext, *bend;
     uint64_t chunk_no, batch_chunk;
