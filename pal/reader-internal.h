@@ -202,6 +202,10 @@ struct pal_reader {
     size_t at_len;
     const char *at_dir;
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
+    uint8_t *hbuf;                   /* the header of the file being opened (hcap bytes) */
+    size_t hcap;
+    uint8_t *spare_key;              /* a run: a dictionary key's buffer, given back (its */
+    size_t spare_cap;                /* capacity), for the next file's (reader.c) */
     const pal_src *head_src;         /* scanbuf holds head_len bytes of this file from its */
     size_t head_len;                 /* base: the open's first read (open_head), until its scan */
     struct pal_dcache {              /* a run: its files' dictionaries decoded so far */

@@ -2038,8 +2038,13 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
 }
 
 /* Appends n bytes to the key of s's dictionary. */
-static int key_add(pal_src *s, const uint8_t *p, size_t n)
+static int key_add(pal_reader *r, pal_src *s, const uint8_t *p, size_t n)
 {
+    if (!s->dkey && r->spare_key) {  /* the buffer an earlier file gave back */
+        s->dkey = r->spare_key;
+        s->dkey_cap = r->spare_cap;
+        r->spare_key = NULL;
+    }
     if (s->dkey_len + n > s->dkey_cap) {
         size_t cap = s->dkey_cap ? s->dkey_cap : 4096;
         while (cap < s->dkey_len + n)
@@ -2132,7 +2137,12 @@ static pal_status run_dict(pal_reader *r, pal_src *src, const uint8_t *hb)
         }
     }
 done:
-    free(src->dkey);
+    if (src->dkey && !r->spare_key) {   /* for the next file's key */
+        r->spare_key = src->dkey;
+        r->spare_cap = src->dkey_cap;
+    } else {
+        free(src->dkey);
+    }
     free(src->dpend);
     src->dkey = NULL;
     src->dpend = NULL;
@@ -2468,7 +2478,7 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
                 kh[0] = c->compression;
                 ecc_put32(kh + 1, c->stored_length);
                 ecc_put32(kh + 5, c->raw_length);
-                if (!w && (key_add(src, kh, 9) != 0 || key_add(src, b, c->stored_length) != 0)) {
+                if (!w && (key_add(r, src, kh, 9) != 0 || key_add(r, src, b, c->stored_length) != 0)) {
                     free(p);
                     return PAL_ENOMEM;
                 }
@@ -2508,13 +2518,17 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
             break;
         }
         case ECC_KIND_END: {
-            uint8_t *p;
-            const char *w = load_small(src->fd, &sc, &ev, &p);
+            /* stored raw and in the scan's window: decoded there */
+            uint8_t *p = NULL;
+            const uint8_t *in = c->compression ? NULL
+                                : ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
+                                                 c->stored_length);
+            const char *w = in ? payload_check(src->fd, &sc, &ev)
+                               : load_small(src->fd, &sc, &ev, &p);
             end_ctx ec = { r, src, 0 };
-            if (!w) {
-                w = ecc_end_decode(p, c->raw_length, &src->end, end_stream, &ec);
-                free(p);
-            }
+            if (!w)
+                w = ecc_end_decode(in ? in : p, c->raw_length, &src->end, end_stream, &ec);
+            free(p);
             if (ec.oom)
                 return PAL_ENOMEM;
             if (w) {
@@ -2595,6 +2609,21 @@ static void file_verdict(pal_reader *r, pal_src *src)
     }
 }
 
+/* Room for the n bytes of a file header, kept from file to file of a run
+ * (r->hbuf; 4,096 files made 4,096 allocations of a few KiB). NULL: no
+ * memory. */
+static uint8_t *header_buf(pal_reader *r, size_t n)
+{
+    if (n > r->hcap) {
+        uint8_t *b = realloc(r->hbuf, n);
+        if (!b)
+            return NULL;
+        r->hbuf = b;
+        r->hcap = n;
+    }
+    return r->hbuf;
+}
+
 pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
 {
     pal_status st = PAL_OK;
@@ -2612,7 +2641,7 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         if (src->hdr.header_length > len) {
             why = "file header truncated";
             at = len;
-        } else if (!(hb = malloc(src->hdr.header_length))) {
+        } else if (!(hb = header_buf(r, src->hdr.header_length))) {
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
         } else if (head_read(r, src, hb, src->hdr.header_length, src->base) != 0) {
             OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
@@ -2624,8 +2653,7 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     src->data_start = src->base + src->hdr.header_length;
     if (why) {
         /* a damaged header: its copy, if the file has one */
-        free(hb);
-        hb = NULL;
+        hb = NULL;                   /* (r->hbuf, kept) */
         uint64_t copy_end = 0;
         const char *w2 = len > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
         if (w2) {
@@ -2657,8 +2685,8 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
          * and their dictionary chunks alike: found by those bytes after the
          * scan (run_dict), decoded once */
         uint8_t zlib = (src->hdr.flags & ECC_HFLAG_DICT_ZLIB) != 0;
-        if (key_add(src, &zlib, 1) != 0 ||
-            key_add(src, hb + src->hdr.dict_offset, src->hdr.dict_length) != 0)
+        if (key_add(r, src, &zlib, 1) != 0 ||
+            key_add(r, src, hb + src->hdr.dict_offset, src->hdr.dict_length) != 0)
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     } else {
         edl_dict *ed = NULL;
@@ -2693,11 +2721,13 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     }
     if (!src->dict && ((st = run_dict(r, src, hb)) != PAL_OK || (st = dict_ready(src)) != PAL_OK))
         goto fail;
-    free(hb);
+    if (hb != r->hbuf)
+        free(hb);
     file_verdict(r, src);
     return PAL_OK;
 fail:
-    free(hb);
+    if (hb != r->hbuf)
+        free(hb);
     return st;
 }
 
@@ -3039,6 +3069,8 @@ void pal_reader_close(pal_reader *r)
     }
     free(r->streams);
     free(r->stab);
+    free(r->hbuf);
+    free(r->spare_key);
     if (r->at_len > 0)
         close(r->at_fd);
     free(r->scanbuf);
