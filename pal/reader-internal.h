@@ -42,10 +42,20 @@ typedef struct pal_otf2 pal_otf2;
 
 /* One file. */
 struct pal_src {
+    /* (what it owns first, side by side: closing a run walks 4,096 files) */
     char *path;
-    int fd;                          /* -1 while closed: pal_src_fd opens it */
     struct pal_ascii *ascii;         /* line framing's state */
     pal_otf2 *otf2;                  /* an OTF2 archive (pal/otf2.c) */
+    pal_dict *dict;                  /* the dictionary its records are decoded with */
+    /* a run: record descriptor of the reader's dictionary for each of this
+     * file's (by index); NULL when the reader's dictionary is this one */
+    const pal_recdesc **map;
+    /* a run, while opening: its dictionary's bytes (header and dictionary
+     * chunks, the key of r->dcache) and the offsets of those chunks */
+    uint8_t *dkey;
+    uint64_t *dpend;
+    int fd;                          /* -1 while closed: pal_src_fd opens it */
+    int own_dict;                    /* dict: else the reader's, or shared with another file */
     /* a member of a run file (version 3): its bytes are [base, size) of the
      * file at path, every offset below is one in that file; else base 0 */
     uint64_t base;
@@ -62,20 +72,11 @@ struct pal_src {
     int framing;
     ecc_file_header hdr;             /* ECL */
     uint64_t data_start;             /* first chunk */
-    pal_dict *dict;                  /* the dictionary its records are decoded with */
-    int own_dict;                    /* else the reader's, or shared with another file */
     int dict_borrowed;               /* a run: the reader's (r->dcache), shared */
     int dict_chunks;                 /* it has dictionary chunks */
-    /* a run, while opening: its dictionary's bytes (header and dictionary
-     * chunks, the key of r->dcache) and the offsets of those chunks */
-    uint8_t *dkey;
-    size_t dkey_len, dkey_cap;
-    uint64_t *dpend;
-    size_t npend;
-    /* a run: record descriptor of the reader's dictionary for each of this
-     * file's (by index); NULL when the reader's dictionary is this one */
-    const pal_recdesc **map;
-    size_t nmap;
+    size_t dkey_len, dkey_cap;       /* of dkey */
+    size_t npend;                    /* in dpend */
+    size_t nmap;                     /* in map */
     uint32_t process;                /* rank, or a number after the ranks */
     uint32_t header_process;         /* for chunks whose process is 0xFFFFFFFF */
     /* a run: time in ns of the run = g0 + b * (ticks - t0), fields whose unit
