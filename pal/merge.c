@@ -1088,13 +1088,11 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     uint64_t ilen = (uint64_t)nm * ECC_RUN_MEMBER, total = 0;
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
-        uint32_t ns = 0;
-        uint64_t nc = 0;
-        for (const pal_stream *x = f->streams; x; x = x->src_next, ns++) {
-            nc += x->nchunks;
-            res.records += x->records;
-            res.chunks += x->listed;
-        }
+        /* (the sums the scan kept: its streams are read in the next pass) */
+        uint32_t ns = (uint32_t)f->nstreams;
+        uint64_t nc = f->scan_chunks;
+        res.records += f->scan_records;
+        res.chunks += f->scan_listed;
         mem[i].streams_offset = ilen;
         mem[i].streams_length = (uint32_t)ecc_run_streams_size(ns, nc);
         mem[i].nstreams = ns;

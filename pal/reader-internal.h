@@ -69,6 +69,9 @@ struct pal_src {
     pal_stream *streams;             /* its streams (through pal_stream.src_next) */
     pal_stream **streams_end;        /* where the next one is linked (NULL: &streams) */
     size_t nstreams;                 /* in that list */
+    /* over its streams, as the scan found them: chunk offsets (copies
+     * included), chunks that are not copies, records in those */
+    uint64_t scan_chunks, scan_listed, scan_records;
     int framing;
     ecc_file_header hdr;             /* ECL */
     uint64_t data_start;             /* first chunk */

@@ -2406,6 +2406,7 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
             pal_stream *s = find_stream(r, src, process, c->stream);
             if (!s || add_chunk(s, ev.offset) != 0)
                 return PAL_ENOMEM;
+            src->scan_chunks++;
             if (r->flags & PAL_OPEN_COPY_) {
                 /* a merge that copies: the payload's CRC now, where the
                  * scan's window holds it (else read) */
@@ -2426,6 +2427,8 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
             if (!(c->flags & ECC_CFLAG_COPY)) {
                 s->listed++;
                 s->records += c->record_count;
+                src->scan_listed++;
+                src->scan_records += c->record_count;
                 if (c->record_count > 0) {
                     if (c->first_time < s->first_time)
                         s->first_time = c->first_time;
