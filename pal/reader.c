@@ -407,13 +407,12 @@ static const char *load_small(int fd, const ecc_scan *sc, const ecc_event *ev, u
  * (allocated then: a reason in each of a run's 8,192 streams was 2.6 MB). */
 static void PAL_PRINTF(2, 3) set_bad_why(pal_stream *s, const char *fmt, ...)
 {
-    char line[320];
+    free(s->bad_why);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    if (vasprintf(&s->bad_why, fmt, ap) < 0)
+        s->bad_why = NULL;           /* (said without its reason) */
     va_end(ap);
-    free(s->bad_why);
-    s->bad_why = strdup(line);       /* (NULL: said without its reason) */
 }
 
 static const char *bad_why(const pal_stream *s)
