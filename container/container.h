@@ -462,7 +462,8 @@ void ecc_run_member_encode(uint8_t out[ECC_RUN_MEMBER], const ecc_run_member *m)
 int ecc_run_member_decode(const uint8_t b[ECC_RUN_MEMBER], ecc_run_member *m);
 /* Stream table: 8 bytes (CRC-32 of the rest, count), then per stream a row
  * and its chunk offsets. Size, and encoding row by row into a table whose
- * CRC ecc_run_streams_seal sets. */
+ * CRC ecc_run_streams_seal sets (chunks NULL: the row only, the offsets
+ * left to the caller, before the seal). */
 size_t ecc_run_streams_size(uint32_t nstreams, uint64_t nchunks);
 void ecc_run_streams_begin(uint8_t *out, uint32_t nstreams);
 uint8_t *ecc_run_stream_encode(uint8_t *p, const ecc_run_stream *s, const uint64_t *chunks);

@@ -172,9 +172,9 @@ uint8_t *ecc_run_stream_encode(uint8_t *p, const ecc_run_stream *s, const uint64
     ecc_put64(p + 16, s->first_time);
     ecc_put64(p + 24, s->last_time);
     p += ECC_RUN_STREAM;
-    for (uint32_t i = 0; i < s->nchunks; i++, p += 8)
-        ecc_put64(p, chunks[i]);
-    return p;
+    for (uint32_t i = 0; chunks && i < s->nchunks; i++)
+        ecc_put64(p + 8 * (size_t)i, chunks[i]);
+    return p + 8 * (size_t)s->nchunks;
 }
 
 void ecc_run_streams_seal(uint8_t *out, size_t length)

@@ -123,8 +123,14 @@ void ecc_scan_init(ecc_scan *s, int fd, uint64_t size, uint64_t start)
 
 void ecc_scan_next(ecc_scan *s, ecc_event *ev)
 {
-    memset(ev, 0, sizeof *ev);
+    /* (field by field: a memset of the whole was a rep stos, whose start
+     * cost was half of this function's time in a scan of small files) */
+    ev->type = 0;
     ev->offset = s->pos;
+    ev->length = 0;
+    memset(&ev->chunk, 0, sizeof ev->chunk);
+    ev->index_offset = 0;
+    ev->reason = NULL;
     if (s->done) {
         ev->type = ECC_EV_END;
         return;
@@ -155,13 +161,16 @@ void ecc_scan_next(ecc_scan *s, ecc_event *ev)
         s->pos = s->size;
         return;
     }
-    if (scan_read(s, b, sizeof b, s->pos) != 0) {
+    /* (decoded where the window holds it: a copy of 64 bytes per chunk
+     * was a tenth of a 4,096-file merge's user time) */
+    const uint8_t *hp = ecc_scan_bytes(s, s->pos, sizeof b);
+    if (!hp && scan_read(s, b, sizeof b, s->pos) != 0) {
         s->ioerr = errno ? errno : EIO;
         s->done = 1;
         ev->type = ECC_EV_IOERR;
         return;
     }
-    const char *why = ecc_chunk_decode(b, &ev->chunk);
+    const char *why = ecc_chunk_decode(hp ? hp : b, &ev->chunk);
     if (why != NULL) {
         int64_t next = ecc_resync(s->fd, s->size, s->pos + 1);
         if (next < 0) {

@@ -359,7 +359,7 @@ static void zmember_end(zcopy *zc, zmember *zm, uint32_t i)
         ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
                               x->last_time };
         uint8_t *q = p;
-        p = ecc_run_stream_encode(p, &rs, x->chunks);
+        p = ecc_run_stream_encode(p, &rs, NULL);
         for (size_t k = 0; k < x->nchunks; k++)
             ecc_put64(q + ECC_RUN_STREAM + 8 * k, zmap_find(zc, x->chunks[k]) + m->offset);
     }
@@ -802,6 +802,23 @@ out:
     return why;
 }
 
+/* Copies member i (source i of r) to byte off of the output, once
+ * (copied[i]). 0, or -1 with the message in err. */
+static int copy_one(pal_reader *r, size_t i, uint64_t off, int out, const char *output,
+                    const pal_merge_options *o, uint8_t **buf, uint64_t *done, uint64_t total,
+                    uint8_t *copied, char *err, size_t errlen)
+{
+    pal_src *f = &r->srcs[i];
+    copied[i] = 1;
+    int fd = pal_src_fd(r, f);
+    const char *why = fd < 0 ? "it cannot be opened again"
+                             : copy_member(fd, out, f->size, off, buf, o, done, total);
+    if (!why)
+        return 0;
+    snprintf(err, errlen, "cannot copy '%s' into '%s': %s", f->path, output, why);
+    return -1;
+}
+
 /* The run file (doc/trace-format.md, "Merged traces (version 3)"): the
  * run opened as a reader would (its files checked to belong together, each
  * scanned, the clock model of each chosen), then the index written and the
@@ -831,28 +848,41 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     size_t nm = r->nsrcs;
     if (!(mem = calloc(nm, sizeof *mem)))
         goto oom;
+    pal_prefault(mem, nm * sizeof *mem);   /* (written in full, as the index below) */
     uint64_t ilen = (uint64_t)nm * ECC_RUN_MEMBER, total = 0;
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
-        uint32_t ns = 0;
-        uint64_t nc = 0;
-        for (const pal_stream *x = f->streams; x; x = x->src_next, ns++) {
-            nc += x->nchunks;
-            res.records += x->records;
-            res.chunks += x->listed;
-        }
+        /* (the sums the scan kept: its streams are read in the next pass) */
+        uint32_t ns = (uint32_t)f->nstreams;
+        uint64_t nc = f->scan_chunks;
+        res.records += f->scan_records;
+        res.chunks += f->scan_listed;
         mem[i].streams_offset = ilen;
         mem[i].streams_length = (uint32_t)ecc_run_streams_size(ns, nc);
         mem[i].nstreams = ns;
         ilen += align_up(mem[i].streams_length, 8);
+        total += f->size;
     }
     uint64_t first = align_up(ECC_RUN_HEADER + ilen, method == ECC_COMP_NONE ? ECC_RUN_ALIGN : 8);
-    uint64_t pos = first, end = first;
+    uint64_t pos = first, end = first, done = 0;
+    if (!(index = calloc(ilen ? ilen : 1, 1)) || !(copied = calloc(nm ? nm : 1, 1)))
+        goto oom;
+    pal_prefault(index, ilen);
+    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
+                     sizeof err) != 0)
+        goto io;
+    /* each member placed, its stream table written and, copying, the
+     * member copied while its descriptor is open (the others after) */
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
         ecc_run_member *m = &mem[i];
         const char *base = strrchr(f->path, '/');
-        snprintf(m->name, sizeof m->name, "%s", base ? base + 1 : f->path);
+        base = base ? base + 1 : f->path;
+        size_t bl = strlen(base);    /* (cut to the field, as snprintf would) */
+        if (bl >= sizeof m->name)
+            bl = sizeof m->name - 1;
+        memcpy(m->name, base, bl);
+        m->name[bl] = '\0';
         m->offset = pos;             /* (recompressed: set as written) */
         m->length = f->size;
         m->rank = f->hdr.rank;
@@ -863,13 +893,24 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         m->b = f->b;
         end = pos + f->size;
         pos = align_up(end, ECC_RUN_ALIGN);
-        total += f->size;
+        if (method != ECC_COMP_NONE)
+            continue;                /* (recompress writes the stream tables) */
+        /* its stream table: the chunks at their offsets in the run file */
+        uint8_t *t = index + m->streams_offset, *p = t + 8;
+        ecc_run_streams_begin(t, m->nstreams);
+        for (const pal_stream *x = f->streams; x; x = x->src_next) {
+            ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
+                                  x->last_time };
+            uint8_t *q = p + ECC_RUN_STREAM;
+            p = ecc_run_stream_encode(p, &rs, NULL);
+            for (size_t k = 0; k < x->nchunks; k++)
+                ecc_put64(q + 8 * k, x->chunks[k] + m->offset);
+        }
+        ecc_run_streams_seal(t, m->streams_length);
+        if (f->fd >= 0 && copy_one(r, i, m->offset, ecc_out_fd(out), output, o, &buf, &done,
+                                   total, copied, err, sizeof err) != 0)
+            goto io;
     }
-    if (!(index = calloc(ilen ? ilen : 1, 1)))
-        goto oom;
-    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
-                     sizeof err) != 0)
-        goto io;
     if (method != ECC_COMP_NONE) {
         char zerr[512];
         const char *why = recompress(r, mem, index, ecc_out_fd(out), first, method, o, total,
@@ -879,42 +920,13 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
             goto io;
         }
     } else {
-        for (size_t i = 0; i < nm; i++) {
-            const pal_src *f = &r->srcs[i];
-            uint8_t *t = index + mem[i].streams_offset, *p = t + 8;
-            ecc_run_streams_begin(t, mem[i].nstreams);
-            for (const pal_stream *x = f->streams; x; x = x->src_next) {
-                ecc_run_stream rs = { x->stream, (uint32_t)x->nchunks, x->records, x->first_time,
-                                      x->last_time };
-                uint8_t *q = p;
-                p = ecc_run_stream_encode(p, &rs, x->chunks);
-                for (size_t k = 0; k < x->nchunks; k++)       /* offsets in the run file */
-                    ecc_put64(q + ECC_RUN_STREAM + 8 * k, x->chunks[k] + mem[i].offset);
-            }
-            ecc_run_streams_seal(t, mem[i].streams_length);
-        }
-        uint64_t done = 0;
-        /* the members whose descriptors the scan left open first, then the
-         * others: in input order, a run of more files than the reader keeps
-         * open would have each one opened again (its LRU let the first go) */
-        if (!(copied = calloc(nm, 1)))
-            goto oom;
-        for (size_t k = 0; k < 2 * nm; k++) {
-            size_t i = k % nm;
-            pal_src *f = &r->srcs[i];
-            if (copied[i] || (k < nm && f->fd < 0))
-                continue;
-            copied[i] = 1;
-            int fd = pal_src_fd(r, f);
-            const char *why = fd < 0 ? "it cannot be opened again"
-                                     : copy_member(fd, ecc_out_fd(out), f->size, mem[i].offset,
-                                                   &buf, o, &done, total);
-            if (why) {
-                snprintf(err, sizeof err, "cannot copy '%s' into '%s': %s", f->path, output,
-                         why);
+        /* the members whose descriptors the reader's LRU let go: in input
+         * order, a run of more files than it keeps open would have each
+         * one opened again */
+        for (size_t i = 0; i < nm; i++)
+            if (!copied[i] && copy_one(r, i, mem[i].offset, ecc_out_fd(out), output, o, &buf,
+                                       &done, total, copied, err, sizeof err) != 0)
                 goto io;
-            }
-        }
     }
     for (size_t i = 0; i < nm; i++)
         ecc_run_member_encode(index + i * ECC_RUN_MEMBER, &mem[i]);

@@ -12,9 +12,10 @@
  * its current chunk's payload and one batch of decoded records, so memory is
  * bounded by the number of streams, never by the trace's length.
  *
- * Many files (a run of thousands of ranks): streams are found by a hash of
- * (file, process, thread); a file's descriptor is opened when one of its
- * chunks is read and kept in a least-recently-used list of at most
+ * Many files (a run of thousands of ranks): streams are found in their
+ * file's list (a file of a few), or by a hash of (file, process, thread);
+ * a file's descriptor is opened when one of its chunks is read and kept
+ * in a least-recently-used list of at most
  * r->max_open descriptors (pal_src_fd), so any number of files reads within
  * the process's descriptor limit; a stream's buffers are allocated when it
  * first reads a chunk, sized by a budget shared by all streams, and freed
@@ -41,13 +42,25 @@ typedef struct pal_otf2 pal_otf2;
 
 /* One file. */
 struct pal_src {
+    /* (what it owns first, side by side: closing a run walks 4,096 files) */
     char *path;
+    struct pal_ascii *ascii;         /* line framing's state */
+    pal_otf2 *otf2;                  /* an OTF2 archive (pal/otf2.c) */
+    pal_dict *dict;                  /* the dictionary its records are decoded with */
+    /* a run: record descriptor of the reader's dictionary for each of this
+     * file's (by index); NULL when the reader's dictionary is this one */
+    const pal_recdesc **map;
+    /* a run, while opening: its dictionary's bytes (header and dictionary
+     * chunks, the key of r->dcache) and the offsets of those chunks */
+    uint8_t *dkey;
+    uint64_t *dpend;
     int fd;                          /* -1 while closed: pal_src_fd opens it */
+    int own_dict;                    /* dict: else the reader's, or shared with another file */
     /* a member of a run file (version 3): its bytes are [base, size) of the
      * file at path, every offset below is one in that file; else base 0 */
     uint64_t base;
     uint32_t member;                 /* its index entry */
-    int run_file;                    /* a run file given among a run's files: refused */
+    int run_file;                    /* a merged trace given among a run's files: refused */
     uint64_t size;
     uint64_t dev, ino;               /* the file opened first (a reopen checks them) */
     pal_src *lru_prev, *lru_next;    /* in r's list of open files, most recent first */
@@ -55,23 +68,18 @@ struct pal_src {
     int gone;                        /* could not be opened again: its streams end */
     pal_stream *streams;             /* its streams (through pal_stream.src_next) */
     pal_stream **streams_end;        /* where the next one is linked (NULL: &streams) */
+    size_t nstreams;                 /* in that list */
+    /* over its streams, as the scan found them: chunk offsets (copies
+     * included), chunks that are not copies, records in those */
+    uint64_t scan_chunks, scan_listed, scan_records;
     int framing;
     ecc_file_header hdr;             /* ECL */
     uint64_t data_start;             /* first chunk */
-    pal_dict *dict;                  /* the dictionary its records are decoded with */
-    int own_dict;                    /* else the reader's, or shared with another file */
     int dict_borrowed;               /* a run: the reader's (r->dcache), shared */
     int dict_chunks;                 /* it has dictionary chunks */
-    /* a run, while opening: its dictionary's bytes (header and dictionary
-     * chunks, the key of r->dcache) and the offsets of those chunks */
-    uint8_t *dkey;
-    size_t dkey_len, dkey_cap;
-    uint64_t *dpend;
-    size_t npend;
-    /* a run: record descriptor of the reader's dictionary for each of this
-     * file's (by index); NULL when the reader's dictionary is this one */
-    const pal_recdesc **map;
-    size_t nmap;
+    size_t dkey_len, dkey_cap;       /* of dkey */
+    size_t npend;                    /* in dpend */
+    size_t nmap;                     /* in map */
     uint32_t process;                /* rank, or a number after the ranks */
     uint32_t header_process;         /* for chunks whose process is 0xFFFFFFFF */
     /* a run: time in ns of the run = g0 + b * (ticks - t0), fields whose unit
@@ -89,11 +97,9 @@ struct pal_src {
     int header_recovered;            /* the header was damaged; its copy was used */
     uint64_t index_off;
     int truncated;
-    /* raw and line framings: decoding state (one stream) */
+    /* raw and line framings: decoding state (one stream; ascii above) */
     uint64_t pos;
     uint64_t tsum;
-    struct pal_ascii *ascii;
-    pal_otf2 *otf2;                  /* an OTF2 archive (pal/otf2.c) */
     /* clock measurements (MPI layer): phase 0 at init, 1 at finalize */
     int have_sync[2];
     uint64_t sync_local[2], sync_ref[2], sync_rtt[2];
@@ -106,9 +112,22 @@ struct pal_stream {
     pal_stream *src_next;            /* the next stream of the same file */
     uint32_t process, stream;
     uint64_t key;                    /* process << 32 | stream, for ties */
-    /* its records chunks (offsets, file order), copies included */
+    /* its records chunks (offsets, file order), copies included: in chunk0
+     * while they fit (a per-rank file's stream has a few), else allocated */
     uint64_t *chunks;
     size_t nchunks, capchunks, next;
+    uint64_t chunk0[4];
+    /* what else it owns, side by side (closing a run walks 8,192 streams):
+     * the window of its raw payload, its compressed stored bytes, its own
+     * inflater, its batch of decoded records (rows, values, lengths) and
+     * why its current chunk is damaged (allocated when it is, reader.c) */
+    uint8_t *win;
+    uint8_t *zin;
+    ecc_inflater *inf;               /* for a payload inflated as it is read */
+    pal_record *batch;
+    pal_value *bvals;
+    uint32_t *blens;
+    char *bad_why;
     uint64_t listed;                 /* chunks that are not copies */
     uint64_t records;                /* in them, from their headers */
     uint64_t first_time, last_time;  /* of those holding records (ticks); first > last: none */
@@ -119,18 +138,16 @@ struct pal_stream {
     /* the current chunk */
     ecc_chunk ch;
     uint64_t coff, cwhole;
-    /* its raw payload: the window holds [cp, cend); raw_left bytes have not
-     * come into it yet (read from the file, or inflated from zin) */
-    uint8_t *win;
+    /* its raw payload: the window (win) holds [cp, cend); raw_left bytes
+     * have not come into it yet (read from the file, or inflated from zin) */
     size_t wcap;
     uint64_t raw_left;
     uint64_t file_next;              /* uncompressed: file offset of the next bytes */
-    uint8_t *zin;                    /* compressed: stored bytes */
-    size_t zcap;
+    size_t zcap;                     /* compressed: stored bytes (zin) */
     const uint8_t *zp, *zend;
     uint64_t stored_left, stored_next;
-    ecc_inflater *inf;               /* its own, for a payload inflated as it is read */
-    ecc_inflater *cinf;              /* the one inflating the current chunk */
+    ecc_inflater *cinf;              /* the one inflating the current chunk (inf, or the
+                                      * reader's) */
     const unsigned char *cp, *cend, *csafe;
     uint64_t cbase;                  /* payload offset of win[0] */
     uint32_t ccount, cleft;
@@ -139,11 +156,7 @@ struct pal_stream {
     int chave_time;
     int bad;
     uint32_t bad_done;
-    char bad_why[320];
-    /* the batch of decoded records */
-    pal_record *batch;
-    pal_value *bvals;
-    uint32_t *blens;
+    /* the batch of decoded records (batch, bvals, blens) */
     size_t nbatch, nvals;
     pal_record *bnext, *bend;
     uint64_t chunk_no, batch_chunk;
@@ -178,13 +191,25 @@ struct pal_reader {
     pal_src *srcs;
     size_t nsrcs;
     pal_stream **streams;
-    size_t nstreams;
-    pal_stream **stab;               /* hash of the streams by (file, process, thread) */
-    size_t stab_cap;                 /* a power of two, over twice nstreams */
+    size_t nstreams, capstreams;
+    struct pal_sblock *sblocks;      /* where the streams' structures are (reader.c) */
+    pal_stream **stab;               /* hash of the streams by (file, process, thread) of */
+    size_t stab_cap, nstab;          /* files of many (reader.c); cap: a power of two, over
+                                      * twice nstab */
     pal_src *lru_head, *lru_tail;    /* open files, most recently used first */
     size_t nopen, max_open;
     ecc_inflater *inf;               /* for payloads decompressed in one go */
+    /* a run, while its files open: the directory at_len bytes of their
+     * paths name (before a '/'), open as at_fd; a file there is opened
+     * relative to it, its path not walked again. at_len 0: none */
+    int at_fd;
+    size_t at_len;
+    const char *at_dir;
     uint8_t *scanbuf;                /* the scan's window at open (PAL_SCAN_WINDOW) */
+    uint8_t *hbuf;                   /* the header of the file being opened (hcap bytes) */
+    size_t hcap;
+    uint8_t *spare_key;              /* a run: a dictionary key's buffer, given back (its */
+    size_t spare_cap;                /* capacity), for the next file's (reader.c) */
     const pal_src *head_src;         /* scanbuf holds head_len bytes of this file from its */
     size_t head_len;                 /* base: the open's first read (open_head), until its scan */
     struct pal_dcache {              /* a run: its files' dictionaries decoded so far */
@@ -231,6 +256,12 @@ struct pal_reader {
 };
 
 /* ---- reader.c ---- */
+/* The pages of [p, p + n) (inward to whole pages) made present now by one
+ * system call (Linux 5.14 MADV_POPULATE_WRITE; elsewhere nothing): memory
+ * about to be written in full costs no page fault per page. A page fault
+ * costs 4-7 us in a virtual machine (3,300 of them were 14-24 ms of a
+ * 4,096-file merge), a page made present this way ~1.3 us. */
+void pal_prefault(void *p, size_t n);
 /* The descriptor of s, opened again if the list of open files let it go
  * (closing the least recently used one when r->max_open are open). -1 when
  * it cannot be: reported once, s->gone set. */
@@ -303,5 +334,7 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
 /* 1 if the file at path is a merged trace (version 3, or a version-2 or
  * version-1 merge), from its first bytes. */
 int pal_run_is_merged(const char *path);
+/* The same from the first n bytes of a file (its fixed header). */
+int pal_run_is_merged_header(const uint8_t *b, size_t n);
 
 #endif /* PAL_READER_INTERNAL_H */

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -359,6 +360,21 @@ static const char *payload_from_scan(int fd, const ecc_scan *sc, const ecc_event
     return NULL;
 }
 
+/* Whether a chunk's stored payload is intact (its CRC): where the scan's
+ * window holds it, checked there (no copy); else read. NULL or why. */
+static const char *payload_check(int fd, const ecc_scan *sc, const ecc_event *ev)
+{
+    const uint8_t *p = sc ? ecc_scan_bytes(sc, ev->offset + ECC_CHUNK_HEADER,
+                                           ev->chunk.stored_length) : NULL;
+    if (p)
+        return ecc_crc32(0, p, ev->chunk.stored_length) != ev->chunk.payload_crc
+                   ? "chunk payload CRC mismatch" : NULL;
+    uint8_t *b = malloc(ev->chunk.stored_length ? ev->chunk.stored_length : 1);
+    const char *why = b ? ecc_read_payload(fd, ev, b) : "out of memory";
+    free(b);
+    return why;
+}
+
 /* Reads, checks and decompresses a (small) chunk's payload into a malloc'd
  * buffer (*out, raw_length bytes); with sc, from the scan's window when it
  * holds the payload. NULL or why. */
@@ -387,6 +403,23 @@ static const char *load_small(int fd, const ecc_scan *sc, const ecc_event *ev, u
 
 /* ---------------------------------------------------------------- payload windows */
 
+/* Why the stream's current chunk is damaged, kept until it is reported
+ * (allocated then: a reason in each of a run's 8,192 streams was 2.6 MB). */
+static void PAL_PRINTF(2, 3) set_bad_why(pal_stream *s, const char *fmt, ...)
+{
+    free(s->bad_why);
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&s->bad_why, fmt, ap) < 0)
+        s->bad_why = NULL;           /* (said without its reason) */
+    va_end(ap);
+}
+
+static const char *bad_why(const pal_stream *s)
+{
+    return s->bad_why ? s->bad_why : "(no memory for the reason)";
+}
+
 /* Fills the window of s from where its records are (cp) on, from the file or
  * the decompressor. 0, or -1 when the payload is damaged (s->bad set) or
  * cannot be read (reader failed). */
@@ -403,7 +436,7 @@ static int refill(pal_reader *r, pal_stream *s)
     if (s->raw_left > 0 && fd < 0) {
         if (r->state == ST_FAILED)
             return -1;
-        snprintf(s->bad_why, sizeof s->bad_why, "the file cannot be opened again");
+        set_bad_why(s, "the file cannot be opened again");
         s->bad = 1;
         s->bad_done = s->ccount - s->cleft;
         s->cleft = 0;
@@ -445,7 +478,7 @@ static int refill(pal_reader *r, pal_stream *s)
             if (!why && done && s->raw_left != 0)
                 why = "compressed payload ends before raw_length bytes";
             if (why) {
-                snprintf(s->bad_why, sizeof s->bad_why, "%s", why);
+                set_bad_why(s, "%s", why);
                 s->bad = 1;
                 s->bad_done = s->ccount - s->cleft;
                 s->cleft = 0;
@@ -508,10 +541,7 @@ static int read_header_ahead(int fd, uint8_t *hb, uint8_t *buf, size_t cap, uint
  * are small: definitions.) */
 static int copy_intact(int fd, const ecc_scan *sc, const ecc_event *ev)
 {
-    uint8_t *p = malloc(ev->chunk.stored_length ? ev->chunk.stored_length : 1);
-    const char *why = p ? payload_from_scan(fd, sc, ev, p) : "out of memory";
-    free(p);
-    return why == NULL;
+    return payload_check(fd, sc, ev) == NULL;
 }
 
 /* Makes the next records chunk of s current: checks what its header says,
@@ -835,8 +865,10 @@ static PAL_NOINLINE int decode_checked(pal_stream *s, const unsigned char **pp, 
         if (rc == PAL_DEC_SHORT && s->raw_left > 0)
             return DC_MORE;
         s->bad_done = s->ccount - s->cleft + i;
-        decode_why(d, &e, vals, lens, s->bad_done, s->cbase + (uint64_t)(p0 - s->win),
-                   s->bad_why, sizeof s->bad_why);
+        char why[320];
+        decode_why(d, &e, vals, lens, s->bad_done, s->cbase + (uint64_t)(p0 - s->win), why,
+                   sizeof why);
+        set_bad_why(s, "%s", why);
         s->bad = 1;
         return DC_BAD;
     }
@@ -1097,7 +1129,7 @@ static void fill_batch(pal_reader *r, pal_stream *s)
             if (want > s->ch.raw_length)
                 want = s->ch.raw_length;
             if (grow_window(s, want) != 0) {
-                snprintf(s->bad_why, sizeof s->bad_why, "out of memory for a record longer "
+                set_bad_why(s, "out of memory for a record longer "
                          "than %zu bytes", s->wcap);
                 s->bad = 1;
                 s->bad_done = s->ccount - s->cleft;
@@ -1126,11 +1158,11 @@ static void fill_batch(pal_reader *r, pal_stream *s)
         s->bad_done = s->ccount;
         uint64_t at = s->cbase + (uint64_t)(s->cp - s->win);
         if (s->cp != s->cend || s->raw_left != 0) {
-            snprintf(s->bad_why, sizeof s->bad_why, "%" PRIu32 " records end at payload byte %"
+            set_bad_why(s, "%" PRIu32 " records end at payload byte %"
                      PRIu64 " of %" PRIu32, s->ccount, at, s->ch.raw_length);
             s->bad = 1;
         } else if (s->chave_time && s->ctime != s->clast_time) {
-            snprintf(s->bad_why, sizeof s->bad_why, "last record time %" PRIu64 " differs from "
+            set_bad_why(s, "last record time %" PRIu64 " differs from "
                      "the chunk's last_time %" PRIu64, s->ctime, s->clast_time);
             s->bad = 1;
         } else {
@@ -1162,11 +1194,11 @@ static pal_status stream_fill_own(pal_reader *r, pal_stream *s)
             s->bad = 0;
             if (s->bad_done)
                 report(r, s->src, s->coff, "records chunk damaged: %s; its first %" PRIu32
-                       " records were read, the rest of the chunk is skipped", s->bad_why,
+                       " records were read, the rest of the chunk is skipped", bad_why(s),
                        s->bad_done);
             else
                 report(r, s->src, s->coff, "records chunk damaged: %s; chunk skipped",
-                       s->bad_why);
+                       bad_why(s));
             if (damaged(r, s->cwhole) != PAL_OK)
                 return PAL_EFORMAT;
         }
@@ -1563,6 +1595,14 @@ pal_status pal_reader_set_share(pal_reader *r, unsigned k, unsigned n)
     return PAL_OK;
 }
 
+/* A stream's chunk offsets given back (they may be in its own chunk0). */
+static void chunks_free(pal_stream *s)
+{
+    if (s->chunks != s->chunk0)
+        free(s->chunks);
+    s->chunks = NULL;
+}
+
 /* A stream that has ended gives its buffers back (a run's streams end at
  * different times: the memory goes with them). */
 static void stream_release(pal_stream *s)
@@ -1580,8 +1620,7 @@ static void stream_release(pal_stream *s)
     s->bvals = NULL;
     s->blens = NULL;
     s->wcap = s->zcap = 0;
-    free(s->chunks);
-    s->chunks = NULL;
+    chunks_free(s);
     s->nchunks = s->capchunks = s->next = 0;
 }
 
@@ -1769,6 +1808,15 @@ static size_t stream_hash(const pal_reader *r, const pal_src *src, uint32_t proc
     return (size_t)(h >> 32) & (r->stab_cap - 1);
 }
 
+/* A file of more streams than this has them in the hash; one of fewer (a
+ * per-rank trace) finds them in its own list. */
+#define PAL_SRC_LIST 8
+
+static int in_stab(const pal_stream *s)
+{
+    return s->src->nstreams > PAL_SRC_LIST;
+}
+
 /* Puts s in the hash of streams (there is room). */
 static void stab_put(pal_reader *r, pal_stream *s)
 {
@@ -1776,30 +1824,97 @@ static void stab_put(pal_reader *r, pal_stream *s)
     while (r->stab[i])
         i = (i + 1) & (r->stab_cap - 1);
     r->stab[i] = s;
+    r->nstab++;
 }
 
-/* Room for one more stream in the hash (kept under half full). */
-static int stab_room(pal_reader *r)
+/* Room for n more streams in the hash (kept under half full). */
+static int stab_room(pal_reader *r, size_t n)
 {
-    if (2 * (r->nstreams + 1) <= r->stab_cap)
+    if (2 * (r->nstab + n) <= r->stab_cap)
         return 0;
     size_t cap = r->stab_cap ? 2 * r->stab_cap : 64;
+    while (cap < 2 * (r->nstab + n))
+        cap *= 2;
     pal_stream **nt = calloc(cap, sizeof *nt);
     if (!nt)
         return -1;
     free(r->stab);
     r->stab = nt;
     r->stab_cap = cap;
+    r->nstab = 0;
     for (size_t i = 0; i < r->nstreams; i++)
-        stab_put(r, r->streams[i]);
+        if (in_stab(r->streams[i]))
+            stab_put(r, r->streams[i]);
     return 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23       /* Linux 5.14; older kernels say EINVAL */
+#endif
+
+void pal_prefault(void *p, size_t n)
+{
+#ifdef __linux__
+    static uintptr_t pg;
+    if (!pg) {
+        long v = sysconf(_SC_PAGESIZE);
+        pg = v > 0 ? (uintptr_t)v : 4096;
+    }
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), e = ((uintptr_t)p + n) & ~(pg - 1);
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* The streams' structures: in blocks of 16, 32, ... 4,096, freed with the
+ * reader; a block's pages made present 64 KiB ahead of its use
+ * (pal_prefault): 8,192 streams of a 4,096-file run are 6.4 MB. */
+struct pal_sblock {
+    struct pal_sblock *next;
+    size_t used, cap;
+    uintptr_t ready;                 /* pages below it are present */
+    pal_stream v[];
+};
+
+#define PAL_PREFAULT_STEP ((uintptr_t)64 << 10)
+
+static pal_stream *stream_new(pal_reader *r)
+{
+    struct pal_sblock *b = r->sblocks;
+    if (!b || b->used == b->cap) {
+        size_t cap = b ? (b->cap < 4096 ? 2 * b->cap : 4096) : 16;
+        if (!(b = calloc(1, sizeof *b + cap * sizeof *b->v)))
+            return NULL;
+        b->cap = cap;
+        b->ready = (uintptr_t)b->v;
+        b->next = r->sblocks;
+        r->sblocks = b;
+    }
+    pal_stream *s = &b->v[b->used++];
+    uintptr_t end = (uintptr_t)(s + 1), last = (uintptr_t)(b->v + b->cap);
+    if (end > b->ready && b->ready < last) {
+        size_t n = last - b->ready < PAL_PREFAULT_STEP ? last - b->ready : PAL_PREFAULT_STEP;
+        pal_prefault((void *)b->ready, n);
+        b->ready += n;
+    }
+    return s;
 }
 
 /* The stream (src, process, stream), made when it is new: a hash look-up,
  * whatever the number of files and streams. NULL: no memory. */
 static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, uint32_t stream)
 {
-    if (r->stab_cap) {
+    if (src->nstreams <= PAL_SRC_LIST) {
+        /* a per-rank file's few streams: its own list, whose structures
+         * its scan has just used (the hash's probes each read another
+         * stream's, seldom in cache among 8,192) */
+        for (pal_stream *s = src->streams; s; s = s->src_next)
+            if (s->process == process && s->stream == stream)
+                return s;
+    } else if (r->stab_cap) {
         for (size_t i = stream_hash(r, src, process, stream); r->stab[i];
              i = (i + 1) & (r->stab_cap - 1)) {
             pal_stream *s = r->stab[i];
@@ -1807,15 +1922,20 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
                 return s;
         }
     }
-    if (stab_room(r) != 0)
+    /* the hash: this one, or all the file's when it passes PAL_SRC_LIST */
+    size_t put = src->nstreams > PAL_SRC_LIST ? 1 : src->nstreams == PAL_SRC_LIST ? PAL_SRC_LIST + 1
+                                                                                   : 0;
+    if (put && stab_room(r, put) != 0)
         return NULL;
-    if (r->nstreams % 64 == 0) {
-        pal_stream **ns = realloc(r->streams, (r->nstreams + 64) * sizeof *ns);
+    if (r->nstreams == r->capstreams) {
+        size_t cap = r->capstreams ? 2 * r->capstreams : 64;
+        pal_stream **ns = realloc(r->streams, cap * sizeof *ns);
         if (!ns)
             return NULL;
         r->streams = ns;
+        r->capstreams = cap;
     }
-    pal_stream *s = calloc(1, sizeof *s);
+    pal_stream *s = stream_new(r);
     if (!s)
         return NULL;
     s->src = src;
@@ -1824,11 +1944,13 @@ static pal_stream *find_stream(pal_reader *r, pal_src *src, uint32_t process, ui
     s->key = (uint64_t)process << 32 | stream;
     s->first_time = UINT64_MAX;
     r->streams[r->nstreams++] = s;
-    stab_put(r, s);
     /* the file's list keeps the order streams were found in */
     pal_stream **tail = src->streams_end ? src->streams_end : &src->streams;
     *tail = s;
     src->streams_end = &s->src_next;
+    src->nstreams++;
+    for (pal_stream *x = put > 1 ? src->streams : put ? s : NULL; x; x = x->src_next)
+        stab_put(r, x);
     return s;
 }
 
@@ -1836,7 +1958,16 @@ static int add_chunk(pal_stream *s, uint64_t off)
 {
     if (s->nchunks == s->capchunks) {
         size_t cap = s->capchunks ? 2 * s->capchunks : 8;
-        uint64_t *nc = realloc(s->chunks, cap * sizeof *nc);
+        uint64_t *nc;
+        if (!s->chunks) {            /* the first ones: no allocation */
+            nc = s->chunk0;
+            cap = sizeof s->chunk0 / sizeof *s->chunk0;
+        } else if (s->chunks == s->chunk0) {
+            if ((nc = malloc(cap * sizeof *nc)) != NULL)
+                memcpy(nc, s->chunk0, sizeof s->chunk0);
+        } else {
+            nc = realloc(s->chunks, cap * sizeof *nc);
+        }
         if (!nc)
             return -1;
         s->chunks = nc;
@@ -1906,8 +2037,13 @@ static const char *recover_header(pal_src *s, uint8_t **out, uint64_t *copy_end)
 }
 
 /* Appends n bytes to the key of s's dictionary. */
-static int key_add(pal_src *s, const uint8_t *p, size_t n)
+static int key_add(pal_reader *r, pal_src *s, const uint8_t *p, size_t n)
 {
+    if (!s->dkey && r->spare_key) {  /* the buffer an earlier file gave back */
+        s->dkey = r->spare_key;
+        s->dkey_cap = r->spare_cap;
+        r->spare_key = NULL;
+    }
     if (s->dkey_len + n > s->dkey_cap) {
         size_t cap = s->dkey_cap ? s->dkey_cap : 4096;
         while (cap < s->dkey_len + n)
@@ -2000,7 +2136,12 @@ static pal_status run_dict(pal_reader *r, pal_src *src, const uint8_t *hb)
         }
     }
 done:
-    free(src->dkey);
+    if (src->dkey && !r->spare_key) {   /* for the next file's key */
+        r->spare_key = src->dkey;
+        r->spare_cap = src->dkey_cap;
+    } else {
+        free(src->dkey);
+    }
     free(src->dpend);
     src->dkey = NULL;
     src->dpend = NULL;
@@ -2264,6 +2405,7 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
             pal_stream *s = find_stream(r, src, process, c->stream);
             if (!s || add_chunk(s, ev.offset) != 0)
                 return PAL_ENOMEM;
+            src->scan_chunks++;
             if (r->flags & PAL_OPEN_COPY_) {
                 /* a merge that copies: the payload's CRC now, where the
                  * scan's window holds it (else read) */
@@ -2284,6 +2426,8 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
             if (!(c->flags & ECC_CFLAG_COPY)) {
                 s->listed++;
                 s->records += c->record_count;
+                src->scan_listed++;
+                src->scan_records += c->record_count;
                 if (c->record_count > 0) {
                     if (c->first_time < s->first_time)
                         s->first_time = c->first_time;
@@ -2322,13 +2466,21 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
                 if (!np)
                     return PAL_ENOMEM;
                 src->dpend = np;
-                if (!(p = malloc(c->stored_length ? c->stored_length : 1)))
-                    return PAL_ENOMEM;
-                w = payload_from_scan(src->fd, &sc, &ev, p);
+                /* (from the scan's window when it holds them: no copy) */
+                const uint8_t *b = ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
+                                                  c->stored_length);
+                if (b) {
+                    w = payload_check(src->fd, &sc, &ev);
+                } else {
+                    if (!(p = malloc(c->stored_length ? c->stored_length : 1)))
+                        return PAL_ENOMEM;
+                    w = payload_from_scan(src->fd, &sc, &ev, p);
+                    b = p;
+                }
                 kh[0] = c->compression;
                 ecc_put32(kh + 1, c->stored_length);
                 ecc_put32(kh + 5, c->raw_length);
-                if (!w && (key_add(src, kh, 9) != 0 || key_add(src, p, c->stored_length) != 0)) {
+                if (!w && (key_add(r, src, kh, 9) != 0 || key_add(r, src, b, c->stored_length) != 0)) {
                     free(p);
                     return PAL_ENOMEM;
                 }
@@ -2352,9 +2504,11 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
         }
         case ECC_KIND_INDEX:
         case ECC_KIND_HEADER_COPY: {
-            /* nothing depends on them, but their damage is said */
-            uint8_t *p;
-            const char *w = load_small(src->fd, &sc, &ev, &p);
+            /* nothing depends on them, but their damage is said (stored
+             * raw: checked in place) */
+            uint8_t *p = NULL;
+            const char *w = c->compression ? load_small(src->fd, &sc, &ev, &p)
+                                           : payload_check(src->fd, &sc, &ev);
             free(p);
             if (w) {
                 report(r, src, ev.offset, "%s chunk damaged: %s; skipped",
@@ -2366,13 +2520,17 @@ static pal_status scan_chunks(pal_reader *r, pal_src *src, ecc_scan *scp, const 
             break;
         }
         case ECC_KIND_END: {
-            uint8_t *p;
-            const char *w = load_small(src->fd, &sc, &ev, &p);
+            /* stored raw and in the scan's window: decoded there */
+            uint8_t *p = NULL;
+            const uint8_t *in = c->compression ? NULL
+                                : ecc_scan_bytes(&sc, ev.offset + ECC_CHUNK_HEADER,
+                                                 c->stored_length);
+            const char *w = in ? payload_check(src->fd, &sc, &ev)
+                               : load_small(src->fd, &sc, &ev, &p);
             end_ctx ec = { r, src, 0 };
-            if (!w) {
-                w = ecc_end_decode(p, c->raw_length, &src->end, end_stream, &ec);
-                free(p);
-            }
+            if (!w)
+                w = ecc_end_decode(in ? in : p, c->raw_length, &src->end, end_stream, &ec);
+            free(p);
             if (ec.oom)
                 return PAL_ENOMEM;
             if (w) {
@@ -2453,6 +2611,21 @@ static void file_verdict(pal_reader *r, pal_src *src)
     }
 }
 
+/* Room for the n bytes of a file header, kept from file to file of a run
+ * (r->hbuf; 4,096 files made 4,096 allocations of a few KiB). NULL: no
+ * memory. */
+static uint8_t *header_buf(pal_reader *r, size_t n)
+{
+    if (n > r->hcap) {
+        uint8_t *b = realloc(r->hbuf, n);
+        if (!b)
+            return NULL;
+        r->hbuf = b;
+        r->hcap = n;
+    }
+    return r->hbuf;
+}
+
 pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
 {
     pal_status st = PAL_OK;
@@ -2470,7 +2643,7 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
         if (src->hdr.header_length > len) {
             why = "file header truncated";
             at = len;
-        } else if (!(hb = malloc(src->hdr.header_length))) {
+        } else if (!(hb = header_buf(r, src->hdr.header_length))) {
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
         } else if (head_read(r, src, hb, src->hdr.header_length, src->base) != 0) {
             OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
@@ -2482,8 +2655,7 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     src->data_start = src->base + src->hdr.header_length;
     if (why) {
         /* a damaged header: its copy, if the file has one */
-        free(hb);
-        hb = NULL;
+        hb = NULL;                   /* (r->hbuf, kept) */
         uint64_t copy_end = 0;
         const char *w2 = len > 8 ? recover_header(src, &hb, &copy_end) : "file too short";
         if (w2) {
@@ -2515,8 +2687,8 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
          * and their dictionary chunks alike: found by those bytes after the
          * scan (run_dict), decoded once */
         uint8_t zlib = (src->hdr.flags & ECC_HFLAG_DICT_ZLIB) != 0;
-        if (key_add(src, &zlib, 1) != 0 ||
-            key_add(src, hb + src->hdr.dict_offset, src->hdr.dict_length) != 0)
+        if (key_add(r, src, &zlib, 1) != 0 ||
+            key_add(r, src, hb + src->hdr.dict_offset, src->hdr.dict_length) != 0)
             OPEN_FAIL(PAL_ENOMEM, "cannot open trace '%s': out of memory", path);
     } else {
         edl_dict *ed = NULL;
@@ -2551,11 +2723,13 @@ pal_status pal_src_open_ecl(pal_reader *r, pal_src *src, pal_dict **given)
     }
     if (!src->dict && ((st = run_dict(r, src, hb)) != PAL_OK || (st = dict_ready(src)) != PAL_OK))
         goto fail;
-    free(hb);
+    if (hb != r->hbuf)
+        free(hb);
     file_verdict(r, src);
     return PAL_OK;
 fail:
-    free(hb);
+    if (hb != r->hbuf)
+        free(hb);
     return st;
 }
 
@@ -2625,7 +2799,10 @@ static pal_status src_open_fd(pal_reader *r, pal_src *s, const char *path)
         pal_set_last_error("cannot open trace '%s': out of memory", path);
         return PAL_ENOMEM;
     }
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->at_len > 0 && strncmp(path, r->at_dir, r->at_len) == 0 && path[r->at_len] == '/')
+        s->fd = openat(r->at_fd, path + r->at_len + 1, O_RDONLY | O_CLOEXEC);
+    else
+        s->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0) {
         pal_set_last_error("cannot open trace '%s': %s", path, strerror(errno));
         return PAL_EIO;
@@ -2678,14 +2855,15 @@ void pal_src_discard(pal_reader *r, pal_src *s)
             r->streams[w++] = x;
             continue;
         }
-        free(x->chunks);
-        free(x);
+        chunks_free(x);              /* (its structure stays in its block) */
     }
     r->nstreams = w;
     if (r->stab_cap) {
         memset(r->stab, 0, r->stab_cap * sizeof *r->stab);
+        r->nstab = 0;
         for (size_t i = 0; i < r->nstreams; i++)
-            stab_put(r, r->streams[i]);
+            if (in_stab(r->streams[i]))
+                stab_put(r, r->streams[i]);
     }
     if (s->fd >= 0) {
         if (s->in_lru) {
@@ -2755,7 +2933,12 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
     int have_magic = s->size >= 8 && head_read(r, s, magic, nmagic, 0) == 0;
     if (s->size >= 8 && !have_magic)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
-    if (have_magic && r->run && ecc_run_is(magic, nmagic)) {
+    /* a run's files: a merged trace is refused from its header, before a
+     * scan (pal_run_open leaves out one found in a directory) */
+    uint8_t fixed[ECC_HEADER_FIXED];
+    size_t nfixed = s->size < sizeof fixed ? (size_t)s->size : sizeof fixed;
+    if (have_magic && r->run && head_read(r, s, fixed, nfixed, 0) == 0 &&
+        pal_run_is_merged_header(fixed, nfixed)) {
         s->run_file = 1;
         OPEN_FAIL(PAL_EFORMAT, "cannot read '%s' as a run: it is a merged trace already; give "
                   "the per-rank traces of the run, or read the merged trace alone", path);
@@ -2872,17 +3055,26 @@ void pal_reader_close(pal_reader *r)
     }
     for (size_t i = 0; i < r->nstreams; i++) {
         pal_stream *s = r->streams[i];
-        free(s->chunks);
+        chunks_free(s);
+        free(s->bad_why);
         free(s->win);
         free(s->zin);
         ecc_inflater_destroy(s->inf);
         free(s->batch);
         free(s->bvals);
         free(s->blens);
-        free(s);
+    }
+    while (r->sblocks) {
+        struct pal_sblock *b = r->sblocks;
+        r->sblocks = b->next;
+        free(b);
     }
     free(r->streams);
     free(r->stab);
+    free(r->hbuf);
+    free(r->spare_key);
+    if (r->at_len > 0)
+        close(r->at_fd);
     free(r->scanbuf);
     for (size_t i = 0; i < r->ndcache; i++) {
         free(r->dcache[i].raw);

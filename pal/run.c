@@ -24,12 +24,20 @@
 
 /* ---------------------------------------------------------------- inputs */
 
+/* The files to open, and where each came from: dir[i] is the input (the
+ * index in the caller's paths) that is a directory holding it, IN_GIVEN a
+ * file given by its path, IN_UNCHECKED a path given among many, not
+ * stat'ed (one system call per file less): if its open finds a directory,
+ * the inputs are listed again with every path stat'ed. */
+enum { IN_GIVEN = -1, IN_UNCHECKED = -2 };
+
 typedef struct namelist {
     char **v;
+    long *dir;
     size_t n, cap;
 } namelist;
 
-static int names_add(namelist *l, const char *a, const char *b)
+static int names_add(namelist *l, const char *a, const char *b, long dir)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
@@ -37,8 +45,13 @@ static int names_add(namelist *l, const char *a, const char *b)
         if (!nv)
             return -1;
         l->v = nv;
+        long *nd = realloc(l->dir, cap * sizeof *nd);
+        if (!nd)
+            return -1;
+        l->dir = nd;
         l->cap = cap;
     }
+    l->dir[l->n] = dir;
     size_t la = strlen(a), lb = b ? strlen(b) : 0;
     char *s = malloc(la + lb + 2);
     if (!s)
@@ -61,7 +74,9 @@ static void names_free(namelist *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i]);
     free(l->v);
+    free(l->dir);
     l->v = NULL;
+    l->dir = NULL;
     l->n = l->cap = 0;
 }
 
@@ -70,8 +85,11 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The *.ecl files of a directory, by name (partial outputs, *.tmp.*, left out). */
-static pal_status list_dir(const char *dir, namelist *l)
+/* The *.ecl files of directory dir (the caller's input `in`), by name
+ * (partial outputs, *.tmp.*, left out). Nothing opens them here: a merged
+ * trace among them is found by its header when the run opens it (one open
+ * per file). */
+static pal_status list_dir(const char *dir, long in, namelist *l)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -84,7 +102,7 @@ static pal_status list_dir(const char *dir, namelist *l)
         size_t n = strlen(e->d_name);
         if (n < 5 || strcmp(e->d_name + n - 4, ".ecl") != 0 || strstr(e->d_name, ".tmp."))
             continue;
-        if (names_add(l, dir, e->d_name) != 0) {
+        if (names_add(l, dir, e->d_name, in) != 0) {
             closedir(d);
             pal_set_last_error("cannot open run directory '%s': out of memory", dir);
             return PAL_ENOMEM;
@@ -102,15 +120,8 @@ static pal_status list_dir(const char *dir, namelist *l)
 /* A merged trace (doc/trace-format.md, "Merged traces"), from its header:
  * version 3 is one; version 2 says so in its flags; version 1 merges have
  * pid 0 and rank -1. */
-int pal_run_is_merged(const char *path)
+int pal_run_is_merged_header(const uint8_t *b, size_t n)
 {
-    /* (one open and one read: no stdio buffer, no fstat) */
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    uint8_t b[ECC_HEADER_FIXED];
-    ssize_t got = fd >= 0 ? pread(fd, b, sizeof b, 0) : -1;
-    size_t n = got > 0 ? (size_t)got : 0;
-    if (fd >= 0)
-        close(fd);
     if (ecc_run_is(b, n))
         return 1;
     ecc_file_header h;
@@ -120,6 +131,50 @@ int pal_run_is_merged(const char *path)
     if (h.version_major >= 2)
         return (h.flags & ECC_HFLAG_MERGED) != 0;
     return h.pid == 0 && h.rank == -1;
+}
+
+/* The same of the file at path. */
+int pal_run_is_merged(const char *path)
+{
+    /* (one open and one read: no stdio buffer, no fstat) */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    uint8_t b[ECC_HEADER_FIXED];
+    ssize_t got = fd >= 0 ? pread(fd, b, sizeof b, 0) : -1;
+    size_t n = got > 0 ? (size_t)got : 0;
+    if (fd >= 0)
+        close(fd);
+    return pal_run_is_merged_header(b, n);
+}
+
+/* The directory of the file path, where path is the first of several
+ * files there (next the path of the one after it, or NULL): open as r's
+ * at_fd, its files are opened relative to it (the directory's path walked
+ * once, not once per file). The one before is closed. */
+static void at_dir(pal_reader *r, const char *path, const char *next)
+{
+    if (r->at_len > 0 && strncmp(path, r->at_dir, r->at_len) == 0 && path[r->at_len] == '/' &&
+        !strchr(path + r->at_len + 1, '/'))
+        return;                      /* the same directory */
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (r->at_len > 0)
+        close(r->at_fd);
+    r->at_len = 0;
+    const char *ns = next ? strrchr(next, '/') : NULL;
+    if (n == 0 || !ns || (size_t)(ns - next) != n || strncmp(path, next, n) != 0)
+        return;                      /* alone in its directory: opened by its path */
+    char *d = strndup(path, n);
+#ifdef O_PATH
+    int fd = d ? open(d, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+#else
+    int fd = d ? open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+#endif
+    free(d);
+    if (fd < 0)
+        return;
+    r->at_fd = fd;
+    r->at_len = n;
+    r->at_dir = path;
 }
 
 /* Enough file descriptors for n files and some more. */
@@ -620,39 +675,31 @@ pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_pat
     PAL_REQUIRE(out, PAL_EINVAL);
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
-    namelist l = { NULL, 0, 0 };
+    namelist l = { NULL, NULL, 0, 0 };
     pal_status st = PAL_OK;
     pal_reader *r = NULL;
     char name[4200];
     char why[2048] = "";             /* the files that cannot be read, the first few */
+    size_t *left = NULL;
+    /* one path: a directory, or a file; many: files (a stat each would be
+     * a system call per file more), a directory among them found by its
+     * open, and then the inputs listed again */
+    int check = n == 1;
+again:
     for (size_t i = 0; i < n; i++) {
         struct stat sb;
-        if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            if ((st = list_dir(paths[i], &l)) != PAL_OK)
+        if (check && stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            size_t first = l.n;
+            if ((st = list_dir(paths[i], (long)i, &l)) != PAL_OK)
                 goto fail_list;
             /* a directory of a merged trace alone reads that */
-            size_t nm = 0, last = 0;
-            for (size_t k = 0; k < l.n; k++)
-                if (pal_run_is_merged(l.v[k])) {
-                    nm++;
-                    last = k;
-                }
-            if (nm > 0 && nm < l.n) {
-                /* per-rank traces and their merge: the per-rank ones */
-                size_t w = 0;
-                for (size_t k = 0; k < l.n; k++) {
-                    if (pal_run_is_merged(l.v[k]))
-                        free(l.v[k]);
-                    else
-                        l.v[w++] = l.v[k];
-                }
-                l.n = w;
-            } else if (nm == 1 && l.n == 1 && n == 1 && !(flags & PAL_OPEN_AS_RUN)) {
-                snprintf(name, sizeof name, "%s", l.v[last]);
+            if (l.n == first + 1 && n == 1 && !(flags & PAL_OPEN_AS_RUN) &&
+                pal_run_is_merged(l.v[first])) {
+                snprintf(name, sizeof name, "%s", l.v[first]);
                 names_free(&l);
                 return pal_reader_open(name, dict_path, out);
             }
-        } else if (names_add(&l, paths[i], NULL) != 0) {
+        } else if (names_add(&l, paths[i], NULL, check ? IN_GIVEN : IN_UNCHECKED) != 0) {
             st = PAL_ENOMEM;
             pal_set_last_error("cannot open traces: out of memory");
             goto fail_list;
@@ -675,12 +722,44 @@ pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_pat
         pal_set_last_error("cannot open traces: out of memory");
         goto fail;
     }
+    pal_prefault(r->srcs, l.n * sizeof *r->srcs);   /* every one is written */
+    /* per input directory, its traces that are not merged ones (yet) */
+    if (!(left = calloc(n, sizeof *left))) {
+        st = PAL_ENOMEM;
+        pal_set_last_error("cannot open traces: out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < l.n; i++)
+        if (l.dir[i] >= 0)
+            left[l.dir[i]]++;
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
         if (progress)
             progress(progress_ctx, i, l.n);
+        at_dir(r, l.v[i], i + 1 < l.n ? l.v[i + 1] : NULL);
         if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
+            struct stat sb;
+            if (s->run_file && l.dir[i] >= 0) {
+                /* a directory's per-rank traces and their merge: the
+                 * per-rank ones (its header said so: nothing more read) */
+                left[l.dir[i]]--;
+                pal_src_discard(r, s);
+                r->nsrcs--;
+                continue;
+            }
+            if (l.dir[i] == IN_UNCHECKED && st == PAL_EIO && stat(l.v[i], &sb) == 0 &&
+                S_ISDIR(sb.st_mode)) {
+                /* a directory among many paths: the inputs listed again */
+                pal_reader_close(r);
+                r = NULL;
+                names_free(&l);
+                free(left);
+                left = NULL;
+                why[0] = '\0';
+                check = 1;
+                goto again;
+            }
             if ((st != PAL_EIO && st != PAL_EFORMAT) || s->run_file)
                 goto fail;
             /* a file that cannot be read (missing, unreadable, its header
@@ -703,6 +782,8 @@ pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_pat
                                s->path);
             goto fail;
         }
+        /* (a merged trace was refused by its header, s->run_file; this one's
+         * header was damaged, and its copy says so) */
         if (s->hdr.flags & ECC_HFLAG_MERGED || (s->hdr.version_major == 1 && s->hdr.pid == 0 &&
                                                  s->hdr.rank == -1)) {
             st = PAL_EFORMAT;
@@ -714,8 +795,23 @@ pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_pat
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
     }
+    if (r->at_len > 0)
+        close(r->at_fd);
+    r->at_len = 0;                   /* (r->at_dir was the list's) */
     if (progress)
         progress(progress_ctx, l.n, l.n);
+    /* a directory of merged traces only: no per-rank trace to read */
+    for (size_t i = 0; i < l.n; i++) {
+        if (l.dir[i] < 0 || left[l.dir[i]] > 0)
+            continue;
+        st = PAL_EFORMAT;
+        pal_set_last_error("cannot read '%s' as a run: it is a merged trace already; give "
+                           "the per-rank traces of the run, or read the merged trace alone",
+                           l.v[i]);
+        goto fail;
+    }
+    free(left);
+    left = NULL;
     if (r->nsrcs == 0) {
         if (l.n == 1)
             pal_set_last_error("%s", why);
@@ -819,6 +915,7 @@ pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_pat
 fail:
     pal_reader_close(r);
 fail_list:
+    free(left);
     names_free(&l);
     return st;
 }
