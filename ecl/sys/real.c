@@ -44,6 +44,7 @@ int __wrap_pthread_barrier_wait(pthread_barrier_t *b);
 int __wrap_open(const char *path, int flags, ...);
 int __wrap_open64(const char *path, int flags, ...);
 int __wrap_openat(int dirfd, const char *path, int flags, ...);
+int __wrap_openat64(int dirfd, const char *path, int flags, ...);
 int __wrap_creat(const char *path, mode_t mode);
 int __wrap_close(int fd);
 ssize_t __wrap_read(int fd, void *buf, size_t n);
@@ -64,6 +65,7 @@ typedef int (*pthread_barrier_wait_fn)(pthread_barrier_t *);
 typedef int (*open_fn)(const char *, int, ...);
 typedef int (*open64_fn)(const char *, int, ...);
 typedef int (*openat_fn)(int, const char *, int, ...);
+typedef int (*openat64_fn)(int, const char *, int, ...);
 typedef int (*creat_fn)(const char *, mode_t);
 typedef int (*close_fn)(int);
 typedef ssize_t (*read_fn)(int, void *, size_t);
@@ -146,6 +148,18 @@ int __wrap_open64(const char *path, int flags, ...)
 int __wrap_openat(int dirfd, const char *path, int flags, ...)
 {
     REAL(openat, openat_fn);
+    FAIL_ENOSYS(-1);
+    va_list ap;
+    va_start(ap, flags);
+    mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return fn(dirfd, path, flags, mode);
+}
+
+/* openat as a 64-bit-offset build names it (glibc's fcntl.h) */
+int __wrap_openat64(int dirfd, const char *path, int flags, ...)
+{
+    REAL(openat64, openat64_fn);
     FAIL_ENOSYS(-1);
     va_list ap;
     va_start(ap, flags);
