@@ -334,7 +334,9 @@ pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out)
 /* 1 if the file at path is a merged trace (version 3, or a version-2 or
  * version-1 merge), from its first bytes. */
 int pal_run_is_merged(const char *path);
-/* The same from the first n bytes of a file (its fixed header). */
-int pal_run_is_merged_header(const uint8_t *b, size_t n);
+/* The same from the first n bytes of a file (its fixed header at least);
+ * intact: only if b holds the whole header and its CRC holds (a damaged
+ * byte in its flags makes no merged trace). */
+int pal_run_is_merged_header(const uint8_t *b, size_t n, int intact);
 
 #endif /* PAL_READER_INTERNAL_H */

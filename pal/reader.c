@@ -2918,22 +2918,6 @@ pal_status pal_reader_finish_open(pal_reader *r)
 /* For streams whose window must grow to hold whole chunks up to the limit:
  * done lazily in load_chunk; the cap is r->window. */
 
-/* The header whose fixed part is b (n bytes) is whole and its CRC right,
- * from the open's first read: a run file's magic, or a format-2 header a
- * damaged byte has not made say "merged" (run.c checks again after the
- * open, from the header as the open repaired it). */
-static int header_intact(const pal_reader *r, const pal_src *s, const uint8_t *b, size_t n)
-{
-    if (ecc_run_is(b, n))
-        return 1;
-    ecc_file_header h;
-    uint64_t at;
-    if (ecc_file_header_decode_fixed(b, n, &h, &at) != NULL)
-        return 0;
-    const uint8_t *all = head_bytes(r, s, 0, h.header_length);
-    return all != NULL && ecc_file_header_check_crc(all, &h) == NULL;
-}
-
 pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const char *dict_path)
 {
     pal_status st;
@@ -2950,11 +2934,11 @@ pal_status pal_src_open_path(pal_reader *r, pal_src *s, const char *path, const 
     if (s->size >= 8 && !have_magic)
         OPEN_FAIL(PAL_EIO, "cannot open trace '%s': read error", path);
     /* a run's files: a merged trace is refused from its header, before a
-     * scan (pal_run_open leaves out one found in a directory) */
-    uint8_t fixed[ECC_HEADER_FIXED];
-    size_t nfixed = s->size < sizeof fixed ? (size_t)s->size : sizeof fixed;
-    if (have_magic && r->run && head_read(r, s, fixed, nfixed, 0) == 0 &&
-        pal_run_is_merged_header(fixed, nfixed) && header_intact(r, s, fixed, nfixed)) {
+     * scan (pal_run_open leaves out one found in a directory), when the
+     * open's first read holds the header whole and its CRC holds: a
+     * damaged one is opened with its copy, and run.c checks it after */
+    if (have_magic && r->run && r->head_src == s && s->base == 0 &&
+        pal_run_is_merged_header(r->scanbuf, r->head_len, 1)) {
         s->run_file = 1;
         OPEN_FAIL(PAL_EFORMAT, "cannot read '%s' as a run: it is a merged trace already; give "
                   "the per-rank traces of the run, or read the merged trace alone", path);

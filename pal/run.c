@@ -119,8 +119,8 @@ static pal_status list_dir(const char *dir, long in, namelist *l)
 
 /* A merged trace (doc/trace-format.md, "Merged traces"), from its header:
  * version 3 is one; version 2 says so in its flags; version 1 merges have
- * pid 0 and rank -1. */
-int pal_run_is_merged_header(const uint8_t *b, size_t n)
+ * pid 0 and rank -1 (intact: reader-internal.h). */
+int pal_run_is_merged_header(const uint8_t *b, size_t n, int intact)
 {
     if (ecc_run_is(b, n))
         return 1;
@@ -128,6 +128,8 @@ int pal_run_is_merged_header(const uint8_t *b, size_t n)
     uint64_t at;
     if (ecc_file_header_decode_fixed(b, n, &h, &at) != NULL)
         return 0;
+    if (intact && (h.header_length > n || ecc_file_header_check_crc(b, &h) != NULL))
+        return 0;                    /* a damaged flag makes no merged trace */
     if (h.version_major >= 2)
         return (h.flags & ECC_HFLAG_MERGED) != 0;
     return h.pid == 0 && h.rank == -1;
@@ -143,7 +145,7 @@ int pal_run_is_merged(const char *path)
     size_t n = got > 0 ? (size_t)got : 0;
     if (fd >= 0)
         close(fd);
-    return pal_run_is_merged_header(b, n);
+    return pal_run_is_merged_header(b, n, 0);
 }
 
 /* The directory of the file path, where path is the first of several
