@@ -31,7 +31,7 @@
 #include "pal/pal.h"
 #include "tests/pal/tracebuild.h"
 
-static void die(const char *what)
+static _Noreturn void die(const char *what)
 {
     fprintf(stderr, "mktraces: %s\n", what);
     exit(1);
