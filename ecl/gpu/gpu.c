@@ -299,7 +299,7 @@ ECL_API void ecl_gpu_stamps_clock(int device, uint64_t globaltimer_ns, uint64_t 
     pthread_mutex_unlock(&ecl_gpu_lock);
 }
 
-typedef ecl_gpu_stamp_t stamp;
+typedef ecl_gpu_stamp stamp;
 
 typedef struct stamp_ref {
     const stamp *s;
@@ -389,7 +389,7 @@ ECL_API size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (s[i].region == 0 && s[i].enter == 0)
             continue;                             /* an entry no block used */
-        if (s[i].smid & ECL_GPU_STAMP_BEYOND) {
+        if (s[i].smid & ECL_GPU_BEYOND) {
             if (s[i].block > beyond)              /* blocks beyond wrote over one another */
                 beyond = s[i].block;
         } else if (s[i].closed == 0 || s[i].leave == 0) {

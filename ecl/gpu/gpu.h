@@ -15,6 +15,7 @@
 #include <pthread.h>
 
 #include "ecl/core/core.h"
+#include "ecl/ecl_cuda.h"
 
 /* Record type ids (the ECL layers' reserved range, after ecl/auto's). */
 enum {
@@ -74,26 +75,11 @@ extern pthread_mutex_t ecl_gpu_lock;
 /* Trace time (ticks) at ecl_gpu_init: GPU locations start there. */
 extern uint64_t ecl_gpu_t0;
 
-/* Exported (ecl.sym): ecl_cuda.h's host side and the CUDA driver's
- * injection entry (CUDA_INJECTION64_PATH). */
-uint64_t ecl_gpu_host_ticks(void);
-void ecl_gpu_stamps_clock(int device, uint64_t globaltimer_ns, uint64_t ticks_before,
-                          uint64_t ticks_after);
-size_t ecl_gpu_stamps_record(int device, const void *stamps, size_t n);
-/* ecl_cuda.h brackets its own CUDA calls (their GPU work is left out). */
-void ecl_gpu_tool_enter(void);
-void ecl_gpu_tool_leave(void);
+/* Exported (ecl.sym): ecl_cuda.h's host side (declared there, with the
+ * stamp record ecl_gpu_stamp and ECL_GPU_BEYOND, one definition for the
+ * device and libecl) and the CUDA driver's injection entry
+ * (CUDA_INJECTION64_PATH). */
 int InitializeInjection(void);
-/* One in-kernel region of one block, as ecl_cuda.h's ecl_gpu_stamp. */
-typedef struct ecl_gpu_stamp_t {
-    uint64_t enter, leave;         /* globaltimer ns */
-    uint32_t region;
-    uint32_t smid;                 /* with ECL_GPU_STAMP_BEYOND: written by a block beyond
-                                      the buffer, block is how many were beyond */
-    uint32_t block;
-    uint32_t closed;               /* 0: left open at ECL_GPU_END */
-} ecl_gpu_stamp_t;
-#define ECL_GPU_STAMP_BEYOND 0x80000000u
 
 /* The region id of a name (ECL's name table). */
 uint32_t ecl_auto_region(const char *name);

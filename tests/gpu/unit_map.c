@@ -270,19 +270,19 @@ int main(int argc, char **argv)
     /* then what is not recorded, counted: a region left open, one
      * backwards, unused entries, and two entries of blocks beyond the buffer
      * (5 of the grid's blocks were) */
-    ecl_gpu_stamp_t st[6 * 2 + 6];
+    ecl_gpu_stamp st[6 * 2 + 6];
     memset(st, 0, sizeof st);
     for (int b = 0; b < 6; b++) {
         uint64_t base = 1000000000ull + 10000 + (b < 3 ? (uint64_t)b * 100 : (uint64_t)b * 5000);
-        st[2 * b] = (ecl_gpu_stamp_t){ base, base + 4000, r1, b < 3 ? 5u : 7u, (uint32_t)b, 1 };
+        st[2 * b] = (ecl_gpu_stamp){ base, base + 4000, r1, b < 3 ? 5u : 7u, (uint32_t)b, 1 };
         st[2 * b + 1] =
-            (ecl_gpu_stamp_t){ base + 1000, base + 2000, r2, b < 3 ? 5u : 7u, (uint32_t)b, 1 };
+            (ecl_gpu_stamp){ base + 1000, base + 2000, r2, b < 3 ? 5u : 7u, (uint32_t)b, 1 };
     }
     uint64_t g = 1000000000ull + 90000;
-    st[12] = (ecl_gpu_stamp_t){ g, 0, r1, 5u, 6u, 0 };                   /* left open */
-    st[14] = (ecl_gpu_stamp_t){ g + 10, g, r1, 5u, 8u, 1 };              /* backwards */
-    st[16] = (ecl_gpu_stamp_t){ g, g + 9, r1, 3u | ECL_GPU_STAMP_BEYOND, 5u, 1 };
-    st[17] = (ecl_gpu_stamp_t){ g, 0, r2, 4u | ECL_GPU_STAMP_BEYOND, 5u, 0 };
+    st[12] = (ecl_gpu_stamp){ g, 0, r1, 5u, 6u, 0 };                   /* left open */
+    st[14] = (ecl_gpu_stamp){ g + 10, g, r1, 5u, 8u, 1 };              /* backwards */
+    st[16] = (ecl_gpu_stamp){ g, g + 9, r1, 3u | ECL_GPU_BEYOND, 5u, 1 };
+    st[17] = (ecl_gpu_stamp){ g, 0, r2, 4u | ECL_GPU_BEYOND, 5u, 0 };
     size_t rec = ecl_gpu_stamps_record(0, st, 18);
     CHECK(rec == 12, "recorded %zu stamps, want 12", rec);
     CHECK(ecl_gpu_st.stamps_open == 1 && ecl_gpu_st.stamps_backwards == 1 &&
