@@ -199,4 +199,4 @@ static int unpack(vw_run *r, vw_unpack *u)
 }
 
 const vw_analysis vw_an_collectives = {"collectives", NULL, NULL, event, NULL, merge,
-                                       renumber, finish, release, pack, unpack};
+                                       renumber, finish, release, pack, unpack, NULL};

@@ -423,4 +423,4 @@ static int unpack(vw_run *r, vw_unpack *u)
 }
 
 const vw_analysis vw_an_counters = {"counters", NULL, NULL, event, share_end, merge, renumber,
-                                    finish, release, pack, unpack};
+                                    finish, release, pack, unpack, NULL};

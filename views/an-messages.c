@@ -444,4 +444,4 @@ static int unpack(vw_run *r, vw_unpack *u)
 }
 
 const vw_analysis vw_an_messages = {"messages", begin, NULL, event, share_end, merge, NULL, finish,
-                                    release, pack, unpack};
+                                    release, pack, unpack, NULL};

@@ -179,4 +179,4 @@ static int unpack(vw_run *r, vw_unpack *u)
 }
 
 const vw_analysis vw_an_profile = {"profile", NULL, NULL, event, NULL, merge, renumber, finish,
-                                   release, pack, unpack};
+                                   release, pack, unpack, NULL};

@@ -388,4 +388,4 @@ static int unpack(vw_run *r, vw_unpack *u)
 }
 
 const vw_analysis vw_an_utilization = {"utilization", begin, record, event, NULL, merge, NULL,
-                                       finish, release, pack, unpack};
+                                       finish, release, pack, unpack, NULL};

@@ -14,7 +14,9 @@
  * regions, call paths and counters into this one's), renumber when the
  * things first seen are put in that order, finish to make the public
  * facts (vw_facts), release to free; pack and unpack carry a share's
- * partial result between processes (pal-view --mpi, views/mpi.c).
+ * partial result between processes (pal-view --mpi, views/mpi.c); paired
+ * takes a message whose two ends different shares read, as the manager
+ * pairs it while merging them (vw_run_paired).
  *
  * The contract of pack and unpack: pack writes what the analysis keeps of
  * a share after end (or of shares merged: the same state) and unpack reads
@@ -307,6 +309,7 @@ typedef struct vw_analysis {
     void (*release)(vw_run *r);
     int (*pack)(const vw_run *r, vw_pack *b);
     int (*unpack)(vw_run *r, vw_unpack *u);   /* -1: out of memory or bad bytes */
+    int (*paired)(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 } vw_analysis;
 
 /* collective instances, the profile and call tree, utilization (states over
@@ -314,10 +317,8 @@ typedef struct vw_analysis {
 extern const vw_analysis vw_an_collectives, vw_an_profile, vw_an_utilization, vw_an_counters,
     vw_an_messages;
 /* wait states, causes, critical path (views/waits.c; only when an output
- * asks for them: vw_run_need), and each message the merge of shares pairs,
- * given to it by the manager (vw_run_paired) */
+ * asks for them: vw_run_need) */
 extern const vw_analysis vw_an_waits;
-int vw_waits_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 
 /* The runs made from now on run the analyses of need[0 .. n - 1], the one
  * for messages, whose ends the manager numbers the ranks from and pairs
@@ -331,7 +332,7 @@ int vw_waits_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv)
  * Process-wide: set it before the runs are read. */
 void vw_run_need(const vw_analysis *const *need, size_t n, int defaults);
 /* A message the merge of shares paired (an analysis's merge, an-messages.c)
- * handed to the analyses r runs that take such pairs (the wait states'
+ * handed to the paired operation of the analyses r runs (the wait states'
  * messages across shares); 0, or -1 out of memory. */
 int vw_run_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
 

@@ -50,20 +50,11 @@ void vw_run_need(const vw_analysis *const *need, size_t n, int defaults)
     need_set = 1;
 }
 
-/* Each message the merge of shares pairs (an-messages.c), to the analyses
- * that take them (the wait states: their messages across shares), where r
- * runs them. */
-static const struct {
-    const vw_analysis *an;
-    int (*paired)(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv);
-} pair_takers[] = {{&vw_an_waits, vw_waits_paired}};
-
 int vw_run_paired(vw_run *r, const pal_msg_end *send, const pal_msg_end *recv)
 {
     for (size_t a = 0; a < NANALYSES; a++)
-        for (size_t i = 0; ON(r, a) && i < sizeof pair_takers / sizeof pair_takers[0]; i++)
-            if (pair_takers[i].an == analyses[a] && pair_takers[i].paired(r, send, recv))
-                return -1;
+        if (ON(r, a) && analyses[a]->paired && analyses[a]->paired(r, send, recv))
+            return -1;
     return 0;
 }
 

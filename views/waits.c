@@ -2322,7 +2322,7 @@ static int an_event(vw_run *r, const pal_event *e, const vw_at *at)
     return on_event(s, pal_events_matcher(r->ev), e, at);
 }
 
-int vw_waits_paired(vw_run *r, const pal_msg_end *snd, const pal_msg_end *rcv)
+static int an_paired(vw_run *r, const pal_msg_end *snd, const pal_msg_end *rcv)
 {
     state *s = r->waits;
     if (s == NULL)
@@ -2869,7 +2869,7 @@ static int an_unpack(vw_run *r, vw_unpack *u)
 #undef U32
 
 const vw_analysis vw_an_waits = {"waits", an_begin, NULL, an_event, NULL, an_merge, NULL,
-                                 an_finish, an_release, an_pack, an_unpack};
+                                 an_finish, an_release, an_pack, an_unpack, an_paired};
 
 int vw_waits_write(const vw_run *r, int form, const vw_what_if *what_if, FILE *out)
 {
