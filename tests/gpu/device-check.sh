@@ -32,7 +32,8 @@
 #      for the shipped macros (the targets) and each candidate; a
 #      "decision:" line names the candidate with the lowest saxpy R (median
 #      of the 3 processes' medians of pairs) among those whose checks
-#      passed, and whether it meets R <= 2 % on both; with cuobjdump, the
+#      passed, and whether it meets R <= 2 % on both (saxpy in blocks of
+#      128 and 1024 too, one run each, as figures); with cuobjdump, the
 #      SASS of tests/gpu/overhead goes to OUTDIR/overhead.sass and one
 #      "sass" line per stamped kernel says what its front and tail hold;
 #   5. the figures behind the sampler's design (not checks;
@@ -229,6 +230,15 @@ for k in saxpy_1M matmul; do
     r=$(rmed $k)
     check "target: in-kernel stamps R <= 2 % on $k, ecl_cuda.h as shipped (median over 3 runs of the median of 21 pairs: ${r:-?})" \
         awk -v m="${r:-1e9}" 'BEGIN { exit !(m <= 2) }'
+done
+# saxpy in blocks of 128 and of 1024 (one run each; figures, not checks):
+# (the 1-D candidate of the last GPU session ranged 1.0 % to 3.6 % over them)
+for bs in 128 1024; do
+    ECL_DIR="$M" ECL_GPU=off tests/gpu/overhead 21 1024 $bs >"$M/overhead.bs$bs" 2>&1
+    cp "$M/overhead.bs$bs" "$out/overhead-block$bs.out"
+    say "figure: R saxpy in blocks of $bs (median of 21 pairs):$(sed -n \
+        's/^\(saxpy_1M\|diag_saxpy_floor\|cand_saxpy_1M_[a-z0-9]*\) .*R_pair_median=\([0-9.-]*\).*/ \1 \2 %,/p' \
+        "$M/overhead.bs$bs" | tr -d '\n' | sed 's/,$//')"
 done
 # 4c. the decision: the candidate with the lowest saxpy R whose checks passed
 best="" bestr=""
