@@ -18,6 +18,8 @@
  *                               stores nothing
  *   diag_saxpy_store            thread 0 stores 32 bytes at the end, reads no
  *                               timer
+ *   diag_saxpy_copy             a copy of the plain kernel: R of the method
+ *                               itself, its noise (should be about 0)
  *   diag_saxpy_floor            the 1-D shape that reached 1.6-1.7 % on an
  *                               H100 (no bound, no 3-D, a 16-byte record):
  *                               not a candidate, the floor to compare with
@@ -51,6 +53,15 @@ __global__ void saxpy_store(int n, float a, const float *x, float *y, ecl_gpu_st
         y[i] = a * x[i] + y[i];
     if (threadIdx.x == 0)
         ecl_gpu_put_(log + blockIdx.x * ECL_GPU_MAX_STAMPS, 1, 2, 3, 4, blockIdx.x, 3);
+}
+
+/* the plain kernel again, under another name: what R the method gives
+ * for no change */
+__global__ void saxpy_copy(int n, float a, const float *x, float *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
 }
 
 /* the floor: thread 0 of a 1-D block, the address from the argument, all
@@ -110,7 +121,7 @@ typedef void (*mm_kernel)(int, const float *, const float *, float *, unsigned, 
 #define SV_MM_(C) mm_##C,
 static const saxpy_kernel saxpy_cand[] = { SV_CANDIDATES(SV_SAXPY_) };
 static const mm_kernel mm_cand[] = { SV_CANDIDATES(SV_MM_) };
-enum { S_PLAIN, S_SHIPPED, S_TIMER, S_STORE, S_FLOOR, S_CAND };
+enum { S_PLAIN, S_SHIPPED, S_TIMER, S_STORE, S_COPY, S_FLOOR, S_CAND };
 #define NSAXPY (S_CAND + NCAND)
 #define NMM (2 + NCAND)
 
@@ -165,6 +176,7 @@ int main(int argc, char **argv)
                 case S_SHIPPED: saxpy_stamped<<<sblocks, bs>>>(n, 2.0f, x, y, rs, st.log); break;
                 case S_TIMER: saxpy_timer<<<sblocks, bs>>>(n, 2.0f, x, y); break;
                 case S_STORE: saxpy_store<<<sblocks, bs>>>(n, 2.0f, x, y, dlog); break;
+                case S_COPY: saxpy_copy<<<sblocks, bs>>>(n, 2.0f, x, y); break;
                 case S_FLOOR:
                     saxpy_floor<<<sblocks, bs>>>(n, 2.0f, x, y, rs, (uint4 *)dlog);
                     break;
@@ -218,6 +230,7 @@ int main(int argc, char **argv)
     report("matmul", &rmm[1], runs);
     report("diag_saxpy_timer", &rsx[S_TIMER], runs);
     report("diag_saxpy_store", &rsx[S_STORE], runs);
+    report("diag_saxpy_copy", &rsx[S_COPY], runs);
     report("diag_saxpy_floor", &rsx[S_FLOOR], runs);
     for (int k = 0; k < NCAND; k++) {
         char name[64];
