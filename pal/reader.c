@@ -2224,6 +2224,11 @@ static int head_whole(const pal_reader *r, const pal_src *s)
     return r->head_src == s && r->head_len == s->size - s->base;
 }
 
+const uint8_t *pal_src_whole(const pal_reader *r, const pal_src *s)
+{
+    return head_whole(r, s) ? r->scanbuf : NULL;
+}
+
 int pal_src_read_at(const pal_reader *r, const pal_src *s, void *b, size_t n, uint64_t off)
 {
     return head_read(r, s, b, n, off);
