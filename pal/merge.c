@@ -796,10 +796,12 @@ out:
 
 /* Where the copying merge places each member, as the run opens (the
  * run's files read one by one, each copied while it is open): members from
- * `first` on, each at the next multiple of ECC_RUN_ALIGN, after room kept
- * for the index (ROOM_FIXED + ROOM_PER per file, zeros that a file system
- * with holes does not store). An index that does not fit goes after the
- * members (doc/trace-format.md). */
+ * `first` on, after room kept for the index (ROOM_FIXED + ROOM_PER per
+ * file, zeros that a file system with holes does not store); one copied in
+ * the kernel at a multiple of ECC_RUN_ALIGN (blocks a file system may
+ * share), one written from the bytes the open read at a multiple of 8. An
+ * index that does not fit the room goes after the members
+ * (doc/trace-format.md). */
 #define ROOM_FIXED ((uint64_t)16 << 10)
 #define ROOM_PER 512
 
@@ -863,9 +865,9 @@ static int place_copy(void *ctx, pal_reader *r, size_t i)
 
 /* The run file (doc/trace-format.md, "Merged traces (version 3)"): the
  * run opened as a reader would (its files checked to belong together, each
- * scanned, the clock model of each chosen), then the index written and the
- * per-rank traces copied as they are, or with their raw records chunks
- * compressed (method). No record is decoded. */
+ * scanned, the clock model of each chosen), each per-rank trace copied as it
+ * is while the open has it (mplace), or after the open with its raw records
+ * chunks compressed (method); then the index. No record is decoded. */
 static pal_status merge_runfile(const char *const *inputs, size_t n, const char *output,
                                 const pal_merge_options *o, int method,
                                 pal_merge_result *res_out)
