@@ -127,6 +127,8 @@ struct pal_stream {
     pal_record *batch;
     pal_value *bvals;
     uint32_t *blens;
+    unsigned gap;                    /* free values before each record's (a run file's
+                                      * merged view: 2, for process and thread) */
     char *bad_why;
     uint64_t listed;                 /* chunks that are not copies */
     uint64_t records;                /* in them, from their headers */
