@@ -558,8 +558,8 @@ static void table_compress(trace_set *sets, int nsets, int reps, const char *not
            "of (h)\non the same files: the records chunks the ranks wrote raw are compressed "
            "on the way\n(no record decoded; up to 8 threads, as many as the cores this process "
            "may use).\nzstd/copy = the ratio of the two wall times within each run; sizes of "
-           "the outputs\n(the copy pads members to 4096 bytes, the compressed one to 8). Min "
-           "and median.\n\n", reps);
+           "the outputs\n(the copy pads members over 64 KiB to 4096 bytes and keeps room for the "
+           "index;\nthe compressed one pads to 8). Min and median.\n\n", reps);
     printf("%-6s %9s %8s %17s %17s %9s %9s %7s\n", "", "", "", "zstd s", "zstd / copy",
            "copy MB", "zstd MB", "smaller");
     printf("%-6s %9s %8s %8s %8s %8s %8s\n", "ranks", "rec/rank", "in MB", "min", "median",

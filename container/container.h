@@ -400,7 +400,7 @@ const char *ecc_read_payload(int fd, const ecc_event *ev, uint8_t *buf);
  * part has its own CRC, so one damaged byte costs at most what it names,
  * and with the two copies nothing. */
 #define ECC_RUN_VERSION_MAJOR 3
-#define ECC_RUN_VERSION_MINOR 0
+#define ECC_RUN_VERSION_MINOR 1
 #define ECC_RUN_HEADER 192
 #define ECC_RUN_MEMBER 128
 #define ECC_RUN_STREAM 32            /* a stream-table row before its chunk offsets */

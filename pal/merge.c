@@ -129,12 +129,6 @@ static void read_stats(mctx *c, pal_reader *r)
 
 /* ---------------------------------------------------------------- the run file (format 3) */
 
-static void open_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    const pal_merge_options *o = ctx;
-    o->progress(o->progress_ctx, 0, done, total);
-}
-
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
     return (v + a - 1) / a * a;
@@ -142,9 +136,9 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 /* Copies length bytes of in (from byte 0) to out at off: in the kernel
  * (copy_file_range: a reflink where the file system shares blocks), else
- * through a buffer. NULL, or why not. */
-static const char *copy_member(int in, int out, uint64_t length, uint64_t off, uint8_t **buf,
-                               const pal_merge_options *o, uint64_t *done, uint64_t total)
+ * through a buffer. 0, or -1 with why in err. */
+static int copy_member(int in, ecc_out *out, uint64_t length, uint64_t off, uint8_t **buf,
+                       char *err, size_t errlen)
 {
     uint64_t pos = 0;
     int kernel = 1;
@@ -154,13 +148,15 @@ static const char *copy_member(int in, int out, uint64_t length, uint64_t off, u
 #ifdef PAL_HAVE_COPY_FILE_RANGE
         if (kernel) {
             off_t ip = (off_t)pos, op = (off_t)(off + pos);
-            got = copy_file_range(in, &ip, out, &op, want, 0);
+            got = copy_file_range(in, &ip, ecc_out_fd(out), &op, want, 0);
             if (got < 0 && errno == EINTR)
                 continue;
             if (got <= 0) {
                 if (got < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
-                    errno != EOPNOTSUPP && errno != EBADF && errno != EPERM)
-                    return strerror(errno);
+                    errno != EOPNOTSUPP && errno != EBADF && errno != EPERM) {
+                    snprintf(err, errlen, "%s", strerror(errno));
+                    return -1;
+                }
                 kernel = 0;
                 continue;
             }
@@ -169,28 +165,24 @@ static const char *copy_member(int in, int out, uint64_t length, uint64_t off, u
         kernel = 0;
 #endif
         if (!kernel) {
-            if (!*buf && !(*buf = malloc(PAL_COPY_BUFFER)))
-                return "out of memory";
+            if (!*buf && !(*buf = malloc(PAL_COPY_BUFFER))) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
             if (want > PAL_COPY_BUFFER)
                 want = PAL_COPY_BUFFER;
-            if (ecc_read_at(in, *buf, want, pos) != 0)
-                return errno ? strerror(errno) : "the trace is shorter than when it was read";
-            for (size_t w = 0; w < want;) {
-                ssize_t k = pwrite(out, *buf + w, want - w, (off_t)(off + pos + w));
-                if (k < 0 && errno == EINTR)
-                    continue;
-                if (k <= 0)
-                    return k < 0 ? strerror(errno) : "nothing written";
-                w += (size_t)k;
+            if (ecc_read_at(in, *buf, want, pos) != 0) {
+                snprintf(err, errlen, "%s", errno ? strerror(errno)
+                                                  : "the trace is shorter than when it was read");
+                return -1;
             }
+            if (ecc_out_write_at(out, *buf, want, off + pos, err, errlen) != 0)
+                return -1;
             got = (ssize_t)want;
         }
         pos += (uint64_t)got;
-        *done += (uint64_t)got;
-        if (o->progress)
-            o->progress(o->progress_ctx, 1, *done, total);
     }
-    return NULL;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- recompression (format 3) */
@@ -802,28 +794,80 @@ out:
     return why;
 }
 
-/* Copies member i (source i of r) to byte off of the output, once
- * (copied[i]). 0, or -1 with the message in err. */
-static int copy_one(pal_reader *r, size_t i, uint64_t off, int out, const char *output,
-                    const pal_merge_options *o, uint8_t **buf, uint64_t *done, uint64_t total,
-                    uint8_t *copied, char *err, size_t errlen)
+/* Where the copying merge places each member, as the run opens (the
+ * run's files read one by one, each copied while it is open): members from
+ * `first` on, after room kept for the index (ROOM_FIXED + ROOM_PER per
+ * file, zeros that a file system with holes does not store); one copied in
+ * the kernel at a multiple of ECC_RUN_ALIGN (blocks a file system may
+ * share), one written from the bytes the open read at a multiple of 8. An
+ * index that does not fit the room goes after the members
+ * (doc/trace-format.md). */
+#define ROOM_FIXED ((uint64_t)16 << 10)
+#define ROOM_PER 512
+
+typedef struct mplace {
+    const pal_merge_options *o;
+    ecc_out *out;
+    const char *output;
+    uint64_t first, pos, total;      /* first member; the next one; bytes copied */
+    uint64_t *at;                    /* per source: its offset (0: not copied) */
+    size_t cap;
+    uint8_t *buf;                    /* copy_member's, when the kernel cannot copy */
+} mplace;
+
+static void place_progress(void *ctx, uint64_t done, uint64_t total)
 {
+    mplace *p = ctx;
+    if (done == 0) {                 /* the files (again): members from the start */
+        p->first = p->pos = align_up(ECC_RUN_HEADER + ROOM_FIXED + ROOM_PER * total,
+                                     ECC_RUN_ALIGN);
+        p->total = 0;
+        if (p->cap)
+            memset(p->at, 0, p->cap * sizeof *p->at);
+    }
+    if (p->o->progress)
+        p->o->progress(p->o->progress_ctx, 0, done, total);
+}
+
+/* Source i is open and checked: copied to the next place, from the bytes
+ * the open read when it read them all, else in the kernel. */
+static int place_copy(void *ctx, pal_reader *r, size_t i)
+{
+    mplace *p = ctx;
+    if (i >= p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        while (cap <= i)
+            cap *= 2;
+        uint64_t *at = realloc(p->at, cap * sizeof *at);
+        if (!at) {
+            pal_set_last_error("cannot merge: out of memory");
+            return -1;
+        }
+        memset(at + p->cap, 0, (cap - p->cap) * sizeof *at);
+        p->at = at;
+        p->cap = cap;
+    }
     pal_src *f = &r->srcs[i];
-    copied[i] = 1;
-    int fd = pal_src_fd(r, f);
-    const char *why = fd < 0 ? "it cannot be opened again"
-                             : copy_member(fd, out, f->size, off, buf, o, done, total);
-    if (!why)
-        return 0;
-    snprintf(err, errlen, "cannot copy '%s' into '%s': %s", f->path, output, why);
-    return -1;
+    const uint8_t *whole = f->base == 0 ? pal_src_whole(r, f) : NULL;
+    uint64_t off = whole ? p->pos : align_up(p->pos, ECC_RUN_ALIGN);
+    int fd = whole ? -1 : pal_src_fd(r, f);
+    char err[512] = "it cannot be read again";
+    if (whole ? ecc_out_write_at(p->out, whole, f->size, off, err, sizeof err) != 0
+              : fd < 0 || copy_member(fd, p->out, f->size, off, &p->buf, err, sizeof err) != 0) {
+        pal_set_last_error("cannot copy '%s' into '%s': %s", f->path, p->output, err);
+        return -1;
+    }
+    p->at[i] = off;
+    p->total += f->size;
+    p->pos = align_up(off + f->size, whole ? 8 : ECC_RUN_ALIGN);
+    return 0;
 }
 
 /* The run file (doc/trace-format.md, "Merged traces (version 3)"): the
  * run opened as a reader would (its files checked to belong together, each
- * scanned, the clock model of each chosen), then the index written and the
- * per-rank traces copied as they are, or with their raw records chunks
- * compressed (method). No record is decoded. */
+ * scanned, the clock model of each chosen), each per-rank trace copied as it
+ * is while the open has it (mplace), or after the open with its raw records
+ * chunks compressed (method); then the index. No record is decoded. */
 static pal_status merge_runfile(const char *const *inputs, size_t n, const char *output,
                                 const pal_merge_options *o, int method,
                                 pal_merge_result *res_out)
@@ -832,18 +876,29 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     memset(&res, 0, sizeof res);
     mctx c = { o, &res };
     pal_reader *r = NULL;
-    uint8_t *index = NULL, *buf = NULL, *copied = NULL;
+    uint8_t *index = NULL;
     ecc_run_member *mem = NULL;
     ecc_out *out = NULL;
     char err[1024] = "";
-    pal_status st = pal_run_open(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN |
-                                 PAL_OPEN_COPY_, o->progress ? open_progress : NULL, (void *)o, &r);
+    mplace place = { .o = o, .output = output };
+    pal_status st;
+    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
+                     sizeof err) != 0) {
+        pal_set_last_error("%s", err);
+        st = PAL_EIO;
+        goto done;
+    }
+    place.out = out;
+    /* copying, each file as it is read; compressing, after (below) */
+    pal_run_hooks hooks = { place_progress, method == ECC_COMP_NONE ? place_copy : NULL, &place };
+    st = pal_run_open(inputs, n, NULL, o->open_flags | PAL_OPEN_AS_RUN | PAL_OPEN_COPY_, &hooks,
+                      &r);
     if (st != PAL_OK)
         goto done;                   /* pal_last_error says why */
     pal_reader_set_diag(r, reader_diag, &c);
     pal_reader_flush_notes(r);       /* what the scans found: nothing reads after */
     opened(&c, r);
-    /* the layout: header, index, members at 4096-byte boundaries, index copy,
+    /* the layout: header, index (or room for it), members, index copy,
      * header copy, footer */
     size_t nm = r->nsrcs;
     if (!(mem = calloc(nm, sizeof *mem)))
@@ -863,16 +918,10 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         ilen += align_up(mem[i].streams_length, 8);
         total += f->size;
     }
-    uint64_t first = align_up(ECC_RUN_HEADER + ilen, method == ECC_COMP_NONE ? ECC_RUN_ALIGN : 8);
-    uint64_t pos = first, end = first, done = 0;
-    if (!(index = calloc(ilen ? ilen : 1, 1)) || !(copied = calloc(nm ? nm : 1, 1)))
+    if (!(index = calloc(ilen ? ilen : 1, 1)))
         goto oom;
     pal_prefault(index, ilen);
-    if (ecc_out_open(output, o->out_flags & PAL_OUT_THROUGH ? ECC_OUT_THROUGH : 0, &out, err,
-                     sizeof err) != 0)
-        goto io;
-    /* each member placed, its stream table written and, copying, the
-     * member copied while its descriptor is open (the others after) */
+    uint64_t end = 0;
     for (size_t i = 0; i < nm; i++) {
         const pal_src *f = &r->srcs[i];
         ecc_run_member *m = &mem[i];
@@ -883,7 +932,6 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
             bl = sizeof m->name - 1;
         memcpy(m->name, base, bl);
         m->name[bl] = '\0';
-        m->offset = pos;             /* (recompressed: set as written) */
         m->length = f->size;
         m->rank = f->hdr.rank;
         m->process = f->process;
@@ -891,10 +939,16 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
         m->t0 = f->t0;
         m->g0 = f->g0;
         m->b = f->b;
-        end = pos + f->size;
-        pos = align_up(end, ECC_RUN_ALIGN);
         if (method != ECC_COMP_NONE)
-            continue;                /* (recompress writes the stream tables) */
+            continue;                /* (recompress places them and writes the tables) */
+        if (i >= place.cap || place.at[i] == 0) {
+            /* (not copied as it opened: the hook saw every source, so never) */
+            pal_set_last_error("cannot merge into '%s': '%s' was not copied", output, f->path);
+            st = PAL_EIO;
+            goto done;
+        }
+        m->offset = place.at[i];
+        end = m->offset + f->size;
         /* its stream table: the chunks at their offsets in the run file */
         uint8_t *t = index + m->streams_offset, *p = t + 8;
         ecc_run_streams_begin(t, m->nstreams);
@@ -907,26 +961,23 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
                 ecc_put64(q + 8 * k, x->chunks[k] + m->offset);
         }
         ecc_run_streams_seal(t, m->streams_length);
-        if (f->fd >= 0 && copy_one(r, i, m->offset, ecc_out_fd(out), output, o, &buf, &done,
-                                   total, copied, err, sizeof err) != 0)
-            goto io;
     }
+    /* the index in the room before the members when it fits, else after them */
+    uint64_t at = ECC_RUN_HEADER;
     if (method != ECC_COMP_NONE) {
         char zerr[512];
-        const char *why = recompress(r, mem, index, ecc_out_fd(out), first, method, o, total,
-                                     &end, zerr, sizeof zerr);
+        const char *why = recompress(r, mem, index, ecc_out_fd(out),
+                                     align_up(ECC_RUN_HEADER + ilen, 8), method, o, total, &end,
+                                     zerr, sizeof zerr);
         if (why) {
             snprintf(err, sizeof err, "cannot merge into '%s': %s", output, why);
             goto io;
         }
     } else {
-        /* the members whose descriptors the reader's LRU let go: in input
-         * order, a run of more files than it keeps open would have each
-         * one opened again */
-        for (size_t i = 0; i < nm; i++)
-            if (!copied[i] && copy_one(r, i, mem[i].offset, ecc_out_fd(out), output, o, &buf,
-                                       &done, total, copied, err, sizeof err) != 0)
-                goto io;
+        if (o->progress)
+            o->progress(o->progress_ctx, 1, place.total, place.total);
+        if (ECC_RUN_HEADER + ilen > place.first)
+            at = align_up(end, 8);
     }
     for (size_t i = 0; i < nm; i++)
         ecc_run_member_encode(index + i * ECC_RUN_MEMBER, &mem[i]);
@@ -942,21 +993,28 @@ static pal_status merge_runfile(const char *const *inputs, size_t n, const char 
     memcpy(h.run_id, (r0 ? r0 : &r->srcs[0])->hdr.run_id, ECC_RUN_ID);
     h.realtime_offset_ns = r->info.realtime_offset_ns;
     h.clock_source = (uint8_t)r->info.clock_source;
-    h.index_offset = ECC_RUN_HEADER;
+    h.index_offset = at;
     h.index_length = ilen;
-    h.index_copy = align_up(end, 8);  /* after the last member */
+    /* the copy after the last member (and after the index when it is there) */
+    h.index_copy = at == ECC_RUN_HEADER ? align_up(end, 8) : at + align_up(ilen, 8);
     h.origin_ns = r->origin_ns;
     memcpy(h.host, r->info.host, sizeof h.host);
     uint8_t hb[ECC_RUN_HEADER], foot[ECC_FOOTER];
     ecc_run_header_encode(hb, &h);
     uint64_t hcopy = h.index_copy + align_up(ilen, 8);
     ecc_run_footer_encode(foot, hcopy);
-    if (ecc_out_write_at(out, hb, sizeof hb, 0, err, sizeof err) != 0 ||
-        ecc_out_write_at(out, index, ilen, ECC_RUN_HEADER, err, sizeof err) != 0 ||
+    if (ecc_out_write_at(out, index, ilen, h.index_offset, err, sizeof err) != 0 ||
         ecc_out_write_at(out, index, ilen, h.index_copy, err, sizeof err) != 0 ||
         ecc_out_write_at(out, hb, sizeof hb, hcopy, err, sizeof err) != 0 ||
-        ecc_out_write_at(out, foot, sizeof foot, hcopy + sizeof hb, err, sizeof err) != 0)
+        ecc_out_write_at(out, foot, sizeof foot, hcopy + sizeof hb, err, sizeof err) != 0 ||
+        ecc_out_write_at(out, hb, sizeof hb, 0, err, sizeof err) != 0)
         goto io;
+    /* (files started over left bytes beyond the footer: not kept) */
+    if (ftruncate(ecc_out_fd(out), (off_t)(hcopy + sizeof hb + sizeof foot)) != 0 &&
+        errno != EINVAL) {
+        snprintf(err, sizeof err, "cannot write '%s': %s", output, strerror(errno));
+        goto io;
+    }
     if (ecc_out_commit(out, err, sizeof err) != 0) {
         out = NULL;                  /* commit removed it */
         goto io;
@@ -980,8 +1038,8 @@ io:
 done:
     if (out)
         ecc_out_abort(out);
-    free(copied);
-    free(buf);
+    free(place.at);
+    free(place.buf);
     free(index);
     free(mem);
     pal_reader_close(r);

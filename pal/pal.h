@@ -363,7 +363,8 @@ typedef struct pal_merge_options {
                                    * corrected when read; 2: records decoded, corrected and
                                    * written again into one time-sorted stream */
     /* progress (format 3), now and then: phase 0, files opened and checked of
-     * all; phase 1, bytes copied of all (NULL: none) */
+     * all; phase 1, bytes copied of all (NULL: none). Kept as written, each
+     * file is copied as it is opened: phase 1 is told once, at its end */
     void (*progress)(void *ctx, int phase, uint64_t done, uint64_t total);
     void *progress_ctx;
 } pal_merge_options;

@@ -127,6 +127,8 @@ struct pal_stream {
     pal_record *batch;
     pal_value *bvals;
     uint32_t *blens;
+    unsigned gap;                    /* free values before each record's (a run file's
+                                      * merged view: 2, for process and thread) */
     char *bad_why;
     uint64_t listed;                 /* chunks that are not copies */
     uint64_t records;                /* in them, from their headers */
@@ -324,11 +326,24 @@ void pal_run_read_clock(pal_reader *r, pal_src *s);
  * on no memory. */
 edl_dict *pal_run_merged_dict(const pal_dict *run, void (*note)(void *ctx, const char *line),
                               void *ctx);
-/* pal_reader_open_run, telling progress(ctx, files opened, files) as the
- * files open (each is scanned). */
+/* What pal_run_open tells its caller as the files open, each optional:
+ * progress(ctx, files opened, files) before each file; opened(ctx, r, i)
+ * once source i is open, scanned and its clock measurements read, while its
+ * descriptor is open (and, for a small file, its bytes in pal_src_whole).
+ * opened returning nonzero stops the open with PAL_EIO (it has set
+ * pal_last_error). A directory found among many paths starts the files
+ * over: opened sees i = 0 again. */
+typedef struct pal_run_hooks {
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    int (*opened)(void *ctx, pal_reader *r, size_t i);
+    void *ctx;
+} pal_run_hooks;
+/* pal_reader_open_run, with hooks (NULL: none). */
 pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_path,
-                        unsigned flags, void (*progress)(void *ctx, uint64_t done, uint64_t total),
-                        void *progress_ctx, pal_reader **out);
+                        unsigned flags, const pal_run_hooks *hooks, pal_reader **out);
+/* All the bytes of s (from its base), when the open read them at once and
+ * nothing was read into that buffer since; else NULL. */
+const uint8_t *pal_src_whole(const pal_reader *r, const pal_src *s);
 /* Opens the run file (version 3) path as a run: its members as sources. */
 pal_status pal_run_open_file(const char *path, unsigned flags, pal_reader **out);
 /* 1 if the file at path is a merged trace (version 3, or a version-2 or

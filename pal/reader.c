@@ -906,8 +906,9 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
      * count: the batch's working set stays in L1 however wide the widest
      * record of the dictionary is. Room for a widest record is always left
      * (the rows hold nbatch of them). */
-    pal_value *vc = s->bvals + (size_t)(rec - s->batch) * s->nvals;
-    uint32_t *lc = s->blens + (size_t)(rec - s->batch) * s->nvals;
+    const size_t gap = s->gap;
+    pal_value *vc = s->bvals + (size_t)(rec - s->batch) * s->nvals + gap;
+    uint32_t *lc = s->blens + (size_t)(rec - s->batch) * s->nvals + gap;
     for (; rec < rend; rec++) {
         rec->vals = vc;
         rec->lens = lc;
@@ -1006,8 +1007,8 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
             p = q;
             t = tt;
             rec->desc = rd;
-            vc += rd->nfields;
-            lc += rd->nfields;
+            vc += rd->nfields + gap;
+            lc += rd->nfields + gap;
             if (roles)
                 fill_record(s->src, s, rec, rd, vals, tt);
             continue;
@@ -1028,8 +1029,8 @@ PAL_INLINE pal_record *decode_batch(pal_stream *s, pal_record *rec, pal_record *
             }
             p = q;
             t = tq;
-            vc += rec->desc->nfields;
-            lc += rec->desc->nfields;
+            vc += rec->desc->nfields + gap;
+            lc += rec->desc->nfields + gap;
         }
     }
     s->cp = p;
@@ -1062,20 +1063,17 @@ static void map_batch(const pal_reader *r, pal_stream *s, pal_record *rec, pal_r
         rec->desc = to;
         rec->process = src->process;
     }
-    if (!r->merged)
+    if (!s->gap)
         return;
     /* a run file read as its merge: `process` and `thread` after the time.
-     * The values are packed record after record (decode_batch); each moves
-     * up by two per record before it, the last first, into rows sized for
-     * that (pal_reader_finish_open). */
-    for (rec = rend; rec-- > first;) {
-        size_t i = (size_t)(rec - s->batch), nf = rec->desc->nfields;
-        pal_value *ov = (pal_value *)rec->vals, *nv = ov + 2 * i;
-        uint32_t *ol = (uint32_t *)rec->lens, *nl = ol + 2 * i;
+     * decode_batch left two values free before each record's (s->gap): the
+     * first two move down into them, and the fields after the time are
+     * where the merged record has them already. */
+    for (rec = first; rec < rend; rec++) {
+        pal_value *ov = (pal_value *)rec->vals, *nv = ov - 2;
+        uint32_t *ol = (uint32_t *)rec->lens, *nl = ol - 2;
         pal_value v0 = ov[0], v1 = ov[1];
         uint32_t l0 = ol[0], l1 = ol[1];
-        memmove(nv + 4, ov + 2, (nf - 2) * sizeof *nv);
-        memmove(nl + 4, ol + 2, (nf - 2) * sizeof *nl);
         nv[0] = v0;
         nv[1] = v1;
         nv[2].u = rec->process;
@@ -1672,7 +1670,8 @@ static pal_status start(pal_reader *r)
             continue;
         }
         /* a run file's merged view: two more values per record (map_batch) */
-        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + (r->merged ? 2 : 0)) !=
+        s->gap = r->merged ? 2 : 0;
+        if (stream_batch(s, r->batch_size, s->src->dict->max_fields + s->gap) !=
             PAL_OK) {
             free(mine);
             r->state = ST_FAILED;
@@ -2222,6 +2221,11 @@ static int head_read(const pal_reader *r, const pal_src *s, void *b, size_t n, u
 static int head_whole(const pal_reader *r, const pal_src *s)
 {
     return r->head_src == s && r->head_len == s->size - s->base;
+}
+
+const uint8_t *pal_src_whole(const pal_reader *r, const pal_src *s)
+{
+    return head_whole(r, s) ? r->scanbuf : NULL;
 }
 
 int pal_src_read_at(const pal_reader *r, const pal_src *s, void *b, size_t n, uint64_t off)

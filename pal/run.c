@@ -667,13 +667,14 @@ static pal_status ranks_unique(pal_reader *r)
 pal_status pal_reader_open_run(const char *const *paths, size_t n, const char *dict_path,
                                unsigned flags, pal_reader **out)
 {
-    return pal_run_open(paths, n, dict_path, flags, NULL, NULL, out);
+    return pal_run_open(paths, n, dict_path, flags, NULL, out);
 }
 
 pal_status pal_run_open(const char *const *paths, size_t n, const char *dict_path,
-                        unsigned flags, void (*progress)(void *ctx, uint64_t done, uint64_t total),
-                        void *progress_ctx, pal_reader **out)
+                        unsigned flags, const pal_run_hooks *hooks, pal_reader **out)
 {
+    static const pal_run_hooks none = { NULL, NULL, NULL };
+    const pal_run_hooks *h = hooks ? hooks : &none;
     PAL_REQUIRE(out, PAL_EINVAL);
     *out = NULL;
     PAL_REQUIRE(paths && n > 0, PAL_EINVAL);
@@ -737,8 +738,8 @@ again:
     for (size_t i = 0; i < l.n; i++) {
         pal_src *s = &r->srcs[r->nsrcs++];
         s->fd = -1;
-        if (progress)
-            progress(progress_ctx, i, l.n);
+        if (h->progress)
+            h->progress(h->ctx, i, l.n);
         at_dir(r, l.v[i], i + 1 < l.n ? l.v[i + 1] : NULL);
         if ((st = pal_src_open_path(r, s, l.v[i], dict_path)) != PAL_OK) {
             struct stat sb;
@@ -796,12 +797,16 @@ again:
         }
         /* its clock measurements while its descriptor is open */
         pal_run_read_clock(r, s);
+        if (h->opened && h->opened(h->ctx, r, r->nsrcs - 1) != 0) {
+            st = PAL_EIO;
+            goto fail;
+        }
     }
     if (r->at_len > 0)
         close(r->at_fd);
     r->at_len = 0;                   /* (r->at_dir was the list's) */
-    if (progress)
-        progress(progress_ctx, l.n, l.n);
+    if (h->progress)
+        h->progress(h->ctx, l.n, l.n);
     /* a directory of merged traces only: no per-rank trace to read */
     for (size_t i = 0; i < l.n; i++) {
         if (l.dir[i] < 0 || left[l.dir[i]] > 0)

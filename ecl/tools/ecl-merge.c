@@ -104,7 +104,8 @@ static char *default_output(const char *in)
 }
 
 /* Progress on standard error: one line per phase rewritten in place, at
- * most every 1 % (format 3: the traces opened and checked, then copied). */
+ * most every 1 % (format 3: the traces opened, checked and copied; with
+ * --compress, then compressed). */
 static int progress_shown;
 static unsigned progress_last = 101;
 static int progress_phase = -1;

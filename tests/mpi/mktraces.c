@@ -10,6 +10,10 @@
  *                          1 ms behind the wall clock of the headers
  *   mktraces verify MERGED checks times, durations and user types of the
  *                          merged "drift" traces (exact to 2 ns)
+ *   mktraces chunky DIR    ranks 0 and 1 as in drift, each with 2,000 records
+ *                          chunks of one record (a run file's index too
+ *                          large for the room the merge keeps before the
+ *                          members: tests/pal/merge-damage.sh)
  *   mktraces freed DIR     receives freed with MPI_Request_free while active
  *                          (mpi_complete flag 16): rank 0 sends to rank 1
  *                          on communicators 0 and 5; rank 1 receives three
@@ -155,26 +159,51 @@ static uint64_t c1(double t)
     return (uint64_t)llround(k1 * t + off1);
 }
 
+/* Stream 0 of rank: clock measurements at 1 ms and 1 s (true time). */
+static void put_clocks(tb *t, int rank)
+{
+    for (int ph = 0; ph < 2; ph++) {
+        double tt = ph == 0 ? 1e6 : 1e9;
+        uint64_t local = rank == 0 ? (uint64_t)tt : c1(tt);
+        tb_chunk_begin(t, (uint32_t)rank, 0, local);
+        tb_val v[] = { TB_U(14), TB_U(local), TB_U(ph), TB_U(local), TB_U((uint64_t)tt),
+                       TB_F(1e9), TB_U(rank == 0 ? 0 : 2000) };
+        tb_record(t, "mpi_clock", v);
+        tb_chunk_end(t, NULL);
+    }
+}
+
+/* Rank's trace of CHUNKY chunks of one `alpha` record each (a = the
+ * chunk's number), 1 us apart from 0.5 s on. */
+#define CHUNKY 2000
+static void write_chunky(const char *dir, int rank)
+{
+    edl_dict *d = dict(0);
+    tb *t = tb_create(d);
+    tb_track_records(t, 0);
+    tb_set_header(t, rank, 2, rank == 0 ? "host-a" : "host-b", rank == 0 ? 1e9 : 2e9);
+    put_clocks(t, rank);
+    for (int i = 0; i < CHUNKY; i++) {
+        double tt = 0.5e9 + 1000.0 * i;
+        uint64_t local = rank == 0 ? (uint64_t)tt : c1(tt);
+        tb_chunk_begin(t, (uint32_t)rank, 1, local);
+        tb_val a[] = { TB_U(1024), TB_U(local), TB_I(i) };
+        tb_record(t, "alpha", a);
+        tb_chunk_end(t, NULL);
+    }
+    write_file(t, d, dir, rank);
+}
+
 static void write_rank(const char *dir, int rank, int sync)
 {
     edl_dict *d = dict(rank == 1);
     tb *t = tb_create(d);
     tb_track_records(t, 0);
     tb_set_header(t, rank, 2, rank == 0 ? "host-a" : "host-b", rank == 0 ? 1e9 : 2e9);
-    /* stream 0: clock measurements at 1 ms and 1 s (true time) */
     uint64_t (*clk)(double) = c1;
-    double ms = 1e6, s = 1e9;
-    if (sync) {
-        for (int ph = 0; ph < 2; ph++) {
-            double tt = ph == 0 ? ms : s;
-            uint64_t local = rank == 0 ? (uint64_t)tt : clk(tt);
-            tb_chunk_begin(t, (uint32_t)rank, 0, local);
-            tb_val v[] = { TB_U(14), TB_U(local), TB_U(ph), TB_U(local), TB_U((uint64_t)tt),
-                           TB_F(1e9), TB_U(rank == 0 ? 0 : 2000) };
-            tb_record(t, "mpi_clock", v);
-            tb_chunk_end(t, NULL);
-        }
-    }
+    double s = 1e9;
+    if (sync)
+        put_clocks(t, rank);
     /* stream 1: a message 0 -> 1 at 0.5 s (send 100 ns, received 2 us after
      * the send began), markers at 0.9 s, the user types */
     double tsend = 0.5 * s;
@@ -397,6 +426,11 @@ int main(int argc, char **argv)
         write_rank(argv[2], 1, 0);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "chunky") == 0) {
+        write_chunky(argv[2], 0);
+        write_chunky(argv[2], 1);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "freed") == 0) {
         write_freed(argv[2], 0);
         write_freed(argv[2], 1);
@@ -411,6 +445,7 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "verify") == 0)
         return verify(argv[2]);
-    fprintf(stderr, "usage: mktraces drift|nosync|freed|events DIR | mktraces verify MERGED\n");
+    fprintf(stderr, "usage: mktraces drift|nosync|chunky|freed|events DIR | mktraces verify "
+            "MERGED\n");
     return 2;
 }

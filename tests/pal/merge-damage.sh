@@ -4,7 +4,8 @@
 # byte in the run header, in an index entry's location, clock model or stream
 # table costs nothing (the copy at the end, or the member's own clock
 # measurements); the same entry damaged in both copies costs that member
-# only. A per-rank trace missing at merge time is named and the rest merged;
+# only; an index too large for the room before the members goes after them,
+# and reads and mends the same. A per-rank trace missing at merge time is named and the rest merged;
 # inputs none of which can be read are named.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -72,6 +73,32 @@ check "stream table, both copies" "$tmp/ref" "stream table damaged in both copie
 cp "$tmp/m.ecl" "$tmp/d.ecl"; flip "$tmp/d.ecl" $((e1 + 9)); flip "$tmp/d.ecl" $((e1c + 9))
 check "location, both copies" "$tmp/ref0" "index entry 1 damaged in both copies: where its trace lies is not known"
 grep -q "rank 1: no trace in the merged trace" "$tmp/err" || fail "the missing rank is not named"
+
+# an index larger than the room the merge keeps before the members (ranks
+# of 2,000 chunks each): after the last member, both copies; the run file
+# reads as the re-encoding merge of the same traces, and damage to one copy
+# of an entry costs nothing
+mkdir "$tmp/ch"
+"$mk" chunky "$tmp/ch" || fail "mktraces chunky"
+"$merge" -q -o "$tmp/ch/m.ecl" "$tmp/ch/trace.0.ecl" "$tmp/ch/trace.1.ecl" || fail "ecl-merge (chunky)"
+"$merge" -q --format=2 -o "$tmp/ch/m2.ecl" "$tmp/ch/trace.0.ecl" "$tmp/ch/trace.1.ecl" ||
+    fail "ecl-merge --format=2 (chunky)"
+"$paldump" --raw-time "$tmp/ch/m2.ecl" > "$tmp/ch/ref" || fail "chunky: format 2 does not read"
+[ "$(wc -l < "$tmp/ch/ref")" = 4004 ] || fail "chunky: $(wc -l < "$tmp/ch/ref") records, expected 4004"
+cix=$(u64 "$tmp/ch/m.ecl" 64)
+cixcopy=$(u64 "$tmp/ch/m.ecl" 80)
+m1=$(u64 "$tmp/ch/m.ecl" $((cix + 128 + 8)))
+[ "$cix" -gt "$m1" ] && [ "$cixcopy" -gt "$cix" ] ||
+    fail "chunky: index at byte $cix, its copy at $cixcopy: not after the members (member 1 at $m1)"
+"$top_builddir/tests/pal/merge_index" "$tmp/ch/m.ecl" > "$tmp/ch/ix" || {
+    cat "$tmp/ch/ix"; fail "chunky: the index does not name the chunks"; }
+cp "$tmp/ch/m.ecl" "$tmp/d.ecl"
+"$paldump" --raw-time "$tmp/d.ecl" > "$tmp/out" 2> "$tmp/err" && [ ! -s "$tmp/err" ] ||
+    { cat "$tmp/err"; fail "chunky: the run file does not read cleanly"; }
+cmp -s "$tmp/out" "$tmp/ch/ref" || fail "chunky: the run file reads otherwise than format 2"
+flip "$tmp/d.ecl" $((cix + 128 + 12))
+check "chunky, location of entry 1" "$tmp/ch/ref" "location of index entry 1 damaged; its copy was used"
+echo "chunky: index after the members (byte $cix), read as format 2"
 
 # a per-rank trace missing at merge time: named, the rest merged (exit 2)
 "$merge" -o "$tmp/m2.ecl" "$tmp/trace.0.ecl" "$tmp/gone.1.ecl" > "$tmp/err" 2>&1

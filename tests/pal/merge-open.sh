@@ -4,8 +4,9 @@
 # magic, header, index, chunk headers and clock measurements all from those
 # bytes, no stat of its path (a list of files is not stat'ed), opened
 # relative to its directory (whose path is walked once for all its files),
-# and no read-ahead hint (nothing is left to read); ecl-merge then copies it once
-# (copy_file_range, or read and write). The same when the run is given as
+# and no read-ahead hint (nothing is left to read); ecl-merge writes those
+# bytes into the run file as it has them (no copy_file_range: that would read
+# the file a second time). The same when the run is given as
 # its directory, with a merged trace beside the per-rank ones: that one is
 # opened once, its header read and nothing more, and left out. Counted with
 # strace (skipped without it) on the two ranks of mktraces drift, for
@@ -35,7 +36,7 @@ named() {
 # one TOOL...: run under strace, then each rank's file opened once, read once
 one() {
     # (LeakSanitizer cannot run under ptrace: leaks are other tests' job)
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y -o "$tmp/st" -e trace=openat,pread64,read,fadvise64,stat,lstat,newfstatat,statx "$@" >"$tmp/out" 2>&1 ||
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y -o "$tmp/st" -e trace=openat,pread64,read,fadvise64,copy_file_range,stat,lstat,newfstatat,statx "$@" >"$tmp/out" 2>&1 ||
         { cat "$tmp/out"; fail "$1 failed"; }
     for r in 0 1; do
         f=$tmp/trace.$r.ecl
@@ -50,10 +51,11 @@ one() {
             fail "$(basename "$1"): $f read with $n calls, expected 1"
         }
         [ "$(calls "$f" fadvise64)" -eq 0 ] || fail "$(basename "$1"): read-ahead hint on $f"
+        [ "$(calls "$f" copy_file_range)" -eq 0 ] || fail "$(basename "$1"): $f read again to copy it"
         stats=$(( $(named "$f" stat) + $(named "$f" lstat) + $(named "$f" newfstatat) + $(named "$f" statx) ))
         [ "$stats" -eq 0 ] || fail "$(basename "$1"): $f stat'ed $stats times by its path"
     done
-    echo "$(basename "$1"): each file opened once (relative to its directory), read with one pread, not stat'ed"
+    echo "$(basename "$1"): each file opened once (relative to its directory), read with one pread (and nothing more), not stat'ed"
 }
 one "$merge" -q -o "$tmp/m.ecl" "$tmp/trace.0.ecl" "$tmp/trace.1.ecl"
 "$paldump" --raw-time "$tmp/m.ecl" > "$tmp/d3" || fail "the run file does not read"
