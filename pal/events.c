@@ -514,6 +514,9 @@ void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs)
 }
 
 /* ---------------- typed events ---------------- */
+enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
+       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
+       H_VALUE, H_ROOT, H_WINDOW, H_REQUEST, H_N };
 /* What a record type means, from its roles, computed once per type. send,
  * recv, untimed, rma_how: 0 no, 1 every record, 2 the record's field says. */
 typedef struct rkind {
@@ -532,12 +535,17 @@ typedef struct rkind {
     int any_rma;
     int rma_how[PAL_RMA_KIND_COUNT];
     const char *iregion;        /* region, interned */
+    size_t iregion_len;
     uint32_t index;             /* the record type's */
+    /* the type's field of each role H_* (-1 none) and its type class: what
+     * a role handle finds in a record of this type, without the call */
+    int32_t fi[H_N];
+    uint8_t tc[H_N];
+    /* send, recv, untimed when a field says (how 2): the one integer field
+     * and value that gives the role; field -1: several conditions or a
+     * text, pal_record_has_role decides */
+    struct kcond { int32_t field; uint64_t value; } cond[3];
 } rkind;
-
-enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
-       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_ROOT, H_WINDOW, H_REQUEST, H_N };
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
@@ -616,7 +624,8 @@ struct pal_events {
     size_t nk;
     lane *lanes;                /* hash by (process, stream) */
     size_t lcap, nlanes;
-    lane *lastlane;             /* the last one found (records come in runs of a thread) */
+#define LCACHE 64
+    lane *lcache[LCACHE];       /* lanes found lately, by lcache_slot */
     uint64_t *lorder;           /* (process, stream) of the lanes in the order first seen */
     struct cqkey { uint64_t context; const char *name; } *cqorder;   /* likewise */
     size_t lordcap, cqordcap;
@@ -634,14 +643,23 @@ struct pal_events {
         uint32_t type, process; /* last definition */
         int64_t id;
         const char *name;
+        size_t len;
     } *idc;
     size_t idcap, nid;
+    pal_event blank;            /* what an event holds before its kind fills it */
+    size_t evsize;              /* sizeof blank (see emit) */
     pal_event *out;             /* the events of the current record */
     size_t nout, outcap, next;
     int ended, started, settle_failed;
+    int regions;                /* regions are events (not PAL_EVENTS_MESSAGES) */
     unsigned options;           /* PAL_EVENTS_* */
     char idbuf[96];
 };
+
+static inline size_t lcache_slot(uint32_t process, uint32_t stream)
+{
+    return (size_t)(((process * 0x9E3779B1u) ^ stream) * 0x85EBCA77u >> 26) & (LCACHE - 1);
+}
 
 static uint64_t strhash(const char *s, size_t n)
 {
@@ -685,15 +703,23 @@ static const char *intern(pal_events *e, const char *s, size_t len)
     return c;
 }
 
-static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt)
+/* The integer in the field of role h of rec (of type k), as pal_record_i64
+ * through a role handle reads it: dflt when the type has no such field,
+ * the record lacks it, or it holds no integer that fits. */
+static inline int64_t geti(const pal_record *rec, const rkind *k, int h, int64_t dflt)
 {
-    int64_t v;
-    return h && pal_record_i64(rec, h, &v) == PAL_OK ? v : dflt;
+    int32_t fi = k->fi[h];
+    if (fi < 0 || PAL_UNLIKELY(rec->lens[fi] == PAL_ABSENT))
+        return dflt;
+    pal_value v = rec->vals[fi];
+    if (k->tc[h] == PAL_TC_SIGNED)
+        return v.i;
+    return k->tc[h] == PAL_TC_UNSIGNED && v.u <= (uint64_t)INT64_MAX ? (int64_t)v.u : dflt;
 }
 
-static uint64_t getbytes(const pal_record *rec, const pal_handle *h)
+static inline uint64_t getbytes(const pal_record *rec, const rkind *k, int h)
 {
-    int64_t v = geti(rec, h, 0);
+    int64_t v = geti(rec, k, h, 0);
     return v > 0 ? (uint64_t)v : 0;
 }
 
@@ -702,7 +728,67 @@ static int on(const pal_record *rec, int how, pal_record_role role)
     return how == 1 || (how == 2 && pal_record_has_role(rec, role));
 }
 
-static const rkind *classify(pal_events *e, const pal_recdesc *d)
+/* Whether rec (of type k) sends, receives (C_RECV) or completed unseen
+ * (C_UNTIMED): pal_record_has_role, with a type's one integer condition
+ * tested here. */
+enum { C_SEND, C_RECV, C_UNTIMED };
+static const pal_record_role cond_role[3] = {PAL_ROLE_SEND, PAL_ROLE_RECV, PAL_ROLE_UNTIMED};
+
+static inline int has(const pal_record *rec, const rkind *k, int which)
+{
+    int how = which == C_SEND ? k->send : which == C_RECV ? k->recv : k->untimed;
+    if (how != 2)
+        return how;
+    const struct kcond *c = &k->cond[which];
+    if (c->field >= 0)
+        return rec->lens[c->field] != PAL_ABSENT && rec->vals[c->field].u == c->value;
+    return pal_record_has_role(rec, cond_role[which]);
+}
+
+/* A record's time in ns: pal_record_time_ns, its usual case here. */
+static inline int64_t time_ns(const pal_record *rec)
+{
+    const pal_recdesc *d = rec->desc;
+    if (PAL_LIKELY(d->dict->binary && d->time_fi >= 0 && d->dict->ns_per_tick == 1))
+        return rec->time > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)rec->time;
+    return pal_record_time_ns(rec);
+}
+
+/* What the fields and conditions of type d say, once (see rkind). */
+static void kind_fields(rkind *k, const pal_recdesc *d)
+{
+    for (int h = 0; h < H_N; h++) {
+        k->fi[h] = d->role_fi[hrole[h]];
+        k->tc[h] = k->fi[h] >= 0 ? d->fields[k->fi[h]].tclass : 0;
+    }
+    for (int w = 0; w < 3; w++) {
+        const struct pal_rcond *one = NULL;
+        int n = 0;
+        for (size_t c = 0; c < d->nconds; c++)
+            if (d->conds[c].role == cond_role[w]) {
+                one = &d->conds[c];
+                n++;
+            }
+        k->cond[w].field = -1;
+        if (n == 1 && one->field >= 0 && d->fields[one->field].tclass != PAL_TC_STRING) {
+            k->cond[w].field = one->field;
+            k->cond[w].value = one->value;
+        }
+    }
+}
+
+static const rkind *classify_new(pal_events *e, const pal_recdesc *d);
+
+/* What records of type d mean (NULL: no memory). */
+static inline const rkind *classify(pal_events *e, const pal_recdesc *d)
+{
+    size_t i = d->index;
+    if (PAL_LIKELY(i < e->nk) && PAL_LIKELY(e->k[i].known))
+        return &e->k[i];
+    return classify_new(e, d);
+}
+
+static const rkind *classify_new(pal_events *e, const pal_recdesc *d)
 {
     size_t i = pal_recdesc_index(d);
     if (i >= e->nk) {
@@ -748,6 +834,7 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         k->any_rma |= k->rma_how[r] = pal_recdesc_has_role(d, pal_rma_kind_role((pal_rma_kind)r));
     k->index = (uint32_t)i;
+    kind_fields(k, d);
     /* a type new to the reader may have roles no earlier type had */
     for (int h = 0; h < H_N; h++)
         if (e->h[h] == NULL)
@@ -784,7 +871,8 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
         k->comm_def = 1;
     if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
         k->prim = PAL_ROLE_NONE;
-    if (k->region && (k->iregion = intern(e, k->region, strlen(k->region))) == NULL) {
+    if (k->region && (k->iregion = intern(e, k->region, k->iregion_len = strlen(k->region))) ==
+                         NULL) {
         k->known = 0;
         return NULL;
     }
@@ -793,17 +881,34 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
 
 /* The region an enter, leave or call record names: by text, by a name
  * field, by an id resolved through its reference, else FIELD#ID. */
-static const char *region_of(pal_events *e, const rkind *k, const pal_record *rec)
+static size_t idc_hash(uint32_t type, uint32_t process, int64_t id)
 {
-    if (k->iregion)
+    uint64_t h = ((uint64_t)type << 32 | process) * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)id * 0xc2b2ae3d27d4eb4fULL;
+    return (size_t)(h ^ h >> 31);
+}
+
+/* The region an enter, leave or call record names (its length in *len):
+ * by text, by a name field, by an id resolved through its reference, else
+ * FIELD#ID. */
+static const char *region_of(pal_events *e, const rkind *k, const pal_record *rec, size_t *len)
+{
+    if (k->iregion) {
+        *len = k->iregion_len;
         return k->iregion;
+    }
     const char *s;
-    size_t len;
-    if (pal_record_str(rec, e->h[H_REGION], &s, &len) == PAL_OK)
-        return intern(e, s, len);
+    int32_t fi = k->fi[H_REGION];
+    if (fi >= 0 && k->tc[H_REGION] == PAL_TC_STRING && rec->lens[fi] != PAL_ABSENT) {
+        s = (const char *)rec->vals[fi].s;
+        const char *name = intern(e, s, rec->lens[fi]);
+        /* the name's length as a C string's, a NUL inside it included */
+        *len = name && memchr(s, 0, rec->lens[fi]) ? strlen(name) : rec->lens[fi];
+        return name;
+    }
     /* an id: resolved once per (type, process, id) until the next definition */
-    int64_t id = geti(rec, e->h[H_REGION], -1);
-    uint32_t process = pal_record_process(rec);
+    int64_t id = geti(rec, k, H_REGION, -1);
+    uint32_t process = rec->process;
     if ((e->nid + 1) * 2 > e->idcap) {
         size_t ncap = e->idcap ? e->idcap * 2 : 256;
         struct idname *t = calloc(ncap, sizeof *t);
@@ -812,8 +917,7 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
         for (size_t i = 0; i < e->idcap; i++)
             if (e->idc[i].name) {
                 const struct idname *o = &e->idc[i];
-                size_t j = mix((uint64_t)o->type << 32 ^ o->process ^ mix((uint64_t)o->id)) &
-                           (ncap - 1);
+                size_t j = idc_hash(o->type, o->process, o->id) & (ncap - 1);
                 while (t[j].name)
                     j = (j + 1) & (ncap - 1);
                 t[j] = *o;
@@ -822,20 +926,23 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
         e->idc = t;
         e->idcap = ncap;
     }
-    size_t j = mix((uint64_t)k->index << 32 ^ process ^ mix((uint64_t)id)) & (e->idcap - 1);
+    size_t j = idc_hash(k->index, process, id) & (e->idcap - 1);
     for (; e->idc[j].name; j = (j + 1) & (e->idcap - 1))
-        if (e->idc[j].type == k->index && e->idc[j].process == process && e->idc[j].id == id)
+        if (e->idc[j].type == k->index && e->idc[j].process == process && e->idc[j].id == id) {
+            *len = e->idc[j].len;
             return e->idc[j].name;
+        }
     const char *name;
-    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, &len) == PAL_OK) {
-        name = intern(e, s, len);
+    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, len) == PAL_OK) {
+        name = intern(e, s, *len);
     } else {
         int n = snprintf(e->idbuf, sizeof e->idbuf, "%.40s#%lld",
                          k->idname ? k->idname : "region", (long long)id);
-        name = intern(e, e->idbuf, (size_t)n);
+        *len = (size_t)n;
+        name = intern(e, e->idbuf, *len);
     }
     if (name) {
-        e->idc[j] = (struct idname){k->index, process, id, name};
+        e->idc[j] = (struct idname){k->index, process, id, name, *len};
         e->nid++;
     }
     return name;
@@ -847,22 +954,32 @@ static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec
     if (grow(&e->out, &e->outcap, e->nout + 1, sizeof *e->out, 16))
         return NULL;
     pal_event *v = &e->out[e->nout++];
-    memset(v, 0, sizeof *v);
+    /* the size is a field, not a constant: the C library's vector copy,
+     * not the string instruction a compiler makes of a constant size,
+     * whose start-up costs more than the copy at this size */
+    memcpy(v, &e->blank, e->evsize);
     v->kind = kind;
     v->record = rec;
-    v->process = l ? l->process : rec ? pal_record_process(rec) : 0;
-    v->stream = l ? l->stream : rec ? pal_record_stream(rec) : 0;
+    v->process = l ? l->process : rec ? rec->process : 0;
+    v->stream = l ? l->stream : rec ? rec->stream : 0;
     v->time = t;
-    v->peer = v->root = v->window = v->request = -1;
-    v->op = PAL_COLL_OP_NONE;
-    v->rma = PAL_RMA_KIND_NONE;
     return v;
 }
 
-static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
+static lane *lane_find(pal_events *e, uint32_t process, uint32_t stream);
+
+/* The lane of (process, stream), made when new; NULL when memory runs
+ * out. The lanes a merged run interleaves are found in a small cache. */
+static inline lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
 {
-    if (e->lastlane && e->lastlane->process == process && e->lastlane->stream == stream)
-        return e->lastlane;
+    lane *l = e->lcache[lcache_slot(process, stream)];
+    if (PAL_LIKELY(l != NULL) && l->process == process && l->stream == stream)
+        return l;
+    return lane_find(e, process, stream);
+}
+
+static lane *lane_find(pal_events *e, uint32_t process, uint32_t stream)
+{
     uint64_t key = (uint64_t)process << 32 | stream;
     if ((e->nlanes + 1) * 2 > e->lcap) {
         size_t ncap = e->lcap ? e->lcap * 2 : 64;
@@ -880,15 +997,16 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
         free(e->lanes);
         e->lanes = t;
         e->lcap = ncap;
+        memset(e->lcache, 0, sizeof e->lcache);   /* the lanes moved */
     }
     size_t j = mix(key) & (e->lcap - 1);
     for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
         if (e->lanes[j].process == process && e->lanes[j].stream == stream)
-            return e->lastlane = &e->lanes[j];
+            return e->lcache[lcache_slot(process, stream)] = &e->lanes[j];
     if (grow(&e->lorder, &e->lordcap, e->nlanes + 1, sizeof *e->lorder, 64))
         return NULL;
     e->lorder[e->nlanes] = key;
-    lane *l = e->lastlane = &e->lanes[j];
+    lane *l = e->lcache[lcache_slot(process, stream)] = &e->lanes[j];
     memset(l, 0, sizeof *l);
     l->used = 1;
     l->process = process;
@@ -902,7 +1020,7 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
  * then; NULL when memory runs out. */
 static lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, int64_t t)
 {
-    lane *l = lane_get(e, process, pal_record_stream(rec));
+    lane *l = lane_get(e, process, rec->stream);
     if (l == NULL)
         return NULL;
     l->nrec++;
@@ -911,31 +1029,32 @@ static lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, i
     return l;
 }
 
-static int64_t peer_of(const pal_events *e, const pal_record *rec, int side)
+static int64_t peer_of(const rkind *k, const pal_record *rec, int side)
 {
-    return geti(rec, e->h[side ? H_SOURCE : H_DEST], geti(rec, e->h[H_PEER], -1));
+    return geti(rec, k, side ? H_SOURCE : H_DEST, geti(rec, k, H_PEER, -1));
 }
 
-static int64_t tag_of(const pal_events *e, const rkind *k, const pal_record *rec, int side)
+static int64_t tag_of(const rkind *k, const pal_record *rec, int side)
 {
     if (side == PAL_MATCH_RECV && k->both)
-        return geti(rec, e->h[H_RECV_TAG], geti(rec, e->h[H_TAG], 0));
-    return geti(rec, e->h[H_TAG], 0);
+        return geti(rec, k, H_RECV_TAG, geti(rec, k, H_TAG, 0));
+    return geti(rec, k, H_TAG, 0);
 }
 
-static uint64_t bytes_of(const pal_events *e, const pal_record *rec, int side)
+static uint64_t bytes_of(const rkind *k, const pal_record *rec, int side)
 {
-    const pal_handle *h = e->h[side ? H_BYTES_RECEIVED : H_BYTES_SENT];
-    int64_t v;
-    if (h && pal_record_i64(rec, h, &v) == PAL_OK)
+    int h = side ? H_BYTES_RECEIVED : H_BYTES_SENT;
+    /* INT64_MIN stands for a field that does not read as an integer */
+    int64_t v = geti(rec, k, h, INT64_MIN);
+    if (v != INT64_MIN)
         return v > 0 ? (uint64_t)v : 0;
-    return getbytes(rec, e->h[H_BYTES]);
+    return getbytes(rec, k, H_BYTES);
 }
 
-static uint64_t all_bytes(const pal_events *e, const pal_record *rec)
+static uint64_t all_bytes(const rkind *k, const pal_record *rec)
 {
-    return getbytes(rec, e->h[H_BYTES_SENT]) + getbytes(rec, e->h[H_BYTES_RECEIVED]) +
-           getbytes(rec, e->h[H_BYTES]);
+    return getbytes(rec, k, H_BYTES_SENT) + getbytes(rec, k, H_BYTES_RECEIVED) +
+           getbytes(rec, k, H_BYTES);
 }
 
 /* A send or receive end at t: its event, and the message when the matcher
@@ -975,9 +1094,9 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
 static void record_message(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                            int side, int64_t t, int *rc)
 {
-    int64_t c = geti(rec, e->h[H_COMM], 0);
-    if (message(e, rec, l, side, peer_of(e, rec, side), tag_of(e, k, rec, side), c,
-                k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0, t, bytes_of(e, rec, side)))
+    int64_t c = geti(rec, k, H_COMM, 0);
+    if (message(e, rec, l, side, peer_of(k, rec, side), tag_of(k, rec, side), c,
+                k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0, t, bytes_of(k, rec, side)))
         *rc = -1;
 }
 
@@ -989,11 +1108,11 @@ static int untimed_recv(pal_events *e, const rkind *k, const pal_record *rec, co
     pal_event *v = emit(e, PAL_EV_UNTIMED_RECV, rec, l, t);
     if (v == NULL)
         return -1;
-    v->peer = peer_of(e, rec, PAL_MATCH_RECV);
-    v->tag = tag_of(e, k, rec, PAL_MATCH_RECV);
-    v->comm = geti(rec, e->h[H_COMM], 0);
+    v->peer = peer_of(k, rec, PAL_MATCH_RECV);
+    v->tag = tag_of(k, rec, PAL_MATCH_RECV);
+    v->comm = geti(rec, k, H_COMM, 0);
     v->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
-    v->bytes = bytes_of(e, rec, PAL_MATCH_RECV);
+    v->bytes = bytes_of(k, rec, PAL_MATCH_RECV);
     pal_msg_end end = {l->process, l->stream, (double)t, v->bytes, l->nrec - 1};
     return pal_matcher_post_untimed(e->m, v->peer, v->tag, v->comm, v->comm_flags, &end) ==
                    PAL_ENOMEM ? -1 : 0;
@@ -1194,18 +1313,20 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
 
 /* ---------------- frames ---------------- */
 static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k,
-                   const char *name, int64_t start)
+                   const char *name, size_t len, int64_t start)
 {
     if (grow(&l->stk, &l->cap, l->depth + 1, sizeof *l->stk, 16))
         return NULL;
     frame *fr = &l->stk[l->depth++];
     memset(fr, 0, sizeof *fr);
     fr->name = name;
-    fr->len = strlen(name);
+    fr->len = len;
     fr->flags = k->flags;
     fr->start = start;
     fr->peer = fr->root = fr->request = -1;
     fr->op = k->op;
+    if (!e->regions)
+        return fr;
     pal_event *v = emit(e, PAL_EV_ENTER, rec, l, start);
     if (v == NULL)
         return NULL;
@@ -1252,7 +1373,13 @@ static int nb_completed(pal_events *e, const pal_record *rec, const lane *l, uin
  * and its leave */
 static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsigned flags)
 {
-    frame fr = l->stk[--l->depth];
+    const frame *top = &l->stk[--l->depth];
+    if (!e->regions) {   /* PAL_EVENTS_MESSAGES: its receive alone */
+        return top->recv && message(e, rec, l, PAL_MATCH_RECV, top->peer, top->tag, top->comm,
+                                    top->comm_flags, end, top->bytes)
+                   ? -1 : 0;
+    }
+    frame fr = *top;
     if ((fr.flags & PAL_EVF_COLLECTIVE) && fr.request > 0 && rec != NULL) {
         if (nb_started(e, l, &fr))
             return -1;
@@ -1284,24 +1411,24 @@ static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsig
 static void frame_args(const pal_events *e, const rkind *k, const pal_record *rec, frame *fr)
 {
     if (k->flags & PAL_EVF_COLLECTIVE) {
-        fr->root = geti(rec, e->h[H_ROOT], -1);
-        fr->request = geti(rec, e->h[H_REQUEST], -1);
+        fr->root = geti(rec, k, H_ROOT, -1);
+        fr->request = geti(rec, k, H_REQUEST, -1);
     }
     if (k->args) {
-        fr->tag = geti(rec, e->h[H_TAG], 0);
-        fr->comm = geti(rec, e->h[H_COMM], 0);
+        fr->tag = geti(rec, k, H_TAG, 0);
+        fr->comm = geti(rec, k, H_COMM, 0);
         fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
-        fr->bytes = all_bytes(e, rec);
+        fr->bytes = all_bytes(k, rec);
         /* the other end, for the views: the destination of a send, else the source */
-        fr->peer = peer_of(e, rec, on(rec, k->send, PAL_ROLE_SEND) ? PAL_MATCH_SEND : PAL_MATCH_RECV);
-        fr->request = geti(rec, e->h[H_REQUEST], -1);
+        fr->peer = peer_of(k, rec, has(rec, k, C_SEND) ? PAL_MATCH_SEND : PAL_MATCH_RECV);
+        fr->request = geti(rec, k, H_REQUEST, -1);
     }
 }
 
 static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                       int64_t t)
 {
-    if (!k->any_rma)
+    if (!k->any_rma || !e->regions)
         return 0;
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         if (on(rec, k->rma_how[r], pal_rma_kind_role((pal_rma_kind)r))) {
@@ -1309,11 +1436,11 @@ static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, cons
             if (v == NULL)
                 return -1;
             v->rma = (pal_rma_kind)r;
-            v->window = geti(rec, e->h[H_WINDOW], -1);
-            v->peer = peer_of(e, rec, 0);
-            v->comm = geti(rec, e->h[H_COMM], -1);
+            v->window = geti(rec, k, H_WINDOW, -1);
+            v->peer = peer_of(k, rec, 0);
+            v->comm = geti(rec, k, H_COMM, -1);
             v->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
-            v->bytes = all_bytes(e, rec);
+            v->bytes = all_bytes(k, rec);
         }
     return 0;
 }
@@ -1336,11 +1463,11 @@ static pal_event *define(pal_events *e, const rkind *k, const pal_record *rec)
         size_t rl = 0;
         if (e->h[H_REMOTE] && pal_record_str(rec, e->h[H_REMOTE], &rs, &rl) != PAL_OK)
             rs = "", rl = 0;
-        if (pal_matcher_define_text(e->m, pal_record_process(rec), geti(rec, e->h[H_COMM], -1),
-                                    geti(rec, e->h[H_SIZE], 0), s, len, rs, rl) == PAL_ENOMEM)
+        if (pal_matcher_define_text(e->m, rec->process, geti(rec, k, H_COMM, -1),
+                                    geti(rec, k, H_SIZE, 0), s, len, rs, rl) == PAL_ENOMEM)
             return NULL;
     }
-    return emit(e, PAL_EV_DEFINITION, rec, NULL, pal_record_time_ns(rec));
+    return emit(e, PAL_EV_DEFINITION, rec, NULL, time_ns(rec));
 }
 
 /* A record of a definitions stream another share owns (pal_reader_set_share):
@@ -1348,7 +1475,7 @@ static pal_event *define(pal_events *e, const rkind *k, const pal_record *rec)
  * owner's alone. */
 static int borrowed(pal_events *e, const pal_record *rec)
 {
-    const rkind *k = classify(e, pal_record_desc(rec));
+    const rkind *k = classify(e, rec->desc);
     if (k == NULL)
         return -1;
     if (k->prim != PAL_ROLE_DEFINITION)
@@ -1360,14 +1487,11 @@ static int borrowed(pal_events *e, const pal_record *rec)
     return 0;
 }
 
-/* The events of one record, in e->out. */
-static int feed(pal_events *e, const pal_record *rec)
+/* The events of one record (of type k), in e->out. */
+static int feed(pal_events *e, const rkind *k, const pal_record *rec)
 {
-    const rkind *k = classify(e, pal_record_desc(rec));
-    if (k == NULL)
-        return -1;
-    int64_t t = pal_record_time_ns(rec);
-    uint32_t process = pal_record_process(rec);
+    int64_t t = time_ns(rec);
+    uint32_t process = rec->process;
     const char *s;
     size_t len;
     int rc = 0;
@@ -1392,53 +1516,57 @@ static int feed(pal_events *e, const pal_record *rec)
         return -1;
     switch (k->prim) {
     case PAL_ROLE_ENTER: {
-        const char *name = region_of(e, k, rec);
-        frame *fr = name ? push(e, rec, l, k, name, t) : NULL;
+        size_t nlen;
+        const char *name = region_of(e, k, rec, &nlen);
+        frame *fr = name ? push(e, rec, l, k, name, nlen, t) : NULL;
         if (fr == NULL)
             return -1;
         frame_args(e, k, rec, fr);
-        if (on(rec, k->send, PAL_ROLE_SEND))
+        if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+        if (has(rec, k, C_RECV) && has(rec, k, C_UNTIMED)) {
             if (untimed_recv(e, k, rec, l, t))
                 return -1;
-        } else if (on(rec, k->recv, PAL_ROLE_RECV)) {
+        } else if (has(rec, k, C_RECV)) {
             /* received when the frame closes; the leave may say from whom */
             l->stk[l->depth - 1].recv = 1;
-            l->stk[l->depth - 1].peer = peer_of(e, rec, PAL_MATCH_RECV);
-            l->stk[l->depth - 1].tag = tag_of(e, k, rec, PAL_MATCH_RECV);
+            l->stk[l->depth - 1].peer = peer_of(k, rec, PAL_MATCH_RECV);
+            l->stk[l->depth - 1].tag = tag_of(k, rec, PAL_MATCH_RECV);
         }
         if (rma_events(e, k, rec, l, t))
             return -1;
         break;
     }
     case PAL_ROLE_LEAVE: {
-        const char *name = region_of(e, k, rec);
+        size_t nlen;
+        const char *name = region_of(e, k, rec, &nlen);
         if (name == NULL)
             return -1;
         size_t dp = l->depth;
         while (dp > 0 && l->stk[dp - 1].name != name)
             dp--;
         if (dp == 0) {   /* a leave without its enter */
+            if (!e->regions)
+                break;
             v = emit(e, PAL_EV_LEAVE, rec, l, t);
             if (v == NULL)
                 return -1;
             v->name = name;
-            v->name_len = strlen(name);
+            v->name_len = nlen;
             v->flags = k->flags | PAL_EVF_UNMATCHED | PAL_EVF_ORPHAN;
             v->start = t;
             break;
         }
         frame *fr = &l->stk[dp - 1];
         if (fr->flags & PAL_EVF_COLLECTIVE) {   /* the exit may say the root */
-            int64_t root = geti(rec, e->h[H_ROOT], -1);
+            int64_t root = geti(rec, k, H_ROOT, -1);
             if (root >= 0)
                 fr->root = root;
         }
         if (k->bytes)
-            fr->bytes = all_bytes(e, rec);   /* the exit may carry the data */
+            fr->bytes = all_bytes(k, rec);   /* the exit may carry the data */
         if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
-            int64_t c = geti(rec, e->h[H_COMM], -1);
+            int64_t c = geti(rec, k, H_COMM, -1);
             if (c >= 0) {
                 fr->comm = c;
                 fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
@@ -1447,17 +1575,17 @@ static int feed(pal_events *e, const pal_record *rec)
         if (fr->op == PAL_COLL_OP_NONE)
             fr->op = k->op;
         if (fr->recv) {   /* any source: the actual one may come with the exit */
-            int64_t p = peer_of(e, rec, PAL_MATCH_RECV);
+            int64_t p = peer_of(k, rec, PAL_MATCH_RECV);
             if (p >= 0)
                 fr->peer = p;
-            int64_t tag = geti(rec, e->h[H_TAG], -1);
+            int64_t tag = geti(rec, k, H_TAG, -1);
             if (tag >= 0)
                 fr->tag = tag;
         }
-        if (on(rec, k->send, PAL_ROLE_SEND))
+        if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !fr->recv) {
-            if (!on(rec, k->untimed, PAL_ROLE_UNTIMED))
+        if (has(rec, k, C_RECV) && !fr->recv) {
+            if (!has(rec, k, C_UNTIMED))
                 record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
             else if (untimed_recv(e, k, rec, l, t))
                 return -1;
@@ -1473,25 +1601,26 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_PROCESS_BEGIN:
     case PAL_ROLE_PROCESS_END: {
         /* PAL_EVENTS_MESSAGES: its messages alone, no region */
-        int region = !(e->options & PAL_EVENTS_MESSAGES);
+        int region = e->regions;
         if (!region && !k->send && !k->recv)
             break;
         int64_t ns = 0;
         pal_record_duration_ns(rec, &ns);
         int64_t start = t - ns;
         if (region) {
-            const char *name = region_of(e, k, rec);
-            frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
+            size_t nlen;
+            const char *name = region_of(e, k, rec, &nlen);
+            frame *fr = name ? push(e, rec, l, k, name, nlen, start) : NULL;
             if (fr == NULL)
                 return -1;
             frame_args(e, k, rec, fr);
         }
-        int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
-        if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
+        int untimed = has(rec, k, C_UNTIMED);
+        if (has(rec, k, C_SEND) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_SEND, start, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
+        if (has(rec, k, C_RECV) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
-        else if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
+        else if (has(rec, k, C_RECV) && untimed_recv(e, k, rec, l, t))
             return -1;
         if (region && (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0)))
             return -1;
@@ -1513,18 +1642,18 @@ static int feed(pal_events *e, const pal_record *rec)
         /* a message sent or received at this instant; one whose completion
          * was not seen (untimed) is no end: a receive is kept apart */
         if (k->prim == PAL_ROLE_REQUEST_COMPLETE && e->nnb) {
-            int64_t q = geti(rec, e->h[H_REQUEST], 0);
+            int64_t q = geti(rec, k, H_REQUEST, 0);
             if (q > 0 && nb_completed(e, rec, l, (uint64_t)q, t))
                 return -1;
         }
-        if (on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
-            if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
+        if (has(rec, k, C_UNTIMED)) {
+            if (has(rec, k, C_RECV) && untimed_recv(e, k, rec, l, t))
                 return -1;
             break;
         }
-        if (on(rec, k->send, PAL_ROLE_SEND))
+        if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV))
+        if (has(rec, k, C_RECV))
             record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
         break;
     case PAL_ROLE_MARKER:
@@ -1551,7 +1680,7 @@ static int feed(pal_events *e, const pal_record *rec)
             v->name_len = len;
         } else {
             int n = snprintf(e->idbuf, sizeof e->idbuf, "counter#%lld",
-                             (long long)geti(rec, e->h[H_COUNTER], -1));
+                             (long long)geti(rec, k, H_COUNTER, -1));
             v->name = e->idbuf;
             v->name_len = (size_t)n;
         }
@@ -1560,7 +1689,7 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_LOST:
         if ((v = emit(e, PAL_EV_LOST, rec, l, t)) == NULL)
             return -1;
-        v->count = (uint64_t)geti(rec, e->h[H_COUNT], 1);
+        v->count = (uint64_t)geti(rec, k, H_COUNT, 1);
         break;
     case PAL_ROLE_THREAD_BEGIN:
     case PAL_ROLE_THREAD_END:
@@ -1629,6 +1758,11 @@ pal_status pal_events_create(pal_reader *r, pal_events **out)
         return PAL_ENOMEM;
     }
     e->rd = r;
+    e->blank.peer = e->blank.root = e->blank.window = e->blank.request = -1;
+    e->blank.op = PAL_COLL_OP_NONE;
+    e->blank.rma = PAL_RMA_KIND_NONE;
+    e->evsize = sizeof e->blank;
+    e->regions = 1;
     pal_reader_lend_definitions(r);   /* a share's threads need their names */
     for (int h = 0; h < H_N; h++)
         pal_reader_role_handle(r, hrole[h], &e->h[h]);
@@ -1668,19 +1802,19 @@ pal_status pal_events_set_options(pal_events *e, unsigned options)
         e->started)
         return PAL_EINVAL;
     e->options = options;
+    e->regions = !(options & PAL_EVENTS_MESSAGES);
     return PAL_OK;
 }
 
 /* PAL_EVENTS_EVERY_RECORD: the record's first event says so; a record of
  * no other meaning gives NONE */
-static int every_record(pal_events *e, const pal_record *rec)
+static int every_record(pal_events *e, const rkind *k, const pal_record *rec)
 {
     if (e->nout == 0) {
-        pal_event *v = emit(e, PAL_EV_NONE, rec, NULL, pal_record_time_ns(rec));
+        pal_event *v = emit(e, PAL_EV_NONE, rec, NULL, time_ns(rec));
         if (v == NULL)
             return -1;
-        const rkind *k = classify(e, pal_record_desc(rec));
-        if (k && k->prim == PAL_ROLE_METADATA)
+        if (k->prim == PAL_ROLE_METADATA)
             v->flags |= PAL_EVF_METADATA;
     }
     e->out[0].flags |= PAL_EVF_RECORD;
@@ -1713,7 +1847,9 @@ pal_status pal_events_next(pal_events *e, const pal_event **out)
             }
             continue;
         }
-        if (feed(e, rec) || ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, rec))) {
+        const rkind *k = classify(e, rec->desc);
+        if (k == NULL || feed(e, k, rec) ||
+            ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, k, rec))) {
             e->nout = 0;
             return PAL_ENOMEM;
         }

@@ -6,7 +6,8 @@
  * collective's members and its instance (completed at the end: toymp has no
  * communicator sizes), a counter named through its definition, a marker,
  * an unmatched leave, and the instants; with PAL_EVENTS_EVERY_RECORD, each
- * record once as the first of its events, and no others. Usage: test_pal_events [TOYMP.EDL]
+ * record once as the first of its events, and no others; with
+ * PAL_EVENTS_MESSAGES, the same less every region's and collective's. Usage: test_pal_events [TOYMP.EDL]
  * (default: $top_srcdir/edl/formats/toymp.edl).
  *
  * test_pal_events --count [-d DICT] TRACE... prints what the events of a
@@ -159,6 +160,19 @@ static int count(int argc, char **argv)
     return st == PAL_END ? 0 : 1;
 }
 
+/* The events of the log at path again (dictionary edl); nonzero, said and
+ * the log removed, when it cannot be read. */
+static int reopen(const char *path, const char *edl, pal_reader **r, pal_events **ev)
+{
+    *r = NULL;
+    *ev = NULL;
+    if (pal_reader_open(path, edl, r) == PAL_OK && pal_events_create(*r, ev) == PAL_OK)
+        return 0;
+    fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
+    unlink(path);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--count") == 0)
@@ -275,14 +289,8 @@ int main(int argc, char **argv)
 
     /* every record once: the same events, each record's first flagged,
      * and NONE for none here (every toymp record means something) */
-    r = NULL;
-    ev = NULL;
-    if (pal_reader_open(path, argc == 2 ? argv[1] : edl, &r) != PAL_OK ||
-        pal_events_create(r, &ev) != PAL_OK) {
-        fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
-        unlink(path);
+    if (reopen(path, argc == 2 ? argv[1] : edl, &r, &ev))
         return 2;
-    }
     CHECK(pal_events_set_options(ev, 8u) == PAL_EINVAL, "an unknown option");
     CHECK(pal_events_set_options(ev, PAL_EVENTS_EVERY_RECORD) == PAL_OK, "every record");
     size_t records = 0, events = 0;
@@ -304,6 +312,41 @@ int main(int argc, char **argv)
     CHECK(st == PAL_END && records == rs.records && records == 19 && events == nwant,
           "%zu records flagged of %llu read (19), %zu events (%zu)", records,
           (unsigned long long)rs.records, events, nwant);
+    pal_events_destroy(ev);
+    pal_reader_close(r);
+
+    /* messages only: the same events less every region's (the enter and
+     * leave records' too) and the collectives', in the same order */
+    if (reopen(path, argc == 2 ? argv[1] : edl, &r, &ev))
+        return 2;
+    CHECK(pal_events_set_options(ev, PAL_EVENTS_MESSAGES) == PAL_OK, "messages only");
+    size_t w = 0, kept = 0;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        while (w < nwant && (wants[w].kind == PAL_EV_ENTER || wants[w].kind == PAL_EV_LEAVE ||
+                             wants[w].kind == PAL_EV_COLLECTIVE ||
+                             wants[w].kind == PAL_EV_COLL_INSTANCE))
+            w++;
+        if (w >= nwant) {
+            CHECK(0, "messages only: an event more: %s", pal_event_kind_name(e->kind));
+            continue;
+        }
+        const want *x = &wants[w++];
+        kept++;
+        CHECK(e->kind == x->kind && e->process == x->rank && e->time == x->us * 1000,
+              "messages only, event %zu: %s of %u at %lld ns, want %s of %u at %lld us", kept,
+              pal_event_kind_name(e->kind), e->process, (long long)e->time,
+              pal_event_kind_name(x->kind), x->rank, (long long)x->us);
+        if (x->kind == PAL_EV_SEND || x->kind == PAL_EV_RECV || x->kind == PAL_EV_MESSAGE)
+            CHECK(e->peer == x->peer && e->tag == x->tag && e->bytes == x->bytes,
+                  "messages only, event %zu: peer %lld tag %lld bytes %llu", kept,
+                  (long long)e->peer, (long long)e->tag, (unsigned long long)e->bytes);
+    }
+    while (w < nwant && (wants[w].kind == PAL_EV_ENTER || wants[w].kind == PAL_EV_LEAVE ||
+                         wants[w].kind == PAL_EV_COLLECTIVE ||
+                         wants[w].kind == PAL_EV_COLL_INSTANCE))
+        w++;
+    CHECK(st == PAL_END && w == nwant && kept == 12,
+          "messages only: %zu events (12), %zu of %zu expected seen", kept, w, nwant);
     pal_events_destroy(ev);
     pal_reader_close(r);
     unlink(path);
