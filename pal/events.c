@@ -171,11 +171,24 @@ typedef struct untimed_end {    /* a receive that completed unseen */
     pal_msg_end end;
 } untimed_end;
 
+/* The matcher keeps the queues and contexts that posts found lately in
+ * small caches in front of its tables (a run's messages reuse few keys). */
+#define QCACHE 256
+#define CCACHE 64
+typedef struct ccent {
+    uint64_t key;               /* (process << 32 | id) as pal_matcher_context looks it up */
+    unsigned global;            /* PAL_MATCH_GLOBAL_COMM */
+    int used;
+    uint64_t context;
+} ccent;
+
 struct pal_matcher {
     commdef *comms;
     size_t ccap, ncomms;
     mqueue *qs;
     size_t qcap, nqs;
+    mqueue *qcache[QCACHE];     /* by qc_slot; cleared when the queues move */
+    ccent ccache[CCACHE];       /* by key; cleared at each definition */
     uint64_t waiting[2];
     untimed_end *un;               /* kept apart until pal_matcher_settle */
     size_t nun, uncap;
@@ -235,6 +248,7 @@ static pal_status comm_put(pal_matcher *m, uint64_t key, uint64_t context, uint3
     commdef *c = comm_slot(m->comms, m->ccap, key);
     if (c->used && keep)
         return PAL_OK;
+    memset(m->ccache, 0, sizeof m->ccache);   /* a context may change */
     if (!c->used)
         m->ncomms++;
     *c = (commdef){key, context, size, 1};
@@ -360,6 +374,7 @@ static mqueue *q_get(pal_matcher *m, const mkey *k)
         free(m->qs);
         m->qs = t;
         m->qcap = ncap;
+        memset(m->qcache, 0, sizeof m->qcache);   /* the queues moved */
     }
     mqueue *q = q_slot(m->qs, m->qcap, k);
     if (!q->used) {
@@ -384,20 +399,50 @@ pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t process, int
     return st == PAL_EUNDEF ? PAL_OK : st;
 }
 
+static inline size_t qc_slot(const mkey *k)
+{
+    uint64_t h = ((uint64_t)k->src << 32 | k->dst) * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)k->tag * 0xc2b2ae3d27d4eb4fULL ^ k->context * 0x165667b19e3779f9ULL;
+    return (size_t)(h >> 56) & (QCACHE - 1);
+}
+
+/* pal_matcher_context of a post, through the cache */
+static uint64_t post_context(pal_matcher *m, uint32_t process, int64_t id, unsigned flags)
+{
+    uint64_t context;
+    if (id < 0) {   /* never looked up */
+        pal_matcher_context(m, process, id, flags, &context, NULL);
+        return context;
+    }
+    unsigned global = flags & PAL_MATCH_GLOBAL_COMM;
+    uint64_t key = (uint64_t)(global ? GLOBAL_PROCESS : process) << 32 | (uint32_t)id;
+    ccent *c = &m->ccache[(key * 0x9e3779b97f4a7c15ULL >> 58) & (CCACHE - 1)];
+    if (c->used && c->key == key && c->global == global)
+        return c->context;
+    pal_matcher_context(m, process, id, flags, &context, NULL);
+    *c = (ccent){key, global, 1, context};
+    return context;
+}
+
 pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
                             int64_t comm_id, unsigned flags, const pal_msg_end *end,
                             pal_msg_end *partner)
 {
-    if (end == NULL || partner == NULL)
+    if (m == NULL || end == NULL || partner == NULL ||
+        (side != PAL_MATCH_SEND && side != PAL_MATCH_RECV) || peer < 0 || peer > UINT32_MAX)
         return PAL_EINVAL;
-    pal_msg_key key;
-    pal_status st = pal_matcher_key(m, side, end->process, peer, tag, comm_id, flags, &key);
-    if (st != PAL_OK)
-        return st;
-    mkey k = {key.src, key.dst, key.tag, key.context};
-    mqueue *q = q_get(m, &k);
-    if (q == NULL)
-        return PAL_ENOMEM;
+    /* the key, as pal_matcher_key makes it */
+    mkey k = {side == PAL_MATCH_SEND ? end->process : (uint32_t)peer,
+              side == PAL_MATCH_SEND ? (uint32_t)peer : end->process, tag < 0 ? 0 : tag,
+              post_context(m, end->process, comm_id, flags)};
+    size_t slot = qc_slot(&k);
+    mqueue *q = m->qcache[slot];
+    if (q == NULL || q->k.src != k.src || q->k.dst != k.dst || q->k.tag != k.tag ||
+        q->k.context != k.context) {
+        if ((q = q_get(m, &k)) == NULL)
+            return PAL_ENOMEM;
+        m->qcache[slot] = q;   /* after q_get, which may have cleared the cache */
+    }
     if (q->n > q->head && q->side != side) {
         *partner = q->q[q->head++];
         m->waiting[q->side]--;
@@ -545,7 +590,11 @@ typedef struct rkind {
      * and value that gives the role; field -1: several conditions or a
      * text, pal_record_has_role decides */
     struct kcond { int32_t field; uint64_t value; } cond[3];
+    int time_ns;                /* binary, with a time field in ns: the time is rec->time */
+    int quiet;                  /* its records give no event (with the options): Q_* */
 } rkind;
+
+enum { Q_NO, Q_LANE, Q_NOTHING };   /* the thread was alive then; not even that (metadata) */
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
@@ -647,8 +696,10 @@ struct pal_events {
     } *idc;
     size_t idcap, nid;
     pal_event blank;            /* what an event holds before its kind fills it */
+    pal_event none;             /* the NONE event of a record of a quiet type */
     size_t evsize;              /* sizeof blank (see emit) */
     pal_event *out;             /* the events of the current record */
+    unsigned char *shape;       /* of each of out's events (SH_*) */
     size_t nout, outcap, next;
     int ended, started, settle_failed;
     int regions;                /* regions are events (not PAL_EVENTS_MESSAGES) */
@@ -745,11 +796,11 @@ static inline int has(const pal_record *rec, const rkind *k, int which)
     return pal_record_has_role(rec, cond_role[which]);
 }
 
-/* A record's time in ns: pal_record_time_ns, its usual case here. */
-static inline int64_t time_ns(const pal_record *rec)
+/* The time in ns of rec (of type k): pal_record_time_ns, its usual case
+ * (binary records with times in ns) here. */
+static inline int64_t time_ns(const rkind *k, const pal_record *rec)
 {
-    const pal_recdesc *d = rec->desc;
-    if (PAL_LIKELY(d->dict->binary && d->time_fi >= 0 && d->dict->ns_per_tick == 1))
+    if (PAL_LIKELY(k->time_ns))
         return rec->time > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)rec->time;
     return pal_record_time_ns(rec);
 }
@@ -757,6 +808,7 @@ static inline int64_t time_ns(const pal_record *rec)
 /* What the fields and conditions of type d say, once (see rkind). */
 static void kind_fields(rkind *k, const pal_recdesc *d)
 {
+    k->time_ns = d->dict->binary && d->time_fi >= 0 && d->dict->ns_per_tick == 1;
     for (int h = 0; h < H_N; h++) {
         k->fi[h] = d->role_fi[hrole[h]];
         k->tc[h] = k->fi[h] >= 0 ? d->fields[k->fi[h]].tclass : 0;
@@ -871,6 +923,15 @@ static const rkind *classify_new(pal_events *e, const pal_recdesc *d)
         k->comm_def = 1;
     if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
         k->prim = PAL_ROLE_NONE;
+    /* what feed does with such a record, decided here once */
+    int setup = (k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
+                (k->flags & PAL_EVF_SETUP);
+    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_STATE)
+        k->quiet = Q_LANE;
+    else if (k->prim == PAL_ROLE_METADATA)
+        k->quiet = Q_NOTHING;
+    else if (!e->regions && !k->send && !k->recv && (k->prim == PAL_ROLE_CALL || setup))
+        k->quiet = Q_LANE;   /* PAL_EVENTS_MESSAGES: a call that neither sends nor receives */
     if (k->region && (k->iregion = intern(e, k->region, k->iregion_len = strlen(k->region))) ==
                          NULL) {
         k->known = 0;
@@ -948,22 +1009,61 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
     return name;
 }
 
-static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
-                       const lane *l, int64_t t)
+/* What the events in e->out hold besides the fields every event sets
+ * (kind, record, process, stream, time, flags): SH_ANY, anything, else
+ * the blank event with only the fields of a shape set -- SH_END: peer,
+ * tag, comm, comm_flags, bytes (SEND, RECV, UNTIMED_RECV); SH_MESSAGE:
+ * those, send and recv. An event of a shape put where one of the same
+ * shape was is made by setting those fields again, without the copy of the
+ * whole blank event (most events are NONE, sends and receives). */
+enum { SH_ANY, SH_NONE, SH_END, SH_MESSAGE };   /* each shape's fields include the last's */
+
+static pal_event *emit_as(pal_events *e, int shape, pal_event_kind kind, const pal_record *rec,
+                          const lane *l, int64_t t)
 {
-    if (grow(&e->out, &e->outcap, e->nout + 1, sizeof *e->out, 16))
-        return NULL;
-    pal_event *v = &e->out[e->nout++];
-    /* the size is a field, not a constant: the C library's vector copy,
-     * not the string instruction a compiler makes of a constant size,
-     * whose start-up costs more than the copy at this size */
-    memcpy(v, &e->blank, e->evsize);
+    if (e->nout == e->outcap) {
+        size_t cap = e->outcap;
+        if (grow(&e->out, &cap, e->nout + 1, sizeof *e->out, 16))
+            return NULL;
+        unsigned char *sh = realloc(e->shape, cap);
+        if (sh == NULL)
+            return NULL;   /* (out stays larger: harmless) */
+        memset(sh + e->outcap, SH_ANY, cap - e->outcap);
+        e->shape = sh;
+        e->outcap = cap;
+    }
+    size_t i = e->nout++;
+    pal_event *v = &e->out[i];
+    int was = e->shape[i];
+    if (was == SH_ANY || shape == SH_ANY) {
+        /* the size is a field, not a constant: the C library's vector copy,
+         * not the string instruction a compiler makes of a constant size,
+         * whose start-up costs more than the copy at this size */
+        memcpy(v, &e->blank, e->evsize);
+    } else if (was > shape) {   /* the fields of the shapes between back to blank */
+        if (was == SH_MESSAGE)
+            v->send = v->recv = e->blank.send;
+        if (shape == SH_NONE) {
+            v->peer = -1;
+            v->tag = v->comm = 0;
+            v->comm_flags = 0;
+            v->bytes = 0;
+        }
+    }
+    e->shape[i] = (unsigned char)shape;
     v->kind = kind;
+    v->flags = 0;
     v->record = rec;
     v->process = l ? l->process : rec ? rec->process : 0;
     v->stream = l ? l->stream : rec ? rec->stream : 0;
     v->time = t;
     return v;
+}
+
+static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
+                       const lane *l, int64_t t)
+{
+    return emit_as(e, SH_ANY, kind, rec, l, t);
 }
 
 static lane *lane_find(pal_events *e, uint32_t process, uint32_t stream);
@@ -1018,7 +1118,7 @@ static lane *lane_find(pal_events *e, uint32_t process, uint32_t stream)
 
 /* rec, at t, is one more record of its lane (its thread), which was alive
  * then; NULL when memory runs out. */
-static lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, int64_t t)
+PAL_INLINE lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, int64_t t)
 {
     lane *l = lane_get(e, process, rec->stream);
     if (l == NULL)
@@ -1064,7 +1164,8 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
 {
     if (peer < 0)
         return 0;
-    pal_event *v = emit(e, side == PAL_MATCH_SEND ? PAL_EV_SEND : PAL_EV_RECV, rec, l, t);
+    pal_event *v = emit_as(e, SH_END, side == PAL_MATCH_SEND ? PAL_EV_SEND : PAL_EV_RECV, rec, l,
+                           t);
     if (v == NULL)
         return -1;
     v->peer = peer;
@@ -1078,7 +1179,7 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
         return -1;
     if (st != PAL_OK)
         return 0;
-    v = emit(e, PAL_EV_MESSAGE, rec, l, t);
+    v = emit_as(e, SH_MESSAGE, PAL_EV_MESSAGE, rec, l, t);
     if (v == NULL)
         return -1;
     v->send = side == PAL_MATCH_SEND ? end : p;
@@ -1105,7 +1206,7 @@ static void record_message(pal_events *e, const rkind *k, const pal_record *rec,
 static int untimed_recv(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                         int64_t t)
 {
-    pal_event *v = emit(e, PAL_EV_UNTIMED_RECV, rec, l, t);
+    pal_event *v = emit_as(e, SH_END, PAL_EV_UNTIMED_RECV, rec, l, t);
     if (v == NULL)
         return -1;
     v->peer = peer_of(k, rec, PAL_MATCH_RECV);
@@ -1124,7 +1225,7 @@ static void settled(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
                     const pal_msg_end *recv)
 {
     pal_events *e = ctx;
-    pal_event *v = emit(e, PAL_EV_MESSAGE, NULL, NULL, (int64_t)recv->time);
+    pal_event *v = emit_as(e, SH_MESSAGE, PAL_EV_MESSAGE, NULL, NULL, (int64_t)recv->time);
     if (v == NULL) {
         e->settle_failed = 1;
         return;
@@ -1136,6 +1237,8 @@ static void settled(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
     v->recv = *recv;
     v->peer = send->process;
     v->tag = key->tag;
+    v->comm = 0;   /* the send's key says the context */
+    v->comm_flags = 0;
     v->bytes = send->bytes;
 }
 
@@ -1425,11 +1528,9 @@ static void frame_args(const pal_events *e, const rkind *k, const pal_record *re
     }
 }
 
-static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
-                      int64_t t)
+static int rma_some(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
+                    int64_t t)
 {
-    if (!k->any_rma || !e->regions)
-        return 0;
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         if (on(rec, k->rma_how[r], pal_rma_kind_role((pal_rma_kind)r))) {
             pal_event *v = emit(e, PAL_EV_RMA, rec, l, t);
@@ -1443,6 +1544,13 @@ static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, cons
             v->bytes = all_bytes(k, rec);
         }
     return 0;
+}
+
+/* The one-sided operations of rec (of type k) at t: RMA events. */
+static inline int rma_events(pal_events *e, const rkind *k, const pal_record *rec,
+                             const lane *l, int64_t t)
+{
+    return k->any_rma && e->regions ? rma_some(e, k, rec, l, t) : 0;
 }
 
 /* A definition: its names and communicator learned, its event made. */
@@ -1467,7 +1575,7 @@ static pal_event *define(pal_events *e, const rkind *k, const pal_record *rec)
                                     geti(rec, k, H_SIZE, 0), s, len, rs, rl) == PAL_ENOMEM)
             return NULL;
     }
-    return emit(e, PAL_EV_DEFINITION, rec, NULL, time_ns(rec));
+    return emit(e, PAL_EV_DEFINITION, rec, NULL, time_ns(k, rec));
 }
 
 /* A record of a definitions stream another share owns (pal_reader_set_share):
@@ -1488,9 +1596,8 @@ static int borrowed(pal_events *e, const pal_record *rec)
 }
 
 /* The events of one record (of type k), in e->out. */
-static int feed(pal_events *e, const rkind *k, const pal_record *rec)
+static int feed(pal_events *e, const rkind *k, const pal_record *rec, int64_t t)
 {
-    int64_t t = time_ns(rec);
     uint32_t process = rec->process;
     const char *s;
     size_t len;
@@ -1762,6 +1869,8 @@ pal_status pal_events_create(pal_reader *r, pal_events **out)
     e->blank.op = PAL_COLL_OP_NONE;
     e->blank.rma = PAL_RMA_KIND_NONE;
     e->evsize = sizeof e->blank;
+    e->none = e->blank;
+    e->none.kind = PAL_EV_NONE;
     e->regions = 1;
     pal_reader_lend_definitions(r);   /* a share's threads need their names */
     for (int h = 0; h < H_N; h++)
@@ -1790,6 +1899,7 @@ void pal_events_destroy(pal_events *e)
     free(e->idc);
     free(e->k);
     free(e->out);
+    free(e->shape);
     pal_names_destroy(e->names);
     pal_matcher_destroy(e->m);
     free(e);
@@ -1808,10 +1918,10 @@ pal_status pal_events_set_options(pal_events *e, unsigned options)
 
 /* PAL_EVENTS_EVERY_RECORD: the record's first event says so; a record of
  * no other meaning gives NONE */
-static int every_record(pal_events *e, const rkind *k, const pal_record *rec)
+static int every_record(pal_events *e, const rkind *k, const pal_record *rec, int64_t t)
 {
     if (e->nout == 0) {
-        pal_event *v = emit(e, PAL_EV_NONE, rec, NULL, time_ns(rec));
+        pal_event *v = emit_as(e, SH_NONE, PAL_EV_NONE, rec, NULL, t);
         if (v == NULL)
             return -1;
         if (k->prim == PAL_ROLE_METADATA)
@@ -1821,10 +1931,10 @@ static int every_record(pal_events *e, const rkind *k, const pal_record *rec)
     return 0;
 }
 
-pal_status pal_events_next(pal_events *e, const pal_event **out)
+/* pal_events_next when the events of the last record are all out: the
+ * next record's (or the end's). */
+static PAL_NOINLINE pal_status next_read(pal_events *e, const pal_event **out)
 {
-    if (e == NULL || out == NULL)
-        return PAL_EINVAL;
     e->started = 1;
     while (e->next >= e->nout) {
         e->nout = e->next = 0;
@@ -1848,14 +1958,44 @@ pal_status pal_events_next(pal_events *e, const pal_event **out)
             continue;
         }
         const rkind *k = classify(e, rec->desc);
-        if (k == NULL || feed(e, k, rec) ||
-            ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, k, rec))) {
+        if (k == NULL) {
+            e->nout = 0;
+            return PAL_ENOMEM;
+        }
+        int64_t t = time_ns(k, rec);
+        if (k->quiet) {   /* no event: the thread was alive then, or a metadata record */
+            if (k->quiet == Q_LANE && lane_seen(e, rec->process, rec, t) == NULL)
+                return PAL_ENOMEM;
+            if (!(e->options & PAL_EVENTS_EVERY_RECORD))
+                continue;
+            pal_event *v = &e->none;   /* as every_record makes it */
+            v->record = rec;
+            v->process = rec->process;
+            v->stream = rec->stream;
+            v->time = t;
+            v->flags = PAL_EVF_RECORD | (k->quiet == Q_NOTHING ? PAL_EVF_METADATA : 0);
+            *out = v;
+            return PAL_OK;
+        }
+        if (feed(e, k, rec, t) ||
+            ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, k, rec, t))) {
             e->nout = 0;
             return PAL_ENOMEM;
         }
     }
     *out = &e->out[e->next++];
     return PAL_OK;
+}
+
+pal_status pal_events_next(pal_events *e, const pal_event **out)
+{
+    if (e == NULL || out == NULL)
+        return PAL_EINVAL;
+    if (e->next < e->nout) {   /* the current record's next event */
+        *out = &e->out[e->next++];
+        return PAL_OK;
+    }
+    return next_read(e, out);
 }
 
 const pal_names *pal_events_names(const pal_events *e)
