@@ -696,7 +696,8 @@ struct pal_events {
     } *idc;
     size_t idcap, nid;
     pal_event blank;            /* what an event holds before its kind fills it */
-    pal_event none;             /* the NONE event of a record of a quiet type */
+    pal_event none;             /* the NONE event of a record of no other event
+                                 * (PAL_EVENTS_EVERY_RECORD) */
     size_t evsize;              /* sizeof blank (see emit) */
     pal_event *out;             /* the events of the current record */
     unsigned char *shape;       /* of each of out's events (SH_*) */
@@ -1013,10 +1014,10 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
  * (kind, record, process, stream, time, flags): SH_ANY, anything, else
  * the blank event with only the fields of a shape set -- SH_END: peer,
  * tag, comm, comm_flags, bytes (SEND, RECV, UNTIMED_RECV); SH_MESSAGE:
- * those, send and recv. An event of a shape put where one of the same
- * shape was is made by setting those fields again, without the copy of the
- * whole blank event (most events are NONE, sends and receives). */
-enum { SH_ANY, SH_NONE, SH_END, SH_MESSAGE };   /* each shape's fields include the last's */
+ * those, send and recv. An event of a shape put where one of these shapes
+ * was is made by setting its fields, without the copy of the whole blank
+ * event (most events with PAL_EVENTS_MESSAGES are sends and receives). */
+enum { SH_ANY, SH_END, SH_MESSAGE };
 
 static pal_event *emit_as(pal_events *e, int shape, pal_event_kind kind, const pal_record *rec,
                           const lane *l, int64_t t)
@@ -1040,15 +1041,8 @@ static pal_event *emit_as(pal_events *e, int shape, pal_event_kind kind, const p
          * not the string instruction a compiler makes of a constant size,
          * whose start-up costs more than the copy at this size */
         memcpy(v, &e->blank, e->evsize);
-    } else if (was > shape) {   /* the fields of the shapes between back to blank */
-        if (was == SH_MESSAGE)
-            v->send = v->recv = e->blank.send;
-        if (shape == SH_NONE) {
-            v->peer = -1;
-            v->tag = v->comm = 0;
-            v->comm_flags = 0;
-            v->bytes = 0;
-        }
+    } else if (was == SH_MESSAGE && shape == SH_END) {   /* its ends back to blank */
+        v->send = v->recv = e->blank.send;
     }
     e->shape[i] = (unsigned char)shape;
     v->kind = kind;
@@ -1916,20 +1910,6 @@ pal_status pal_events_set_options(pal_events *e, unsigned options)
     return PAL_OK;
 }
 
-/* PAL_EVENTS_EVERY_RECORD: the record's first event says so; a record of
- * no other meaning gives NONE */
-static int every_record(pal_events *e, const rkind *k, const pal_record *rec, int64_t t)
-{
-    if (e->nout == 0) {
-        pal_event *v = emit_as(e, SH_NONE, PAL_EV_NONE, rec, NULL, t);
-        if (v == NULL)
-            return -1;
-        if (k->prim == PAL_ROLE_METADATA)
-            v->flags |= PAL_EVF_METADATA;
-    }
-    e->out[0].flags |= PAL_EVF_RECORD;
-    return 0;
-}
 
 /* pal_events_next when the events of the last record are all out: the
  * next record's (or the end's). */
@@ -1966,22 +1946,23 @@ static PAL_NOINLINE pal_status next_read(pal_events *e, const pal_event **out)
         if (k->quiet) {   /* no event: the thread was alive then, or a metadata record */
             if (k->quiet == Q_LANE && lane_seen(e, rec->process, rec, t) == NULL)
                 return PAL_ENOMEM;
-            if (!(e->options & PAL_EVENTS_EVERY_RECORD))
-                continue;
-            pal_event *v = &e->none;   /* as every_record makes it */
+        } else if (feed(e, k, rec, t)) {
+            e->nout = 0;
+            return PAL_ENOMEM;
+        }
+        if (!(e->options & PAL_EVENTS_EVERY_RECORD))
+            continue;
+        if (e->nout == 0) {   /* a record of no event: its NONE, ready made */
+            pal_event *v = &e->none;
             v->record = rec;
             v->process = rec->process;
             v->stream = rec->stream;
             v->time = t;
-            v->flags = PAL_EVF_RECORD | (k->quiet == Q_NOTHING ? PAL_EVF_METADATA : 0);
+            v->flags = PAL_EVF_RECORD | (k->prim == PAL_ROLE_METADATA ? PAL_EVF_METADATA : 0);
             *out = v;
             return PAL_OK;
         }
-        if (feed(e, k, rec, t) ||
-            ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, k, rec, t))) {
-            e->nout = 0;
-            return PAL_ENOMEM;
-        }
+        e->out[0].flags |= PAL_EVF_RECORD;   /* its first event says the record */
     }
     *out = &e->out[e->next++];
     return PAL_OK;
