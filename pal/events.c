@@ -416,7 +416,9 @@ static uint64_t post_context(pal_matcher *m, uint32_t process, int64_t id, unsig
     }
     unsigned global = flags & PAL_MATCH_GLOBAL_COMM;
     uint64_t key = (uint64_t)(global ? GLOBAL_PROCESS : process) << 32 | (uint32_t)id;
-    ccent *c = &m->ccache[(key * 0x9e3779b97f4a7c15ULL >> 58) & (CCACHE - 1)];
+    /* both halves mixed: the ids of a run are few and small, its processes many */
+    uint32_t h = ((uint32_t)(key >> 32) * 0x9E3779B1u ^ (uint32_t)key) * 0x85EBCA77u;
+    ccent *c = &m->ccache[(h >> 26) & (CCACHE - 1)];
     if (c->used && c->key == key && c->global == global)
         return c->context;
     pal_matcher_context(m, process, id, flags, &context, NULL);
