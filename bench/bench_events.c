@@ -36,7 +36,7 @@ typedef struct config {
 
 static const config configs[] = {
     {"records only (pal_reader_next)", 0, 0},
-    {"events, no option (pal-view -j 1 without EVERY_RECORD)", 1, 0},
+    {"events, no option", 1, 0},
     {"events, EVERY_RECORD (pal-view)", 1, PAL_EVENTS_EVERY_RECORD},
     {"events, MESSAGES | SETTLE (ecl-merge --check)", 1, PAL_EVENTS_MESSAGES | PAL_EVENTS_SETTLE},
     {"events, all three (ecl-merge --format=2)", 1,
