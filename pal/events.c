@@ -943,8 +943,7 @@ static const rkind *classify_new(pal_events *e, const pal_recdesc *d)
     return k;
 }
 
-/* The region an enter, leave or call record names: by text, by a name
- * field, by an id resolved through its reference, else FIELD#ID. */
+/* where (type, process, id) goes in the table of resolved region ids */
 static size_t idc_hash(uint32_t type, uint32_t process, int64_t id)
 {
     uint64_t h = ((uint64_t)type << 32 | process) * 0x9e3779b97f4a7c15ULL ^
@@ -999,6 +998,8 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
     const char *name;
     if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, len) == PAL_OK) {
         name = intern(e, s, *len);
+        if (name && memchr(s, 0, *len))   /* as a C string, as above */
+            *len = strlen(name);
     } else {
         int n = snprintf(e->idbuf, sizeof e->idbuf, "%.40s#%lld",
                          k->idname ? k->idname : "region", (long long)id);
