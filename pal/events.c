@@ -706,6 +706,7 @@ struct pal_events {
     size_t nout, outcap, next;
     int ended, started, settle_failed;
     int regions;                /* regions are events (not PAL_EVENTS_MESSAGES) */
+    int fm_known, frames_matter;   /* see frames_matter */
     unsigned options;           /* PAL_EVENTS_* */
     char idbuf[96];
 };
@@ -843,6 +844,26 @@ static inline const rkind *classify(pal_events *e, const pal_recdesc *d)
     return classify_new(e, d);
 }
 
+/* PAL_EVENTS_MESSAGES keeps the frames of enter and leave records for the
+ * messages they give: a receive when an enter's frame closes, a leave's
+ * own send or receive when its enter was seen. Whether any type of the
+ * dictionary (complete once the reader is open) gives them, decided once:
+ * when none does, the frames are not kept. */
+static int frames_matter(pal_events *e, const pal_dict *d)
+{
+    if (e->fm_known)
+        return e->frames_matter;
+    e->fm_known = 1;
+    for (size_t i = 0; i < d->nrecs; i++) {
+        const pal_recdesc *r = d->recs[i];
+        if ((pal_recdesc_has_role(r, PAL_ROLE_ENTER) || pal_recdesc_has_role(r, PAL_ROLE_LEAVE)) &&
+            (pal_recdesc_has_role(r, PAL_ROLE_SEND) || pal_recdesc_has_role(r, PAL_ROLE_RECV) ||
+             pal_recdesc_has_role(r, PAL_ROLE_UNTIMED)))
+            e->frames_matter = 1;
+    }
+    return e->frames_matter;
+}
+
 static const rkind *classify_new(pal_events *e, const pal_recdesc *d)
 {
     size_t i = pal_recdesc_index(d);
@@ -935,6 +956,9 @@ static const rkind *classify_new(pal_events *e, const pal_recdesc *d)
         k->quiet = Q_NOTHING;
     else if (!e->regions && !k->send && !k->recv && (k->prim == PAL_ROLE_CALL || setup))
         k->quiet = Q_LANE;   /* PAL_EVENTS_MESSAGES: a call that neither sends nor receives */
+    else if (!e->regions && (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE) &&
+             !frames_matter(e, d->dict))
+        k->quiet = Q_LANE;   /* ... and an enter or leave when no frame can give a message */
     if (k->region && (k->iregion = intern(e, k->region, k->iregion_len = strlen(k->region))) ==
                          NULL) {
         k->known = 0;

@@ -797,7 +797,8 @@ typedef enum pal_event_kind {
                                    * enter or a leave gives its SEND, RECV, UNTIMED_RECV
                                    * and MESSAGE events alone): for a consumer of messages
                                    * only (the merge's check); enter and leave keep their
-                                   * frames, the messages are the same */
+                                   * frames where they may give messages: the messages
+                                   * are the same */
 #define PAL_EVF_BORROWED 16384u   /* DEFINITION: one of another share's definitions stream
                                    * (pal_reader_set_share), read for the names this
                                    * share's threads use; never PAL_EVF_RECORD: the share
