@@ -171,11 +171,24 @@ typedef struct untimed_end {    /* a receive that completed unseen */
     pal_msg_end end;
 } untimed_end;
 
+/* The matcher keeps the queues and contexts that posts found lately in
+ * small caches in front of its tables (a run's messages reuse few keys). */
+#define QCACHE 256
+#define CCACHE 64
+typedef struct ccent {
+    uint64_t key;               /* (process << 32 | id) as pal_matcher_context looks it up */
+    unsigned global;            /* PAL_MATCH_GLOBAL_COMM */
+    int used;
+    uint64_t context;
+} ccent;
+
 struct pal_matcher {
     commdef *comms;
     size_t ccap, ncomms;
     mqueue *qs;
     size_t qcap, nqs;
+    mqueue *qcache[QCACHE];     /* by qc_slot; cleared when the queues move */
+    ccent ccache[CCACHE];       /* by key; cleared at each definition */
     uint64_t waiting[2];
     untimed_end *un;               /* kept apart until pal_matcher_settle */
     size_t nun, uncap;
@@ -235,6 +248,7 @@ static pal_status comm_put(pal_matcher *m, uint64_t key, uint64_t context, uint3
     commdef *c = comm_slot(m->comms, m->ccap, key);
     if (c->used && keep)
         return PAL_OK;
+    memset(m->ccache, 0, sizeof m->ccache);   /* a context may change */
     if (!c->used)
         m->ncomms++;
     *c = (commdef){key, context, size, 1};
@@ -360,6 +374,7 @@ static mqueue *q_get(pal_matcher *m, const mkey *k)
         free(m->qs);
         m->qs = t;
         m->qcap = ncap;
+        memset(m->qcache, 0, sizeof m->qcache);   /* the queues moved */
     }
     mqueue *q = q_slot(m->qs, m->qcap, k);
     if (!q->used) {
@@ -384,20 +399,52 @@ pal_status pal_matcher_key(const pal_matcher *m, int side, uint32_t process, int
     return st == PAL_EUNDEF ? PAL_OK : st;
 }
 
+static inline size_t qc_slot(const mkey *k)
+{
+    uint64_t h = ((uint64_t)k->src << 32 | k->dst) * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)k->tag * 0xc2b2ae3d27d4eb4fULL ^ k->context * 0x165667b19e3779f9ULL;
+    return (size_t)(h >> 56) & (QCACHE - 1);
+}
+
+/* pal_matcher_context of a post, through the cache */
+static uint64_t post_context(pal_matcher *m, uint32_t process, int64_t id, unsigned flags)
+{
+    uint64_t context;
+    if (id < 0) {   /* never looked up */
+        pal_matcher_context(m, process, id, flags, &context, NULL);
+        return context;
+    }
+    unsigned global = flags & PAL_MATCH_GLOBAL_COMM;
+    uint64_t key = (uint64_t)(global ? GLOBAL_PROCESS : process) << 32 | (uint32_t)id;
+    /* both halves mixed: the ids of a run are few and small, its processes many */
+    uint32_t h = ((uint32_t)(key >> 32) * 0x9E3779B1u ^ (uint32_t)key) * 0x85EBCA77u;
+    ccent *c = &m->ccache[(h >> 26) & (CCACHE - 1)];
+    if (c->used && c->key == key && c->global == global)
+        return c->context;
+    pal_matcher_context(m, process, id, flags, &context, NULL);
+    *c = (ccent){key, global, 1, context};
+    return context;
+}
+
 pal_status pal_matcher_post(pal_matcher *m, int side, int64_t peer, int64_t tag,
                             int64_t comm_id, unsigned flags, const pal_msg_end *end,
                             pal_msg_end *partner)
 {
-    if (end == NULL || partner == NULL)
+    if (m == NULL || end == NULL || partner == NULL ||
+        (side != PAL_MATCH_SEND && side != PAL_MATCH_RECV) || peer < 0 || peer > UINT32_MAX)
         return PAL_EINVAL;
-    pal_msg_key key;
-    pal_status st = pal_matcher_key(m, side, end->process, peer, tag, comm_id, flags, &key);
-    if (st != PAL_OK)
-        return st;
-    mkey k = {key.src, key.dst, key.tag, key.context};
-    mqueue *q = q_get(m, &k);
-    if (q == NULL)
-        return PAL_ENOMEM;
+    /* the key, as pal_matcher_key makes it */
+    mkey k = {side == PAL_MATCH_SEND ? end->process : (uint32_t)peer,
+              side == PAL_MATCH_SEND ? (uint32_t)peer : end->process, tag < 0 ? 0 : tag,
+              post_context(m, end->process, comm_id, flags)};
+    size_t slot = qc_slot(&k);
+    mqueue *q = m->qcache[slot];
+    if (q == NULL || q->k.src != k.src || q->k.dst != k.dst || q->k.tag != k.tag ||
+        q->k.context != k.context) {
+        if ((q = q_get(m, &k)) == NULL)
+            return PAL_ENOMEM;
+        m->qcache[slot] = q;   /* after q_get, which may have cleared the cache */
+    }
     if (q->n > q->head && q->side != side) {
         *partner = q->q[q->head++];
         m->waiting[q->side]--;
@@ -514,6 +561,9 @@ void pal_matcher_waiting(const pal_matcher *m, uint64_t *sends, uint64_t *recvs)
 }
 
 /* ---------------- typed events ---------------- */
+enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
+       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
+       H_VALUE, H_ROOT, H_WINDOW, H_REQUEST, H_N };
 /* What a record type means, from its roles, computed once per type. send,
  * recv, untimed, rma_how: 0 no, 1 every record, 2 the record's field says. */
 typedef struct rkind {
@@ -532,12 +582,21 @@ typedef struct rkind {
     int any_rma;
     int rma_how[PAL_RMA_KIND_COUNT];
     const char *iregion;        /* region, interned */
+    size_t iregion_len;
     uint32_t index;             /* the record type's */
+    /* the type's field of each role H_* (-1 none) and its type class: what
+     * a role handle finds in a record of this type, without the call */
+    int32_t fi[H_N];
+    uint8_t tc[H_N];
+    /* send, recv, untimed when a field says (how 2): the one integer field
+     * and value that gives the role; field -1: several conditions or a
+     * text, pal_record_has_role decides */
+    struct kcond { int32_t field; uint64_t value; } cond[3];
+    int time_ns;                /* binary, with a time field in ns: the time is rec->time */
+    int quiet;                  /* its records give no event (with the options): Q_* */
 } rkind;
 
-enum { H_REGION, H_PEER, H_DEST, H_SOURCE, H_TAG, H_RECV_TAG, H_COMM, H_BYTES_SENT,
-       H_BYTES_RECEIVED, H_BYTES, H_TEXT, H_COUNT, H_SIZE, H_MEMBERS, H_REMOTE, H_COUNTER,
-       H_VALUE, H_ROOT, H_WINDOW, H_REQUEST, H_N };
+enum { Q_NO, Q_LANE, Q_NOTHING };   /* the thread was alive then; not even that (metadata) */
 static const pal_field_role hrole[H_N] = {
     PAL_FROLE_REGION, PAL_FROLE_PEER, PAL_FROLE_DEST, PAL_FROLE_SOURCE, PAL_FROLE_TAG,
     PAL_FROLE_RECV_TAG, PAL_FROLE_COMMUNICATOR, PAL_FROLE_BYTES_SENT,
@@ -616,7 +675,8 @@ struct pal_events {
     size_t nk;
     lane *lanes;                /* hash by (process, stream) */
     size_t lcap, nlanes;
-    lane *lastlane;             /* the last one found (records come in runs of a thread) */
+#define LCACHE 64
+    lane *lcache[LCACHE];       /* lanes found lately, by lcache_slot */
     uint64_t *lorder;           /* (process, stream) of the lanes in the order first seen */
     struct cqkey { uint64_t context; const char *name; } *cqorder;   /* likewise */
     size_t lordcap, cqordcap;
@@ -634,14 +694,27 @@ struct pal_events {
         uint32_t type, process; /* last definition */
         int64_t id;
         const char *name;
+        size_t len;
     } *idc;
     size_t idcap, nid;
+    pal_event blank;            /* what an event holds before its kind fills it */
+    pal_event none;             /* the NONE event of a record of no other event
+                                 * (PAL_EVENTS_EVERY_RECORD) */
+    size_t evsize;              /* sizeof blank (see emit) */
     pal_event *out;             /* the events of the current record */
+    unsigned char *shape;       /* of each of out's events (SH_*) */
     size_t nout, outcap, next;
     int ended, started, settle_failed;
+    int regions;                /* regions are events (not PAL_EVENTS_MESSAGES) */
+    int fm_known, frames_matter;   /* see frames_matter */
     unsigned options;           /* PAL_EVENTS_* */
     char idbuf[96];
 };
+
+static inline size_t lcache_slot(uint32_t process, uint32_t stream)
+{
+    return (size_t)(((process * 0x9E3779B1u) ^ stream) * 0x85EBCA77u >> 26) & (LCACHE - 1);
+}
 
 static uint64_t strhash(const char *s, size_t n)
 {
@@ -685,15 +758,23 @@ static const char *intern(pal_events *e, const char *s, size_t len)
     return c;
 }
 
-static int64_t geti(const pal_record *rec, const pal_handle *h, int64_t dflt)
+/* The integer in the field of role h of rec (of type k), as pal_record_i64
+ * through a role handle reads it: dflt when the type has no such field,
+ * the record lacks it, or it holds no integer that fits. */
+static inline int64_t geti(const pal_record *rec, const rkind *k, int h, int64_t dflt)
 {
-    int64_t v;
-    return h && pal_record_i64(rec, h, &v) == PAL_OK ? v : dflt;
+    int32_t fi = k->fi[h];
+    if (fi < 0 || PAL_UNLIKELY(rec->lens[fi] == PAL_ABSENT))
+        return dflt;
+    pal_value v = rec->vals[fi];
+    if (k->tc[h] == PAL_TC_SIGNED)
+        return v.i;
+    return k->tc[h] == PAL_TC_UNSIGNED && v.u <= (uint64_t)INT64_MAX ? (int64_t)v.u : dflt;
 }
 
-static uint64_t getbytes(const pal_record *rec, const pal_handle *h)
+static inline uint64_t getbytes(const pal_record *rec, const rkind *k, int h)
 {
-    int64_t v = geti(rec, h, 0);
+    int64_t v = geti(rec, k, h, 0);
     return v > 0 ? (uint64_t)v : 0;
 }
 
@@ -702,7 +783,88 @@ static int on(const pal_record *rec, int how, pal_record_role role)
     return how == 1 || (how == 2 && pal_record_has_role(rec, role));
 }
 
-static const rkind *classify(pal_events *e, const pal_recdesc *d)
+/* Whether rec (of type k) sends, receives (C_RECV) or completed unseen
+ * (C_UNTIMED): pal_record_has_role, with a type's one integer condition
+ * tested here. */
+enum { C_SEND, C_RECV, C_UNTIMED };
+static const pal_record_role cond_role[3] = {PAL_ROLE_SEND, PAL_ROLE_RECV, PAL_ROLE_UNTIMED};
+
+static inline int has(const pal_record *rec, const rkind *k, int which)
+{
+    int how = which == C_SEND ? k->send : which == C_RECV ? k->recv : k->untimed;
+    if (how != 2)
+        return how;
+    const struct kcond *c = &k->cond[which];
+    if (c->field >= 0)
+        return rec->lens[c->field] != PAL_ABSENT && rec->vals[c->field].u == c->value;
+    return pal_record_has_role(rec, cond_role[which]);
+}
+
+/* The time in ns of rec (of type k): pal_record_time_ns, its usual case
+ * (binary records with times in ns) here. */
+static inline int64_t time_ns(const rkind *k, const pal_record *rec)
+{
+    if (PAL_LIKELY(k->time_ns))
+        return rec->time > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)rec->time;
+    return pal_record_time_ns(rec);
+}
+
+/* What the fields and conditions of type d say, once (see rkind). */
+static void kind_fields(rkind *k, const pal_recdesc *d)
+{
+    k->time_ns = d->dict->binary && d->time_fi >= 0 && d->dict->ns_per_tick == 1;
+    for (int h = 0; h < H_N; h++) {
+        k->fi[h] = d->role_fi[hrole[h]];
+        k->tc[h] = k->fi[h] >= 0 ? d->fields[k->fi[h]].tclass : 0;
+    }
+    for (int w = 0; w < 3; w++) {
+        const struct pal_rcond *one = NULL;
+        int n = 0;
+        for (size_t c = 0; c < d->nconds; c++)
+            if (d->conds[c].role == cond_role[w]) {
+                one = &d->conds[c];
+                n++;
+            }
+        k->cond[w].field = -1;
+        if (n == 1 && one->field >= 0 && d->fields[one->field].tclass != PAL_TC_STRING) {
+            k->cond[w].field = one->field;
+            k->cond[w].value = one->value;
+        }
+    }
+}
+
+static const rkind *classify_new(pal_events *e, const pal_recdesc *d);
+
+/* What records of type d mean (NULL: no memory). */
+static inline const rkind *classify(pal_events *e, const pal_recdesc *d)
+{
+    size_t i = d->index;
+    if (PAL_LIKELY(i < e->nk) && PAL_LIKELY(e->k[i].known))
+        return &e->k[i];
+    return classify_new(e, d);
+}
+
+/* PAL_EVENTS_MESSAGES keeps the frames of enter and leave records for the
+ * messages they give: a receive when an enter's frame closes, a leave's
+ * own send or receive when its enter was seen. Whether any type of the
+ * dictionary (complete once the reader is open) gives them, decided once:
+ * when none does, the frames are not kept. */
+static int frames_matter(pal_events *e, const pal_dict *d)
+{
+    if (e->fm_known)
+        return e->frames_matter;
+    e->fm_known = 1;
+    for (size_t i = 0; i < d->nrecs; i++) {
+        const pal_recdesc *r = d->recs[i];
+        if ((pal_recdesc_has_role(r, PAL_ROLE_ENTER) || pal_recdesc_has_role(r, PAL_ROLE_LEAVE)) &&
+            (pal_recdesc_has_role(r, PAL_ROLE_SEND) || pal_recdesc_has_role(r, PAL_ROLE_RECV) ||
+             pal_recdesc_has_role(r, PAL_ROLE_UNTIMED)))
+            e->frames_matter = 1;
+    }
+    return e->frames_matter;
+}
+
+static const rkind *classify_new(pal_events *e, const pal_recdesc *d)
 {
     size_t i = pal_recdesc_index(d);
     if (i >= e->nk) {
@@ -748,6 +910,7 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         k->any_rma |= k->rma_how[r] = pal_recdesc_has_role(d, pal_rma_kind_role((pal_rma_kind)r));
     k->index = (uint32_t)i;
+    kind_fields(k, d);
     /* a type new to the reader may have roles no earlier type had */
     for (int h = 0; h < H_N; h++)
         if (e->h[h] == NULL)
@@ -784,26 +947,55 @@ static const rkind *classify(pal_events *e, const pal_recdesc *d)
         k->comm_def = 1;
     if (k->prim == PAL_ROLE_OVERHEAD && !pal_recdesc_role_field(d, PAL_FROLE_DURATION))
         k->prim = PAL_ROLE_NONE;
-    if (k->region && (k->iregion = intern(e, k->region, strlen(k->region))) == NULL) {
+    /* what feed does with such a record, decided here once */
+    int setup = (k->prim == PAL_ROLE_PROCESS_BEGIN || k->prim == PAL_ROLE_PROCESS_END) &&
+                (k->flags & PAL_EVF_SETUP);
+    if (k->prim == PAL_ROLE_NONE || k->prim == PAL_ROLE_STATE)
+        k->quiet = Q_LANE;
+    else if (k->prim == PAL_ROLE_METADATA)
+        k->quiet = Q_NOTHING;
+    else if (!e->regions && !k->send && !k->recv && (k->prim == PAL_ROLE_CALL || setup))
+        k->quiet = Q_LANE;   /* PAL_EVENTS_MESSAGES: a call that neither sends nor receives */
+    else if (!e->regions && (k->prim == PAL_ROLE_ENTER || k->prim == PAL_ROLE_LEAVE) &&
+             !frames_matter(e, d->dict))
+        k->quiet = Q_LANE;   /* ... and an enter or leave when no frame can give a message */
+    if (k->region && (k->iregion = intern(e, k->region, k->iregion_len = strlen(k->region))) ==
+                         NULL) {
         k->known = 0;
         return NULL;
     }
     return k;
 }
 
-/* The region an enter, leave or call record names: by text, by a name
- * field, by an id resolved through its reference, else FIELD#ID. */
-static const char *region_of(pal_events *e, const rkind *k, const pal_record *rec)
+/* where (type, process, id) goes in the table of resolved region ids */
+static size_t idc_hash(uint32_t type, uint32_t process, int64_t id)
 {
-    if (k->iregion)
+    uint64_t h = ((uint64_t)type << 32 | process) * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)id * 0xc2b2ae3d27d4eb4fULL;
+    return (size_t)(h ^ h >> 31);
+}
+
+/* The region an enter, leave or call record names (its length in *len):
+ * by text, by a name field, by an id resolved through its reference, else
+ * FIELD#ID. */
+static const char *region_of(pal_events *e, const rkind *k, const pal_record *rec, size_t *len)
+{
+    if (k->iregion) {
+        *len = k->iregion_len;
         return k->iregion;
+    }
     const char *s;
-    size_t len;
-    if (pal_record_str(rec, e->h[H_REGION], &s, &len) == PAL_OK)
-        return intern(e, s, len);
+    int32_t fi = k->fi[H_REGION];
+    if (fi >= 0 && k->tc[H_REGION] == PAL_TC_STRING && rec->lens[fi] != PAL_ABSENT) {
+        s = (const char *)rec->vals[fi].s;
+        const char *name = intern(e, s, rec->lens[fi]);
+        /* the name's length as a C string's, a NUL inside it included */
+        *len = name && memchr(s, 0, rec->lens[fi]) ? strlen(name) : rec->lens[fi];
+        return name;
+    }
     /* an id: resolved once per (type, process, id) until the next definition */
-    int64_t id = geti(rec, e->h[H_REGION], -1);
-    uint32_t process = pal_record_process(rec);
+    int64_t id = geti(rec, k, H_REGION, -1);
+    uint32_t process = rec->process;
     if ((e->nid + 1) * 2 > e->idcap) {
         size_t ncap = e->idcap ? e->idcap * 2 : 256;
         struct idname *t = calloc(ncap, sizeof *t);
@@ -812,8 +1004,7 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
         for (size_t i = 0; i < e->idcap; i++)
             if (e->idc[i].name) {
                 const struct idname *o = &e->idc[i];
-                size_t j = mix((uint64_t)o->type << 32 ^ o->process ^ mix((uint64_t)o->id)) &
-                           (ncap - 1);
+                size_t j = idc_hash(o->type, o->process, o->id) & (ncap - 1);
                 while (t[j].name)
                     j = (j + 1) & (ncap - 1);
                 t[j] = *o;
@@ -822,47 +1013,94 @@ static const char *region_of(pal_events *e, const rkind *k, const pal_record *re
         e->idc = t;
         e->idcap = ncap;
     }
-    size_t j = mix((uint64_t)k->index << 32 ^ process ^ mix((uint64_t)id)) & (e->idcap - 1);
+    size_t j = idc_hash(k->index, process, id) & (e->idcap - 1);
     for (; e->idc[j].name; j = (j + 1) & (e->idcap - 1))
-        if (e->idc[j].type == k->index && e->idc[j].process == process && e->idc[j].id == id)
+        if (e->idc[j].type == k->index && e->idc[j].process == process && e->idc[j].id == id) {
+            *len = e->idc[j].len;
             return e->idc[j].name;
+        }
     const char *name;
-    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, &len) == PAL_OK) {
-        name = intern(e, s, len);
+    if (k->has_ref && pal_names_handle(e->names, rec, e->h[H_REGION], &s, len) == PAL_OK) {
+        name = intern(e, s, *len);
+        if (name && memchr(s, 0, *len))   /* as a C string, as above */
+            *len = strlen(name);
     } else {
         int n = snprintf(e->idbuf, sizeof e->idbuf, "%.40s#%lld",
                          k->idname ? k->idname : "region", (long long)id);
-        name = intern(e, e->idbuf, (size_t)n);
+        *len = (size_t)n;
+        name = intern(e, e->idbuf, *len);
     }
     if (name) {
-        e->idc[j] = (struct idname){k->index, process, id, name};
+        e->idc[j] = (struct idname){k->index, process, id, name, *len};
         e->nid++;
     }
     return name;
 }
 
-static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
-                       const lane *l, int64_t t)
+/* What the events in e->out hold besides the fields every event sets
+ * (kind, record, process, stream, time, flags): SH_ANY, anything, else
+ * the blank event with only the fields of a shape set -- SH_END: peer,
+ * tag, comm, comm_flags, bytes (SEND, RECV, UNTIMED_RECV); SH_MESSAGE:
+ * those, send and recv. An event of a shape put where one of these shapes
+ * was is made by setting its fields, without the copy of the whole blank
+ * event (most events with PAL_EVENTS_MESSAGES are sends and receives). */
+enum { SH_ANY, SH_END, SH_MESSAGE };
+
+static pal_event *emit_as(pal_events *e, int shape, pal_event_kind kind, const pal_record *rec,
+                          const lane *l, int64_t t)
 {
-    if (grow(&e->out, &e->outcap, e->nout + 1, sizeof *e->out, 16))
-        return NULL;
-    pal_event *v = &e->out[e->nout++];
-    memset(v, 0, sizeof *v);
+    if (e->nout == e->outcap) {
+        size_t cap = e->outcap;
+        if (grow(&e->out, &cap, e->nout + 1, sizeof *e->out, 16))
+            return NULL;
+        unsigned char *sh = realloc(e->shape, cap);
+        if (sh == NULL)
+            return NULL;   /* (out stays larger: harmless) */
+        memset(sh + e->outcap, SH_ANY, cap - e->outcap);
+        e->shape = sh;
+        e->outcap = cap;
+    }
+    size_t i = e->nout++;
+    pal_event *v = &e->out[i];
+    int was = e->shape[i];
+    if (was == SH_ANY || shape == SH_ANY) {
+        /* the size is a field, not a constant: the C library's vector copy,
+         * not the string instruction a compiler makes of a constant size,
+         * whose start-up costs more than the copy at this size */
+        memcpy(v, &e->blank, e->evsize);
+    } else if (was == SH_MESSAGE && shape == SH_END) {   /* its ends back to blank */
+        v->send = v->recv = e->blank.send;
+    }
+    e->shape[i] = (unsigned char)shape;
     v->kind = kind;
+    v->flags = 0;
     v->record = rec;
-    v->process = l ? l->process : rec ? pal_record_process(rec) : 0;
-    v->stream = l ? l->stream : rec ? pal_record_stream(rec) : 0;
+    v->process = l ? l->process : rec ? rec->process : 0;
+    v->stream = l ? l->stream : rec ? rec->stream : 0;
     v->time = t;
-    v->peer = v->root = v->window = v->request = -1;
-    v->op = PAL_COLL_OP_NONE;
-    v->rma = PAL_RMA_KIND_NONE;
     return v;
 }
 
-static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
+static pal_event *emit(pal_events *e, pal_event_kind kind, const pal_record *rec,
+                       const lane *l, int64_t t)
 {
-    if (e->lastlane && e->lastlane->process == process && e->lastlane->stream == stream)
-        return e->lastlane;
+    return emit_as(e, SH_ANY, kind, rec, l, t);
+}
+
+static lane *lane_find(pal_events *e, uint32_t process, uint32_t stream);
+
+/* The lane of (process, stream), made when new; NULL when memory runs
+ * out. The lanes a merged run interleaves are found in a small cache. */
+static inline lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
+{
+    lane *l = e->lcache[lcache_slot(process, stream)];
+    if (PAL_LIKELY(l != NULL) && l->process == process && l->stream == stream)
+        return l;
+    return lane_find(e, process, stream);
+}
+
+static lane *lane_find(pal_events *e, uint32_t process, uint32_t stream)
+{
     uint64_t key = (uint64_t)process << 32 | stream;
     if ((e->nlanes + 1) * 2 > e->lcap) {
         size_t ncap = e->lcap ? e->lcap * 2 : 64;
@@ -880,15 +1118,16 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
         free(e->lanes);
         e->lanes = t;
         e->lcap = ncap;
+        memset(e->lcache, 0, sizeof e->lcache);   /* the lanes moved */
     }
     size_t j = mix(key) & (e->lcap - 1);
     for (; e->lanes[j].used; j = (j + 1) & (e->lcap - 1))
         if (e->lanes[j].process == process && e->lanes[j].stream == stream)
-            return e->lastlane = &e->lanes[j];
+            return e->lcache[lcache_slot(process, stream)] = &e->lanes[j];
     if (grow(&e->lorder, &e->lordcap, e->nlanes + 1, sizeof *e->lorder, 64))
         return NULL;
     e->lorder[e->nlanes] = key;
-    lane *l = e->lastlane = &e->lanes[j];
+    lane *l = e->lcache[lcache_slot(process, stream)] = &e->lanes[j];
     memset(l, 0, sizeof *l);
     l->used = 1;
     l->process = process;
@@ -900,9 +1139,9 @@ static lane *lane_get(pal_events *e, uint32_t process, uint32_t stream)
 
 /* rec, at t, is one more record of its lane (its thread), which was alive
  * then; NULL when memory runs out. */
-static lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, int64_t t)
+PAL_INLINE lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, int64_t t)
 {
-    lane *l = lane_get(e, process, pal_record_stream(rec));
+    lane *l = lane_get(e, process, rec->stream);
     if (l == NULL)
         return NULL;
     l->nrec++;
@@ -911,31 +1150,32 @@ static lane *lane_seen(pal_events *e, uint32_t process, const pal_record *rec, i
     return l;
 }
 
-static int64_t peer_of(const pal_events *e, const pal_record *rec, int side)
+static int64_t peer_of(const rkind *k, const pal_record *rec, int side)
 {
-    return geti(rec, e->h[side ? H_SOURCE : H_DEST], geti(rec, e->h[H_PEER], -1));
+    return geti(rec, k, side ? H_SOURCE : H_DEST, geti(rec, k, H_PEER, -1));
 }
 
-static int64_t tag_of(const pal_events *e, const rkind *k, const pal_record *rec, int side)
+static int64_t tag_of(const rkind *k, const pal_record *rec, int side)
 {
     if (side == PAL_MATCH_RECV && k->both)
-        return geti(rec, e->h[H_RECV_TAG], geti(rec, e->h[H_TAG], 0));
-    return geti(rec, e->h[H_TAG], 0);
+        return geti(rec, k, H_RECV_TAG, geti(rec, k, H_TAG, 0));
+    return geti(rec, k, H_TAG, 0);
 }
 
-static uint64_t bytes_of(const pal_events *e, const pal_record *rec, int side)
+static uint64_t bytes_of(const rkind *k, const pal_record *rec, int side)
 {
-    const pal_handle *h = e->h[side ? H_BYTES_RECEIVED : H_BYTES_SENT];
-    int64_t v;
-    if (h && pal_record_i64(rec, h, &v) == PAL_OK)
+    int h = side ? H_BYTES_RECEIVED : H_BYTES_SENT;
+    /* INT64_MIN stands for a field that does not read as an integer */
+    int64_t v = geti(rec, k, h, INT64_MIN);
+    if (v != INT64_MIN)
         return v > 0 ? (uint64_t)v : 0;
-    return getbytes(rec, e->h[H_BYTES]);
+    return getbytes(rec, k, H_BYTES);
 }
 
-static uint64_t all_bytes(const pal_events *e, const pal_record *rec)
+static uint64_t all_bytes(const rkind *k, const pal_record *rec)
 {
-    return getbytes(rec, e->h[H_BYTES_SENT]) + getbytes(rec, e->h[H_BYTES_RECEIVED]) +
-           getbytes(rec, e->h[H_BYTES]);
+    return getbytes(rec, k, H_BYTES_SENT) + getbytes(rec, k, H_BYTES_RECEIVED) +
+           getbytes(rec, k, H_BYTES);
 }
 
 /* A send or receive end at t: its event, and the message when the matcher
@@ -945,7 +1185,8 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
 {
     if (peer < 0)
         return 0;
-    pal_event *v = emit(e, side == PAL_MATCH_SEND ? PAL_EV_SEND : PAL_EV_RECV, rec, l, t);
+    pal_event *v = emit_as(e, SH_END, side == PAL_MATCH_SEND ? PAL_EV_SEND : PAL_EV_RECV, rec, l,
+                           t);
     if (v == NULL)
         return -1;
     v->peer = peer;
@@ -959,7 +1200,7 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
         return -1;
     if (st != PAL_OK)
         return 0;
-    v = emit(e, PAL_EV_MESSAGE, rec, l, t);
+    v = emit_as(e, SH_MESSAGE, PAL_EV_MESSAGE, rec, l, t);
     if (v == NULL)
         return -1;
     v->send = side == PAL_MATCH_SEND ? end : p;
@@ -975,9 +1216,9 @@ static int message(pal_events *e, const pal_record *rec, const lane *l, int side
 static void record_message(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                            int side, int64_t t, int *rc)
 {
-    int64_t c = geti(rec, e->h[H_COMM], 0);
-    if (message(e, rec, l, side, peer_of(e, rec, side), tag_of(e, k, rec, side), c,
-                k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0, t, bytes_of(e, rec, side)))
+    int64_t c = geti(rec, k, H_COMM, 0);
+    if (message(e, rec, l, side, peer_of(k, rec, side), tag_of(k, rec, side), c,
+                k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0, t, bytes_of(k, rec, side)))
         *rc = -1;
 }
 
@@ -986,14 +1227,14 @@ static void record_message(pal_events *e, const rkind *k, const pal_record *rec,
 static int untimed_recv(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                         int64_t t)
 {
-    pal_event *v = emit(e, PAL_EV_UNTIMED_RECV, rec, l, t);
+    pal_event *v = emit_as(e, SH_END, PAL_EV_UNTIMED_RECV, rec, l, t);
     if (v == NULL)
         return -1;
-    v->peer = peer_of(e, rec, PAL_MATCH_RECV);
-    v->tag = tag_of(e, k, rec, PAL_MATCH_RECV);
-    v->comm = geti(rec, e->h[H_COMM], 0);
+    v->peer = peer_of(k, rec, PAL_MATCH_RECV);
+    v->tag = tag_of(k, rec, PAL_MATCH_RECV);
+    v->comm = geti(rec, k, H_COMM, 0);
     v->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
-    v->bytes = bytes_of(e, rec, PAL_MATCH_RECV);
+    v->bytes = bytes_of(k, rec, PAL_MATCH_RECV);
     pal_msg_end end = {l->process, l->stream, (double)t, v->bytes, l->nrec - 1};
     return pal_matcher_post_untimed(e->m, v->peer, v->tag, v->comm, v->comm_flags, &end) ==
                    PAL_ENOMEM ? -1 : 0;
@@ -1005,7 +1246,7 @@ static void settled(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
                     const pal_msg_end *recv)
 {
     pal_events *e = ctx;
-    pal_event *v = emit(e, PAL_EV_MESSAGE, NULL, NULL, (int64_t)recv->time);
+    pal_event *v = emit_as(e, SH_MESSAGE, PAL_EV_MESSAGE, NULL, NULL, (int64_t)recv->time);
     if (v == NULL) {
         e->settle_failed = 1;
         return;
@@ -1017,6 +1258,8 @@ static void settled(void *ctx, const pal_msg_key *key, const pal_msg_end *send,
     v->recv = *recv;
     v->peer = send->process;
     v->tag = key->tag;
+    v->comm = 0;   /* the send's key says the context */
+    v->comm_flags = 0;
     v->bytes = send->bytes;
 }
 
@@ -1194,18 +1437,20 @@ static int coll_add(pal_events *e, const pal_record *rec, const lane *l, const f
 
 /* ---------------- frames ---------------- */
 static frame *push(pal_events *e, const pal_record *rec, lane *l, const rkind *k,
-                   const char *name, int64_t start)
+                   const char *name, size_t len, int64_t start)
 {
     if (grow(&l->stk, &l->cap, l->depth + 1, sizeof *l->stk, 16))
         return NULL;
     frame *fr = &l->stk[l->depth++];
     memset(fr, 0, sizeof *fr);
     fr->name = name;
-    fr->len = strlen(name);
+    fr->len = len;
     fr->flags = k->flags;
     fr->start = start;
     fr->peer = fr->root = fr->request = -1;
     fr->op = k->op;
+    if (!e->regions)
+        return fr;
     pal_event *v = emit(e, PAL_EV_ENTER, rec, l, start);
     if (v == NULL)
         return NULL;
@@ -1252,7 +1497,13 @@ static int nb_completed(pal_events *e, const pal_record *rec, const lane *l, uin
  * and its leave */
 static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsigned flags)
 {
-    frame fr = l->stk[--l->depth];
+    const frame *top = &l->stk[--l->depth];
+    if (!e->regions) {   /* PAL_EVENTS_MESSAGES: its receive alone */
+        return top->recv && message(e, rec, l, PAL_MATCH_RECV, top->peer, top->tag, top->comm,
+                                    top->comm_flags, end, top->bytes)
+                   ? -1 : 0;
+    }
+    frame fr = *top;
     if ((fr.flags & PAL_EVF_COLLECTIVE) && fr.request > 0 && rec != NULL) {
         if (nb_started(e, l, &fr))
             return -1;
@@ -1284,38 +1535,43 @@ static int pop(pal_events *e, const pal_record *rec, lane *l, int64_t end, unsig
 static void frame_args(const pal_events *e, const rkind *k, const pal_record *rec, frame *fr)
 {
     if (k->flags & PAL_EVF_COLLECTIVE) {
-        fr->root = geti(rec, e->h[H_ROOT], -1);
-        fr->request = geti(rec, e->h[H_REQUEST], -1);
+        fr->root = geti(rec, k, H_ROOT, -1);
+        fr->request = geti(rec, k, H_REQUEST, -1);
     }
     if (k->args) {
-        fr->tag = geti(rec, e->h[H_TAG], 0);
-        fr->comm = geti(rec, e->h[H_COMM], 0);
+        fr->tag = geti(rec, k, H_TAG, 0);
+        fr->comm = geti(rec, k, H_COMM, 0);
         fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
-        fr->bytes = all_bytes(e, rec);
+        fr->bytes = all_bytes(k, rec);
         /* the other end, for the views: the destination of a send, else the source */
-        fr->peer = peer_of(e, rec, on(rec, k->send, PAL_ROLE_SEND) ? PAL_MATCH_SEND : PAL_MATCH_RECV);
-        fr->request = geti(rec, e->h[H_REQUEST], -1);
+        fr->peer = peer_of(k, rec, has(rec, k, C_SEND) ? PAL_MATCH_SEND : PAL_MATCH_RECV);
+        fr->request = geti(rec, k, H_REQUEST, -1);
     }
 }
 
-static int rma_events(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
-                      int64_t t)
+static int rma_some(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
+                    int64_t t)
 {
-    if (!k->any_rma)
-        return 0;
     for (int r = 0; r < PAL_RMA_KIND_COUNT; r++)
         if (on(rec, k->rma_how[r], pal_rma_kind_role((pal_rma_kind)r))) {
             pal_event *v = emit(e, PAL_EV_RMA, rec, l, t);
             if (v == NULL)
                 return -1;
             v->rma = (pal_rma_kind)r;
-            v->window = geti(rec, e->h[H_WINDOW], -1);
-            v->peer = peer_of(e, rec, 0);
-            v->comm = geti(rec, e->h[H_COMM], -1);
+            v->window = geti(rec, k, H_WINDOW, -1);
+            v->peer = peer_of(k, rec, 0);
+            v->comm = geti(rec, k, H_COMM, -1);
             v->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
-            v->bytes = all_bytes(e, rec);
+            v->bytes = all_bytes(k, rec);
         }
     return 0;
+}
+
+/* The one-sided operations of rec (of type k) at t: RMA events. */
+static inline int rma_events(pal_events *e, const rkind *k, const pal_record *rec,
+                             const lane *l, int64_t t)
+{
+    return k->any_rma && e->regions ? rma_some(e, k, rec, l, t) : 0;
 }
 
 /* A definition: its names and communicator learned, its event made. */
@@ -1336,11 +1592,11 @@ static pal_event *define(pal_events *e, const rkind *k, const pal_record *rec)
         size_t rl = 0;
         if (e->h[H_REMOTE] && pal_record_str(rec, e->h[H_REMOTE], &rs, &rl) != PAL_OK)
             rs = "", rl = 0;
-        if (pal_matcher_define_text(e->m, pal_record_process(rec), geti(rec, e->h[H_COMM], -1),
-                                    geti(rec, e->h[H_SIZE], 0), s, len, rs, rl) == PAL_ENOMEM)
+        if (pal_matcher_define_text(e->m, rec->process, geti(rec, k, H_COMM, -1),
+                                    geti(rec, k, H_SIZE, 0), s, len, rs, rl) == PAL_ENOMEM)
             return NULL;
     }
-    return emit(e, PAL_EV_DEFINITION, rec, NULL, pal_record_time_ns(rec));
+    return emit(e, PAL_EV_DEFINITION, rec, NULL, time_ns(k, rec));
 }
 
 /* A record of a definitions stream another share owns (pal_reader_set_share):
@@ -1348,7 +1604,7 @@ static pal_event *define(pal_events *e, const rkind *k, const pal_record *rec)
  * owner's alone. */
 static int borrowed(pal_events *e, const pal_record *rec)
 {
-    const rkind *k = classify(e, pal_record_desc(rec));
+    const rkind *k = classify(e, rec->desc);
     if (k == NULL)
         return -1;
     if (k->prim != PAL_ROLE_DEFINITION)
@@ -1360,14 +1616,10 @@ static int borrowed(pal_events *e, const pal_record *rec)
     return 0;
 }
 
-/* The events of one record, in e->out. */
-static int feed(pal_events *e, const pal_record *rec)
+/* The events of one record (of type k), in e->out. */
+static int feed(pal_events *e, const rkind *k, const pal_record *rec, int64_t t)
 {
-    const rkind *k = classify(e, pal_record_desc(rec));
-    if (k == NULL)
-        return -1;
-    int64_t t = pal_record_time_ns(rec);
-    uint32_t process = pal_record_process(rec);
+    uint32_t process = rec->process;
     const char *s;
     size_t len;
     int rc = 0;
@@ -1392,53 +1644,57 @@ static int feed(pal_events *e, const pal_record *rec)
         return -1;
     switch (k->prim) {
     case PAL_ROLE_ENTER: {
-        const char *name = region_of(e, k, rec);
-        frame *fr = name ? push(e, rec, l, k, name, t) : NULL;
+        size_t nlen;
+        const char *name = region_of(e, k, rec, &nlen);
+        frame *fr = name ? push(e, rec, l, k, name, nlen, t) : NULL;
         if (fr == NULL)
             return -1;
         frame_args(e, k, rec, fr);
-        if (on(rec, k->send, PAL_ROLE_SEND))
+        if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
+        if (has(rec, k, C_RECV) && has(rec, k, C_UNTIMED)) {
             if (untimed_recv(e, k, rec, l, t))
                 return -1;
-        } else if (on(rec, k->recv, PAL_ROLE_RECV)) {
+        } else if (has(rec, k, C_RECV)) {
             /* received when the frame closes; the leave may say from whom */
             l->stk[l->depth - 1].recv = 1;
-            l->stk[l->depth - 1].peer = peer_of(e, rec, PAL_MATCH_RECV);
-            l->stk[l->depth - 1].tag = tag_of(e, k, rec, PAL_MATCH_RECV);
+            l->stk[l->depth - 1].peer = peer_of(k, rec, PAL_MATCH_RECV);
+            l->stk[l->depth - 1].tag = tag_of(k, rec, PAL_MATCH_RECV);
         }
         if (rma_events(e, k, rec, l, t))
             return -1;
         break;
     }
     case PAL_ROLE_LEAVE: {
-        const char *name = region_of(e, k, rec);
+        size_t nlen;
+        const char *name = region_of(e, k, rec, &nlen);
         if (name == NULL)
             return -1;
         size_t dp = l->depth;
         while (dp > 0 && l->stk[dp - 1].name != name)
             dp--;
         if (dp == 0) {   /* a leave without its enter */
+            if (!e->regions)
+                break;
             v = emit(e, PAL_EV_LEAVE, rec, l, t);
             if (v == NULL)
                 return -1;
             v->name = name;
-            v->name_len = strlen(name);
+            v->name_len = nlen;
             v->flags = k->flags | PAL_EVF_UNMATCHED | PAL_EVF_ORPHAN;
             v->start = t;
             break;
         }
         frame *fr = &l->stk[dp - 1];
         if (fr->flags & PAL_EVF_COLLECTIVE) {   /* the exit may say the root */
-            int64_t root = geti(rec, e->h[H_ROOT], -1);
+            int64_t root = geti(rec, k, H_ROOT, -1);
             if (root >= 0)
                 fr->root = root;
         }
         if (k->bytes)
-            fr->bytes = all_bytes(e, rec);   /* the exit may carry the data */
+            fr->bytes = all_bytes(k, rec);   /* the exit may carry the data */
         if (k->args) {   /* ... and the communicator (an OTF2 CollectiveEnd's) */
-            int64_t c = geti(rec, e->h[H_COMM], -1);
+            int64_t c = geti(rec, k, H_COMM, -1);
             if (c >= 0) {
                 fr->comm = c;
                 fr->comm_flags = k->comm_global ? PAL_MATCH_GLOBAL_COMM : 0;
@@ -1447,17 +1703,17 @@ static int feed(pal_events *e, const pal_record *rec)
         if (fr->op == PAL_COLL_OP_NONE)
             fr->op = k->op;
         if (fr->recv) {   /* any source: the actual one may come with the exit */
-            int64_t p = peer_of(e, rec, PAL_MATCH_RECV);
+            int64_t p = peer_of(k, rec, PAL_MATCH_RECV);
             if (p >= 0)
                 fr->peer = p;
-            int64_t tag = geti(rec, e->h[H_TAG], -1);
+            int64_t tag = geti(rec, k, H_TAG, -1);
             if (tag >= 0)
                 fr->tag = tag;
         }
-        if (on(rec, k->send, PAL_ROLE_SEND))
+        if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !fr->recv) {
-            if (!on(rec, k->untimed, PAL_ROLE_UNTIMED))
+        if (has(rec, k, C_RECV) && !fr->recv) {
+            if (!has(rec, k, C_UNTIMED))
                 record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
             else if (untimed_recv(e, k, rec, l, t))
                 return -1;
@@ -1473,25 +1729,26 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_PROCESS_BEGIN:
     case PAL_ROLE_PROCESS_END: {
         /* PAL_EVENTS_MESSAGES: its messages alone, no region */
-        int region = !(e->options & PAL_EVENTS_MESSAGES);
+        int region = e->regions;
         if (!region && !k->send && !k->recv)
             break;
         int64_t ns = 0;
         pal_record_duration_ns(rec, &ns);
         int64_t start = t - ns;
         if (region) {
-            const char *name = region_of(e, k, rec);
-            frame *fr = name ? push(e, rec, l, k, name, start) : NULL;
+            size_t nlen;
+            const char *name = region_of(e, k, rec, &nlen);
+            frame *fr = name ? push(e, rec, l, k, name, nlen, start) : NULL;
             if (fr == NULL)
                 return -1;
             frame_args(e, k, rec, fr);
         }
-        int untimed = on(rec, k->untimed, PAL_ROLE_UNTIMED);
-        if (on(rec, k->send, PAL_ROLE_SEND) && !untimed)
+        int untimed = has(rec, k, C_UNTIMED);
+        if (has(rec, k, C_SEND) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_SEND, start, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV) && !untimed)
+        if (has(rec, k, C_RECV) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
-        else if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
+        else if (has(rec, k, C_RECV) && untimed_recv(e, k, rec, l, t))
             return -1;
         if (region && (rma_events(e, k, rec, l, start) || pop(e, rec, l, t, 0)))
             return -1;
@@ -1513,18 +1770,18 @@ static int feed(pal_events *e, const pal_record *rec)
         /* a message sent or received at this instant; one whose completion
          * was not seen (untimed) is no end: a receive is kept apart */
         if (k->prim == PAL_ROLE_REQUEST_COMPLETE && e->nnb) {
-            int64_t q = geti(rec, e->h[H_REQUEST], 0);
+            int64_t q = geti(rec, k, H_REQUEST, 0);
             if (q > 0 && nb_completed(e, rec, l, (uint64_t)q, t))
                 return -1;
         }
-        if (on(rec, k->untimed, PAL_ROLE_UNTIMED)) {
-            if (on(rec, k->recv, PAL_ROLE_RECV) && untimed_recv(e, k, rec, l, t))
+        if (has(rec, k, C_UNTIMED)) {
+            if (has(rec, k, C_RECV) && untimed_recv(e, k, rec, l, t))
                 return -1;
             break;
         }
-        if (on(rec, k->send, PAL_ROLE_SEND))
+        if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
-        if (on(rec, k->recv, PAL_ROLE_RECV))
+        if (has(rec, k, C_RECV))
             record_message(e, k, rec, l, PAL_MATCH_RECV, t, &rc);
         break;
     case PAL_ROLE_MARKER:
@@ -1551,7 +1808,7 @@ static int feed(pal_events *e, const pal_record *rec)
             v->name_len = len;
         } else {
             int n = snprintf(e->idbuf, sizeof e->idbuf, "counter#%lld",
-                             (long long)geti(rec, e->h[H_COUNTER], -1));
+                             (long long)geti(rec, k, H_COUNTER, -1));
             v->name = e->idbuf;
             v->name_len = (size_t)n;
         }
@@ -1560,7 +1817,7 @@ static int feed(pal_events *e, const pal_record *rec)
     case PAL_ROLE_LOST:
         if ((v = emit(e, PAL_EV_LOST, rec, l, t)) == NULL)
             return -1;
-        v->count = (uint64_t)geti(rec, e->h[H_COUNT], 1);
+        v->count = (uint64_t)geti(rec, k, H_COUNT, 1);
         break;
     case PAL_ROLE_THREAD_BEGIN:
     case PAL_ROLE_THREAD_END:
@@ -1629,6 +1886,13 @@ pal_status pal_events_create(pal_reader *r, pal_events **out)
         return PAL_ENOMEM;
     }
     e->rd = r;
+    e->blank.peer = e->blank.root = e->blank.window = e->blank.request = -1;
+    e->blank.op = PAL_COLL_OP_NONE;
+    e->blank.rma = PAL_RMA_KIND_NONE;
+    e->evsize = sizeof e->blank;
+    e->none = e->blank;
+    e->none.kind = PAL_EV_NONE;
+    e->regions = 1;
     pal_reader_lend_definitions(r);   /* a share's threads need their names */
     for (int h = 0; h < H_N; h++)
         pal_reader_role_handle(r, hrole[h], &e->h[h]);
@@ -1656,6 +1920,7 @@ void pal_events_destroy(pal_events *e)
     free(e->idc);
     free(e->k);
     free(e->out);
+    free(e->shape);
     pal_names_destroy(e->names);
     pal_matcher_destroy(e->m);
     free(e);
@@ -1668,29 +1933,15 @@ pal_status pal_events_set_options(pal_events *e, unsigned options)
         e->started)
         return PAL_EINVAL;
     e->options = options;
+    e->regions = !(options & PAL_EVENTS_MESSAGES);
     return PAL_OK;
 }
 
-/* PAL_EVENTS_EVERY_RECORD: the record's first event says so; a record of
- * no other meaning gives NONE */
-static int every_record(pal_events *e, const pal_record *rec)
-{
-    if (e->nout == 0) {
-        pal_event *v = emit(e, PAL_EV_NONE, rec, NULL, pal_record_time_ns(rec));
-        if (v == NULL)
-            return -1;
-        const rkind *k = classify(e, pal_record_desc(rec));
-        if (k && k->prim == PAL_ROLE_METADATA)
-            v->flags |= PAL_EVF_METADATA;
-    }
-    e->out[0].flags |= PAL_EVF_RECORD;
-    return 0;
-}
 
-pal_status pal_events_next(pal_events *e, const pal_event **out)
+/* pal_events_next when the events of the last record are all out: the
+ * next record's (or the end's). */
+static PAL_NOINLINE pal_status next_read(pal_events *e, const pal_event **out)
 {
-    if (e == NULL || out == NULL)
-        return PAL_EINVAL;
     e->started = 1;
     while (e->next >= e->nout) {
         e->nout = e->next = 0;
@@ -1713,13 +1964,46 @@ pal_status pal_events_next(pal_events *e, const pal_event **out)
             }
             continue;
         }
-        if (feed(e, rec) || ((e->options & PAL_EVENTS_EVERY_RECORD) && every_record(e, rec))) {
+        const rkind *k = classify(e, rec->desc);
+        if (k == NULL) {
             e->nout = 0;
             return PAL_ENOMEM;
         }
+        int64_t t = time_ns(k, rec);
+        if (k->quiet) {   /* no event: the thread was alive then, or a metadata record */
+            if (k->quiet == Q_LANE && lane_seen(e, rec->process, rec, t) == NULL)
+                return PAL_ENOMEM;
+        } else if (feed(e, k, rec, t)) {
+            e->nout = 0;
+            return PAL_ENOMEM;
+        }
+        if (!(e->options & PAL_EVENTS_EVERY_RECORD))
+            continue;
+        if (e->nout == 0) {   /* a record of no event: its NONE, ready made */
+            pal_event *v = &e->none;
+            v->record = rec;
+            v->process = rec->process;
+            v->stream = rec->stream;
+            v->time = t;
+            v->flags = PAL_EVF_RECORD | (k->prim == PAL_ROLE_METADATA ? PAL_EVF_METADATA : 0);
+            *out = v;
+            return PAL_OK;
+        }
+        e->out[0].flags |= PAL_EVF_RECORD;   /* its first event says the record */
     }
     *out = &e->out[e->next++];
     return PAL_OK;
+}
+
+pal_status pal_events_next(pal_events *e, const pal_event **out)
+{
+    if (e == NULL || out == NULL)
+        return PAL_EINVAL;
+    if (e->next < e->nout) {   /* the current record's next event */
+        *out = &e->out[e->next++];
+        return PAL_OK;
+    }
+    return next_read(e, out);
 }
 
 const pal_names *pal_events_names(const pal_events *e)

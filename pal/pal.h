@@ -794,10 +794,12 @@ typedef enum pal_event_kind {
 #define PAL_EVENTS_SETTLE 2u      /* at the end, each untimed receive takes a send left over
                                    * (pal_matcher_settle), a MESSAGE flagged PAL_EVF_UNTIMED:
                                    * for a reader of a whole run, not of a share */
-#define PAL_EVENTS_MESSAGES 4u    /* a call (or a process's start or end with a duration)
-                                   * gives its SEND, RECV, UNTIMED_RECV and MESSAGE events
-                                   * alone, no region: for a consumer of messages only (the
-                                   * merge's check); enter and leave keep their frames */
+#define PAL_EVENTS_MESSAGES 4u    /* no ENTER, LEAVE, COLLECTIVE or RMA event (a call, an
+                                   * enter or a leave gives its SEND, RECV, UNTIMED_RECV
+                                   * and MESSAGE events alone): for a consumer of messages
+                                   * only (the merge's check); enter and leave keep their
+                                   * frames where they may give messages: the messages
+                                   * are the same */
 #define PAL_EVF_BORROWED 16384u   /* DEFINITION: one of another share's definitions stream
                                    * (pal_reader_set_share), read for the names this
                                    * share's threads use; never PAL_EVF_RECORD: the share

@@ -6,12 +6,19 @@
  * collective's members and its instance (completed at the end: toymp has no
  * communicator sizes), a counter named through its definition, a marker,
  * an unmatched leave, and the instants; with PAL_EVENTS_EVERY_RECORD, each
- * record once as the first of its events, and no others. Usage: test_pal_events [TOYMP.EDL]
+ * record once as the first of its events, and no others; with
+ * PAL_EVENTS_MESSAGES, the same less every region's and collective's. Usage: test_pal_events [TOYMP.EDL]
  * (default: $top_srcdir/edl/formats/toymp.edl).
  *
  * test_pal_events --count [-d DICT] TRACE... prints what the events of a
  * trace or run count, in the words of pal-view's profile, for
- * tests/pal/events.sh to hold against pal-view. */
+ * tests/pal/events.sh to hold against pal-view.
+ *
+ * test_pal_events --messages [-d DICT] TRACE... reads a trace or run with
+ * PAL_EVENTS_SETTLE, then with PAL_EVENTS_MESSAGES too: the sends,
+ * receives, untimed receives and messages must be the same, in the same
+ * order (exit 1 otherwise, or when the second read gave an ENTER), for
+ * tests/pal/events-messages.sh. */
 #include <config.h>
 
 #include <stdio.h>
@@ -108,19 +115,30 @@ static const want wants[] = {
     {PAL_EV_COLL_INSTANCE, 0, 21, "barrier", C | I | K, -1, 0, 0, 0},
 };
 
-/* --count: the events of a trace or run, counted as pal-view counts */
-static int count(int argc, char **argv)
+/* [-d DICT] TRACE... of a mode's arguments: the index of the first trace,
+ * -1 (usage said) when there is none */
+static int mode_args(int argc, char **argv, const char *mode, const char **dict)
 {
-    const char *dict = NULL;
     int i = 0;
+    *dict = NULL;
     if (argc >= 2 && strcmp(argv[0], "-d") == 0) {
-        dict = argv[1];
+        *dict = argv[1];
         i = 2;
     }
     if (i >= argc) {
-        fprintf(stderr, "usage: test_pal_events --count [-d DICT] TRACE...\n");
-        return 2;
+        fprintf(stderr, "usage: test_pal_events %s [-d DICT] TRACE...\n", mode);
+        return -1;
     }
+    return i;
+}
+
+/* --count: the events of a trace or run, counted as pal-view counts */
+static int count(int argc, char **argv)
+{
+    const char *dict;
+    int i = mode_args(argc, argv, "--count", &dict);
+    if (i < 0)
+        return 2;
     pal_reader *r = NULL;
     pal_events *ev = NULL;
     if (pal_reader_open_run((const char *const *)argv + i, (size_t)(argc - i), dict, 0, &r) !=
@@ -159,10 +177,124 @@ static int count(int argc, char **argv)
     return st == PAL_END ? 0 : 1;
 }
 
+/* --messages: the ends and messages of a trace or run read with no option
+ * and with PAL_EVENTS_MESSAGES (and _SETTLE) are the same, in the same
+ * order, to the last field; prints how many. */
+typedef struct msgev {
+    pal_event_kind kind;
+    uint32_t process, stream;
+    int64_t time, peer, tag, comm;
+    uint64_t bytes;
+    unsigned flags;
+    pal_msg_end send, recv;
+} msgev;
+
+static int is_message(const pal_event *e)
+{
+    return e->kind == PAL_EV_SEND || e->kind == PAL_EV_RECV || e->kind == PAL_EV_MESSAGE ||
+           e->kind == PAL_EV_UNTIMED_RECV;
+}
+
+/* The message events of a read with options; NULL when it cannot be read. */
+static msgev *message_events(const char *dict, const char *const *paths, size_t npaths,
+                             unsigned options, size_t *n, uint64_t *enters)
+{
+    pal_reader *r = NULL;
+    pal_events *ev = NULL;
+    size_t cap = 16;
+    msgev *v = malloc(cap * sizeof *v);   /* (not NULL when there are none) */
+    *n = 0;
+    *enters = 0;
+    if (v == NULL || pal_reader_open_run(paths, npaths, dict, 0, &r) != PAL_OK ||
+        pal_events_create(r, &ev) != PAL_OK || pal_events_set_options(ev, options) != PAL_OK) {
+        fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
+        pal_events_destroy(ev);
+        pal_reader_close(r);
+        free(v);
+        return NULL;
+    }
+    const pal_event *e;
+    pal_status st;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        *enters += e->kind == PAL_EV_ENTER;
+        if (!is_message(e))
+            continue;
+        if (*n == cap) {
+            msgev *t = realloc(v, (cap *= 2) * sizeof *v);
+            if (t == NULL) {
+                st = PAL_ENOMEM;
+                break;
+            }
+            v = t;
+        }
+        v[(*n)++] = (msgev){e->kind, e->process, e->stream, e->time, e->peer, e->tag, e->comm,
+                            e->bytes, e->flags, e->send, e->recv};
+    }
+    if (st != PAL_END) {
+        fprintf(stderr, "test_pal_events: %s\n", pal_status_string(st));
+        free(v);
+        v = NULL;
+    }
+    pal_events_destroy(ev);
+    pal_reader_close(r);
+    return v;
+}
+
+static int messages(int argc, char **argv)
+{
+    const char *dict;
+    int i = mode_args(argc, argv, "--messages", &dict);
+    if (i < 0)
+        return 2;
+    const char *const *paths = (const char *const *)argv + i;
+    size_t np = (size_t)(argc - i), na, nb;
+    uint64_t ea, eb;
+    msgev *a = message_events(dict, paths, np, PAL_EVENTS_SETTLE, &na, &ea);
+    msgev *b = message_events(dict, paths, np, PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES, &nb, &eb);
+    if (a == NULL || b == NULL) {
+        free(a);
+        free(b);
+        return 2;
+    }
+    size_t bad = na == nb ? 0 : 1;
+    for (size_t j = 0; j < na && j < nb; j++) {
+        const msgev *x = &a[j], *y = &b[j];
+        int same = x->kind == y->kind && x->process == y->process && x->stream == y->stream &&
+                   x->time == y->time && x->peer == y->peer && x->tag == y->tag &&
+                   x->comm == y->comm && x->bytes == y->bytes && x->flags == y->flags &&
+                   memcmp(&x->send, &y->send, sizeof x->send) == 0 &&
+                   memcmp(&x->recv, &y->recv, sizeof x->recv) == 0;
+        if (!same && bad++ < 5)
+            fprintf(stderr, "event %zu: %s of %u at %lld, with MESSAGES %s of %u at %lld\n", j,
+                    pal_event_kind_name(x->kind), x->process, (long long)x->time,
+                    pal_event_kind_name(y->kind), y->process, (long long)y->time);
+    }
+    printf("%zu message events (%zu with PAL_EVENTS_MESSAGES), %llu enters (%llu)%s\n", na, nb,
+           (unsigned long long)ea, (unsigned long long)eb, bad ? ": DIFFERENT" : "");
+    free(a);
+    free(b);
+    return bad || eb != 0 ? 1 : 0;
+}
+
+/* The events of the log at path again (dictionary edl); nonzero, said and
+ * the log removed, when it cannot be read. */
+static int reopen(const char *path, const char *edl, pal_reader **r, pal_events **ev)
+{
+    *r = NULL;
+    *ev = NULL;
+    if (pal_reader_open(path, edl, r) == PAL_OK && pal_events_create(*r, ev) == PAL_OK)
+        return 0;
+    fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
+    unlink(path);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--count") == 0)
         return count(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "--messages") == 0)
+        return messages(argc - 2, argv + 2);
     char edl[4096];
     const char *top = getenv("top_srcdir");
     snprintf(edl, sizeof edl, "%s/edl/formats/toymp.edl", top ? top : ".");
@@ -275,14 +407,8 @@ int main(int argc, char **argv)
 
     /* every record once: the same events, each record's first flagged,
      * and NONE for none here (every toymp record means something) */
-    r = NULL;
-    ev = NULL;
-    if (pal_reader_open(path, argc == 2 ? argv[1] : edl, &r) != PAL_OK ||
-        pal_events_create(r, &ev) != PAL_OK) {
-        fprintf(stderr, "test_pal_events: %s\n", pal_last_error());
-        unlink(path);
+    if (reopen(path, argc == 2 ? argv[1] : edl, &r, &ev))
         return 2;
-    }
     CHECK(pal_events_set_options(ev, 8u) == PAL_EINVAL, "an unknown option");
     CHECK(pal_events_set_options(ev, PAL_EVENTS_EVERY_RECORD) == PAL_OK, "every record");
     size_t records = 0, events = 0;
@@ -304,6 +430,41 @@ int main(int argc, char **argv)
     CHECK(st == PAL_END && records == rs.records && records == 19 && events == nwant,
           "%zu records flagged of %llu read (19), %zu events (%zu)", records,
           (unsigned long long)rs.records, events, nwant);
+    pal_events_destroy(ev);
+    pal_reader_close(r);
+
+    /* messages only: the same events less every region's (the enter and
+     * leave records' too) and the collectives', in the same order */
+    if (reopen(path, argc == 2 ? argv[1] : edl, &r, &ev))
+        return 2;
+    CHECK(pal_events_set_options(ev, PAL_EVENTS_MESSAGES) == PAL_OK, "messages only");
+    size_t w = 0, kept = 0;
+    while ((st = pal_events_next(ev, &e)) == PAL_OK) {
+        while (w < nwant && (wants[w].kind == PAL_EV_ENTER || wants[w].kind == PAL_EV_LEAVE ||
+                             wants[w].kind == PAL_EV_COLLECTIVE ||
+                             wants[w].kind == PAL_EV_COLL_INSTANCE))
+            w++;
+        if (w >= nwant) {
+            CHECK(0, "messages only: an event more: %s", pal_event_kind_name(e->kind));
+            continue;
+        }
+        const want *x = &wants[w++];
+        kept++;
+        CHECK(e->kind == x->kind && e->process == x->rank && e->time == x->us * 1000,
+              "messages only, event %zu: %s of %u at %lld ns, want %s of %u at %lld us", kept,
+              pal_event_kind_name(e->kind), e->process, (long long)e->time,
+              pal_event_kind_name(x->kind), x->rank, (long long)x->us);
+        if (x->kind == PAL_EV_SEND || x->kind == PAL_EV_RECV || x->kind == PAL_EV_MESSAGE)
+            CHECK(e->peer == x->peer && e->tag == x->tag && e->bytes == x->bytes,
+                  "messages only, event %zu: peer %lld tag %lld bytes %llu", kept,
+                  (long long)e->peer, (long long)e->tag, (unsigned long long)e->bytes);
+    }
+    while (w < nwant && (wants[w].kind == PAL_EV_ENTER || wants[w].kind == PAL_EV_LEAVE ||
+                         wants[w].kind == PAL_EV_COLLECTIVE ||
+                         wants[w].kind == PAL_EV_COLL_INSTANCE))
+        w++;
+    CHECK(st == PAL_END && w == nwant && kept == 12,
+          "messages only: %zu events (12), %zu of %zu expected seen", kept, w, nwant);
     pal_events_destroy(ev);
     pal_reader_close(r);
     unlink(path);

@@ -5,7 +5,9 @@
  * communicators whose ids differ between processes, Sendrecv to self,
  * intercommunicators, receives freed while active (posted in place, or
  * untimed and settled at the end), ids without definitions
- * and global ids (a foreign format's, whose ids are not member groups).
+ * and global ids (a foreign format's, whose ids are not member groups);
+ * a definition between two posts of one id, and keys kept while the
+ * queues grow.
  * Each end carries a distinct byte count: a pairing is checked by the
  * partner's bytes. Plus the member-list parser and the vocabulary tables. */
 #include <config.h>
@@ -371,6 +373,45 @@ static void vocabulary(void)
     CHECK(pal_rma_kind_of_role(PAL_ROLE_SEND) == PAL_RMA_KIND_NONE, "send is no RMA kind");
 }
 
+/* What a post found before is not taken for what it finds now: a
+ * definition that comes between two posts of one id gives the second its
+ * own context, and keys kept while the queues grow (thousands of keys, in
+ * rounds) keep their ends and their order. */
+static void later(void)
+{
+    pal_matcher *m = fresh();
+    CHECK(post(m, S, 0, 1, 3, 7, 0, 51) == 0, "a send on id 7, undefined yet");
+    CHECK(post(m, R, 1, 0, 3, 7, 0, 52) == 51, "the same undefined id pairs");
+    CHECK(post(m, S, 0, 1, 3, 7, 0, 53) == 0, "a second send on id 7 waits");
+    CHECK(pal_matcher_define_text(m, 0, 7, 2, "0 1", 3, "", 0) == PAL_OK &&
+              pal_matcher_define_text(m, 1, 7, 2, "0 1", 3, "", 0) == PAL_OK,
+          "id 7 defined on both");
+    CHECK(post(m, R, 1, 0, 3, 7, 0, 54) == 0,
+          "a receive on the defined id 7 is of another context than the send before");
+    CHECK(post(m, S, 0, 1, 3, 7, 0, 55) == 54, "a send on the defined id 7 takes it");
+    uint64_t s = 0, r = 0;
+    pal_matcher_waiting(m, &s, &r);
+    CHECK(s == 1 && r == 0, "the send of before the definition waits (%llu, %llu)",
+          (unsigned long long)s, (unsigned long long)r);
+    pal_matcher_destroy(m);
+
+    m = fresh();
+    int bad = 0;
+    for (int round = 0; round < 3; round++)
+        for (int64_t tag = 0; tag < 3000; tag++)
+            bad += post(m, S, (uint32_t)(tag % 4), (tag + 1) % 4, tag, 0, 0,
+                        (uint64_t)(round * 10000 + tag + 1)) != 0;
+    for (int round = 0; round < 3; round++)
+        for (int64_t tag = 2999; tag >= 0; tag--)
+            bad += post(m, R, (uint32_t)((tag + 1) % 4), tag % 4, tag, 0, 0, 1) !=
+                   (uint64_t)(round * 10000 + tag + 1);
+    CHECK(bad == 0, "9000 sends on 3000 keys, each received in its key's order: %d wrong",
+          bad);
+    pal_matcher_waiting(m, &s, &r);
+    CHECK(s == 0 && r == 0, "nothing waits");
+    pal_matcher_destroy(m);
+}
+
 int main(void)
 {
     order();
@@ -383,6 +424,7 @@ int main(void)
     untimed();
     foreign();
     keys();
+    later();
     members();
     vocabulary();
     if (failures) {
