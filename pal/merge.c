@@ -589,8 +589,9 @@ typedef struct mcheck {
 } mcheck;
 
 /* The events of the run, for the check (every record too, for format 2's
- * merge, which writes them as they come); NULL and pal_last_error. */
-static pal_events *check_events(pal_reader *r, unsigned options)
+ * merge, which writes them as they come) into *out: PAL_OK, or why not
+ * (pal_last_error; *out NULL). */
+static pal_status check_events(pal_reader *r, unsigned options, pal_events **out)
 {
     pal_events *e = NULL;
     pal_status st = pal_events_create(r, &e);
@@ -598,10 +599,11 @@ static pal_events *check_events(pal_reader *r, unsigned options)
         st = pal_events_set_options(e, options | PAL_EVENTS_SETTLE | PAL_EVENTS_MESSAGES);
     if (st != PAL_OK) {
         pal_events_destroy(e);
+        e = NULL;
         pal_set_last_error("cannot check the messages: %s", pal_status_string(st));
-        return NULL;
     }
-    return e;
+    *out = e;
+    return st;
 }
 
 static void check_event(mctx *c, mcheck *k, const pal_event *v)
@@ -665,10 +667,10 @@ static pal_status check_run(mctx *c, const char *const *inputs, size_t n)
     if (st != PAL_OK)
         return st;
     pal_reader_set_diag(r, no_diag, NULL);
-    pal_events *e = check_events(r, 0);
-    if (e == NULL) {
+    pal_events *e;
+    if ((st = check_events(r, 0, &e)) != PAL_OK) {
         pal_reader_close(r);
-        return PAL_ENOMEM;
+        return st;
     }
     mcheck k = { 0 };
     const pal_event *v;
@@ -1130,10 +1132,8 @@ pal_status pal_merge(const char *const *inputs, size_t n, const char *output,
         goto out;
     }
     /* the check reads the records as events while they are written */
-    if (o->check != 0 && (ev = check_events(r, PAL_EVENTS_EVERY_RECORD)) == NULL) {
-        st = PAL_ENOMEM;
+    if (o->check != 0 && (st = check_events(r, PAL_EVENTS_EVERY_RECORD, &ev)) != PAL_OK)
         goto out;
-    }
     /* records whose fields after type and time need no conversion are
      * copied as bytes (fields in ticks become ns, and are encoded again) */
     raw_ok = calloc(rd->nrecs ? rd->nrecs : 1, 1);
