@@ -129,6 +129,8 @@ struct pal_stream {
     uint32_t *blens;
     unsigned gap;                    /* free values before each record's (a run file's
                                       * merged view: 2, for process and thread) */
+    uint64_t ahead_off;              /* win[0, ahead_len) holds the file's bytes from */
+    size_t ahead_len;                /* ahead_off: read ahead with a chunk header */
     char *bad_why;
     uint64_t listed;                 /* chunks that are not copies */
     uint64_t records;                /* in them, from their headers */

@@ -57,7 +57,7 @@
  * are left: a one-byte key and 15 LEBs of 10 bytes at most. */
 #define PAL_FAST_MARGIN ((size_t)160)
 #define PAL_MAX_MSGS 200                     /* messages kept from open */
-#define PAL_MAX_OPEN 4096                    /* descriptors one reader keeps open */
+#define PAL_MAX_OPEN 32768                   /* descriptors one reader keeps open */
 
 static void default_diag(void *ctx, const char *message)
 {
@@ -425,6 +425,7 @@ static const char *bad_why(const pal_stream *s)
  * cannot be read (reader failed). */
 static int refill(pal_reader *r, pal_stream *s)
 {
+    s->ahead_len = 0;
     size_t keep = (size_t)(s->cend - s->cp);
     s->cbase += (uint64_t)(s->cp - s->win);
     if (keep && s->cp != s->win)
@@ -509,6 +510,7 @@ static int grow_window(pal_stream *s, uint64_t want)
         return -1;
     memcpy(nw, s->cp, keep);
     s->cbase += (uint64_t)(s->cp - s->win);
+    s->ahead_len = 0;
     free(s->win);
     s->win = nw;
     s->wcap = (size_t)want;
@@ -562,6 +564,7 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         if (!s->win) {
             /* the first chunk: buffers now, not for every stream at open */
             s->wcap = 4096;
+            s->ahead_len = 0;
             if (!(s->win = malloc(s->wcap))) {
                 r->state = ST_FAILED;
                 r->failed = PAL_ENOMEM;
@@ -586,9 +589,28 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         else if (pre_cap > src->size - off - ECC_CHUNK_HEADER)
             pre_cap = (size_t)(src->size - off - ECC_CHUNK_HEADER);
         size_t pre = 0;             /* payload bytes in pre_buf */
-        if (read_header_ahead(fd, hb, pre_buf, pre_cap, off, &pre) != 0) {
-            fail_io(r, src, off, "cannot read chunk header");
-            return PAL_EIO;
+        if (s->ahead_len && off >= s->ahead_off &&
+            off - s->ahead_off + ECC_CHUNK_HEADER <= s->ahead_len) {
+            /* read ahead with an earlier header of the stream (chunks of a
+             * stream often follow each other: definitions and their copies):
+             * from the window, what it holds after the header moved to its
+             * start as a read would have put it */
+            size_t at = (size_t)(off - s->ahead_off), d = at + ECC_CHUNK_HEADER;
+            memcpy(hb, s->win + at, ECC_CHUNK_HEADER);
+            memmove(s->win, s->win + d, s->ahead_len - d);
+            s->ahead_off += d;
+            s->ahead_len -= d;
+            pre_buf = s->win;
+            pre = s->ahead_len;
+        } else {
+            if (read_header_ahead(fd, hb, pre_buf, pre_cap, off, &pre) != 0) {
+                fail_io(r, src, off, "cannot read chunk header");
+                return PAL_EIO;
+            }
+            if (pre_buf == s->win) {
+                s->ahead_off = off + ECC_CHUNK_HEADER;
+                s->ahead_len = pre;
+            }
         }
         const char *why = ecc_chunk_decode(hb, &ev.chunk);
         if (why) {
@@ -602,8 +624,12 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         ev.offset = off;
         uint64_t whole = ECC_CHUNK_HEADER + (uint64_t)c->stored_length;
         if ((c->flags & ECC_CFLAG_COPY) && s->have_seq && s->last_seq == c->sequence) {
-            /* the original was read; the copy is only checked */
-            if (!copy_intact(fd, NULL, &ev)) {
+            /* the original was read; the copy is only checked (from what
+             * was read with its header, when that holds its payload) */
+            int intact = pre >= c->stored_length
+                             ? ecc_crc32(0, pre_buf, c->stored_length) == c->payload_crc
+                             : copy_intact(fd, NULL, &ev);
+            if (!intact) {
                 report(r, src, off, "copy of a definitions chunk damaged (payload CRC "
                        "mismatch); its original was read");
                 if (damaged(r, whole) != PAL_OK)
@@ -655,6 +681,8 @@ static pal_status load_chunk(pal_reader *r, pal_stream *s)
         uint64_t poff = off + ECC_CHUNK_HEADER;
         if (buf != pre_buf)
             pre = 0;                /* the guess was wrong, or the buffer moved */
+        if (buf == s->win && c->stored_length > pre)
+            s->ahead_len = 0;       /* the payload is read into the window */
         for (uint64_t done = 0; done < c->stored_length;) {
             size_t k = c->stored_length - done < piece ? (size_t)(c->stored_length - done) : piece;
             if (done == 0 && k <= pre) {

@@ -179,13 +179,16 @@ static void at_dir(pal_reader *r, const char *path, const char *next)
     r->at_dir = path;
 }
 
-/* Enough file descriptors for n files and some more. */
+/* Enough file descriptors for n files kept open and as many more: a
+ * reader keeps open at most half of what the process may have (reader.c,
+ * lru_add), and a run read in time order turns to every file in turn, so
+ * fewer than n would have each reopened at each of its chunks. */
 static void raise_fd_limit(size_t n)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return;
-    rlim_t want = (rlim_t)n + 64;
+    rlim_t want = 2 * (rlim_t)n + 64;
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
         rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
         (void)setrlimit(RLIMIT_NOFILE, &rl);

@@ -10,7 +10,9 @@
 # its directory, with a merged trace beside the per-rank ones: that one is
 # opened once, its header read and nothing more, and left out. Counted with
 # strace (skipped without it) on the two ranks of mktraces drift, for
-# ecl-merge and for pal-dump of the same files.
+# ecl-merge and for pal-dump of the same files. A trace of many small
+# chunks is read in few reads: a chunk read ahead with an earlier one's
+# header is not read again.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 mk=$top_builddir/tests/mpi/mktraces
@@ -69,6 +71,17 @@ reads=$(calls "$tmp/m.ecl" pread64)
 [ "$opens" -eq 1 ] && [ "$reads" -eq 1 ] ||
     fail "the merged trace beside the per-rank ones: opened $opens times, read $reads times, expected 1 and 1"
 echo "ecl-merge DIR: the merged trace in it opened once, its start read, left out"
+# a trace of 2,000 records chunks of one record each (mktraces chunky): a
+# chunk that came with an earlier chunk's read-ahead is taken from there,
+# not read again (each used to cost a read of its own)
+mkdir "$tmp/ch" || exit 99
+"$mk" chunky "$tmp/ch" || fail "mktraces chunky"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y -o "$tmp/st" -e trace=pread64,preadv,read "$paldump" -c "$tmp/ch/trace.0.ecl" >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out"; fail "pal-dump of the chunky trace failed"; }
+grep -q "^alpha  *2000$" "$tmp/out" || { cat "$tmp/out"; fail "the chunky trace: not its 2000 records"; }
+n=$(grep -c "<$tmp/ch/trace.0.ecl>" "$tmp/st")
+[ "$n" -le 100 ] || fail "the chunky trace (2,002 chunks, $(wc -c < "$tmp/ch/trace.0.ecl") bytes) read with $n calls, expected at most 100"
+echo "pal-dump: a trace of 2,002 small chunks read with $n calls"
 # a directory among several paths (found by its open: the inputs are listed
 # again), and a directory of merged traces only (refused)
 mkdir "$tmp/r1" "$tmp/only" || exit 99
