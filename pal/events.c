@@ -1549,6 +1549,19 @@ static void frame_args(const pal_events *e, const rkind *k, const pal_record *re
     }
 }
 
+/* The frame of a region record (an enter, or a call at its start): its name,
+ * pushed at t, with its arguments. NULL on failure. */
+static frame *open_frame(pal_events *e, const rkind *k, const pal_record *rec, lane *l,
+                         int64_t t)
+{
+    size_t nlen;
+    const char *name = region_of(e, k, rec, &nlen);
+    frame *fr = name ? push(e, rec, l, k, name, nlen, t) : NULL;
+    if (fr != NULL)
+        frame_args(e, k, rec, fr);
+    return fr;
+}
+
 static int rma_some(pal_events *e, const rkind *k, const pal_record *rec, const lane *l,
                     int64_t t)
 {
@@ -1644,12 +1657,8 @@ static int feed(pal_events *e, const rkind *k, const pal_record *rec, int64_t t)
         return -1;
     switch (k->prim) {
     case PAL_ROLE_ENTER: {
-        size_t nlen;
-        const char *name = region_of(e, k, rec, &nlen);
-        frame *fr = name ? push(e, rec, l, k, name, nlen, t) : NULL;
-        if (fr == NULL)
+        if (open_frame(e, k, rec, l, t) == NULL)
             return -1;
-        frame_args(e, k, rec, fr);
         if (has(rec, k, C_SEND))
             record_message(e, k, rec, l, PAL_MATCH_SEND, t, &rc);
         if (has(rec, k, C_RECV) && has(rec, k, C_UNTIMED)) {
@@ -1735,14 +1744,8 @@ static int feed(pal_events *e, const rkind *k, const pal_record *rec, int64_t t)
         int64_t ns = 0;
         pal_record_duration_ns(rec, &ns);
         int64_t start = t - ns;
-        if (region) {
-            size_t nlen;
-            const char *name = region_of(e, k, rec, &nlen);
-            frame *fr = name ? push(e, rec, l, k, name, nlen, start) : NULL;
-            if (fr == NULL)
-                return -1;
-            frame_args(e, k, rec, fr);
-        }
+        if (region && open_frame(e, k, rec, l, start) == NULL)
+            return -1;
         int untimed = has(rec, k, C_UNTIMED);
         if (has(rec, k, C_SEND) && !untimed)
             record_message(e, k, rec, l, PAL_MATCH_SEND, start, &rc);
